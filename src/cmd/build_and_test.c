@@ -1,0 +1,7 @@
+#include "cmd/cmd.h"
+
+/* Placeholder until its issue lands. */
+int sb_cmd_build_and_test(int argc, char **argv, struct sb_err *err)
+{
+	return sb_err_set(err, -ENOSYS, "%s: not implemented yet", argv[0]);
+}

@@ -1,0 +1,43 @@
+/* One table of commands (git's cmd_struct): each subcommand is one file in
+ * src/cmd/ with one handler. Handlers return 0 or -errno with err set;
+ * only main.c turns that into an exit code. argv[0] is the command name. */
+#ifndef SB_CMD_CMD_H
+#define SB_CMD_CMD_H
+
+#include "util/err.h"
+
+struct sb_globals {
+	int sandbox;          /* -1 auto, 0 --no-sandbox, 1 --sandbox */
+	int in_sandbox;       /* set (hidden --in-sandbox) when running inside the throwaway kernel */
+	const char *argv0;    /* path of this binary, for re-running inside the sandbox */
+	int orig_argc;        /* the whole command line, to re-run it inside the sandbox */
+	char **orig_argv;
+};
+
+extern struct sb_globals sb_globals;
+
+struct sb_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv, struct sb_err *err);
+	const char *summary;  /* one line for `stackbench help` */
+	const char *usage;    /* full text for `stackbench help CMD` / `CMD --help` */
+};
+
+int sb_cmd_validate(int argc, char **argv, struct sb_err *err);
+int sb_cmd_plan(int argc, char **argv, struct sb_err *err);
+int sb_cmd_build(int argc, char **argv, struct sb_err *err);
+int sb_cmd_bench(int argc, char **argv, struct sb_err *err);
+int sb_cmd_teardown(int argc, char **argv, struct sb_err *err);
+int sb_cmd_build_and_test(int argc, char **argv, struct sb_err *err);
+int sb_cmd_compare(int argc, char **argv, struct sb_err *err);
+int sb_cmd_status(int argc, char **argv, struct sb_err *err);
+int sb_cmd_job(int argc, char **argv, struct sb_err *err);
+
+extern const struct sb_cmd sb_cmds[];
+const struct sb_cmd *sb_cmd_find(const char *name);
+/* Print usage of a command to stdout. */
+void sb_cmd_print_usage(const struct sb_cmd *c);
+/* For handlers: true if argv has -h/--help (then print usage and return 0). */
+int sb_cmd_wants_help(int argc, char **argv);
+
+#endif

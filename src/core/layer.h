@@ -1,0 +1,64 @@
+/* One layer, one file. A layer type is a small vtable (device-mapper's
+ * target_type, fio's ioengine_ops) filled with designated initializers in
+ * src/layers/<name>.c and listed once in layer.c's registry. */
+#ifndef SB_CORE_LAYER_H
+#define SB_CORE_LAYER_H
+
+#include <stdbool.h>
+
+#include <json-c/json.h>
+
+#include "core/state.h"
+#include "spec/spec.h"
+#include "util/err.h"
+
+#define SB_LAYER_MAX_DEVS SB_MAX_DISKS
+
+struct sb_stack;
+struct sb_plan;
+
+struct sb_layer {
+	const struct sb_layer_ops *ops;
+	const struct sb_stack_spec *spec;
+	struct sb_stack *stack;          /* owner: state, run dir, stop flag */
+	struct sb_layer *below;          /* NULL for the bottom layer */
+	/* Block devices this layer exposes upward (loop/disks: N, md/lvm/luks: 1,
+	 * ext4: same as below, mount: none). Filled by build. The benchmark runs
+	 * per-layer jobs against these. */
+	unsigned ndev;
+	char dev[SB_LAYER_MAX_DEVS][SB_PATH_MAX];
+	char mountpoint[SB_PATH_MAX];    /* mount layer only */
+	void *priv;                      /* layer's own per-instance data */
+};
+
+struct sb_layer_ops {
+	const char *name;                /* "loop", "md", ... also the state's layer field */
+	/* Dry run: append the build steps and the teardown steps it would take. */
+	void (*plan)(const struct sb_layer *l, struct sb_plan *plan);
+	/* Create the object on l->below's devices. Records every object with
+	 * sb_state_add() BEFORE creating it. Fills l->dev / l->ndev. */
+	int (*build)(struct sb_layer *l, struct sb_err *err);
+	/* Read back what is in effect from the system (sysfs, libcryptsetup,
+	 * libblkid...) into out (a JSON object) for the results file. */
+	int (*describe)(const struct sb_layer *l, struct json_object *out, struct sb_err *err);
+	/* Remove one recorded object. Must succeed (0) when the object is already
+	 * gone, and work on a half-built layer; bounded waits only. */
+	int (*teardown)(const struct sb_state_obj *obj, struct sb_err *err);
+	/* Does the recorded object still exist? (teardown verification, status) */
+	bool (*exists)(const struct sb_state_obj *obj);
+	/* Optional: free priv. */
+	void (*release)(struct sb_layer *l);
+};
+
+const struct sb_layer_ops *sb_layer_find(const char *name);
+
+/* Plan output: ordered human steps. */
+struct sb_plan {
+	unsigned nbuild, nteardown;
+	char build[64][512];
+	char teardown[64][512];
+};
+void sb_plan_build(struct sb_plan *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_plan_teardown(struct sb_plan *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,49 @@
+/* The layer list: built bottom up (loop|disks -> md -> lvm -> luks -> fs ->
+ * mount), rolled back on failure, torn down top down from the state file.
+ * Nothing else walks the list. */
+#ifndef SB_CORE_STACK_H
+#define SB_CORE_STACK_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+#include <json-c/json.h>
+
+#include "core/layer.h"
+#include "core/state.h"
+#include "spec/spec.h"
+
+#define SB_STACK_MAX_LAYERS 8
+
+struct sb_stack {
+	const struct sb_stack_spec *spec;
+	struct sb_state state;
+	char rundir[SB_PATH_MAX];        /* backing files etc: <loop.dir>/<stack name> */
+	unsigned nlayers;
+	struct sb_layer layers[SB_STACK_MAX_LAYERS];
+	bool destroy_data;               /* --destroy-data named these disks */
+	volatile sig_atomic_t *stop;     /* set by SIGINT/SIGTERM: stop at the next step */
+};
+
+/* Derive the layer list from the spec (no side effects). */
+int sb_stack_init(struct sb_stack *s, const struct sb_stack_spec *spec, struct sb_err *err);
+/* Dry run: the ordered build steps, bottom up, then the teardown steps, top down. */
+int sb_stack_plan(const struct sb_stack *s, struct sb_plan *plan, struct sb_err *err);
+/* Build bottom up; on failure of layer k, tear down k-1..0 and return the
+ * error naming layer k and the cause. */
+int sb_stack_build(struct sb_stack *s, struct sb_err *err);
+/* Per-layer read-back: [{"layer":"md", ...}, ...] */
+int sb_stack_describe(const struct sb_stack *s, struct json_object **out, struct sb_err *err);
+/* The mounted directory the benchmarks run in, and the top block device. */
+const char *sb_stack_mountpoint(const struct sb_stack *s);
+const char *sb_stack_top_dev(const struct sb_stack *s);
+/* Every block device of the stack, bottom up (for the per-device sampler). */
+unsigned sb_stack_devices(const struct sb_stack *s, const char **devs, unsigned max);
+
+/* Tear down everything a state file records, top down; continues past
+ * errors, reports the first, verifies nothing is left, deletes the state. */
+int sb_stack_teardown_state(struct sb_state *st, struct sb_err *err);
+int sb_stack_teardown_name(const char *stack, struct sb_err *err);
+int sb_stack_teardown_all(struct sb_err *err);
+
+#endif

@@ -1,0 +1,63 @@
+/* What exists: /run/stackbench/<stack>.state (JSON), rewritten atomically
+ * BEFORE each kernel object is created, so a teardown after a crash or
+ * kill -9 can always find everything. Teardown is driven by this file alone,
+ * never by the stack description, so it works when the YAML is gone.
+ * The directory can be moved with $STACKBENCH_STATE_DIR (tests use this so
+ * that parallel runs never see each other's stacks). */
+#ifndef SB_CORE_STATE_H
+#define SB_CORE_STATE_H
+
+#include <stdbool.h>
+
+#include "spec/spec.h"
+#include "util/err.h"
+
+#define SB_STATE_MAX_OBJS 64
+
+/* One kernel object or file. `layer` names the layer type that knows how to
+ * remove it (sb_layer_find(layer)->teardown). Examples:
+ *   loop  file     /var/tmp/stackbench/ext4/d0
+ *   loop  loopdev  /dev/loop3          (extra: backing file)
+ *   md    md       /dev/md/sb-ext4     (extra: uuid, once known)
+ *   lvm   pv|vg|lv /dev/md127 | sb_vg | sb_vg/sb_lv
+ *   luks  dm       sb-ext4-crypt
+ *   mount mount    /run/stackbench/mnt/ext4
+ *   mount dir      /run/stackbench/mnt/ext4 */
+struct sb_state_obj {
+	char layer[16];
+	char kind[16];
+	char id[SB_PATH_MAX];
+	char extra[SB_PATH_MAX];
+};
+
+struct sb_state {
+	char stack[SB_NAME_MAX];
+	char path[SB_PATH_MAX];
+	char source[SB_PATH_MAX];
+	int pid;                 /* process that built it */
+	char started[32];        /* ISO 8601 UTC */
+	unsigned nobj;
+	struct sb_state_obj obj[SB_STATE_MAX_OBJS];
+};
+
+/* Directory holding state files ($STACKBENCH_STATE_DIR or /run/stackbench). */
+const char *sb_state_dir(void);
+
+/* Create a new state for a stack; -EEXIST (with a message saying how to clean
+ * up) if one already exists. Writes the (empty) file. */
+int sb_state_create(struct sb_state *st, const char *stack, const char *source, struct sb_err *err);
+/* Record an object and rewrite the file (fsync'd) before the caller creates it. */
+int sb_state_add(struct sb_state *st, const char *layer, const char *kind,
+		 const char *id, const char *extra, struct sb_err *err);
+/* Update the extra field of the last object of that layer/kind/id. */
+int sb_state_set_extra(struct sb_state *st, const char *layer, const char *kind,
+		       const char *id, const char *extra, struct sb_err *err);
+/* Drop an object once removed, and rewrite the file. */
+int sb_state_remove(struct sb_state *st, unsigned idx, struct sb_err *err);
+int sb_state_load(const char *stack, struct sb_state *st, struct sb_err *err);
+/* Delete the state file (after a verified teardown). */
+int sb_state_delete(struct sb_state *st, struct sb_err *err);
+/* Names of every stack with a state file; caller frees each and the array. */
+int sb_state_list(char ***names, unsigned *n, struct sb_err *err);
+
+#endif

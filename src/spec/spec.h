@@ -1,0 +1,126 @@
+/* A stack description after parsing, --set, matrix expansion and validation.
+ * Everything here is plain data with fixed-size fields, so a spec can be
+ * copied, compared and freed without ceremony. The option tables in
+ * options.c (offsetof into these structs) drive YAML validation, defaults,
+ * --set and the help text alike. */
+#ifndef SB_SPEC_SPEC_H
+#define SB_SPEC_SPEC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "util/err.h"
+
+#define SB_NAME_MAX 64
+#define SB_PATH_MAX 512
+#define SB_MAX_DISKS 16
+#define SB_MAX_SUITES 8
+#define SB_OPTSTR_MAX 256
+
+enum sb_devices_kind { SB_DEVICES_LOOP = 0, SB_DEVICES_DISKS = 1 };
+
+struct sb_loop_spec {
+	uint32_t count;           /* number of loop devices (default: raid.devices, or 1) */
+	uint64_t size;            /* bytes per backing file (sparse) */
+	uint32_t sector_size;     /* logical sector size: 512 or 4096 */
+	char dir[SB_PATH_MAX];    /* where backing files live; default /var/tmp/stackbench */
+	bool direct_io;           /* loop direct I/O on the backing file (default true) */
+};
+
+struct sb_devices_spec {
+	enum sb_devices_kind kind;
+	struct sb_loop_spec loop;
+	uint32_t ndisks;
+	char disks[SB_MAX_DISKS][SB_PATH_MAX];   /* /dev/disk/by-id/... */
+};
+
+enum sb_raid_sync { SB_SYNC_ASSUME_CLEAN = 0, SB_SYNC_WAIT = 1 };
+
+struct sb_raid_spec {
+	bool enabled;
+	uint32_t level;           /* 1 or 10 */
+	uint32_t devices;         /* member count */
+	uint64_t chunk;           /* bytes; RAID10 only meaningful (default 512KiB) */
+	char layout[16];          /* RAID10: near2, far2, offset2, n3, ...; "" = default near2 */
+	char metadata[8];         /* "1.2" default */
+	char bitmap[16];          /* "none" | "internal" (default internal) */
+	enum sb_raid_sync sync;
+};
+
+struct sb_lvm_spec {
+	bool enabled;
+	char vg[SB_NAME_MAX];     /* as given; the built name is prefixed "sb_" */
+	char lv[SB_NAME_MAX];
+	char size[32];            /* "100%FREE" or a size as written */
+	uint64_t size_bytes;      /* 0 when size is a percentage */
+	uint32_t size_pct_free;   /* 1..100 when size is "N%FREE", else 0 */
+	uint64_t extent_size;     /* bytes (default 4MiB) */
+};
+
+struct sb_luks_spec {
+	bool enabled;
+	char type[8];             /* "luks1" | "luks2" */
+	char cipher[64];          /* "aes-xts-plain64", "aes-cbc-essiv:sha256" */
+	uint32_t key_size;        /* bits */
+	uint32_t sector_size;     /* 512..4096, power of two */
+	char pbkdf[16];           /* "pbkdf2" | "argon2i" | "argon2id" */
+	uint32_t pbkdf_iterations;/* pbkdf2 iterations / argon2 time cost (fixed cost: benchmarks want it) */
+	uint32_t pbkdf_memory_kib;/* argon2 only */
+	uint32_t pbkdf_parallel;  /* argon2 only */
+	char hash[16];            /* pbkdf2 hash, default sha256 */
+	bool no_read_workqueue;
+	bool no_write_workqueue;
+	bool same_cpu_crypt;
+	bool allow_discards;
+};
+
+struct sb_fs_spec {
+	char type[16];            /* "ext4" */
+	uint32_t block_size;      /* 1024 | 2048 | 4096 */
+	char mkfs_options[SB_OPTSTR_MAX];  /* extra mke2fs arguments, split on spaces */
+	char mount_options[SB_OPTSTR_MAX]; /* comma-separated, as mount -o */
+	uint32_t stride;          /* 0 = derive from RAID chunk / block size */
+	uint32_t stripe_width;    /* 0 = derive from RAID geometry */
+	bool lazy_init;           /* default false: no background init during benchmarks */
+};
+
+struct sb_bench_spec {
+	uint32_t nsuites;
+	char suites[SB_MAX_SUITES][32];  /* "bonnie", "fio-matrix", "dd", "smallfile", "quick" */
+	uint64_t size;            /* file size per suite; 0 = auto (bonnie: twice RAM) */
+	uint64_t runtime_ns;      /* per timed phase; 0 = size-based */
+	uint64_t ramp_ns;
+	uint32_t repeat;          /* repetitions of every suite (default 1) */
+	uint64_t chunk;           /* bonnie chunk size (default 8KiB) */
+	uint32_t files;           /* bonnie -n, in units of 1024 files (default 1; 0 skips) */
+	bool fsync;               /* bonnie -b: fsync after every write (default true, as the Helios4 runs) */
+	bool per_layer;           /* also run the engine on every layer's block device (read-only) */
+};
+
+struct sb_stack_spec {
+	char name[SB_NAME_MAX];           /* [a-z0-9][a-z0-9._-]*; matrix expansions derive theirs */
+	char description[SB_OPTSTR_MAX];
+	char source[SB_PATH_MAX];         /* the file it came from */
+	struct sb_devices_spec devices;
+	struct sb_raid_spec raid;
+	struct sb_lvm_spec lvm;
+	struct sb_luks_spec luks;
+	struct sb_fs_spec fs;
+	struct sb_bench_spec bench;
+};
+
+/* A list of stacks: one file expands into several when it has a matrix. */
+struct sb_spec_list {
+	unsigned n;
+	struct sb_stack_spec *items;
+};
+
+/* Parse, apply --set overrides ("a.b.c=value", applied before validation and
+ * validated exactly like the file), expand the matrix, validate. On error
+ * returns -EINVAL with "FILE:LINE:COL: message" in err (for --set errors
+ * the location is "--set a.b=c"). */
+int sb_spec_load(const char *path, const char *const *sets, unsigned nsets,
+		 struct sb_spec_list *out, struct sb_err *err);
+void sb_spec_list_free(struct sb_spec_list *l);
+
+#endif

@@ -1,0 +1,134 @@
+#include "util/units.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct unit { const char *name; uint64_t mult; int exact_case; };
+
+static const struct unit size_units[] = {
+	{ "B", 1, 1 },
+	{ "KiB", 1ULL << 10, 1 }, { "MiB", 1ULL << 20, 1 },
+	{ "GiB", 1ULL << 30, 1 }, { "TiB", 1ULL << 40, 1 },
+	{ "KB", 1000ULL, 1 }, { "MB", 1000000ULL, 1 },
+	{ "GB", 1000000000ULL, 1 }, { "TB", 1000000000000ULL, 1 },
+	/* fio's bare suffixes, binary as in fio */
+	{ "k", 1ULL << 10, 0 }, { "m", 1ULL << 20, 0 },
+	{ "g", 1ULL << 30, 0 }, { "t", 1ULL << 40, 0 },
+};
+
+static int parse_number(const char *s, const char **end, long double *val)
+{
+	char *e;
+
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	*val = strtold(s, &e);
+	if (errno || e == s)
+		return -EINVAL;
+	*end = e;
+	return 0;
+}
+
+int sb_size_parse(const char *s, uint64_t *out, struct sb_err *err)
+{
+	const char *p;
+	long double v, r;
+	size_t i;
+
+	if (!s || !*s)
+		return sb_err_set(err, -EINVAL, "empty size; use a number with a unit such as 512KiB, 4GiB or 100MB");
+	if (parse_number(s, &p, &v) < 0)
+		return sb_err_set(err, -EINVAL, "'%s' is not a size; use a number with a unit such as 512KiB, 4GiB or 100MB", s);
+	while (*p == ' ')
+		p++;
+	if (!*p) {
+		r = v;
+	} else {
+		for (i = 0; i < sizeof(size_units) / sizeof(size_units[0]); i++) {
+			const struct unit *u = &size_units[i];
+			if (u->exact_case ? !strcmp(p, u->name) : !strcasecmp(p, u->name))
+				break;
+		}
+		if (i == sizeof(size_units) / sizeof(size_units[0]))
+			return sb_err_set(err, -EINVAL, "'%s' has an unknown unit '%s'; allowed: B, KiB, MiB, GiB, TiB (binary), KB, MB, GB, TB (decimal), or fio's k, m, g, t (binary)", s, p);
+		r = v * (long double)size_units[i].mult;
+	}
+	if (r > (long double)UINT64_MAX)
+		return sb_err_set(err, -ERANGE, "'%s' is too large", s);
+	if (r != floorl(r))
+		return sb_err_set(err, -EINVAL, "'%s' is not a whole number of bytes", s);
+	*out = (uint64_t)r;
+	return 0;
+}
+
+static const struct { const char *name; uint64_t ns; } dur_units[] = {
+	{ "ns", 1ULL }, { "us", 1000ULL }, { "ms", 1000000ULL },
+	{ "s", 1000000000ULL }, { "m", 60ULL * 1000000000ULL },
+	{ "h", 3600ULL * 1000000000ULL },
+};
+
+int sb_duration_parse(const char *s, uint64_t *ns_out, struct sb_err *err)
+{
+	const char *p;
+	long double v, r;
+	size_t i;
+
+	if (!s || !*s || parse_number(s, &p, &v) < 0)
+		return sb_err_set(err, -EINVAL, "'%s' is not a duration; use a number with a unit such as 500ms, 5s, 2m or 1h", s ? s : "");
+	while (*p == ' ')
+		p++;
+	if (!*p) {
+		r = v * 1e9L;
+	} else {
+		for (i = 0; i < sizeof(dur_units) / sizeof(dur_units[0]); i++)
+			if (!strcmp(p, dur_units[i].name))
+				break;
+		if (i == sizeof(dur_units) / sizeof(dur_units[0]))
+			return sb_err_set(err, -EINVAL, "'%s' has an unknown unit '%s'; allowed: ns, us, ms, s, m, h", s, p);
+		r = v * (long double)dur_units[i].ns;
+	}
+	if (r > (long double)UINT64_MAX)
+		return sb_err_set(err, -ERANGE, "'%s' is too long", s);
+	*ns_out = (uint64_t)llroundl(r);
+	return 0;
+}
+
+void sb_size_format(uint64_t bytes, char *buf, size_t len)
+{
+	static const char *const names[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	int i = 0;
+
+	while (i < 4 && bytes && !(bytes & 1023)) {
+		bytes >>= 10;
+		i++;
+	}
+	snprintf(buf, len, "%llu %s", (unsigned long long)bytes, names[i]);
+}
+
+void sb_size_format_human(uint64_t bytes, char *buf, size_t len)
+{
+	static const char *const names[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	double v = (double)bytes;
+	int i = 0;
+
+	while (i < 5 && v >= 1024.0) {
+		v /= 1024.0;
+		i++;
+	}
+	if (i == 0)
+		snprintf(buf, len, "%llu B", (unsigned long long)bytes);
+	else
+		snprintf(buf, len, "%.1f %s", v, names[i]);
+}
+
+double sb_mbps(uint64_t bytes, uint64_t ns)
+{
+	if (!ns)
+		return 0.0;
+	return (double)bytes / ((double)ns / 1e9) / 1e6;
+}

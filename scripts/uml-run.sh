@@ -1,0 +1,44 @@
+#!/bin/bash
+# Run a command as root inside a throwaway user-mode-linux kernel that has md,
+# dm-crypt, dm-flakey/delay/dust, loop, brd and scsi_debug as modules, using
+# this machine's own root filesystem (hostfs). Exit status is the command's.
+#   scripts/uml-run.sh [--mem 2G] -- CMD [ARGS...]
+# The working directory is kept. Output goes to this terminal. Loop devices
+# only: the host's disks are not visible in there.
+set -u
+mem=${SB_UML_MEM:-2G}
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--mem) mem=$2; shift 2 ;;
+	--) shift; break ;;
+	*) break ;;
+	esac
+done
+[ $# -gt 0 ] || { echo "usage: $0 [--mem SIZE] -- CMD [ARGS...]" >&2; exit 2; }
+kernel=$(command -v linux.uml || command -v linux) || { echo "uml-run: user-mode-linux is not installed (apt-get install user-mode-linux)" >&2; exit 1; }
+here=$(cd "$(dirname "$0")" && pwd)
+kver=$(ls /usr/lib/uml/modules | head -n1)
+tmp=$(mktemp -d /tmp/sb-uml.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/modroot/lib"
+ln -s /usr/lib/uml/modules "$tmp/modroot/lib/modules"
+printf '#!/bin/sh\nexec /sbin/modprobe -d %s/modroot "$@"\n' "$tmp" > "$tmp/modprobe"
+chmod +x "$tmp/modprobe"
+{
+	echo "export PATH='$PATH'"
+	for v in $(compgen -e | grep -E '^(SB_|STACKBENCH_|CI$|ASAN_|UBSAN_)' || true); do
+		printf 'export %s=%q\n' "$v" "${!v}"
+	done
+	printf 'exec'; printf ' %q' "$@"; printf '\n'
+} > "$tmp/job"
+# Kernel parameters with '=' that the kernel does not know become init's
+# environment: that is how the job and module root reach uml-init.sh.
+"$kernel" mem="$mem" root=/dev/root rootfstype=hostfs rw quiet \
+	con=null con0=fd:0,fd:1 \
+	init="$here/sandbox/uml-init.sh" SB_JOB="$tmp/job" SB_MODROOT="$tmp" \
+	SB_CWD="$(pwd)" </dev/null 2>&1 | grep -v -E '^(Checking|  Checking|Linux version|Kernel command|Warning: unable to open an initial console|Failed to initialize ubd|epollctl add err|SELinux|mmapper_init|Halting\.|reboot: System halted)' 
+if [ -f "$tmp/job.rc" ]; then
+	exit "$(cat "$tmp/job.rc")"
+fi
+echo "uml-run: the throwaway kernel ended without reporting the command's exit status" >&2
+exit 1

@@ -234,6 +234,20 @@ int sb_spec_parse_scalar(const struct sb_spec_ctx *c, const struct sb_ynode *n,
 	}
 }
 
+/* What a key takes, for "expected ..." messages: the allowed values when
+ * the table lists them. */
+static const char *expect_desc(const struct sb_opt *o, char *buf, size_t len)
+{
+	char list[256];
+
+	if (o->allowed && (o->type == SB_OPT_U32 || o->type == SB_OPT_ENUM || o->type == SB_OPT_ENUMINT)) {
+		sb_opt_allowed_list(o->allowed, list, sizeof(list));
+		snprintf(buf, len, "one of %s", list);
+		return buf;
+	}
+	return sb_opt_type_desc(o);
+}
+
 static int conv_suites(const struct sb_spec_ctx *c, const struct sb_ynode *n, const char *path,
 		       const struct sb_opt *o, struct sb_bench_spec *b)
 {
@@ -378,7 +392,8 @@ static int conv_section(const struct sb_spec_ctx *c, const struct sb_opt_section
 			break;
 		default:
 			if (n->type != SB_Y_SCALAR || sb_ytree_is_null(n))
-				rc = sb_spec_fail(c, n, false, "%s: expected %s, got %s", path, sb_opt_type_desc(o), sb_ytree_type_name(n));
+				rc = sb_spec_fail(c, n, false, "%s: expected %s, got %s", path,
+						  expect_desc(o, keys, sizeof(keys)), sb_ytree_type_name(n));
 			else
 				rc = sb_spec_parse_scalar(c, n, path, o,
 							  o->type == SB_OPT_LVSIZE ? (void *)&s->lvm : sb_opt_field(s, sec, o));

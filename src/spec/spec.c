@@ -47,6 +47,8 @@ static int check_key(const struct sb_spec_ctx *c, const struct sb_ynode *where, 
 		for (o = sec->opts; o->key; o++)
 			if (!strcmp(o->key, tok))
 				break;
+		if (o->key && o->type == SB_OPT_MATRIX)
+			return sb_spec_fail(c, where, true, "the matrix cannot be set or nested; put it in the file");
 		if (!o->key || (o->type != SB_OPT_SECTION && save && *save)) {
 			sb_opt_keys_list(sec, keys, sizeof(keys));
 			if (!o->key && !done[0])
@@ -55,8 +57,6 @@ static int check_key(const struct sb_spec_ctx *c, const struct sb_ynode *where, 
 				return sb_spec_fail(c, where, true, "unknown key '%s'; allowed in %s: %s", path, done, keys);
 			return sb_spec_fail(c, where, true, "unknown key '%s'; %s has no sub-keys", path, o->key);
 		}
-		if (o->type == SB_OPT_MATRIX)
-			return sb_spec_fail(c, where, true, "the matrix cannot be set or nested; put it in the file");
 		if (o->type == SB_OPT_SECTION)
 			sec = o->sub;
 		snprintf(done + strlen(done), sizeof(done) - strlen(done), "%s%s", done[0] ? "." : "", tok);

@@ -143,6 +143,28 @@ static bool stopped(const struct sb_stack *s)
 	return s->stop && *s->stop;
 }
 
+/* Test hook: STACKBENCH_TEST_PAUSE_AFTER=<layer> holds the build after that
+ * layer for up to 60 s (a SIGINT/SIGTERM ends the pause), touching
+ * $STACKBENCH_TEST_PAUSE_MARK first, so the kill and interrupt tests can
+ * hit an exact step boundary instead of racing a timer. */
+static void test_pause(const struct sb_stack *s, const char *layer)
+{
+	const char *after = getenv("STACKBENCH_TEST_PAUSE_AFTER");
+	const char *mark = getenv("STACKBENCH_TEST_PAUSE_MARK");
+	int i;
+
+	if (!after || strcmp(after, layer))
+		return;
+	sb_warn("test hook: pausing after layer %s", layer);
+	if (mark && *mark) {
+		FILE *f = fopen(mark, "we");
+		if (f)
+			fclose(f);
+	}
+	for (i = 0; i < 600 && !stopped(s); i++)
+		usleep(100000);
+}
+
 int sb_stack_build(struct sb_stack *s, struct sb_err *err)
 {
 	struct sb_err terr = { 0 };
@@ -169,6 +191,7 @@ int sb_stack_build(struct sb_stack *s, struct sb_err *err)
 			sb_err_prefix(err, "layer %s: ", l->ops->name);
 			break;
 		}
+		test_pause(s, l->ops->name);
 	}
 	if (!rc && stopped(s))
 		rc = sb_err_set(err, -EINTR, "interrupted after the last layer; tearing down");

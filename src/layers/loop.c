@@ -54,12 +54,14 @@ static bool loop_is_ours(const char *dev, const char *file)
 static void loop_plan(const struct sb_layer *l, struct sb_plan *p)
 {
 	const struct sb_loop_spec *ls = &l->spec->devices.loop;
-	char size[32];
+	char size[32], names[32] = "d0";
 
 	sb_size_format(ls->size, size, sizeof(size));
-	sb_plan_build(p, "loop: create %u sparse backing file%s of %s in %s (d0..d%u, O_EXCL) "
+	if (ls->count > 1)
+		snprintf(names, sizeof(names), "d0..d%u", ls->count - 1);
+	sb_plan_build(p, "loop: create %u sparse backing file%s of %s in %s (%s, O_EXCL) "
 		      "and attach %s with %u-byte sectors%s",
-		      ls->count, ls->count == 1 ? "" : "s", size, l->stack->rundir, ls->count - 1,
+		      ls->count, ls->count == 1 ? "" : "s", size, l->stack->rundir, names,
 		      ls->count == 1 ? "it" : "them", ls->sector_size,
 		      ls->direct_io ? " and direct I/O" : " (buffered, no direct I/O)");
 	sb_plan_teardown(p, "loop: detach the %u loop device%s (confirmed through /sys/block/loopN/loop), "

@@ -5,6 +5,7 @@
 #define SB_CORE_LAYER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include <json-c/json.h>
 
@@ -48,9 +49,25 @@ struct sb_layer_ops {
 	bool (*exists)(const struct sb_state_obj *obj);
 	/* Optional: free priv. */
 	void (*release)(struct sb_layer *l);
+	/* Optional: fill l->dev/ndev (mount: l->mountpoint) from the objects
+	 * a state file records, for a stack built by an earlier command.
+	 * Layers without it inherit the devices of the layer below. */
+	int (*attach)(struct sb_layer *l, const struct sb_state *st, struct sb_err *err);
 };
 
+/* Registry lookup; NULL for unknown names and for layers this binary was
+ * linked without (md, lvm, luks are weak references). */
 const struct sb_layer_ops *sb_layer_find(const char *name);
+
+/* Device node a layer will create, as the plans name it, for a layer that
+ * has not been built (e.g. "/dev/md/sb-ext4"); "" when unknown. The naming
+ * conventions of every layer live here so plans agree with builds. */
+void sb_layer_predict_dev(const struct sb_layer *l, char *out, size_t len);
+/* Built names, shared by the plans and the layers (so they agree). */
+void sb_layer_md_name(const struct sb_stack_spec *spec, char *out, size_t len);      /* /dev/md/sb-NAME */
+void sb_layer_lvm_names(const struct sb_stack_spec *spec, char *vg, size_t vglen,
+			char *lv, size_t lvlen);                                     /* sb_VG, sb_LV */
+void sb_layer_luks_name(const struct sb_stack_spec *spec, char *out, size_t len);    /* sb-NAME-crypt */
 
 /* Plan output: ordered human steps. */
 struct sb_plan {

@@ -22,11 +22,25 @@ struct sb_stack {
 	unsigned nlayers;
 	struct sb_layer layers[SB_STACK_MAX_LAYERS];
 	bool destroy_data;               /* --destroy-data named these disks */
+	unsigned ndestroy;               /* the disks --destroy-data named, as given */
+	char destroy[SB_MAX_DISKS][SB_PATH_MAX];
+	bool wipe;                       /* --wipe: existing signatures may be erased */
 	volatile sig_atomic_t *stop;     /* set by SIGINT/SIGTERM: stop at the next step */
 };
 
-/* Derive the layer list from the spec (no side effects). */
+/* Derive the layer list from the spec (no side effects). Refuses (-ENOSYS)
+ * a stack needing a layer this binary was built without. */
 int sb_stack_init(struct sb_stack *s, const struct sb_stack_spec *spec, struct sb_err *err);
+/* Which kernel features the spec needs ("md", "device-mapper"), and whether
+ * this kernel has them: 0, or -ENOTSUP with a message naming what's missing. */
+bool sb_kernel_has_md(void);
+bool sb_kernel_has_dm(void);
+int sb_stack_check_kernel(const struct sb_stack_spec *spec, struct sb_err *err);
+/* Re-attach to a stack that `build` left up (for bench): loads its state
+ * file and fills every layer's device nodes and the mountpoint from it. */
+int sb_stack_attach(struct sb_stack *s, struct sb_err *err);
+/* Free the layers' priv data. */
+void sb_stack_release(struct sb_stack *s);
 /* Dry run: the ordered build steps, bottom up, then the teardown steps, top down. */
 int sb_stack_plan(const struct sb_stack *s, struct sb_plan *plan, struct sb_err *err);
 /* Build bottom up; on failure of layer k, tear down k-1..0 and return the

@@ -7,7 +7,9 @@
 #define SB_SPEC_SPEC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "util/err.h"
 
@@ -16,6 +18,7 @@
 #define SB_MAX_DISKS 16
 #define SB_MAX_SUITES 8
 #define SB_OPTSTR_MAX 256
+#define SB_MATRIX_MAX 256         /* at most this many stacks from one matrix */
 
 enum sb_devices_kind { SB_DEVICES_LOOP = 0, SB_DEVICES_DISKS = 1 };
 
@@ -42,6 +45,8 @@ struct sb_raid_spec {
 	uint32_t devices;         /* member count */
 	uint64_t chunk;           /* bytes; RAID10 only meaningful (default 512KiB) */
 	char layout[16];          /* RAID10: near2, far2, offset2, n3, ...; "" = default near2 */
+	char md_layout[8];        /* normalised for mdadm --layout: "n2", "f2", "o3"; "" for RAID1 */
+	uint32_t copies;          /* RAID10 copies from the layout (2..4); RAID1: devices */
 	char metadata[8];         /* "1.2" default */
 	char bitmap[16];          /* "none" | "internal" (default internal) */
 	enum sb_raid_sync sync;
@@ -122,5 +127,24 @@ struct sb_spec_list {
 int sb_spec_load(const char *path, const char *const *sets, unsigned nsets,
 		 struct sb_spec_list *out, struct sb_err *err);
 void sb_spec_list_free(struct sb_spec_list *l);
+
+/* The same from a buffer; name is used for the error location and, without
+ * a name: key, for the stack name (basename without .yml/.yaml). */
+int sb_spec_load_buffer(const char *buf, size_t len, const char *name,
+			const char *const *sets, unsigned nsets,
+			struct sb_spec_list *out, struct sb_err *err);
+
+struct json_object;
+/* Every key of the option tables with its effective value: sizes in bytes,
+ * durations in nanoseconds, under the tables' key names. Disabled optional
+ * sections (raid, lvm, luks) are {"enabled": false}. */
+int sb_spec_to_json(const struct sb_stack_spec *s, struct json_object **out);
+
+/* One line: "RAID1 ×2 on loop 2×1 GiB (512 B sectors) → LUKS2
+ * aes-xts-plain64/512, 4096 B sectors → ext4 4 KiB" */
+void sb_spec_summary(const struct sb_stack_spec *s, char *buf, size_t len);
+
+/* Help text of every key (type, default, allowed values), from the tables. */
+void sb_spec_print_keys(FILE *f);
 
 #endif

@@ -1,0 +1,406 @@
+#include "core/stack.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sys/udev.h"
+#include "util/log.h"
+
+static int add_layer(struct sb_stack *s, const char *name, struct sb_err *err)
+{
+	const struct sb_layer_ops *ops = sb_layer_find(name);
+	struct sb_layer *l;
+
+	if (!ops)
+		return sb_err_set(err, -ENOSYS,
+				  "stack %s needs the %s layer, which this build of stackbench does not include",
+				  s->spec->name, name);
+	if (s->nlayers >= SB_STACK_MAX_LAYERS)
+		return sb_err_set(err, -E2BIG, "stack %s: too many layers", s->spec->name);
+	l = &s->layers[s->nlayers];
+	memset(l, 0, sizeof(*l));
+	l->ops = ops;
+	l->spec = s->spec;
+	l->stack = s;
+	l->below = s->nlayers ? &s->layers[s->nlayers - 1] : NULL;
+	s->nlayers++;
+	return 0;
+}
+
+int sb_stack_init(struct sb_stack *s, const struct sb_stack_spec *spec, struct sb_err *err)
+{
+	const struct sb_devices_spec *d = &spec->devices;
+	unsigned ndev = d->kind == SB_DEVICES_LOOP ? d->loop.count : d->ndisks;
+	int rc;
+
+	/* Keep what the caller set up front (--destroy-data, stop flag). */
+	s->spec = spec;
+	s->nlayers = 0;
+	memset(&s->state, 0, sizeof(s->state));
+	if ((size_t)snprintf(s->rundir, sizeof(s->rundir), "%s/%s",
+			     d->loop.dir[0] ? d->loop.dir : "/var/tmp/stackbench", spec->name) >= sizeof(s->rundir))
+		return sb_err_set(err, -ENAMETOOLONG, "stack %s: run directory path too long", spec->name);
+	if (strcmp(spec->fs.type[0] ? spec->fs.type : "ext4", "ext4"))
+		return sb_err_set(err, -EINVAL, "stack %s: filesystem %s is not supported (only ext4)",
+				  spec->name, spec->fs.type);
+	if (!spec->raid.enabled && ndev != 1)
+		return sb_err_set(err, -EINVAL, "stack %s: without raid the stack needs exactly one device, not %u",
+				  spec->name, ndev);
+	if (spec->raid.enabled && spec->raid.devices && ndev != spec->raid.devices)
+		return sb_err_set(err, -EINVAL, "stack %s: raid.devices is %u but %u devices are given",
+				  spec->name, spec->raid.devices, ndev);
+	rc = add_layer(s, d->kind == SB_DEVICES_LOOP ? "loop" : "disks", err);
+	if (!rc && spec->raid.enabled)
+		rc = add_layer(s, "md", err);
+	if (!rc && spec->lvm.enabled)
+		rc = add_layer(s, "lvm", err);
+	if (!rc && spec->luks.enabled)
+		rc = add_layer(s, "luks", err);
+	if (!rc)
+		rc = add_layer(s, "ext4", err);
+	if (!rc)
+		rc = add_layer(s, "mount", err);
+	if (rc)
+		s->nlayers = 0;
+	return rc;
+}
+
+bool sb_kernel_has_md(void)
+{
+	return access("/proc/mdstat", F_OK) == 0;
+}
+
+bool sb_kernel_has_dm(void)
+{
+	char line[256];
+	bool found = false;
+	FILE *f;
+
+	if (access("/dev/mapper/control", F_OK) == 0)
+		return true;
+	f = fopen("/proc/misc", "re");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = strstr(line, "device-mapper") != NULL;
+	fclose(f);
+	return found;
+}
+
+int sb_stack_check_kernel(const struct sb_stack_spec *spec, struct sb_err *err)
+{
+	bool md = spec->raid.enabled && !sb_kernel_has_md();
+	bool dm = (spec->lvm.enabled || spec->luks.enabled) && !sb_kernel_has_dm();
+
+	if (!md && !dm)
+		return 0;
+	return sb_err_set(err, -ENOTSUP,
+			  "stack %s needs %s%s%s, and this kernel has no md/device-mapper; a stack built in the "
+			  "throwaway kernel lives only as long as one command — use `stackbench build-and-test`",
+			  spec->name, md ? "md" : "", md && dm ? " and " : "", dm ? "device-mapper" : "");
+}
+
+int sb_stack_plan(const struct sb_stack *s, struct sb_plan *plan, struct sb_err *err)
+{
+	struct sb_plan *each;
+	unsigned i, j;
+
+	each = calloc(s->nlayers ? s->nlayers : 1, sizeof(*each));
+	if (!each)
+		return sb_err_set(err, -ENOMEM, "out of memory");
+	memset(plan, 0, sizeof(*plan));
+	sb_plan_build(plan, "state: record every object in %s/%s.state before creating it",
+		      sb_state_dir(), s->spec->name);
+	for (i = 0; i < s->nlayers; i++) {
+		s->layers[i].ops->plan(&s->layers[i], &each[i]);
+		for (j = 0; j < each[i].nbuild; j++)
+			sb_plan_build(plan, "%s", each[i].build[j]);
+	}
+	/* Each layer lists its own teardown steps in the order it takes them;
+	 * the stack runs the layers top down. */
+	for (i = s->nlayers; i-- > 0;)
+		for (j = 0; j < each[i].nteardown; j++)
+			sb_plan_teardown(plan, "%s", each[i].teardown[j]);
+	sb_plan_teardown(plan, "state: verify that nothing recorded is left, then delete %s/%s.state",
+			 sb_state_dir(), s->spec->name);
+	free(each);
+	if (plan->nbuild >= 64 || plan->nteardown >= 64)
+		return sb_err_set(err, -E2BIG, "stack %s: plan has too many steps", s->spec->name);
+	return 0;
+}
+
+static int need_root(const char *what, struct sb_err *err)
+{
+	if (geteuid() != 0)
+		return sb_err_set(err, -EPERM, "%s needs root (it creates and removes kernel devices)", what);
+	return 0;
+}
+
+static bool stopped(const struct sb_stack *s)
+{
+	return s->stop && *s->stop;
+}
+
+int sb_stack_build(struct sb_stack *s, struct sb_err *err)
+{
+	struct sb_err terr = { 0 };
+	unsigned k;
+	int rc;
+
+	rc = need_root("build", err);
+	if (rc)
+		return rc;
+	rc = sb_state_create(&s->state, s->spec->name, s->spec->source, err);
+	if (rc)
+		return rc;
+	for (k = 0; k < s->nlayers; k++) {
+		struct sb_layer *l = &s->layers[k];
+
+		if (stopped(s)) {
+			rc = sb_err_set(err, -EINTR, "interrupted before layer %s; tearing down what was built",
+					l->ops->name);
+			break;
+		}
+		sb_info("%s: building layer %s", s->spec->name, l->ops->name);
+		rc = l->ops->build(l, err);
+		if (rc) {
+			sb_err_prefix(err, "layer %s: ", l->ops->name);
+			break;
+		}
+	}
+	if (!rc && stopped(s))
+		rc = sb_err_set(err, -EINTR, "interrupted after the last layer; tearing down");
+	if (!rc)
+		return 0;
+	sb_warn("%s: build failed, tearing down what was built", s->spec->name);
+	if (sb_stack_teardown_state(&s->state, &terr))
+		sb_warn("%s: rollback incomplete: %s", s->spec->name, terr.msg);
+	for (k = 0; k < s->nlayers; k++)
+		s->layers[k].ndev = 0;
+	return rc;
+}
+
+int sb_stack_describe(const struct sb_stack *s, struct json_object **out, struct sb_err *err)
+{
+	struct json_object *arr = json_object_new_array();
+	unsigned i, j;
+	int rc = 0;
+
+	for (i = 0; i < s->nlayers && !rc; i++) {
+		const struct sb_layer *l = &s->layers[i];
+		struct json_object *o = json_object_new_object(), *devs = json_object_new_array();
+
+		json_object_object_add(o, "layer", json_object_new_string(l->ops->name));
+		for (j = 0; j < l->ndev; j++)
+			json_object_array_add(devs, json_object_new_string(l->dev[j]));
+		json_object_object_add(o, "devices", devs);
+		if (l->mountpoint[0])
+			json_object_object_add(o, "mountpoint", json_object_new_string(l->mountpoint));
+		if (l->ops->describe)
+			rc = l->ops->describe(l, o, err);
+		if (rc)
+			sb_err_prefix(err, "layer %s: ", l->ops->name);
+		json_object_array_add(arr, o);
+	}
+	if (rc) {
+		json_object_put(arr);
+		return rc;
+	}
+	*out = arr;
+	return 0;
+}
+
+const char *sb_stack_mountpoint(const struct sb_stack *s)
+{
+	unsigned i;
+
+	for (i = s->nlayers; i-- > 0;)
+		if (s->layers[i].mountpoint[0])
+			return s->layers[i].mountpoint;
+	return NULL;
+}
+
+const char *sb_stack_top_dev(const struct sb_stack *s)
+{
+	unsigned i;
+
+	for (i = s->nlayers; i-- > 0;)
+		if (s->layers[i].ndev)
+			return s->layers[i].dev[0];
+	return NULL;
+}
+
+unsigned sb_stack_devices(const struct sb_stack *s, const char **devs, unsigned max)
+{
+	unsigned i, j, k, n = 0;
+
+	for (i = 0; i < s->nlayers; i++) {
+		for (j = 0; j < s->layers[i].ndev; j++) {
+			const char *d = s->layers[i].dev[j];
+			bool dup = false;
+
+			/* ext4 exposes the device below it: list each node once. */
+			for (k = 0; k < n && !dup; k++)
+				dup = !strcmp(devs[k], d);
+			if (!dup && n < max)
+				devs[n++] = d;
+		}
+	}
+	return n;
+}
+
+int sb_stack_attach(struct sb_stack *s, struct sb_err *err)
+{
+	unsigned i;
+	int rc;
+
+	rc = sb_state_load(s->spec->name, &s->state, err);
+	if (rc == -ENOENT) {
+		sb_err_clear(err);
+		return sb_err_set(err, -ENOENT, "stack %s is not built (no state in %s); run `stackbench build` first",
+				  s->spec->name, sb_state_dir());
+	}
+	if (rc)
+		return rc;
+	for (i = 0; i < s->nlayers; i++) {
+		struct sb_layer *l = &s->layers[i];
+
+		if (l->ops->attach) {
+			rc = l->ops->attach(l, &s->state, err);
+			if (rc) {
+				sb_err_prefix(err, "layer %s: ", l->ops->name);
+				return rc;
+			}
+		} else if (l->below) {
+			l->ndev = l->below->ndev;
+			memcpy(l->dev, l->below->dev, sizeof(l->dev));
+		}
+	}
+	return 0;
+}
+
+void sb_stack_release(struct sb_stack *s)
+{
+	unsigned i;
+
+	for (i = 0; i < s->nlayers; i++) {
+		if (s->layers[i].ops->release)
+			s->layers[i].ops->release(&s->layers[i]);
+		s->layers[i].priv = NULL;
+	}
+}
+
+int sb_stack_teardown_state(struct sb_state *st, struct sb_err *err)
+{
+	struct sb_state_obj *all;
+	char left[SB_ERR_MSG_MAX / 2] = "";
+	size_t n = 0;
+	unsigned i, nall = st->nobj, nleft = 0;
+	int first = 0;
+
+	all = malloc(sizeof(*all) * (nall ? nall : 1));
+	if (!all)
+		return sb_err_set(err, -ENOMEM, "out of memory");
+	memcpy(all, st->obj, sizeof(*all) * nall);
+	for (i = st->nobj; i-- > 0;) {
+		const struct sb_layer_ops *ops = sb_layer_find(st->obj[i].layer);
+		struct sb_state_obj obj = st->obj[i];
+		struct sb_err e = { 0 };
+		int rc;
+
+		if (!ops) {
+			rc = sb_err_set(&e, -ENOSYS, "%s %s was made by the %s layer, which this build of stackbench lacks",
+					obj.kind, obj.id, obj.layer);
+		} else {
+			sb_verbose("%s: removing %s %s %s", st->stack, obj.layer, obj.kind, obj.id);
+			rc = ops->teardown(&obj, &e);
+		}
+		if (!rc)
+			rc = sb_state_remove(st, i, &e);
+		if (rc) {
+			sb_warn("%s: %s", st->stack, e.msg);
+			if (!first) {
+				first = rc;
+				sb_err_set(err, rc, "%s", e.msg);
+			}
+		}
+	}
+	/* Verify from the original list: a teardown that said yes but left the
+	 * object behind must not let us forget it. */
+	for (i = nall; i-- > 0;) {
+		const struct sb_layer_ops *ops = sb_layer_find(all[i].layer);
+
+		if (ops && !ops->exists(&all[i]))
+			continue;
+		nleft++;
+		if (n < sizeof(left))
+			n += snprintf(left + n, sizeof(left) - n, "%s%s %s", nleft > 1 ? ", " : "",
+				      all[i].kind, all[i].id);
+	}
+	free(all);
+	if (nleft) {
+		/* Keep (or restore) the state so another teardown can finish. */
+		if (!first)
+			first = -EBUSY;
+		sb_err_set(err, first, "teardown of %s left %u object(s): %s", st->stack, nleft, left);
+		return first;
+	}
+	if (first)
+		return first;
+	return sb_state_delete(st, err);
+}
+
+int sb_stack_teardown_name(const char *stack, struct sb_err *err)
+{
+	struct sb_state *st;
+	int rc;
+
+	rc = need_root("teardown", err);
+	if (rc)
+		return rc;
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return sb_err_set(err, -ENOMEM, "out of memory");
+	rc = sb_state_load(stack, st, err);
+	if (!rc) {
+		/* Let udev finish with whatever the dead run left. */
+		sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
+		rc = sb_stack_teardown_state(st, err);
+	}
+	if (!rc)
+		sb_info("%s: torn down, nothing left", stack);
+	free(st);
+	return rc;
+}
+
+int sb_stack_teardown_all(struct sb_err *err)
+{
+	char **names;
+	unsigned n, i;
+	int rc, first = 0;
+
+	rc = need_root("teardown", err);
+	if (!rc)
+		rc = sb_state_list(&names, &n, err);
+	if (rc)
+		return rc;
+	if (!n)
+		sb_info("no stacks recorded in %s", sb_state_dir());
+	for (i = 0; i < n; i++) {
+		struct sb_err e = { 0 };
+
+		rc = sb_stack_teardown_name(names[i], &e);
+		if (rc) {
+			sb_warn("%s", e.msg);
+			if (!first) {
+				first = rc;
+				sb_err_set(err, rc, "%s", e.msg);
+			}
+		}
+		free(names[i]);
+	}
+	free(names);
+	return first;
+}

@@ -1,0 +1,371 @@
+#include "core/state.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+const char *sb_state_dir(void)
+{
+	const char *d = getenv("STACKBENCH_STATE_DIR");
+
+	return d && *d ? d : "/run/stackbench";
+}
+
+/* Stack names are validated by the spec parser, but teardown takes them
+ * from the command line: never let one walk out of the state directory. */
+static int check_name(const char *stack, struct sb_err *err)
+{
+	if (!stack[0] || stack[0] == '.' || strchr(stack, '/') || strlen(stack) >= SB_NAME_MAX)
+		return sb_err_set(err, -EINVAL, "\"%s\" is not a stack name", stack);
+	return 0;
+}
+
+static int mkdir_p(const char *path, mode_t mode, struct sb_err *err)
+{
+	char tmp[SB_PATH_MAX], *p;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s", path) >= sizeof(tmp))
+		return sb_err_set(err, -ENAMETOOLONG, "path too long: %s", path);
+	for (p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, mode) && errno != EEXIST)
+			return sb_err_sys(err, -errno, "cannot create %s", tmp);
+		*p = '/';
+	}
+	if (mkdir(tmp, mode) && errno != EEXIST)
+		return sb_err_sys(err, -errno, "cannot create %s", tmp);
+	return 0;
+}
+
+static int state_path(const char *stack, char *out, size_t len, struct sb_err *err)
+{
+	if ((size_t)snprintf(out, len, "%s/%s.state", sb_state_dir(), stack) >= len)
+		return sb_err_set(err, -ENAMETOOLONG, "state path too long");
+	return 0;
+}
+
+static struct json_object *to_json(const struct sb_state *st)
+{
+	struct json_object *o = json_object_new_object(), *arr = json_object_new_array();
+	unsigned i;
+
+	json_object_object_add(o, "stack", json_object_new_string(st->stack));
+	json_object_object_add(o, "source", json_object_new_string(st->source));
+	json_object_object_add(o, "pid", json_object_new_int(st->pid));
+	json_object_object_add(o, "started", json_object_new_string(st->started));
+	for (i = 0; i < st->nobj; i++) {
+		struct json_object *ob = json_object_new_object();
+
+		json_object_object_add(ob, "layer", json_object_new_string(st->obj[i].layer));
+		json_object_object_add(ob, "kind", json_object_new_string(st->obj[i].kind));
+		json_object_object_add(ob, "id", json_object_new_string(st->obj[i].id));
+		json_object_object_add(ob, "extra", json_object_new_string(st->obj[i].extra));
+		json_object_array_add(arr, ob);
+	}
+	json_object_object_add(o, "objects", arr);
+	return o;
+}
+
+static int fsync_dir(const char *dir, struct sb_err *err)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return sb_err_sys(err, -errno, "cannot open %s", dir);
+	if (fsync(fd)) {
+		int e = -errno;
+		close(fd);
+		return sb_err_sys(err, e, "cannot fsync %s", dir);
+	}
+	close(fd);
+	return 0;
+}
+
+/* Write tmp, fsync it, then publish it: rename over the old file, or, for
+ * a new state (excl), link() so that two builds of the same stack racing
+ * cannot both win. Then fsync the directory so the name is durable too. */
+static int write_file(const struct sb_state *st, bool excl, struct sb_err *err)
+{
+	char tmp[SB_PATH_MAX + 32];
+	struct json_object *o;
+	const char *text;
+	size_t len, off = 0;
+	int fd, rc = 0;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", st->path, (int)getpid());
+	o = to_json(st);
+	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+	len = strlen(text);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		rc = sb_err_sys(err, -errno, "cannot create %s", tmp);
+		goto out;
+	}
+	while (off < len) {
+		ssize_t n = write(fd, text + off, len - off);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = sb_err_sys(err, -errno, "cannot write %s", tmp);
+			break;
+		}
+		off += n;
+	}
+	if (!rc && (write(fd, "\n", 1) != 1 || fsync(fd)))
+		rc = sb_err_sys(err, -errno, "cannot write %s", tmp);
+	close(fd);
+	if (rc)
+		goto out_unlink;
+	if (excl) {
+		if (link(tmp, st->path)) {
+			rc = errno == EEXIST ? sb_err_set(err, -EEXIST, "%s appeared meanwhile (another build of %s?)",
+							 st->path, st->stack)
+					     : sb_err_sys(err, -errno, "cannot create %s", st->path);
+			goto out_unlink;
+		}
+		unlink(tmp);
+	} else if (rename(tmp, st->path)) {
+		rc = sb_err_sys(err, -errno, "cannot replace %s", st->path);
+		goto out_unlink;
+	}
+	rc = fsync_dir(sb_state_dir(), err);
+	goto out;
+out_unlink:
+	unlink(tmp);
+out:
+	json_object_put(o);
+	return rc;
+}
+
+static void copy_str(char *dst, size_t len, struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	dst[0] = '\0';
+	if (json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string))
+		snprintf(dst, len, "%s", json_object_get_string(v));
+}
+
+static int from_json(struct json_object *o, struct sb_state *st, struct sb_err *err)
+{
+	struct json_object *arr, *v;
+	size_t i, n;
+
+	if (!json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, "objects", &arr) || !json_object_is_type(arr, json_type_array))
+		return sb_err_set(err, -EINVAL, "%s: not a stackbench state file", st->path);
+	copy_str(st->stack, sizeof(st->stack), o, "stack");
+	copy_str(st->source, sizeof(st->source), o, "source");
+	copy_str(st->started, sizeof(st->started), o, "started");
+	st->pid = json_object_object_get_ex(o, "pid", &v) ? json_object_get_int(v) : 0;
+	n = json_object_array_length(arr);
+	if (n > SB_STATE_MAX_OBJS)
+		return sb_err_set(err, -E2BIG, "%s: %zu objects, at most %d", st->path, n, SB_STATE_MAX_OBJS);
+	for (i = 0; i < n; i++) {
+		struct json_object *ob = json_object_array_get_idx(arr, i);
+		struct sb_state_obj *so = &st->obj[i];
+
+		copy_str(so->layer, sizeof(so->layer), ob, "layer");
+		copy_str(so->kind, sizeof(so->kind), ob, "kind");
+		copy_str(so->id, sizeof(so->id), ob, "id");
+		copy_str(so->extra, sizeof(so->extra), ob, "extra");
+		if (!so->layer[0] || !so->kind[0] || !so->id[0])
+			return sb_err_set(err, -EINVAL, "%s: object %zu lacks layer, kind or id", st->path, i);
+	}
+	st->nobj = n;
+	return 0;
+}
+
+int sb_state_load(const char *stack, struct sb_state *st, struct sb_err *err)
+{
+	struct json_object *o;
+	int rc;
+
+	memset(st, 0, sizeof(*st));
+	rc = check_name(stack, err);
+	if (!rc)
+		rc = state_path(stack, st->path, sizeof(st->path), err);
+	if (rc)
+		return rc;
+	if (access(st->path, F_OK))
+		return errno == ENOENT ? sb_err_set(err, -ENOENT, "no stack named %s is recorded in %s",
+						   stack, sb_state_dir())
+				       : sb_err_sys(err, -errno, "cannot access %s", st->path);
+	o = json_object_from_file(st->path);
+	if (!o)
+		return sb_err_set(err, -EINVAL, "%s: cannot parse: %s", st->path, json_util_get_last_err());
+	rc = from_json(o, st, err);
+	json_object_put(o);
+	if (!rc && strcmp(st->stack, stack))
+		rc = sb_err_set(err, -EINVAL, "%s records stack \"%s\", not \"%s\"", st->path, st->stack, stack);
+	return rc;
+}
+
+static void leftover_msg(const struct sb_state *old, struct sb_err *err)
+{
+	char objs[600] = "";
+	size_t n = 0;
+	unsigned i;
+
+	for (i = 0; i < old->nobj && n < sizeof(objs); i++)
+		n += snprintf(objs + n, sizeof(objs) - n, "%s%s %s", i ? ", " : "",
+			      old->obj[i].kind, old->obj[i].id);
+	sb_err_set(err, -EEXIST,
+		   "an earlier run of %s (pid %d, started %s) left %s%s; run `stackbench teardown %s` first",
+		   old->stack, old->pid, old->started[0] ? old->started : "?",
+		   old->nobj ? "these objects: " : "its state file and no objects", objs, old->stack);
+}
+
+int sb_state_create(struct sb_state *st, const char *stack, const char *source, struct sb_err *err)
+{
+	struct sb_state *old;
+	struct sb_err lerr = { 0 };
+	time_t now = time(NULL);
+	struct tm tm;
+	int rc;
+
+	memset(st, 0, sizeof(*st));
+	rc = check_name(stack, err);
+	if (!rc)
+		rc = mkdir_p(sb_state_dir(), 0755, err);
+	if (!rc)
+		rc = state_path(stack, st->path, sizeof(st->path), err);
+	if (rc)
+		return rc;
+	if (!access(st->path, F_OK)) {
+		old = calloc(1, sizeof(*old));
+		if (!old)
+			return sb_err_set(err, -ENOMEM, "out of memory");
+		if (sb_state_load(stack, old, &lerr))
+			rc = sb_err_set(err, -EEXIST, "%s exists but cannot be read (%s); run `stackbench teardown %s` or remove it",
+					st->path, lerr.msg, stack);
+		else {
+			leftover_msg(old, err);
+			rc = -EEXIST;
+		}
+		free(old);
+		return rc;
+	}
+	snprintf(st->stack, sizeof(st->stack), "%s", stack);
+	snprintf(st->source, sizeof(st->source), "%s", source ? source : "");
+	st->pid = getpid();
+	gmtime_r(&now, &tm);
+	strftime(st->started, sizeof(st->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	rc = write_file(st, true, err);
+	if (rc == -EEXIST) {
+		/* Lost a race with another build: report it as a leftover. */
+		sb_err_clear(err);
+		return sb_state_create(st, stack, source, err);
+	}
+	return rc;
+}
+
+int sb_state_add(struct sb_state *st, const char *layer, const char *kind,
+		 const char *id, const char *extra, struct sb_err *err)
+{
+	struct sb_state_obj *o;
+	int rc;
+
+	if (st->nobj >= SB_STATE_MAX_OBJS)
+		return sb_err_set(err, -E2BIG, "state of %s is full (%d objects)", st->stack, SB_STATE_MAX_OBJS);
+	o = &st->obj[st->nobj];
+	memset(o, 0, sizeof(*o));
+	snprintf(o->layer, sizeof(o->layer), "%s", layer);
+	snprintf(o->kind, sizeof(o->kind), "%s", kind);
+	snprintf(o->id, sizeof(o->id), "%s", id);
+	snprintf(o->extra, sizeof(o->extra), "%s", extra ? extra : "");
+	st->nobj++;
+	rc = write_file(st, false, err);
+	if (rc)
+		st->nobj--; /* not recorded, so the caller must not create it */
+	return rc;
+}
+
+int sb_state_set_extra(struct sb_state *st, const char *layer, const char *kind,
+		       const char *id, const char *extra, struct sb_err *err)
+{
+	unsigned i;
+
+	for (i = st->nobj; i-- > 0;) {
+		struct sb_state_obj *o = &st->obj[i];
+
+		if (strcmp(o->layer, layer) || strcmp(o->kind, kind) || strcmp(o->id, id))
+			continue;
+		snprintf(o->extra, sizeof(o->extra), "%s", extra ? extra : "");
+		return write_file(st, false, err);
+	}
+	return sb_err_set(err, -ENOENT, "state of %s has no %s %s %s", st->stack, layer, kind, id);
+}
+
+int sb_state_remove(struct sb_state *st, unsigned idx, struct sb_err *err)
+{
+	if (idx >= st->nobj)
+		return sb_err_set(err, -EINVAL, "state of %s has no object %u", st->stack, idx);
+	memmove(&st->obj[idx], &st->obj[idx + 1], (st->nobj - idx - 1) * sizeof(st->obj[0]));
+	st->nobj--;
+	return write_file(st, false, err);
+}
+
+int sb_state_delete(struct sb_state *st, struct sb_err *err)
+{
+	if (unlink(st->path) && errno != ENOENT)
+		return sb_err_sys(err, -errno, "cannot remove %s", st->path);
+	return fsync_dir(sb_state_dir(), err);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int sb_state_list(char ***names, unsigned *n, struct sb_err *err)
+{
+	const char *dir = sb_state_dir();
+	struct dirent *de;
+	char **v = NULL;
+	unsigned cnt = 0, cap = 0;
+	DIR *d;
+
+	*names = NULL;
+	*n = 0;
+	d = opendir(dir);
+	if (!d)
+		return errno == ENOENT ? 0 : sb_err_sys(err, -errno, "cannot read %s", dir);
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+
+		if (de->d_name[0] == '.' || len <= 6 || strcmp(de->d_name + len - 6, ".state"))
+			continue;
+		if (cnt == cap) {
+			char **nv = realloc(v, (cap = cap ? cap * 2 : 8) * sizeof(*v));
+			if (!nv)
+				goto oom;
+			v = nv;
+		}
+		v[cnt] = strndup(de->d_name, len - 6);
+		if (!v[cnt])
+			goto oom;
+		cnt++;
+	}
+	closedir(d);
+	if (cnt)
+		qsort(v, cnt, sizeof(*v), cmp_str);
+	*names = v;
+	*n = cnt;
+	return 0;
+oom:
+	closedir(d);
+	while (cnt)
+		free(v[--cnt]);
+	free(v);
+	return sb_err_set(err, -ENOMEM, "out of memory");
+}

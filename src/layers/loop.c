@@ -1,0 +1,367 @@
+/* loop: sparse backing files in <loop.dir>/<stack>/, each attached to a
+ * loop device with the requested logical sector size and direct I/O.
+ * State objects: "dir" (the run directory), "file" (each backing file),
+ * "loopdev" (/dev/loopN, extra = its backing file, so teardown never
+ * detaches a loop device that someone else has since attached). */
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/loop.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/layer.h"
+#include "core/stack.h"
+#include "sys/sysfs.h"
+#include "sys/udev.h"
+#include "util/log.h"
+#include "util/units.h"
+
+#define LOOP_DETACH_TIMEOUT_MS 10000
+#define LOOP_ATTACH_TRIES 16
+
+static const char *loop_kname(const char *dev)
+{
+	const char *b = strrchr(dev, '/');
+
+	return b ? b + 1 : dev;
+}
+
+/* The backing file of /dev/loopN from sysfs, or "" when detached. */
+static void loop_backing(const char *dev, char *out, size_t len)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file", loop_kname(dev));
+	if (sb_sysfs_read_str(path, out, len, NULL))
+		out[0] = '\0';
+}
+
+static bool loop_is_ours(const char *dev, const char *file)
+{
+	char back[PATH_MAX];
+	size_t n = strlen(file);
+
+	loop_backing(dev, back, sizeof(back));
+	/* A backing file unlinked under a live loop shows " (deleted)". */
+	return back[0] && !strncmp(back, file, n) && (!back[n] || !strcmp(back + n, " (deleted)"));
+}
+
+static void loop_plan(const struct sb_layer *l, struct sb_plan *p)
+{
+	const struct sb_loop_spec *ls = &l->spec->devices.loop;
+	char size[32];
+
+	sb_size_format(ls->size, size, sizeof(size));
+	sb_plan_build(p, "loop: create %u sparse backing file%s of %s in %s (d0..d%u, O_EXCL) "
+		      "and attach %s with %u-byte sectors%s",
+		      ls->count, ls->count == 1 ? "" : "s", size, l->stack->rundir, ls->count - 1,
+		      ls->count == 1 ? "it" : "them", ls->sector_size,
+		      ls->direct_io ? " and direct I/O" : " (buffered, no direct I/O)");
+	sb_plan_teardown(p, "loop: detach the %u loop device%s (confirmed through /sys/block/loopN/loop), "
+			 "delete the backing files and %s",
+			 ls->count, ls->count == 1 ? "" : "s", l->stack->rundir);
+}
+
+static int mkdir_p(const char *path, struct sb_err *err)
+{
+	char tmp[SB_PATH_MAX], *p;
+
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	for (p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) && errno != EEXIST)
+			return sb_err_sys(err, -errno, "cannot create %s", tmp);
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) && errno != EEXIST)
+		return sb_err_sys(err, -errno, "cannot create %s", tmp);
+	return 0;
+}
+
+/* Older kernels (< 5.8) lack LOOP_CONFIGURE: three ioctls instead. */
+static int loop_configure_legacy(int lfd, int ffd, const struct loop_config *cfg)
+{
+	if (ioctl(lfd, LOOP_SET_FD, ffd))
+		return -errno;
+	if (ioctl(lfd, LOOP_SET_STATUS64, &cfg->info) ||
+	    (cfg->block_size && ioctl(lfd, LOOP_SET_BLOCK_SIZE, (unsigned long)cfg->block_size))) {
+		int e = -errno;
+		ioctl(lfd, LOOP_CLR_FD, 0);
+		return e;
+	}
+	/* Best effort: the kernel may refuse direct I/O for this backing file. */
+	if (cfg->info.lo_flags & LO_FLAGS_DIRECT_IO)
+		ioctl(lfd, LOOP_SET_DIRECT_IO, 1UL);
+	return 0;
+}
+
+/* Attach `file` (open as ffd) to a free loop device. The state gets the
+ * device before we bind it; losing the race for a free device to another
+ * process (EBUSY) drops that entry and tries the next free one. */
+static int loop_attach(struct sb_layer *l, const char *file, int ffd, char *dev, size_t devlen,
+		       struct sb_err *err)
+{
+	const struct sb_loop_spec *ls = &l->spec->devices.loop;
+	struct sb_state *st = &l->stack->state;
+	struct loop_config cfg;
+	int ctl, lfd, num, rc = 0, tries;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.fd = ffd;
+	cfg.block_size = ls->sector_size;
+	cfg.info.lo_flags = ls->direct_io ? LO_FLAGS_DIRECT_IO : 0;
+	/* lo_file_name is informational (losetup shows it) and 64 bytes:
+	 * keep the tail, which names the stack and file. */
+	{
+		size_t n = strlen(file), max = sizeof(cfg.info.lo_file_name) - 1;
+		const char *tail = n > max ? file + n - max : file;
+
+		memcpy(cfg.info.lo_file_name, tail, strlen(tail));
+	}
+
+	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+	if (ctl < 0)
+		return sb_err_sys(err, -errno, "cannot open /dev/loop-control (no loop support in this kernel?)");
+	for (tries = 0; tries < LOOP_ATTACH_TRIES; tries++) {
+		num = ioctl(ctl, LOOP_CTL_GET_FREE);
+		if (num < 0) {
+			rc = sb_err_sys(err, -errno, "no free loop device");
+			break;
+		}
+		snprintf(dev, devlen, "/dev/loop%d", num);
+		rc = sb_state_add(st, "loop", "loopdev", dev, file, err);
+		if (rc)
+			break;
+		rc = sb_udev_wait_node(dev, 5000, err);
+		if (rc)
+			break;
+		lfd = open(dev, O_RDWR | O_CLOEXEC);
+		if (lfd < 0) {
+			rc = sb_err_sys(err, -errno, "cannot open %s", dev);
+			break;
+		}
+		rc = ioctl(lfd, LOOP_CONFIGURE, &cfg) ? -errno : 0;
+		if (rc == -EINVAL || rc == -ENOTTY)
+			rc = loop_configure_legacy(lfd, ffd, &cfg);
+		close(lfd);
+		if (rc != -EBUSY)
+			break;
+		sb_debug("loop: %s taken by someone else, trying the next free one", dev);
+		rc = sb_state_remove(st, st->nobj - 1, err);
+		if (rc)
+			break;
+		rc = -EBUSY;
+	}
+	close(ctl);
+	if (rc == -EBUSY)
+		return sb_err_set(err, rc, "no loop device could be attached after %d tries (all taken)", tries);
+	if (rc && !sb_err_isset(err))
+		return sb_err_sys(err, rc, "cannot attach %s to %s", file, dev);
+	return rc;
+}
+
+static int loop_check(const char *dev, const struct sb_loop_spec *ls, struct sb_err *err)
+{
+	uint64_t lbs = 0, dio = 0;
+	int rc;
+
+	rc = sb_sysfs_dev_attr_u64(dev, "queue/logical_block_size", &lbs, err);
+	if (rc)
+		return rc;
+	if (lbs != ls->sector_size)
+		return sb_err_set(err, -EINVAL, "%s has %llu-byte sectors, not the %u asked for",
+				  dev, (unsigned long long)lbs, ls->sector_size);
+	if (ls->direct_io && !sb_sysfs_dev_attr_u64(dev, "loop/dio", &dio, NULL) && !dio)
+		sb_warn("loop: the kernel refused direct I/O for %s (backing filesystem?); it runs buffered", dev);
+	return 0;
+}
+
+static int loop_build(struct sb_layer *l, struct sb_err *err)
+{
+	const struct sb_loop_spec *ls = &l->spec->devices.loop;
+	struct sb_state *st = &l->stack->state;
+	char real[PATH_MAX], file[SB_PATH_MAX + 16];
+	unsigned i;
+	int rc, fd;
+
+	if (ls->count < 1 || ls->count > SB_LAYER_MAX_DEVS)
+		return sb_err_set(err, -EINVAL, "loop count %u out of range 1..%d", ls->count, SB_LAYER_MAX_DEVS);
+	/* The parent (e.g. /var/tmp/stackbench) is shared by every stack and
+	 * stays; the run directory is ours. */
+	if (access(l->stack->rundir, F_OK)) {
+		rc = sb_state_add(st, "loop", "dir", l->stack->rundir, NULL, err);
+		if (!rc)
+			rc = mkdir_p(l->stack->rundir, err);
+		if (rc)
+			return rc;
+	}
+	/* sysfs reports backing files by their resolved path. */
+	if (!realpath(l->stack->rundir, real))
+		return sb_err_sys(err, -errno, "cannot resolve %s", l->stack->rundir);
+	for (i = 0; i < ls->count; i++) {
+		if ((size_t)snprintf(file, sizeof(file), "%s/d%u", real, i) >= sizeof(file))
+			return sb_err_set(err, -ENAMETOOLONG, "backing file path too long under %s", real);
+		rc = sb_state_add(st, "loop", "file", file, NULL, err);
+		if (rc)
+			return rc;
+		fd = open(file, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (fd < 0) {
+			rc = -errno;
+			/* Not ours: forget it so teardown leaves it alone. */
+			sb_state_remove(st, st->nobj - 1, NULL);
+			return sb_err_sys(err, rc, "cannot create backing file %s", file);
+		}
+		if (ftruncate(fd, (off_t)ls->size)) {
+			rc = sb_err_sys(err, -errno, "cannot size %s", file);
+			close(fd);
+			return rc;
+		}
+		rc = loop_attach(l, file, fd, l->dev[i], sizeof(l->dev[i]), err);
+		close(fd);
+		if (rc)
+			return rc;
+		l->ndev = i + 1;
+		rc = loop_check(l->dev[i], ls, err);
+		if (rc)
+			return rc;
+		sb_verbose("loop: %s -> %s", l->dev[i], file);
+	}
+	return sb_udev_settle(SB_UDEV_TIMEOUT_MS, err);
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+static int loop_detach(const struct sb_state_obj *obj, struct sb_err *err)
+{
+	char holders[512];
+	long long deadline;
+	int fd;
+
+	if (!loop_is_ours(obj->id, obj->extra))
+		return 0;
+	sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
+	fd = open(obj->id, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return sb_err_sys(err, -errno, "cannot open %s", obj->id);
+	/* On a device still open elsewhere this only sets autoclear and
+	 * returns success: only sysfs tells whether it is really gone. */
+	if (ioctl(fd, LOOP_CLR_FD, 0) && errno != ENXIO) {
+		int e = -errno;
+		close(fd);
+		return sb_err_sys(err, e, "cannot detach %s", obj->id);
+	}
+	close(fd);
+	deadline = now_ms() + LOOP_DETACH_TIMEOUT_MS;
+	while (loop_is_ours(obj->id, obj->extra)) {
+		if (now_ms() >= deadline) {
+			sb_proc_holders(obj->id, 0, holders, sizeof(holders));
+			return sb_err_set(err, -EBUSY, "%s still attached to %s %d s after detach (autoclear is set; "
+					  "held by %s)", obj->id, obj->extra, LOOP_DETACH_TIMEOUT_MS / 1000,
+					  holders[0] ? holders : "a kernel user: see /sys/block/loopN/holders");
+		}
+		usleep(20000);
+	}
+	return 0;
+}
+
+static int loop_teardown(const struct sb_state_obj *obj, struct sb_err *err)
+{
+	if (!strcmp(obj->kind, "loopdev"))
+		return loop_detach(obj, err);
+	if (!strcmp(obj->kind, "file")) {
+		if (unlink(obj->id) && errno != ENOENT)
+			return sb_err_sys(err, -errno, "cannot delete %s", obj->id);
+		return 0;
+	}
+	if (!strcmp(obj->kind, "dir")) {
+		if (rmdir(obj->id) && errno != ENOENT)
+			return sb_err_sys(err, -errno, "cannot remove %s", obj->id);
+		return 0;
+	}
+	return sb_err_set(err, -EINVAL, "loop: unknown object kind %s", obj->kind);
+}
+
+static bool loop_exists(const struct sb_state_obj *obj)
+{
+	struct stat st;
+
+	if (!strcmp(obj->kind, "loopdev"))
+		return loop_is_ours(obj->id, obj->extra);
+	if (!strcmp(obj->kind, "file"))
+		return lstat(obj->id, &st) == 0;
+	if (!strcmp(obj->kind, "dir"))
+		return stat(obj->id, &st) == 0 && S_ISDIR(st.st_mode);
+	return false;
+}
+
+static int loop_describe(const struct sb_layer *l, struct json_object *out, struct sb_err *err)
+{
+	struct json_object *arr = json_object_new_array();
+	unsigned i;
+
+	json_object_object_add(out, "sector_size_requested",
+			       json_object_new_int64(l->spec->devices.loop.sector_size));
+	json_object_object_add(out, "direct_io_requested", json_object_new_boolean(l->spec->devices.loop.direct_io));
+	for (i = 0; i < l->ndev; i++) {
+		struct json_object *d = json_object_new_object();
+		char back[PATH_MAX];
+		uint64_t v;
+
+		json_object_object_add(d, "dev", json_object_new_string(l->dev[i]));
+		loop_backing(l->dev[i], back, sizeof(back));
+		json_object_object_add(d, "backing_file", json_object_new_string(back));
+		if (!sb_sysfs_dev_attr_u64(l->dev[i], "size", &v, NULL))
+			json_object_object_add(d, "size", json_object_new_int64((int64_t)(v * 512)));
+		if (!sb_sysfs_dev_attr_u64(l->dev[i], "queue/logical_block_size", &v, NULL))
+			json_object_object_add(d, "logical_block_size", json_object_new_int64((int64_t)v));
+		if (!sb_sysfs_dev_attr_u64(l->dev[i], "queue/physical_block_size", &v, NULL))
+			json_object_object_add(d, "physical_block_size", json_object_new_int64((int64_t)v));
+		if (!sb_sysfs_dev_attr_u64(l->dev[i], "loop/dio", &v, NULL))
+			json_object_object_add(d, "direct_io", json_object_new_boolean(v != 0));
+		json_object_array_add(arr, d);
+	}
+	json_object_object_add(out, "loop_devices", arr);
+	return 0;
+}
+
+static int loop_attach_state(struct sb_layer *l, const struct sb_state *st, struct sb_err *err)
+{
+	unsigned i;
+
+	l->ndev = 0;
+	for (i = 0; i < st->nobj && l->ndev < SB_LAYER_MAX_DEVS; i++) {
+		const struct sb_state_obj *o = &st->obj[i];
+
+		if (strcmp(o->layer, "loop") || strcmp(o->kind, "loopdev"))
+			continue;
+		if (!loop_is_ours(o->id, o->extra))
+			return sb_err_set(err, -ENODEV, "%s is no longer attached to %s", o->id, o->extra);
+		snprintf(l->dev[l->ndev++], SB_PATH_MAX, "%s", o->id);
+	}
+	if (!l->ndev)
+		return sb_err_set(err, -ENODEV, "the state of %s records no loop device", st->stack);
+	return 0;
+}
+
+const struct sb_layer_ops sb_layer_loop = {
+	.name = "loop",
+	.plan = loop_plan,
+	.build = loop_build,
+	.describe = loop_describe,
+	.teardown = loop_teardown,
+	.exists = loop_exists,
+	.attach = loop_attach_state,
+};

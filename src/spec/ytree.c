@@ -1,0 +1,342 @@
+#include "spec/ytree.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+struct sb_ynode *sb_ytree_new(enum sb_ynode_type t, int line, int col)
+{
+	struct sb_ynode *n = calloc(1, sizeof(*n));
+
+	if (!n)
+		return NULL;
+	n->type = t;
+	n->line = line;
+	n->col = col;
+	return n;
+}
+
+int sb_ytree_add(struct sb_ynode *parent, struct sb_ynode *kid)
+{
+	if (parent->n == parent->cap) {
+		unsigned cap = parent->cap ? parent->cap * 2 : 8;
+		struct sb_ynode **k = realloc(parent->kids, cap * sizeof(*k));
+
+		if (!k)
+			return -ENOMEM;
+		parent->kids = k;
+		parent->cap = cap;
+	}
+	parent->kids[parent->n++] = kid;
+	return 0;
+}
+
+struct sb_ynode *sb_ytree_get(const struct sb_ynode *map, const char *key)
+{
+	unsigned i;
+
+	if (!map || map->type != SB_Y_MAP)
+		return NULL;
+	for (i = 0; i < map->n; i++)
+		if (map->kids[i]->key && !strcmp(map->kids[i]->key, key))
+			return map->kids[i];
+	return NULL;
+}
+
+struct sb_ynode *sb_ytree_take(struct sb_ynode *map, const char *key)
+{
+	struct sb_ynode *k;
+	unsigned i;
+
+	if (!map || map->type != SB_Y_MAP)
+		return NULL;
+	for (i = 0; i < map->n; i++) {
+		k = map->kids[i];
+		if (k->key && !strcmp(k->key, key)) {
+			memmove(&map->kids[i], &map->kids[i + 1], (map->n - i - 1) * sizeof(*map->kids));
+			map->n--;
+			return k;
+		}
+	}
+	return NULL;
+}
+
+void sb_ytree_free(struct sb_ynode *n)
+{
+	unsigned i;
+
+	if (!n)
+		return;
+	for (i = 0; i < n->n; i++)
+		sb_ytree_free(n->kids[i]);
+	free(n->kids);
+	free(n->str);
+	free(n->key);
+	free(n->origin);
+	free(n);
+}
+
+static char *dupnull(const char *s, bool *fail)
+{
+	char *d;
+
+	if (!s)
+		return NULL;
+	d = strdup(s);
+	if (!d)
+		*fail = true;
+	return d;
+}
+
+struct sb_ynode *sb_ytree_dup(const struct sb_ynode *n)
+{
+	struct sb_ynode *d;
+	bool fail = false;
+	unsigned i;
+
+	if (!n)
+		return NULL;
+	d = sb_ytree_new(n->type, n->line, n->col);
+	if (!d)
+		return NULL;
+	d->plain = n->plain;
+	d->kline = n->kline;
+	d->kcol = n->kcol;
+	d->str = dupnull(n->str, &fail);
+	d->key = dupnull(n->key, &fail);
+	d->origin = dupnull(n->origin, &fail);
+	for (i = 0; !fail && i < n->n; i++) {
+		struct sb_ynode *k = sb_ytree_dup(n->kids[i]);
+
+		if (!k || sb_ytree_add(d, k) < 0) {
+			sb_ytree_free(k);
+			fail = true;
+		}
+	}
+	if (fail) {
+		sb_ytree_free(d);
+		return NULL;
+	}
+	return d;
+}
+
+bool sb_ytree_is_null(const struct sb_ynode *n)
+{
+	if (!n)
+		return true;
+	if (n->type != SB_Y_SCALAR || !n->plain)
+		return false;
+	return !n->str[0] || !strcmp(n->str, "~") || !strcmp(n->str, "null") ||
+	       !strcmp(n->str, "Null") || !strcmp(n->str, "NULL");
+}
+
+const char *sb_ytree_type_name(const struct sb_ynode *n)
+{
+	if (!n || sb_ytree_is_null(n))
+		return "nothing (null)";
+	switch (n->type) {
+	case SB_Y_MAP: return "a mapping";
+	case SB_Y_SEQ: return "a list";
+	default: return "a scalar";
+	}
+}
+
+/* libyaml's reader errors carry a byte offset, not a mark. */
+static void offset_to_linecol(const char *buf, size_t len, size_t off, int *line, int *col)
+{
+	size_t i;
+
+	*line = 1;
+	*col = 1;
+	for (i = 0; i < off && i < len; i++) {
+		if (buf[i] == '\n') {
+			(*line)++;
+			*col = 1;
+		} else if (((unsigned char)buf[i] & 0xC0) != 0x80) {
+			(*col)++;
+		}
+	}
+}
+
+static int parser_error(yaml_parser_t *p, const char *buf, size_t len,
+			const char *name, struct sb_err *err)
+{
+	int line, col;
+
+	if (p->error == YAML_MEMORY_ERROR)
+		return sb_err_set(err, -ENOMEM, "%s: out of memory while parsing", name);
+	if (p->error == YAML_READER_ERROR) {
+		offset_to_linecol(buf, len, p->problem_offset, &line, &col);
+		if (p->problem_value != -1)
+			return sb_err_set(err, -EINVAL, "%s:%d:%d: %s (0x%02X); a stack file must be UTF-8 text",
+					  name, line, col, p->problem ? p->problem : "invalid input",
+					  (unsigned)p->problem_value);
+		return sb_err_set(err, -EINVAL, "%s:%d:%d: %s; a stack file must be UTF-8 text",
+				  name, line, col, p->problem ? p->problem : "invalid input");
+	}
+	line = (int)p->problem_mark.line + 1;
+	col = (int)p->problem_mark.column + 1;
+	if (p->context)
+		return sb_err_set(err, -EINVAL, "%s:%d:%d: invalid YAML: %s %s", name, line, col,
+				  p->problem ? p->problem : "syntax error", p->context);
+	return sb_err_set(err, -EINVAL, "%s:%d:%d: invalid YAML: %s", name, line, col,
+			  p->problem ? p->problem : "syntax error");
+}
+
+#define LINE(m) ((int)(m).line + 1)
+#define COL(m) ((int)(m).column + 1)
+
+int sb_ytree_parse(const char *buf, size_t len, const char *name,
+		   struct sb_ynode **out, struct sb_err *err)
+{
+	struct sb_ynode *stack[SB_YAML_MAX_DEPTH + 1], *root = NULL, *node, *top;
+	char *pkey = NULL;
+	int pkline = 0, pkcol = 0;
+	unsigned depth = 0, ndocs = 0;
+	yaml_parser_t p;
+	yaml_event_t ev;
+	int rc = 0, done = 0;
+
+	*out = NULL;
+	if (len > SB_YAML_MAX_BYTES)
+		return sb_err_set(err, -EINVAL, "%s:1:1: file is %zu bytes; a stack file may be at most 1 MiB",
+				  name, len);
+	if (!yaml_parser_initialize(&p))
+		return sb_err_set(err, -ENOMEM, "%s: cannot initialise the YAML parser", name);
+	yaml_parser_set_input_string(&p, (const unsigned char *)buf, len);
+	/* UTF-8 only: libyaml would otherwise also decode UTF-16 by its BOM. */
+	yaml_parser_set_encoding(&p, YAML_UTF8_ENCODING);
+
+	while (!done) {
+		if (!yaml_parser_parse(&p, &ev)) {
+			rc = parser_error(&p, buf, len, name, err);
+			break;
+		}
+		node = NULL;
+		switch (ev.type) {
+		case YAML_STREAM_END_EVENT:
+			done = 1;
+			break;
+		case YAML_DOCUMENT_START_EVENT:
+			if (++ndocs > 1)
+				rc = sb_err_set(err, -EINVAL, "%s:%d:%d: a second YAML document; a stack file holds exactly one",
+						name, LINE(ev.start_mark), COL(ev.start_mark));
+			break;
+		case YAML_ALIAS_EVENT:
+			rc = sb_err_set(err, -EINVAL, "%s:%d:%d: aliases (*%s) are not allowed in a stack file; write the value out",
+					name, LINE(ev.start_mark), COL(ev.start_mark), ev.data.alias.anchor);
+			break;
+		case YAML_SCALAR_EVENT:
+		case YAML_SEQUENCE_START_EVENT:
+		case YAML_MAPPING_START_EVENT: {
+			const yaml_char_t *anchor = ev.type == YAML_SCALAR_EVENT ? ev.data.scalar.anchor :
+				ev.type == YAML_MAPPING_START_EVENT ? ev.data.mapping_start.anchor : ev.data.sequence_start.anchor;
+			const yaml_char_t *tag = ev.type == YAML_SCALAR_EVENT ? ev.data.scalar.tag :
+				ev.type == YAML_MAPPING_START_EVENT ? ev.data.mapping_start.tag : ev.data.sequence_start.tag;
+
+			if (anchor) {
+				rc = sb_err_set(err, -EINVAL, "%s:%d:%d: anchors (&%s) are not allowed in a stack file; write the value out",
+						name, LINE(ev.start_mark), COL(ev.start_mark), (const char *)anchor);
+				break;
+			}
+			if (tag) {
+				rc = sb_err_set(err, -EINVAL, "%s:%d:%d: tags (%s) are not allowed in a stack file; write plain values",
+						name, LINE(ev.start_mark), COL(ev.start_mark), (const char *)tag);
+				break;
+			}
+			top = depth ? stack[depth - 1] : NULL;
+			if (ev.type == YAML_SCALAR_EVENT && top && top->type == SB_Y_MAP && !pkey) {
+				/* a key */
+				if (memchr(ev.data.scalar.value, '\0', ev.data.scalar.length)) {
+					rc = sb_err_set(err, -EINVAL, "%s:%d:%d: NUL byte in a key", name,
+							LINE(ev.start_mark), COL(ev.start_mark));
+					break;
+				}
+				if (sb_ytree_get(top, (const char *)ev.data.scalar.value)) {
+					rc = sb_err_set(err, -EINVAL, "%s:%d:%d: duplicate key '%s'; each key may appear once",
+							name, LINE(ev.start_mark), COL(ev.start_mark),
+							(const char *)ev.data.scalar.value);
+					break;
+				}
+				pkey = strdup((const char *)ev.data.scalar.value);
+				if (!pkey)
+					rc = sb_err_set(err, -ENOMEM, "%s: out of memory", name);
+				pkline = LINE(ev.start_mark);
+				pkcol = COL(ev.start_mark);
+				break;
+			}
+			if (top && top->type == SB_Y_MAP && !pkey) {
+				rc = sb_err_set(err, -EINVAL, "%s:%d:%d: a %s as a mapping key; keys must be plain words",
+						name, LINE(ev.start_mark), COL(ev.start_mark),
+						ev.type == YAML_MAPPING_START_EVENT ? "mapping" : "list");
+				break;
+			}
+			if (ev.type != YAML_SCALAR_EVENT && depth >= SB_YAML_MAX_DEPTH) {
+				rc = sb_err_set(err, -EINVAL, "%s:%d:%d: nesting deeper than %d levels; a stack file needs at most a few",
+						name, LINE(ev.start_mark), COL(ev.start_mark), SB_YAML_MAX_DEPTH);
+				break;
+			}
+			node = sb_ytree_new(ev.type == YAML_SCALAR_EVENT ? SB_Y_SCALAR :
+					    ev.type == YAML_MAPPING_START_EVENT ? SB_Y_MAP : SB_Y_SEQ,
+					    LINE(ev.start_mark), COL(ev.start_mark));
+			if (!node) {
+				rc = sb_err_set(err, -ENOMEM, "%s: out of memory", name);
+				break;
+			}
+			if (ev.type == YAML_SCALAR_EVENT) {
+				if (memchr(ev.data.scalar.value, '\0', ev.data.scalar.length)) {
+					sb_ytree_free(node);
+					rc = sb_err_set(err, -EINVAL, "%s:%d:%d: NUL byte in a value", name,
+							LINE(ev.start_mark), COL(ev.start_mark));
+					break;
+				}
+				node->str = strdup((const char *)ev.data.scalar.value);
+				node->plain = ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+				if (!node->str) {
+					sb_ytree_free(node);
+					rc = sb_err_set(err, -ENOMEM, "%s: out of memory", name);
+					break;
+				}
+			}
+			if (top) {
+				if (top->type == SB_Y_MAP) {
+					node->key = pkey;
+					node->kline = pkline;
+					node->kcol = pkcol;
+					pkey = NULL;
+				}
+				if (sb_ytree_add(top, node) < 0) {
+					sb_ytree_free(node);
+					rc = sb_err_set(err, -ENOMEM, "%s: out of memory", name);
+					break;
+				}
+			} else if (!root) {
+				root = node;
+			} else {
+				sb_ytree_free(node); /* cannot happen: one document, one root */
+			}
+			if (ev.type != YAML_SCALAR_EVENT)
+				stack[depth++] = node;
+			break;
+		}
+		case YAML_SEQUENCE_END_EVENT:
+		case YAML_MAPPING_END_EVENT:
+			if (depth)
+				depth--;
+			break;
+		default:
+			break;
+		}
+		yaml_event_delete(&ev);
+		if (rc < 0)
+			break;
+	}
+	yaml_parser_delete(&p);
+	free(pkey);
+	if (rc < 0) {
+		sb_ytree_free(root);
+		return rc;
+	}
+	*out = root;
+	return 0;
+}

@@ -1,0 +1,16 @@
+/* libblockdev, initialised once per process with only the plugins a run
+ * needs. Shared by every layer that uses libblockdev (ext4 here; md and lvm
+ * in their own files). */
+#ifndef SB_SYS_BLOCKDEV_H
+#define SB_SYS_BLOCKDEV_H
+
+#include <blockdev/blockdev.h>
+
+#include "util/err.h"
+
+/* Load the fs, mdraid and lvm plugins (idempotent). */
+int sb_blockdev_init(struct sb_err *err);
+/* Load one more plugin on top of what is loaded (idempotent). */
+int sb_blockdev_require(BDPlugin plugin, struct sb_err *err);
+
+#endif

@@ -1,0 +1,183 @@
+#include "sys/sysfs.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+int sb_sysfs_read_str(const char *path, char *buf, size_t len, struct sb_err *err)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return sb_err_sys(err, -errno, "cannot open %s", path);
+	n = read(fd, buf, len - 1);
+	if (n < 0) {
+		int e = -errno;
+		close(fd);
+		return sb_err_sys(err, e, "cannot read %s", path);
+	}
+	close(fd);
+	buf[n] = '\0';
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	return 0;
+}
+
+int sb_sysfs_read_u64(const char *path, uint64_t *out, struct sb_err *err)
+{
+	char buf[64], *end;
+	int rc;
+
+	rc = sb_sysfs_read_str(path, buf, sizeof(buf), err);
+	if (rc)
+		return rc;
+	errno = 0;
+	*out = strtoull(buf, &end, 10);
+	if (errno || end == buf || *end)
+		return sb_err_set(err, -EINVAL, "%s: expected a number, read \"%s\"", path, buf);
+	return 0;
+}
+
+int sb_sysfs_dev_dir(const char *devnode, char *out, size_t len, struct sb_err *err)
+{
+	char link[64], real[PATH_MAX];
+	struct stat st;
+
+	if (stat(devnode, &st))
+		return sb_err_sys(err, -errno, "cannot stat %s", devnode);
+	if (!S_ISBLK(st.st_mode))
+		return sb_err_set(err, -ENOTBLK, "%s is not a block device", devnode);
+	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(st.st_rdev), minor(st.st_rdev));
+	if (!realpath(link, real))
+		return sb_err_sys(err, -errno, "%s (%s) has no sysfs entry", devnode, link);
+	if ((size_t)snprintf(out, len, "%s", real) >= len)
+		return sb_err_set(err, -ENAMETOOLONG, "sysfs path of %s too long", devnode);
+	return 0;
+}
+
+static int dev_attr_path(const char *devnode, const char *attr, char *path, size_t len,
+			 struct sb_err *err)
+{
+	char dir[PATH_MAX];
+	int rc;
+
+	rc = sb_sysfs_dev_dir(devnode, dir, sizeof(dir), err);
+	if (rc)
+		return rc;
+	if ((size_t)snprintf(path, len, "%s/%s", dir, attr) >= len)
+		return sb_err_set(err, -ENAMETOOLONG, "sysfs path too long");
+	return 0;
+}
+
+int sb_sysfs_dev_attr_str(const char *devnode, const char *attr, char *buf, size_t len,
+			  struct sb_err *err)
+{
+	char path[PATH_MAX];
+	int rc;
+
+	rc = dev_attr_path(devnode, attr, path, sizeof(path), err);
+	return rc ? rc : sb_sysfs_read_str(path, buf, len, err);
+}
+
+int sb_sysfs_dev_attr_u64(const char *devnode, const char *attr, uint64_t *out,
+			  struct sb_err *err)
+{
+	char path[PATH_MAX];
+	int rc;
+
+	rc = dev_attr_path(devnode, attr, path, sizeof(path), err);
+	return rc ? rc : sb_sysfs_read_u64(path, out, err);
+}
+
+int sb_sysfs_dev_kname(const char *devnode, char *out, size_t len, struct sb_err *err)
+{
+	char dir[PATH_MAX];
+	const char *base;
+	int rc;
+
+	rc = sb_sysfs_dev_dir(devnode, dir, sizeof(dir), err);
+	if (rc)
+		return rc;
+	base = strrchr(dir, '/');
+	snprintf(out, len, "%s", base ? base + 1 : dir);
+	return 0;
+}
+
+static int path_matches(const char *target, const char *path, size_t plen, int prefix)
+{
+	if (strncmp(target, path, plen))
+		return 0;
+	if (target[plen] == '\0')
+		return 1;
+	return prefix && target[plen] == '/';
+}
+
+static void append_holder(char *out, size_t len, int *count, const char *pid)
+{
+	char comm[64] = "?", p[300];
+	size_t n = strlen(out);
+
+	snprintf(p, sizeof(p), "/proc/%s/comm", pid);
+	sb_sysfs_read_str(p, comm, sizeof(comm), NULL);
+	if (n < len)
+		snprintf(out + n, len - n, "%spid %s (%s)", *count ? ", " : "", pid, comm);
+	(*count)++;
+}
+
+int sb_proc_holders(const char *path, int prefix, char *out, size_t len)
+{
+	char p[PATH_MAX], target[PATH_MAX], fdpath[PATH_MAX + 64];
+	size_t plen = strlen(path);
+	struct dirent *de, *fe;
+	DIR *proc, *fds;
+	int count = 0, self = getpid();
+	ssize_t n;
+
+	out[0] = '\0';
+	proc = opendir("/proc");
+	if (!proc)
+		return 0;
+	while ((de = readdir(proc))) {
+		int found = 0;
+
+		if (de->d_name[0] < '0' || de->d_name[0] > '9' || atoi(de->d_name) == self)
+			continue;
+		snprintf(p, sizeof(p), "/proc/%s/cwd", de->d_name);
+		n = readlink(p, target, sizeof(target) - 1);
+		if (n > 0) {
+			target[n] = '\0';
+			found = path_matches(target, path, plen, prefix);
+		}
+		snprintf(p, sizeof(p), "/proc/%s/fd", de->d_name);
+		fds = found ? NULL : opendir(p);
+		while (fds && (fe = readdir(fds))) {
+			if (fe->d_name[0] == '.')
+				continue;
+			if ((size_t)snprintf(fdpath, sizeof(fdpath), "%s/%s", p, fe->d_name) >= sizeof(fdpath))
+				continue;
+			n = readlink(fdpath, target, sizeof(target) - 1);
+			if (n <= 0)
+				continue;
+			target[n] = '\0';
+			if (path_matches(target, path, plen, prefix)) {
+				found = 1;
+				break;
+			}
+		}
+		if (fds)
+			closedir(fds);
+		if (found)
+			append_holder(out, len, &count, de->d_name);
+	}
+	closedir(proc);
+	return count;
+}

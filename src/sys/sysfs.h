@@ -1,0 +1,31 @@
+/* Small sysfs and /proc readers shared by the layers: read one attribute,
+ * map a device node to its sysfs directory, and name the processes holding
+ * a device or a directory (for "busy" messages). */
+#ifndef SB_SYS_SYSFS_H
+#define SB_SYS_SYSFS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/err.h"
+
+/* Read a whole (small) attribute, trailing newline stripped. */
+int sb_sysfs_read_str(const char *path, char *buf, size_t len, struct sb_err *err);
+int sb_sysfs_read_u64(const char *path, uint64_t *out, struct sb_err *err);
+/* /dev/loop3, /dev/md/x, /dev/mapper/y -> /sys/devices/.../block/loop3
+ * (through stat's major:minor and /sys/dev/block/M:m). */
+int sb_sysfs_dev_dir(const char *devnode, char *out, size_t len, struct sb_err *err);
+/* Attribute relative to a device's sysfs dir: ("/dev/loop3", "queue/logical_block_size"). */
+int sb_sysfs_dev_attr_str(const char *devnode, const char *attr, char *buf, size_t len,
+			  struct sb_err *err);
+int sb_sysfs_dev_attr_u64(const char *devnode, const char *attr, uint64_t *out,
+			  struct sb_err *err);
+/* Kernel name of a device node ("loop3", "md127", "dm-0"). */
+int sb_sysfs_dev_kname(const char *devnode, char *out, size_t len, struct sb_err *err);
+
+/* Processes whose open files or cwd are `path` (or below it when prefix is
+ * nonzero), as "pid 12 (bash), pid 34 (fio)"; "" if none found. Returns
+ * the number of processes found. */
+int sb_proc_holders(const char *path, int prefix, char *out, size_t len);
+
+#endif

@@ -1,0 +1,23 @@
+/* Waiting for udev, bounded. Used before using a new device (its node and
+ * symlinks exist, blkid has probed it) and before removing one (udev's
+ * blkid run after mkfs still holds the device: a dm remove then fails with
+ * EBUSY). Without a running udev both are cheap and succeed. */
+#ifndef SB_SYS_UDEV_H
+#define SB_SYS_UDEV_H
+
+#include <stdbool.h>
+
+#include "util/err.h"
+
+#define SB_UDEV_TIMEOUT_MS 30000
+
+/* Is a udev daemon running here (its control socket exists)? */
+bool sb_udev_running(void);
+/* Wait until udev's event queue is empty; -ETIMEDOUT after timeout_ms.
+ * A no-op success when udev isn't running. */
+int sb_udev_settle(unsigned timeout_ms, struct sb_err *err);
+/* Wait until devnode exists as a block device (udev or devtmpfs made it),
+ * then settle; -ETIMEDOUT after timeout_ms. */
+int sb_udev_wait_node(const char *devnode, unsigned timeout_ms, struct sb_err *err);
+
+#endif

@@ -1,0 +1,145 @@
+/* Busy-device retries and holder reporting. See holders.h. */
+#include "layers/holders.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sys/udev.h"
+
+static unsigned long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long)ts.tv_sec * 1000UL + (unsigned long)ts.tv_nsec / 1000000UL;
+}
+
+int sb_retry_busy(int (*fn)(void *arg), void *arg, unsigned budget_ms)
+{
+	unsigned long start = now_ms();
+	unsigned delay = 50;
+	int r;
+
+	for (;;) {
+		r = fn(arg);
+		if (r != -EBUSY)
+			return r;
+		if (now_ms() - start >= budget_ms)
+			return r;
+		(void)sb_udev_settle(2000, NULL);
+		usleep(delay * 1000U);
+		if (delay < 2000)
+			delay *= 2;
+	}
+}
+
+void sb_dev_kname(const char *devnode, char *buf, size_t len)
+{
+	char rp[PATH_MAX];
+	struct stat st;
+	const char *b;
+
+	buf[0] = '\0';
+	if (!realpath(devnode, rp) || stat(rp, &st) < 0 || !S_ISBLK(st.st_mode))
+		return;
+	b = strrchr(rp, '/');
+	snprintf(buf, len, "%s", b ? b + 1 : rp);
+}
+
+static void append(char *buf, size_t len, const char *fmt, const char *a, const char *b)
+{
+	size_t used = strlen(buf);
+
+	if (used + 1 >= len)
+		return;
+	snprintf(buf + used, len - used, fmt, a, b);
+}
+
+void sb_holders_describe(const char *devnode, char *buf, size_t len)
+{
+	char kname[64], path[PATH_MAX], rp[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+
+	buf[0] = '\0';
+	sb_dev_kname(devnode, kname, sizeof(kname));
+	if (!kname[0] || !realpath(devnode, rp)) {
+		snprintf(buf, len, "%s does not exist", devnode);
+		return;
+	}
+	snprintf(path, sizeof(path), "/sys/class/block/%s/holders", kname);
+	d = opendir(path);
+	if (d) {
+		while ((de = readdir(d))) {
+			if (de->d_name[0] == '.')
+				continue;
+			append(buf, len, "%s%s (kernel holder)", buf[0] ? ", " : "", de->d_name);
+		}
+		closedir(d);
+	}
+	/* Which processes have it open: /proc/PID/fd links. */
+	d = opendir("/proc");
+	if (d) {
+		while ((de = readdir(d))) {
+			char fdir[PATH_MAX], comm[64] = "?";
+			struct dirent *fe;
+			DIR *fd;
+			FILE *f;
+			int hit = 0;
+
+			if (!isdigit((unsigned char)de->d_name[0]))
+				continue;
+			snprintf(fdir, sizeof(fdir), "/proc/%s/fd", de->d_name);
+			fd = opendir(fdir);
+			if (!fd)
+				continue;
+			while (!hit && (fe = readdir(fd))) {
+				char lp[PATH_MAX], target[PATH_MAX];
+				ssize_t n;
+
+				if (fe->d_name[0] == '.')
+					continue;
+				if (snprintf(lp, sizeof(lp), "%s/%s", fdir, fe->d_name) >= (int)sizeof(lp))
+					continue;
+				n = readlink(lp, target, sizeof(target) - 1);
+				if (n <= 0)
+					continue;
+				target[n] = '\0';
+				hit = !strcmp(target, rp);
+			}
+			closedir(fd);
+			if (!hit)
+				continue;
+			snprintf(fdir, sizeof(fdir), "/proc/%s/comm", de->d_name);
+			f = fopen(fdir, "re");
+			if (f) {
+				if (fgets(comm, sizeof(comm), f))
+					comm[strcspn(comm, "\n")] = '\0';
+				fclose(f);
+			}
+			{
+				char who[384];
+
+				snprintf(who, sizeof(who), "process %s (%s)", de->d_name, comm);
+				append(buf, len, "%s%s", buf[0] ? ", " : "", who);
+			}
+		}
+		closedir(d);
+	}
+	if (!buf[0])
+		snprintf(buf, len, "no holder found (a mount, or a process that exited since)");
+	else {
+		char tmp[1024];
+
+		snprintf(tmp, sizeof(tmp), "held by %s", buf);
+		snprintf(buf, len, "%s", tmp);
+	}
+}

@@ -1,0 +1,24 @@
+/* Shared by the md, lvm and luks layers: bounded retries of a removal that
+ * fails with EBUSY, and naming who holds a device when it stays busy. */
+#ifndef SB_LAYERS_HOLDERS_H
+#define SB_LAYERS_HOLDERS_H
+
+#include <stddef.h>
+
+/* Total time a removal may keep retrying on EBUSY (udev's blkid often holds a
+ * device for a moment after mkfs or a change event). */
+#define SB_BUSY_BUDGET_MS 30000
+
+/* Call fn(arg) until it returns something other than -EBUSY or the budget is
+ * spent; backoff 50 ms doubling to 2 s, with a udev settle between tries.
+ * Returns fn's last result. */
+int sb_retry_busy(int (*fn)(void *arg), void *arg, unsigned budget_ms);
+
+/* "held by dm-4 (kernel holder), process 812 (blkid) ..." for devnode, or
+ * "no holder found" — for the message of a removal that stayed busy. */
+void sb_holders_describe(const char *devnode, char *buf, size_t len);
+
+/* Kernel name ("md127", "dm-3") of a device node, "" if it does not exist. */
+void sb_dev_kname(const char *devnode, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,372 @@
+/* lvm layer: PV -> VG sb_<vg> -> LV sb_<lv> through libblockdev's lvm plugin.
+ * Every LVM command runs with a device filter that admits only this stack's
+ * PV (and ignores any devices file), so a host with its own volume groups is
+ * never scanned for changes, let alone touched; and only VGs named sb_* are
+ * ever removed. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <blockdev/blockdev.h>
+#include <blockdev/lvm.h>
+
+#include "core/layer.h"
+#include "core/stack.h"
+#include "core/state.h"
+#include "layers/holders.h"
+#include "sys/blockdev.h"
+#include "sys/udev.h"
+#include "util/log.h"
+#include "util/units.h"
+
+static void names(const struct sb_stack_spec *s, char *vg, size_t vl, char *lv, size_t ll)
+{
+	snprintf(vg, vl, "sb_%s", s->lvm.vg);
+	snprintf(lv, ll, "sb_%s", s->lvm.lv);
+}
+
+/* device-mapper name of vg/lv: '-' doubled in each part */
+static void dm_name(const char *vg, const char *lv, char *out, size_t len)
+{
+	size_t o = 0;
+	const char *parts[2] = { vg, lv };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		const char *c;
+
+		if (i && o + 1 < len)
+			out[o++] = '-';
+		for (c = parts[i]; *c && o + 2 < len; c++) {
+			out[o++] = *c;
+			if (*c == '-')
+				out[o++] = '-';
+		}
+	}
+	out[o] = '\0';
+}
+
+/* Restrict LVM to one device for this process's following lvm calls. */
+static int lvm_scope(const char *pvdev, struct sb_err *err)
+{
+	char rp[PATH_MAX], cfg[PATH_MAX + 128];
+	GError *gerr = NULL;
+
+	if (!pvdev || !pvdev[0]) {
+		cfg[0] = '\0';
+	} else {
+		if (!realpath(pvdev, rp))
+			snprintf(rp, sizeof(rp), "%s", pvdev);
+		if (strpbrk(rp, "|\"\\"))
+			return sb_err_set(err, -EINVAL, "lvm: device path %s cannot be put in a filter", rp);
+		snprintf(cfg, sizeof(cfg),
+			 "devices { use_devicesfile=0 filter=[ \"a|^%s$|\", \"r|.*|\" ] }", rp);
+	}
+	if (!bd_lvm_set_global_config(cfg[0] ? cfg : NULL, &gerr)) {
+		int r = sb_err_set(err, -EIO, "lvm: cannot set the device filter: %s", gerr ? gerr->message : "?");
+
+		g_clear_error(&gerr);
+		return r;
+	}
+	return 0;
+}
+
+static void lvm_plan(const struct sb_layer *l, struct sb_plan *p)
+{
+	const struct sb_lvm_spec *s = &l->spec->lvm;
+	char vg[SB_NAME_MAX + 4], lv[SB_NAME_MAX + 4], ext[32], size[48];
+	const char *below = l->below && l->below->ndev ? l->below->dev[0] : "the device below";
+
+	names(l->spec, vg, sizeof(vg), lv, sizeof(lv));
+	sb_size_format(s->extent_size, ext, sizeof(ext));
+	if (s->size_pct_free)
+		snprintf(size, sizeof(size), "%u%% of the free space", s->size_pct_free);
+	else
+		sb_size_format(s->size_bytes, size, sizeof(size));
+	sb_plan_build(p, "lvm: pvcreate %s; vgcreate %s with %s extents; lvcreate %s/%s of %s (via libblockdev, LVM restricted to %s)",
+		      below, vg, ext, vg, lv, size, below);
+	sb_plan_teardown(p, "lvm: lvremove %s/%s, vgremove %s, pvremove %s (label wiped)", vg, lv, vg, below);
+}
+
+static int lvm_build(struct sb_layer *l, struct sb_err *err)
+{
+	const struct sb_lvm_spec *s = &l->spec->lvm;
+	char vg[SB_NAME_MAX + 4], lv[SB_NAME_MAX + 4], id[SB_PATH_MAX], dm[2 * SB_NAME_MAX + 16];
+	char node[SB_PATH_MAX], a[32], b[32];
+	const gchar *pvs[2];
+	BDExtraArg yes = { "--yes", NULL }, wipe = { "--wipesignatures", "y" };
+	const BDExtraArg *lvextra[] = { &yes, &wipe, NULL };
+	BDLVMVGdata *vgi;
+	GError *gerr = NULL;
+	const char *pv;
+	uint64_t size;
+	int r;
+
+	if (!l->below || l->below->ndev < 1)
+		return sb_err_set(err, -EINVAL, "lvm: no device below");
+	pv = l->below->dev[0];
+	names(l->spec, vg, sizeof(vg), lv, sizeof(lv));
+	dm_name(vg, lv, dm, sizeof(dm));
+	snprintf(node, sizeof(node), "/dev/mapper/%s", dm);
+	r = sb_blockdev_init(err);
+	if (r)
+		return r;
+	/* An existing VG of that name anywhere (scan without our filter) is
+	 * someone's: refuse rather than make a second one with the same name. */
+	r = lvm_scope(NULL, err);
+	if (r)
+		return r;
+	vgi = bd_lvm_vginfo(vg, &gerr);
+	g_clear_error(&gerr);
+	if (vgi) {
+		bd_lvm_vgdata_free(vgi);
+		return sb_err_set(err, -EEXIST, "lvm: a volume group named %s already exists; stackbench will not touch it (an earlier run? try `stackbench teardown %s`)",
+				  vg, l->spec->name);
+	}
+	if (access(node, F_OK) == 0)
+		return sb_err_set(err, -EEXIST, "lvm: %s already exists", node);
+	r = lvm_scope(pv, err);
+	if (r)
+		return r;
+
+	r = sb_state_add(&l->stack->state, "lvm", "pv", pv, pv, err);
+	if (r)
+		return r;
+	if (!bd_lvm_pvcreate(pv, 0, 0, NULL, &gerr))
+		goto fail_pv;
+	r = sb_state_add(&l->stack->state, "lvm", "vg", vg, pv, err);
+	if (r)
+		return r;
+	pvs[0] = pv;
+	pvs[1] = NULL;
+	if (!bd_lvm_vgcreate(vg, pvs, s->extent_size, NULL, &gerr))
+		goto fail_vg;
+
+	vgi = bd_lvm_vginfo(vg, &gerr);
+	if (!vgi) {
+		r = sb_err_set(err, -EIO, "lvm: reading back %s failed: %s", vg, gerr ? gerr->message : "?");
+		g_clear_error(&gerr);
+		return r;
+	}
+	if (s->size_pct_free) {
+		size = vgi->free / 100 * s->size_pct_free;
+		size -= size % vgi->extent_size;
+	} else {
+		size = s->size_bytes;
+	}
+	if (size == 0 || size > vgi->free) {
+		sb_size_format(size, a, sizeof(a));
+		sb_size_format(vgi->free, b, sizeof(b));
+		bd_lvm_vgdata_free(vgi);
+		return sb_err_set(err, -ENOSPC, "lvm: LV size %s (%s) does not fit in %s's free space %s",
+				  a, s->size, vg, b);
+	}
+	bd_lvm_vgdata_free(vgi);
+	snprintf(id, sizeof(id), "%s/%s", vg, lv);
+	r = sb_state_add(&l->stack->state, "lvm", "lv", id, pv, err);
+	if (r)
+		return r;
+	if (!bd_lvm_lvcreate(vg, lv, size, NULL, NULL, lvextra, &gerr)) {
+		sb_size_format(size, a, sizeof(a));
+		r = sb_err_set(err, -EIO, "lvm: lvcreate %s of %s failed: %s", id, a, gerr ? gerr->message : "?");
+		g_clear_error(&gerr);
+		return r;
+	}
+	r = sb_udev_wait_node(node, 10000, err);
+	if (r)
+		return r;
+	snprintf(l->dev[0], sizeof(l->dev[0]), "%s", node);
+	l->ndev = 1;
+	return 0;
+
+fail_pv:
+	r = sb_err_set(err, -EIO, "lvm: pvcreate %s failed: %s", pv, gerr ? gerr->message : "?");
+	g_clear_error(&gerr);
+	return r;
+fail_vg:
+	sb_size_format(s->extent_size, a, sizeof(a));
+	r = sb_err_set(err, -EIO, "lvm: vgcreate %s (%s extents) on %s failed: %s", vg, a, pv,
+		       gerr ? gerr->message : "?");
+	g_clear_error(&gerr);
+	return r;
+}
+
+/* Split "sb_vg/sb_lv". */
+static int split_id(const char *id, char *vg, size_t vl, char *lv, size_t ll)
+{
+	const char *slash = strchr(id, '/');
+
+	if (!slash || (size_t)(slash - id) >= vl || strlen(slash + 1) >= ll)
+		return -EINVAL;
+	memcpy(vg, id, (size_t)(slash - id));
+	vg[slash - id] = '\0';
+	strcpy(lv, slash + 1);
+	return 0;
+}
+
+static bool obj_exists(const struct sb_state_obj *obj)
+{
+	char vg[SB_NAME_MAX + 4], lv[SB_NAME_MAX + 4];
+	GError *gerr = NULL;
+	struct stat st;
+	bool found = false;
+
+	if (sb_blockdev_init(NULL) || lvm_scope(obj->extra, NULL))
+		return false;
+	if (!strcmp(obj->kind, "lv")) {
+		BDLVMLVdata *d;
+
+		if (split_id(obj->id, vg, sizeof(vg), lv, sizeof(lv)))
+			return false;
+		d = bd_lvm_lvinfo(vg, lv, &gerr);
+		found = d != NULL;
+		bd_lvm_lvdata_free(d);
+	} else if (!strcmp(obj->kind, "vg")) {
+		BDLVMVGdata *d = bd_lvm_vginfo(obj->id, &gerr);
+
+		found = d != NULL;
+		bd_lvm_vgdata_free(d);
+	} else if (!strcmp(obj->kind, "pv")) {
+		BDLVMPVdata *d;
+
+		if (stat(obj->id, &st) < 0 || !S_ISBLK(st.st_mode))
+			return false;
+		d = bd_lvm_pvinfo(obj->id, &gerr);
+		found = d != NULL;
+		bd_lvm_pvdata_free(d);
+	}
+	g_clear_error(&gerr);
+	return found;
+}
+
+struct rm_arg {
+	const struct sb_state_obj *obj;
+	char msg[512];
+};
+
+static int rm_once(void *a)
+{
+	struct rm_arg *ra = a;
+	const struct sb_state_obj *obj = ra->obj;
+	char vg[SB_NAME_MAX + 4], lv[SB_NAME_MAX + 4];
+	GError *gerr = NULL;
+	gboolean ok = FALSE;
+
+	if (!obj_exists(obj))
+		return 0;
+	if (!strcmp(obj->kind, "lv")) {
+		split_id(obj->id, vg, sizeof(vg), lv, sizeof(lv));
+		ok = bd_lvm_lvremove(vg, lv, TRUE, NULL, &gerr);
+	} else if (!strcmp(obj->kind, "vg")) {
+		ok = bd_lvm_vgremove(obj->id, NULL, &gerr);
+	} else {
+		ok = bd_lvm_pvremove(obj->id, NULL, &gerr);
+	}
+	if (ok)
+		return 0;
+	snprintf(ra->msg, sizeof(ra->msg), "%s", gerr ? gerr->message : "?");
+	g_clear_error(&gerr);
+	if (!obj_exists(obj))
+		return 0;
+	/* lvm says "in use" / "Device or resource busy" (udev's blkid): retry */
+	return strstr(ra->msg, "in use") || strstr(ra->msg, "busy") || strstr(ra->msg, "Busy") ? -EBUSY : -EIO;
+}
+
+static int lvm_teardown(const struct sb_state_obj *obj, struct sb_err *err)
+{
+	char vg[SB_NAME_MAX + 4], lv[SB_NAME_MAX + 4];
+	struct rm_arg ra = { obj, "" };
+	int r;
+
+	if (strcmp(obj->kind, "lv") && strcmp(obj->kind, "vg") && strcmp(obj->kind, "pv"))
+		return sb_err_set(err, -EINVAL, "lvm: unknown object kind '%s'", obj->kind);
+	if (!strcmp(obj->kind, "lv") &&
+	    (split_id(obj->id, vg, sizeof(vg), lv, sizeof(lv)) || strncmp(vg, "sb_", 3)))
+		return sb_err_set(err, -EINVAL, "lvm: refusing to remove %s: not in a stackbench VG (sb_*)", obj->id);
+	if (!strcmp(obj->kind, "vg") && strncmp(obj->id, "sb_", 3))
+		return sb_err_set(err, -EINVAL, "lvm: refusing to remove VG %s: not a stackbench VG (sb_*)", obj->id);
+	r = sb_blockdev_init(err);
+	if (r)
+		return r;
+	r = lvm_scope(obj->extra, err);
+	if (r)
+		return r;
+	(void)sb_udev_settle(10000, NULL);
+	r = sb_retry_busy(rm_once, &ra, SB_BUSY_BUDGET_MS);
+	if (r == -EBUSY) {
+		char h[512], node[SB_PATH_MAX], dm[2 * SB_NAME_MAX + 16];
+
+		if (!strcmp(obj->kind, "lv")) {
+			dm_name(vg, lv, dm, sizeof(dm));
+			snprintf(node, sizeof(node), "/dev/mapper/%s", dm);
+			sb_holders_describe(node, h, sizeof(h));
+		} else {
+			snprintf(h, sizeof(h), "in use");
+		}
+		return sb_err_set(err, -EBUSY, "lvm: %s %s still busy after %d s: %s (%s)", obj->kind, obj->id,
+				  SB_BUSY_BUDGET_MS / 1000, h, ra.msg);
+	}
+	if (r)
+		return sb_err_set(err, r, "lvm: removing %s %s failed: %s", obj->kind, obj->id, ra.msg);
+	return 0;
+}
+
+static bool lvm_exists(const struct sb_state_obj *obj)
+{
+	return obj_exists(obj);
+}
+
+static int lvm_describe(const struct sb_layer *l, struct json_object *out, struct sb_err *err)
+{
+	char vg[SB_NAME_MAX + 4], lv[SB_NAME_MAX + 4];
+	BDLVMVGdata *vgi;
+	BDLVMLVdata *lvi;
+	GError *gerr = NULL;
+	int r;
+
+	names(l->spec, vg, sizeof(vg), lv, sizeof(lv));
+	r = sb_blockdev_init(err);
+	if (r)
+		return r;
+	r = lvm_scope(l->below ? l->below->dev[0] : NULL, err);
+	if (r)
+		return r;
+	vgi = bd_lvm_vginfo(vg, &gerr);
+	if (!vgi) {
+		r = sb_err_set(err, -ENODEV, "lvm: VG %s: %s", vg, gerr ? gerr->message : "?");
+		g_clear_error(&gerr);
+		return r;
+	}
+	lvi = bd_lvm_lvinfo(vg, lv, &gerr);
+	if (!lvi) {
+		bd_lvm_vgdata_free(vgi);
+		r = sb_err_set(err, -ENODEV, "lvm: LV %s/%s: %s", vg, lv, gerr ? gerr->message : "?");
+		g_clear_error(&gerr);
+		return r;
+	}
+	json_object_object_add(out, "pv", json_object_new_string(l->below ? l->below->dev[0] : ""));
+	json_object_object_add(out, "vg", json_object_new_string(vg));
+	json_object_object_add(out, "lv", json_object_new_string(lv));
+	json_object_object_add(out, "device", json_object_new_string(l->dev[0]));
+	json_object_object_add(out, "extent_size", json_object_new_int64((int64_t)vgi->extent_size));
+	json_object_object_add(out, "vg_size", json_object_new_int64((int64_t)vgi->size));
+	json_object_object_add(out, "vg_free", json_object_new_int64((int64_t)vgi->free));
+	json_object_object_add(out, "lv_size", json_object_new_int64((int64_t)lvi->size));
+	json_object_object_add(out, "segtype", lvi->segtype ? json_object_new_string(lvi->segtype) : NULL);
+	bd_lvm_lvdata_free(lvi);
+	bd_lvm_vgdata_free(vgi);
+	return 0;
+}
+
+const struct sb_layer_ops sb_layer_lvm = {
+	.name = "lvm",
+	.plan = lvm_plan,
+	.build = lvm_build,
+	.describe = lvm_describe,
+	.teardown = lvm_teardown,
+	.exists = lvm_exists,
+};

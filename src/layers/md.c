@@ -1,0 +1,574 @@
+/* md layer: RAID1 / RAID10 through libblockdev's mdraid plugin (mdadm
+ * underneath). The array is named /dev/md/sb-<stack> with --homehost=any so
+ * its name does not depend on the host; members' superblocks are zeroed on
+ * teardown so later runs on the same backing files never auto-assemble it. */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <blockdev/blockdev.h>
+#include <blockdev/mdraid.h>
+
+#include "core/layer.h"
+#include "core/stack.h"
+#include "core/state.h"
+#include "layers/holders.h"
+#include "sys/blockdev.h"
+#include "sys/udev.h"
+#include "util/log.h"
+#include "util/units.h"
+
+struct md_priv {
+	char kname[32];     /* md127 */
+	char uuid[64];
+};
+
+static void md_path(const char *stack, char *buf, size_t len)
+{
+	snprintf(buf, len, "/dev/md/sb-%s", stack);
+}
+
+/* "near2" / "n2" / "far2" / "f2" / "offset2" / "o2" -> mdadm's "n2"/"f2"/"o2". */
+static int md_layout_arg(const char *layout, char *out, size_t len, struct sb_err *err)
+{
+	static const struct { const char *word; char c; } kinds[] = {
+		{ "near", 'n' }, { "far", 'f' }, { "offset", 'o' },
+		{ "n", 'n' }, { "f", 'f' }, { "o", 'o' },
+	};
+	size_t i;
+
+	if (!layout[0]) {
+		snprintf(out, len, "n2");
+		return 0;
+	}
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		size_t wl = strlen(kinds[i].word);
+		char *end;
+		long copies;
+
+		if (strncmp(layout, kinds[i].word, wl))
+			continue;
+		copies = strtol(layout + wl, &end, 10);
+		if (end == layout + wl || *end || copies < 1 || copies > 9)
+			continue;
+		snprintf(out, len, "%c%ld", kinds[i].c, copies);
+		return 0;
+	}
+	return sb_err_set(err, -EINVAL, "md: RAID10 layout '%s' is not near<N>, far<N> or offset<N>", layout);
+}
+
+static int read_sysfs(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+
+	buf[0] = '\0';
+	if (!f)
+		return -errno;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+static bool md_present(const char *kname)
+{
+	char p[PATH_MAX];
+	struct stat st;
+
+	if (!kname[0])
+		return false;
+	snprintf(p, sizeof(p), "/sys/block/%s/md", kname);
+	return stat(p, &st) == 0;
+}
+
+/* kernel name of the md array holding member dev ("" if none) */
+static void holder_md(const char *member, char *out, size_t len)
+{
+	char kname[64], p[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+
+	out[0] = '\0';
+	sb_dev_kname(member, kname, sizeof(kname));
+	if (!kname[0])
+		return;
+	snprintf(p, sizeof(p), "/sys/class/block/%s/holders", kname);
+	d = opendir(p);
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (!strncmp(de->d_name, "md", 2) && strlen(de->d_name) < len) {
+			strcpy(out, de->d_name);
+			break;
+		}
+	closedir(d);
+}
+
+/* The state's extra field: "kernel=md127 uuid=U members=/dev/loop0,/dev/loop1" */
+static void extra_get(const char *extra, const char *key, char *out, size_t len)
+{
+	size_t kl = strlen(key);
+	const char *p = extra;
+
+	out[0] = '\0';
+	while ((p = strstr(p, key))) {
+		if ((p == extra || p[-1] == ' ') && p[kl] == '=') {
+			size_t n = strcspn(p + kl + 1, " ");
+
+			snprintf(out, len, "%.*s", (int)n, p + kl + 1);
+			return;
+		}
+		p += kl;
+	}
+}
+
+/* Find the array a state object describes, whether or not its kernel name
+ * was recorded: recorded name (if its members are ours), the /dev/md link,
+ * then the holders of the recorded members. */
+static void md_find(const struct sb_state_obj *obj, char *kname, size_t len)
+{
+	char members[SB_PATH_MAX], *save = NULL, *m;
+
+	extra_get(obj->extra, "members", members, sizeof(members));
+	extra_get(obj->extra, "kernel", kname, len);
+	if (md_present(kname)) {
+		char first[SB_PATH_MAX], h[32];
+
+		snprintf(first, sizeof(first), "%s", members);
+		first[strcspn(first, ",")] = '\0';
+		if (!first[0])
+			return;
+		holder_md(first, h, sizeof(h));
+		if (!strcmp(h, kname))
+			return;
+	}
+	sb_dev_kname(obj->id, kname, len);
+	if (md_present(kname))
+		return;
+	kname[0] = '\0';
+	for (m = strtok_r(members, ",", &save); m; m = strtok_r(NULL, ",", &save)) {
+		holder_md(m, kname, len);
+		if (kname[0])
+			return;
+	}
+}
+
+static void md_plan(const struct sb_layer *l, struct sb_plan *p)
+{
+	const struct sb_raid_spec *r = &l->spec->raid;
+	char path[SB_PATH_MAX], lay[32] = "", chunk[32] = "", members[1024] = "";
+	unsigned i;
+
+	md_path(l->spec->name, path, sizeof(path));
+	if (r->level == 10) {
+		char arg[8];
+
+		if (md_layout_arg(r->layout, arg, sizeof(arg), NULL) == 0)
+			snprintf(lay, sizeof(lay), " --layout=%s", arg);
+		sb_size_format(r->chunk, chunk, sizeof(chunk));
+	}
+	for (i = 0; l->below && i < l->below->ndev && i < r->devices; i++) {
+		size_t u = strlen(members);
+
+		snprintf(members + u, sizeof(members) - u, "%s%s", i ? "," : "", l->below->dev[i]);
+	}
+	if (!members[0])
+		snprintf(members, sizeof(members), "the %u devices below", r->devices);
+	sb_plan_build(p, "md: mdadm --create %s --level=%u%s%s%s --raid-devices=%u --metadata=%s --bitmap=%s%s --homehost=any on %s (via libblockdev)%s",
+		      path, r->level, lay, chunk[0] ? " --chunk=" : "", chunk, r->devices,
+		      r->metadata[0] ? r->metadata : "1.2", r->bitmap[0] ? r->bitmap : "internal",
+		      r->sync == SB_SYNC_ASSUME_CLEAN ? " --assume-clean" : "", members,
+		      r->sync == SB_SYNC_WAIT ? "; wait for the initial resync to finish" : "");
+	sb_plan_teardown(p, "md: udev settle, mdadm --stop %s (retry while busy, at most %d s), then mdadm --zero-superblock on each member",
+			 path, SB_BUSY_BUDGET_MS / 1000);
+}
+
+static unsigned long mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long)ts.tv_sec;
+}
+
+/* sync: wait — follow sync_action / sync_completed until idle. */
+static int md_wait_sync(struct sb_layer *l, const char *kname, uint64_t member_bytes, struct sb_err *err)
+{
+	char p[PATH_MAX], action[32], done[64];
+	unsigned long start = mono_s();
+	/* generous: 1 MB/s (md's default sync_speed_min) plus ten minutes */
+	unsigned long budget = (unsigned long)(member_bytes / 1000000) + 600;
+
+	snprintf(p, sizeof(p), "/sys/block/%s/md/array_state", kname);
+	if (read_sysfs(p, action, sizeof(action)) == 0 && !strcmp(action, "read-auto")) {
+		/* resync stays PENDING on an auto-read-only array: make it active */
+		FILE *f = fopen(p, "we");
+
+		if (f) {
+			fputs("active", f);
+			fclose(f);
+		}
+	}
+	for (;;) {
+		snprintf(p, sizeof(p), "/sys/block/%s/md/sync_action", kname);
+		if (read_sysfs(p, action, sizeof(action)) < 0)
+			return sb_err_sys(err, -errno, "md: reading %s", p);
+		snprintf(p, sizeof(p), "/sys/block/%s/md/sync_completed", kname);
+		read_sysfs(p, done, sizeof(done));
+		if (!strcmp(action, "idle") && (!strcmp(done, "none") || !done[0]))
+			break;
+		{
+			unsigned long long a = 0, b = 0;
+
+			if (sscanf(done, "%llu / %llu", &a, &b) == 2 && b)
+				sb_progress("md: %s %s %.1f%%", kname, action, 100.0 * (double)a / (double)b);
+			else
+				sb_progress("md: %s %s", kname, action);
+		}
+		if (l->stack && l->stack->stop && *l->stack->stop) {
+			sb_progress_done();
+			return sb_err_set(err, -EINTR, "md: interrupted while waiting for the resync of %s", kname);
+		}
+		if (mono_s() - start > budget) {
+			sb_progress_done();
+			return sb_err_set(err, -ETIMEDOUT, "md: resync of %s not finished after %lu s (%s at %s)",
+					  kname, budget, action, done);
+		}
+		usleep(500000);
+	}
+	sb_progress_done();
+	sb_info("md: %s resync finished in %lu s", kname, mono_s() - start);
+	return 0;
+}
+
+static uint64_t dev_bytes(const char *dev)
+{
+	char kname[64], p[PATH_MAX], v[64];
+
+	sb_dev_kname(dev, kname, sizeof(kname));
+	snprintf(p, sizeof(p), "/sys/class/block/%s/size", kname);
+	if (!kname[0] || read_sysfs(p, v, sizeof(v)) < 0)
+		return 0;
+	return strtoull(v, NULL, 10) * 512;
+}
+
+static int md_build(struct sb_layer *l, struct sb_err *err)
+{
+	const struct sb_raid_spec *rs = &l->spec->raid;
+	const gchar *disks[SB_MAX_DISKS + 1];
+	BDExtraArg args[6], *argp[7];
+	char path[SB_PATH_MAX], extra[SB_PATH_MAX], members[SB_PATH_MAX - 64] = "", level[8];
+	char lay[32], bmp[32], node[SB_PATH_MAX];
+	struct md_priv *priv;
+	BDMDDetailData *det;
+	GError *gerr = NULL;
+	unsigned i, na = 0;
+	int r;
+
+	if (!l->below || l->below->ndev < rs->devices || rs->devices < 2)
+		return sb_err_set(err, -EINVAL, "md: RAID%u needs %u devices, %u below", rs->level, rs->devices,
+				  l->below ? l->below->ndev : 0);
+	r = sb_blockdev_init(err);
+	if (r)
+		return r;
+	md_path(l->spec->name, path, sizeof(path));
+	if (access(path, F_OK) == 0)
+		return sb_err_set(err, -EEXIST, "md: %s already exists (an earlier run? try `stackbench teardown %s`)",
+				  path, l->spec->name);
+	for (i = 0; i < rs->devices; i++) {
+		size_t u = strlen(members);
+
+		disks[i] = l->below->dev[i];
+		snprintf(members + u, sizeof(members) - u, "%s%s", i ? "," : "", l->below->dev[i]);
+	}
+	disks[rs->devices] = NULL;
+	snprintf(level, sizeof(level), "raid%u", rs->level);
+
+	/* Options libblockdev has no parameter for go as extra mdadm args. */
+	if (rs->level == 10) {
+		char a[8];
+
+		r = md_layout_arg(rs->layout, a, sizeof(a), err);
+		if (r)
+			return r;
+		snprintf(lay, sizeof(lay), "--layout=%s", a);
+		args[na++] = (BDExtraArg){ lay, NULL };
+	}
+	if (!strcmp(rs->bitmap, "none")) {
+		/* mdadm adds an internal bitmap on its own to large arrays */
+		snprintf(bmp, sizeof(bmp), "--bitmap=none");
+		args[na++] = (BDExtraArg){ bmp, NULL };
+	}
+	if (rs->sync == SB_SYNC_ASSUME_CLEAN)
+		args[na++] = (BDExtraArg){ "--assume-clean", NULL };
+	args[na++] = (BDExtraArg){ "--homehost=any", NULL };
+	for (i = 0; i < na; i++)
+		argp[i] = &args[i];
+	argp[na] = NULL;
+
+	if (snprintf(extra, sizeof(extra), "members=%s", members) >= (int)sizeof(extra))
+		return sb_err_set(err, -ENAMETOOLONG, "md: member list too long to record");
+	r = sb_state_add(&l->stack->state, "md", "md", path, extra, err);
+	if (r)
+		return r;
+	if (!bd_md_create(path, level, disks, 0, rs->metadata[0] ? rs->metadata : "1.2",
+			  strcmp(rs->bitmap, "none") != 0, rs->level == 10 ? rs->chunk : 0,
+			  (const BDExtraArg **)argp, &gerr)) {
+		r = sb_err_set(err, -EIO, "md: creating %s (RAID%u on %s) failed: %s", path, rs->level, members,
+			       gerr ? gerr->message : "?");
+		g_clear_error(&gerr);
+		return r;
+	}
+	priv = calloc(1, sizeof(*priv));
+	if (!priv)
+		return sb_err_set(err, -ENOMEM, "md: out of memory");
+	l->priv = priv;
+	/* The kernel name from the members' holders: does not depend on udev
+	 * having made the /dev/md link yet. */
+	holder_md(disks[0], priv->kname, sizeof(priv->kname));
+	if (!priv->kname[0])
+		return sb_err_set(err, -EIO, "md: %s was created but %s has no md holder", path, disks[0]);
+	snprintf(node, sizeof(node), "/dev/%s", priv->kname);
+	r = sb_udev_wait_node(node, 10000, err);
+	if (r)
+		return r;
+	det = bd_md_detail(node, &gerr);
+	if (det) {
+		snprintf(priv->uuid, sizeof(priv->uuid), "%s", det->uuid ? det->uuid : "");
+		bd_md_detail_data_free(det);
+	} else {
+		sb_warn("md: mdadm --detail %s failed: %s", node, gerr ? gerr->message : "?");
+		g_clear_error(&gerr);
+	}
+	if (snprintf(extra, sizeof(extra), "kernel=%s uuid=%s members=%s", priv->kname,
+		     priv->uuid[0] ? priv->uuid : "-", members) >= (int)sizeof(extra))
+		return sb_err_set(err, -ENAMETOOLONG, "md: member list too long to record");
+	r = sb_state_set_extra(&l->stack->state, "md", "md", path, extra, err);
+	if (r)
+		return r;
+	snprintf(l->dev[0], sizeof(l->dev[0]), "%s", node);
+	l->ndev = 1;
+	if (rs->sync == SB_SYNC_WAIT)
+		return md_wait_sync(l, priv->kname, dev_bytes(disks[0]), err);
+	return 0;
+}
+
+struct stop_arg {
+	const char *node;
+	char msg[512];
+};
+
+static int stop_once(void *a)
+{
+	struct stop_arg *s = a;
+	GError *gerr = NULL;
+	char kname[32];
+
+	if (!bd_md_deactivate(s->node, &gerr)) {
+		snprintf(s->msg, sizeof(s->msg), "%s", gerr ? gerr->message : "?");
+		g_clear_error(&gerr);
+		sb_dev_kname(s->node, kname, sizeof(kname));
+		if (!md_present(kname))
+			return 0;
+		/* mdadm says "Cannot get exclusive access" / "Device or resource busy" */
+		return -EBUSY;
+	}
+	return 0;
+}
+
+static int md_teardown(const struct sb_state_obj *obj, struct sb_err *err)
+{
+	char kname[32], uuid[64], members[SB_PATH_MAX], node[SB_PATH_MAX], *m, *save = NULL;
+	struct stop_arg s;
+	int r, i;
+
+	if (strcmp(obj->kind, "md"))
+		return sb_err_set(err, -EINVAL, "md: unknown object kind '%s'", obj->kind);
+	if (strncmp(obj->id, "/dev/md/sb-", 11))
+		return sb_err_set(err, -EINVAL, "md: refusing to stop %s: not a stackbench array", obj->id);
+	r = sb_blockdev_init(err);
+	if (r)
+		return r;
+	(void)sb_udev_settle(10000, NULL);
+	md_find(obj, kname, sizeof(kname));
+	if (kname[0]) {
+		snprintf(node, sizeof(node), "/dev/%s", kname);
+		s.node = node;
+		s.msg[0] = '\0';
+		r = sb_retry_busy(stop_once, &s, SB_BUSY_BUDGET_MS);
+		if (r == -EBUSY) {
+			char h[512];
+
+			sb_holders_describe(node, h, sizeof(h));
+			return sb_err_set(err, -EBUSY, "md: %s (%s) still busy after %d s: %s (%s)", obj->id, kname,
+					  SB_BUSY_BUDGET_MS / 1000, h, s.msg);
+		}
+		/* the kernel removes /sys/block/mdX shortly after the stop */
+		for (i = 0; i < 100 && md_present(kname); i++)
+			usleep(50000);
+		if (md_present(kname))
+			return sb_err_set(err, -EBUSY, "md: %s stopped but /sys/block/%s is still there", obj->id, kname);
+	}
+	(void)sb_udev_settle(10000, NULL);
+	/* Zero the members' superblocks (only those of this array, by UUID) so
+	 * udev's incremental assembly never brings it back. */
+	extra_get(obj->extra, "uuid", uuid, sizeof(uuid));
+	extra_get(obj->extra, "members", members, sizeof(members));
+	for (m = strtok_r(members, ",", &save); m; m = strtok_r(NULL, ",", &save)) {
+		BDMDExamineData *ex;
+		GError *gerr = NULL;
+		char h[32];
+		struct stat st;
+
+		if (stat(m, &st) < 0 || !S_ISBLK(st.st_mode))
+			continue;
+		holder_md(m, h, sizeof(h));
+		if (h[0]) {
+			sb_warn("md: %s is (again) a member of %s, leaving its superblock alone", m, h);
+			continue;
+		}
+		ex = bd_md_examine(m, &gerr);
+		if (!ex) {
+			g_clear_error(&gerr);
+			continue; /* no md superblock: nothing to zero */
+		}
+		if (uuid[0] && strcmp(uuid, "-") && ex->uuid && strcmp(ex->uuid, uuid)) {
+			sb_warn("md: %s belongs to array %s, not %s: leaving it alone", m, ex->uuid, uuid);
+			bd_md_examine_data_free(ex);
+			continue;
+		}
+		bd_md_examine_data_free(ex);
+		if (!bd_md_destroy(m, &gerr)) {
+			r = sb_err_set(err, -EIO, "md: zeroing the superblock on %s failed: %s", m,
+				       gerr ? gerr->message : "?");
+			g_clear_error(&gerr);
+			return r;
+		}
+	}
+	return 0;
+}
+
+static bool md_exists(const struct sb_state_obj *obj)
+{
+	char kname[32];
+
+	md_find(obj, kname, sizeof(kname));
+	return kname[0] != '\0';
+}
+
+static void add_sysfs(struct json_object *out, const char *kname, const char *attr, const char *key, bool num)
+{
+	char p[PATH_MAX], v[256];
+
+	snprintf(p, sizeof(p), "/sys/block/%s/md/%s", kname, attr);
+	if (read_sysfs(p, v, sizeof(v)) < 0) {
+		json_object_object_add(out, key, NULL);
+		return;
+	}
+	if (num)
+		json_object_object_add(out, key, json_object_new_int64(strtoll(v, NULL, 10)));
+	else
+		json_object_object_add(out, key, json_object_new_string(v));
+}
+
+/* RAID10 layout number: near copies in bits 0-7, far copies in 8-15, bit 16
+ * = the far copies are offset copies (drivers/md/raid10.c). */
+static void decode_raid10_layout(long layout, struct json_object *out)
+{
+	int near = (int)(layout & 0xff), far = (int)((layout >> 8) & 0xff);
+	bool offset = (layout >> 16) & 1;
+	char s[16];
+
+	if (far > 1)
+		snprintf(s, sizeof(s), "%s%d", offset ? "offset" : "far", far);
+	else
+		snprintf(s, sizeof(s), "near%d", near);
+	json_object_object_add(out, "layout", json_object_new_string(s));
+	json_object_object_add(out, "near_copies", json_object_new_int(near));
+	json_object_object_add(out, offset ? "offset_copies" : "far_copies", json_object_new_int(far));
+}
+
+static int md_describe(const struct sb_layer *l, struct json_object *out, struct sb_err *err)
+{
+	const struct md_priv *priv = l->priv;
+	char p[PATH_MAX], v[64], level[32];
+	struct json_object *mem;
+	struct dirent *de;
+	DIR *d;
+
+	if (!priv || !md_present(priv->kname))
+		return sb_err_set(err, -ENODEV, "md: the array of stack %s is not present", l->spec->name);
+	json_object_object_add(out, "device", json_object_new_string(l->dev[0]));
+	json_object_object_add(out, "kernel_name", json_object_new_string(priv->kname));
+	json_object_object_add(out, "uuid", priv->uuid[0] ? json_object_new_string(priv->uuid) : NULL);
+	snprintf(p, sizeof(p), "/sys/block/%s/md/level", priv->kname);
+	read_sysfs(p, level, sizeof(level));
+	json_object_object_add(out, "level", json_object_new_string(level));
+	snprintf(p, sizeof(p), "/sys/block/%s/md/layout", priv->kname);
+	if (!strcmp(level, "raid10") && read_sysfs(p, v, sizeof(v)) == 0) {
+		decode_raid10_layout(strtol(v, NULL, 10), out);
+		add_sysfs(out, priv->kname, "chunk_size", "chunk_size", true);
+	}
+	add_sysfs(out, priv->kname, "raid_disks", "raid_disks", true);
+	add_sysfs(out, priv->kname, "metadata_version", "metadata_version", false);
+	snprintf(p, sizeof(p), "/sys/block/%s/md/bitmap/location", priv->kname);
+	if (read_sysfs(p, v, sizeof(v)) == 0)
+		json_object_object_add(out, "bitmap", json_object_new_string(!strcmp(v, "none") ? "none" : "internal"));
+	add_sysfs(out, priv->kname, "array_state", "array_state", false);
+	add_sysfs(out, priv->kname, "sync_action", "sync_action", false);
+	add_sysfs(out, priv->kname, "sync_completed", "sync_completed", false);
+	add_sysfs(out, priv->kname, "degraded", "degraded", true);
+	json_object_object_add(out, "sync", json_object_new_string(
+		l->spec->raid.sync == SB_SYNC_WAIT ? "wait" : "assume-clean"));
+	mem = json_object_new_array();
+	snprintf(p, sizeof(p), "/sys/block/%s/md", priv->kname);
+	d = opendir(p);
+	if (d) {
+		while ((de = readdir(d))) {
+			char lp[PATH_MAX], t[PATH_MAX], st[64], sp[PATH_MAX];
+			struct json_object *o;
+			ssize_t n;
+
+			if (strncmp(de->d_name, "dev-", 4))
+				continue;
+			if (snprintf(lp, sizeof(lp), "%s/%s/block", p, de->d_name) >= (int)sizeof(lp))
+				continue;
+			n = readlink(lp, t, sizeof(t) - 1);
+			if (n <= 0)
+				continue;
+			t[n] = '\0';
+			o = json_object_new_object();
+			json_object_object_add(o, "device", json_object_new_string(strrchr(t, '/') ? strrchr(t, '/') + 1 : t));
+			if (snprintf(sp, sizeof(sp), "%s/%s/state", p, de->d_name) < (int)sizeof(sp) &&
+			    read_sysfs(sp, st, sizeof(st)) == 0)
+				json_object_object_add(o, "state", json_object_new_string(st));
+			json_object_array_add(mem, o);
+		}
+		closedir(d);
+	}
+	json_object_object_add(out, "members", mem);
+	return 0;
+}
+
+static void md_release(struct sb_layer *l)
+{
+	free(l->priv);
+	l->priv = NULL;
+}
+
+const struct sb_layer_ops sb_layer_md = {
+	.name = "md",
+	.plan = md_plan,
+	.build = md_build,
+	.describe = md_describe,
+	.teardown = md_teardown,
+	.exists = md_exists,
+	.release = md_release,
+};

@@ -94,9 +94,9 @@ static void draw_panel(cairo_t *cr, const struct sb_table *t, const char *unit,
 	/* y axis label, rotated */
 	cairo_save(cr);
 	cairo_set_font_size(cr, 12);
-	cairo_move_to(cr, 22, top + plot_h / 2);
+	cairo_translate(cr, 24, top + plot_h / 2);
 	cairo_rotate(cr, -M_PI / 2);
-	text_at(cr, 0, 0, unit, 0.5);
+	text_at(cr, 0, 0, *unit ? unit : "value", 0.5);
 	cairo_restore(cr);
 
 	gw = plot_w / ng;
@@ -153,12 +153,31 @@ static void draw_panel(cairo_t *cr, const struct sb_table *t, const char *unit,
 	}
 }
 
+/* "luks4096: EXT4 on LUKS, 4096, aes-xts-plain64": the stack and the text
+ * columns of its row, so the legend says what each colour was. */
+static void legend_label(const struct sb_table *t, unsigned r, char *buf, size_t len)
+{
+	unsigned c;
+	int first = 1;
+
+	snprintf(buf, len, "%s", t->row_stack[r]);
+	for (c = 0; c < t->ncols; c++) {
+		const struct sb_cell *x = sb_table_cell(t, r, c);
+		size_t l = strlen(buf);
+
+		if (t->cols[c].numeric || !x->present || !strcmp(t->cols[c].name, "stack"))
+			continue;
+		snprintf(buf + l, len - l, "%s%s", first ? ": " : ", ", x->str);
+		first = 0;
+	}
+}
+
 static int draw(cairo_t *cr, const struct sb_table *t, char units[][16], unsigned nu,
 		double width, double height)
 {
 	unsigned r, u;
 	double y;
-	char title[256];
+	char title[256], label[512];
 
 	cairo_set_source_rgb(cr, 1, 1, 1);
 	cairo_paint(cr);
@@ -180,7 +199,8 @@ static int draw(cairo_t *cr, const struct sb_table *t, char units[][16], unsigne
 		cairo_rectangle(cr, MARGIN_L, ly, 14, 14);
 		cairo_fill(cr);
 		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-		text_at(cr, MARGIN_L + 22, ly + 12, t->row_stack[r], 0.0);
+		legend_label(t, r, label, sizeof(label));
+		text_at(cr, MARGIN_L + 22, ly + 12, label, 0.0);
 	}
 	(void)height;
 	return cairo_status(cr) == CAIRO_STATUS_SUCCESS ? 0 : -EIO;

@@ -146,13 +146,34 @@ static void probe_unit(struct sb_column *col, struct json_object *const *res, un
 	}
 }
 
+static int valid_pct(const char *p)
+{
+	char *end;
+
+	if (p[0] != 'p' || !isdigit((unsigned char)p[1]))
+		return 0;
+	strtod(p + 1, &end);
+	return *end == '\0';
+}
+
+/* The dot before the percentile in "SUITE.JOB.p99.9", or NULL. */
+static const char *pct_dot(const char *name)
+{
+	const char *p, *found = NULL;
+
+	for (p = strchr(name, '.'); p; p = strchr(p + 1, '.'))
+		if (valid_pct(p + 1))
+			found = p;
+	return found;
+}
+
 /* SUITE.JOB.pNN (completion latency percentile, ms): fio-shaped jobs,
  * named by "jobname" (fio) or "name"; the worse of read and write. */
 static void ex_latency(const struct sb_column *col, struct json_object *const *res,
 		       unsigned n, struct sb_cell *cell)
 {
 	char suite[SB_COL_NAME_MAX], job[SB_COL_NAME_MAX];
-	const char *d1 = strchr(col->arg, '.'), *d2 = strrchr(col->arg, '.');
+	const char *d1 = strchr(col->arg, '.'), *d2 = pct_dot(col->arg);
 	double want = strtod(d2 + 2, NULL);
 	struct samples smp = { .n = 0 };
 	struct json_object *s;
@@ -375,15 +396,6 @@ static void make_header(struct sb_column *col, const char *base)
 		snprintf(col->header, sizeof(col->header), "%s", base);
 }
 
-static int valid_pct(const char *p)
-{
-	char *end;
-
-	if (p[0] != 'p' || !isdigit((unsigned char)p[1]))
-		return 0;
-	strtod(p + 1, &end);
-	return *end == '\0';
-}
 
 int sb_column_resolve(const char *name, struct sb_column *col, struct sb_err *err)
 {
@@ -413,11 +425,11 @@ int sb_column_resolve(const char *name, struct sb_column *col, struct sb_err *er
 	}
 	dot = strchr(name, '.');
 	if (dot && dot != name && dot[1]) {
-		const char *last = strrchr(name, '.');
+		const char *last = pct_dot(name);
 
 		snprintf(col->arg, sizeof(col->arg), "%s", name);
 		col->numeric = 1;
-		if (last != dot && last[1] && valid_pct(last + 1)) {
+		if (last && last != dot) {
 			col->def = &def_lat;
 			snprintf(col->unit, sizeof(col->unit), "ms");
 			make_header(col, name);

@@ -422,6 +422,13 @@ static int grid_make(const struct sb_table *t, struct grid *g)
 				if (x->n > 1) {
 					sb_num_format(x->min, a, sizeof(a));
 					sb_num_format(x->max, b, sizeof(b));
+					/* a spread that rounds away ("96 (96-97)") gets a decimal */
+					if (x->min != x->max && fabs(x->med) >= 10 &&
+					    (!strcmp(a, m) || !strcmp(b, m))) {
+						snprintf(m, sizeof(m), "%.1f", x->med);
+						snprintf(a, sizeof(a), "%.1f", x->min);
+						snprintf(b, sizeof(b), "%.1f", x->max);
+					}
 					snprintf(buf, sizeof(buf), "%s (%s\xe2\x80\x93%s)", m, a, b);
 				} else {
 					snprintf(buf, sizeof(buf), "%s", m);

@@ -15,22 +15,58 @@
 
 struct files {
 	char **v;
+	int *group;      /* files of one directory argument share a group > 0 */
 	unsigned n, cap;
+	int ngroups;
 };
 
-static int files_add(struct files *f, const char *path)
+static int files_add(struct files *f, const char *path, int from_dir)
 {
 	if (f->n == f->cap) {
 		unsigned cap = f->cap ? f->cap * 2 : 16;
 		char **v = realloc(f->v, cap * sizeof(*v));
+		int *g;
 
 		if (!v)
 			return -ENOMEM;
 		f->v = v;
+		g = realloc(f->group, cap * sizeof(*g));
+		if (!g)
+			return -ENOMEM;
+		f->group = g;
 		f->cap = cap;
 	}
+	f->group[f->n] = from_dir ? f->ngroups : 0;
 	f->v[f->n] = strdup(path);
 	return f->v[f->n++] ? 0 : -ENOMEM;
+}
+
+static const char *started(struct json_object *res)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(res, "started", &v) ? json_object_get_string(v) : "";
+}
+
+/* Files named one by one keep the user's order; the files of a directory
+ * come in the order they were measured ("started", then name), so a
+ * build-and-test run's directory gives its rows in run order. */
+static void sort_dir_groups(struct files *f, struct json_object **res)
+{
+	unsigned i, j;
+
+	for (i = 1; i < f->n; i++) {
+		for (j = i; j > 0 && f->group[j] && f->group[j] == f->group[j - 1] &&
+			    strcmp(started(res[j - 1]), started(res[j])) > 0; j--) {
+			struct json_object *t = res[j];
+			char *p = f->v[j];
+
+			res[j] = res[j - 1];
+			res[j - 1] = t;
+			f->v[j] = f->v[j - 1];
+			f->v[j - 1] = p;
+		}
+	}
 }
 
 /* A directory stands for every *.json in it, in name order (stack-time
@@ -44,9 +80,10 @@ static int expand(const char *arg, struct files *f, struct sb_err *err)
 	unsigned before = f->n;
 
 	if (stat(arg, &st) < 0)
-		return sb_err_sys(err, -EINVAL, "%s", arg);
+		return sb_err_set(err, -EINVAL, "%s: %s", arg, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return files_add(f, arg);
+		return files_add(f, arg, 0);
+	f->ngroups++;
 	n = scandir(arg, &ents, NULL, alphasort);
 	if (n < 0)
 		return sb_err_sys(err, -EINVAL, "%s: cannot list directory", arg);
@@ -56,7 +93,7 @@ static int expand(const char *arg, struct files *f, struct sb_err *err)
 
 		if (!r && name[0] != '.' && l > 5 && !strcmp(name + l - 5, ".json")) {
 			snprintf(path, sizeof(path), "%s/%s", arg, name);
-			r = files_add(f, path);
+			r = files_add(f, path, 1);
 		}
 		free(ents[i]);
 	}
@@ -129,6 +166,7 @@ int sb_cmd_compare(int argc, char **argv, struct sb_err *err)
 		}
 		nres++;
 	}
+	sort_dir_groups(&f, res);
 	if (chart) {
 		r = sb_chart_write(res, nres, &o, chart, err);
 		if (r < 0)
@@ -143,5 +181,6 @@ out:
 	for (i = 0; i < f.n; i++)
 		free(f.v[i]);
 	free(f.v);
+	free(f.group);
 	return r;
 }

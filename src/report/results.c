@@ -260,10 +260,15 @@ int sb_results_read(const char *path, struct json_object **out, struct sb_err *e
 
 	*out = NULL;
 	if (access(path, R_OK) < 0)
-		return sb_err_sys(err, -EINVAL, "%s: cannot read results file", path);
+		return sb_err_set(err, -EINVAL, "%s: cannot read results file: %s", path, strerror(errno));
 	res = json_object_from_file(path);
-	if (!res)
-		return sb_err_set(err, -EINVAL, "%s: not a JSON file: %s", path, json_util_get_last_err());
+	if (!res) {
+		char why[256];
+
+		snprintf(why, sizeof(why), "%s", json_util_get_last_err() ? json_util_get_last_err() : "?");
+		why[strcspn(why, "\n")] = '\0';
+		return sb_err_set(err, -EINVAL, "%s: not a JSON file (%s)", path, why);
+	}
 	r = sb_results_check(res, path, err);
 	if (r < 0) {
 		json_object_put(res);

@@ -380,6 +380,40 @@ static void test_cmd_compare_bad_file(void **state)
 	unlink(bad);
 }
 
+/* A directory stands for its *.json files, in measured order: the Helios4
+ * fixtures' directory prints exactly the Helios4 golden table. */
+static void test_cmd_compare_dir(void **state)
+{
+	char dir[4096], out[] = "/tmp/sb-test-out.XXXXXX", want_path[4096];
+	char *argv[] = { "compare", dir, NULL };
+	char got[4096] = "", want[4096] = "";
+	struct sb_err err = { 0 };
+	int fd, saved;
+	FILE *f;
+
+	snprintf(dir, sizeof(dir), "%s/tests/golden/results", srcdir());
+	fd = mkstemp(out);
+	assert_true(fd >= 0);
+	fflush(stdout);
+	saved = dup(1);
+	dup2(fd, 1);
+	assert_int_equal(sb_cmd_compare(2, argv, &err), 0);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	close(fd);
+	f = fopen(out, "r");
+	assert_int_equal(fread(got, 1, sizeof(got) - 1, f) > 0, 1);
+	fclose(f);
+	unlink(out);
+	snprintf(want_path, sizeof(want_path), "%s/tests/golden/expected/helios4.txt", srcdir());
+	f = fopen(want_path, "r");
+	assert_non_null(f);
+	assert_int_equal(fread(want, 1, sizeof(want) - 1, f) > 0, 1);
+	fclose(f);
+	assert_string_equal(got, want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -395,6 +429,7 @@ int main(void)
 		cmocka_unit_test(test_goldens),
 		cmocka_unit_test(test_bon_tools),
 		cmocka_unit_test(test_cmd_compare_bad_file),
+		cmocka_unit_test(test_cmd_compare_dir),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,149 @@
+/* bonnie++'s own CSV line (format "1.98", as bonnie++ 1.98 and 2.00 write
+ * with -q and bon_csv2txt/bon_csv2html read), one line per `bonnie` suite
+ * run, so bonnie++'s tools render stackbench results. Fields:
+ *   0 format version  1 bonnie version  2 name  3 concurrency  4 seed
+ *   5 file size  6 chunk size  7 seeks  8 seek processes
+ *   9-20 putc, block output, rewrite, getc, block input, seeks (value, %CPU each)
+ *   21-25 files (x1024), max size, min size, dirs, file chunk size
+ *   26-37 seq create/stat/delete, random create/stat/delete (value, %CPU each)
+ *   38-43 latencies of the six I/O tests  44-49 latencies of the six file tests
+ * bonnie++ counts throughput in K/sec with K = 1024 bytes, so MB/s
+ * (10^6 B/s) figures are converted; per-char tests (-f) stay empty. */
+#include "report/table.h"
+#include "report/results.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "config.h"
+
+#define BON_FIELDS 50
+
+static struct json_object *get(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (o && json_object_is_type(o, json_type_object) && json_object_object_get_ex(o, key, &v))
+		return v;
+	return NULL;
+}
+
+static int num(struct json_object *o, double *v)
+{
+	if (!o || !(json_object_is_type(o, json_type_double) || json_object_is_type(o, json_type_int)))
+		return 0;
+	*v = json_object_get_double(o);
+	return isfinite(*v);
+}
+
+/* bonnie++'s latency style: "276us", "90292us", "104ms", "1146ms". */
+static void latency(double ns, char *buf, size_t len)
+{
+	double us = ns / 1000.0;
+
+	if (us < 100000)
+		snprintf(buf, len, "%.0fus", us);
+	else if (us < 100000000)
+		snprintf(buf, len, "%.0fms", us / 1000.0);
+	else
+		snprintf(buf, len, "%.0fs", us / 1e6);
+}
+
+/* value and %CPU of one figure into f[i], f[i+1]; kind 0: rate in K/sec,
+ * 1: seeks (one decimal, as bonnie++), 2: files/s (integer). */
+static void pair(struct json_object *figs, const char *name, int kind,
+		 char f[][128], int i, char *lat, size_t latlen)
+{
+	struct json_object *fig = get(figs, name);
+	const char *unit;
+	double v, cpu, ns;
+
+	if (!num(get(fig, "value"), &v))
+		return;
+	unit = get(fig, "unit") ? json_object_get_string(get(fig, "unit")) : "MB/s";
+	if (kind == 0) {
+		if (sb_unit_convert(v, unit, "KiB/s", &v) < 0)
+			return;
+		snprintf(f[i], 128, "%.0f", v);
+	} else if (kind == 1) {
+		snprintf(f[i], 128, "%.1f", v);
+	} else {
+		snprintf(f[i], 128, "%.0f", v);
+	}
+	if (num(get(fig, "cpu_pct"), &cpu))
+		snprintf(f[i + 1], 128, "%.0f", cpu);
+	if (lat && num(get(fig, "latency_ns"), &ns))
+		latency(ns, lat, latlen);
+}
+
+static void clean_name(const char *in, char *out, size_t len)
+{
+	size_t i;
+
+	for (i = 0; in[i] && i + 1 < len; i++)
+		out[i] = (in[i] == ',' || in[i] == '\n' || in[i] == '\r') ? '_' : in[i];
+	out[i] = '\0';
+}
+
+static void line(struct json_object *res, struct json_object *suite, FILE *out)
+{
+	static const char *io[] = { NULL, "block_output", "rewrite", NULL, "block_input", "seeks" };
+	static const char *files[] = { "seq_create", "seq_stat", "seq_delete",
+				       "ran_create", "ran_stat", "ran_delete" };
+	struct json_object *figs = get(suite, "figures");
+	char f[BON_FIELDS][128];
+	double v;
+	int i, any_file = 0;
+
+	memset(f, 0, sizeof(f));
+	snprintf(f[0], 128, "1.98");
+	snprintf(f[1], 128, "stackbench-%s", SB_VERSION);
+	clean_name(sb_results_stack_name(res), f[2], 128);
+	snprintf(f[3], 128, "%.0f", num(get(suite, "concurrency"), &v) ? v : 1.0);
+	if (num(get(suite, "seed"), &v))
+		snprintf(f[4], 128, "%.0f", v);
+	if (num(get(suite, "file_size_bytes"), &v))
+		snprintf(f[5], 128, "%.0fM", v / 1048576.0);
+	if (num(get(suite, "chunk_bytes"), &v) && v != 8192)
+		snprintf(f[6], 128, "%.0fk", v / 1024.0);
+	for (i = 0; i < 6; i++)
+		if (io[i])
+			pair(figs, io[i], i == 5, f, 9 + 2 * i, f[38 + i], 128);
+	for (i = 0; i < 6; i++) {
+		pair(figs, files[i], 2, f, 26 + 2 * i, f[44 + i], 128);
+		any_file |= f[26 + 2 * i][0] != '\0';
+	}
+	/* bonnie++ leaves the file test columns empty when it did not run them (-n 0). */
+	if (any_file)
+		snprintf(f[21], 128, "%.0f", num(get(suite, "num_files"), &v) ? v : 1.0);
+	for (i = 0; i < BON_FIELDS; i++) {
+		if (i)
+			fputc(',', out);
+		fputs(f[i], out);
+	}
+	fputc('\n', out);
+}
+
+int sb_bonnie_csv_write(struct json_object *const *results, unsigned n, FILE *out, struct sb_err *err)
+{
+	unsigned i, lines = 0;
+
+	for (i = 0; i < n; i++) {
+		struct json_object *suites = get(results[i], "suites");
+		size_t j;
+
+		for (j = 0; j < json_object_array_length(suites); j++) {
+			struct json_object *s = json_object_array_get_idx(suites, j);
+
+			if (strcmp(json_object_get_string(get(s, "suite")), "bonnie"))
+				continue;
+			line(results[i], s, out);
+			lines++;
+		}
+	}
+	if (!lines)
+		return sb_err_set(err, -EINVAL, "bonnie-csv: none of the results has a bonnie suite run");
+	if (fflush(out) != 0 || ferror(out))
+		return sb_err_sys(err, -EIO, "writing the bonnie++ CSV");
+	return 0;
+}

@@ -1,0 +1,291 @@
+/* Grouped bar chart with cairo: one panel per unit (MB/s, /s, % ... never
+ * share an axis), in it one group per numeric column of the table and one
+ * bar per stack, median on the bar, min-max whisker when there were
+ * repetitions. */
+#include "report/chart.h"
+
+#include <cairo.h>
+#include <cairo-svg.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define W_MIN 720.0
+#define PANEL_H 300.0
+#define MARGIN_L 80.0
+#define MARGIN_R 24.0
+#define TITLE_H 48.0
+#define LEGEND_ROW 22.0
+#define GROUP_GAP 28.0
+#define AXIS_LABEL_H 40.0
+
+static const double palette[][3] = {
+	{ 0.122, 0.467, 0.706 }, { 1.000, 0.498, 0.055 }, { 0.173, 0.627, 0.173 },
+	{ 0.839, 0.153, 0.157 }, { 0.580, 0.404, 0.741 }, { 0.549, 0.337, 0.294 },
+	{ 0.890, 0.467, 0.761 }, { 0.498, 0.498, 0.498 }, { 0.737, 0.741, 0.133 },
+	{ 0.090, 0.745, 0.812 },
+};
+#define NPAL (sizeof(palette) / sizeof(palette[0]))
+
+static double nice_step(double max, int ticks)
+{
+	double raw = max / ticks, mag = pow(10, floor(log10(raw))), f = raw / mag;
+
+	if (f <= 1)
+		return mag;
+	if (f <= 2)
+		return 2 * mag;
+	if (f <= 5)
+		return 5 * mag;
+	return 10 * mag;
+}
+
+static void text_at(cairo_t *cr, double x, double y, const char *s, double align)
+{
+	cairo_text_extents_t e;
+
+	cairo_text_extents(cr, s, &e);
+	cairo_move_to(cr, x - align * (e.width + e.x_bearing), y);
+	cairo_show_text(cr, s);
+}
+
+static void draw_panel(cairo_t *cr, const struct sb_table *t, const char *unit,
+		       double top, double width)
+{
+	double plot_h = PANEL_H - AXIS_LABEL_H - 16, ymax = 0, step, y, x;
+	double plot_w = width - MARGIN_L - MARGIN_R, gw, bw;
+	unsigned c, r, ng = 0, g;
+	char buf[160];
+
+	for (c = 0; c < t->ncols; c++) {
+		if (!t->cols[c].numeric || strcmp(t->cols[c].unit, unit))
+			continue;
+		ng++;
+		for (r = 0; r < t->nrows; r++) {
+			const struct sb_cell *x0 = sb_table_cell(t, r, c);
+			if (x0->present && x0->max > ymax)
+				ymax = x0->max;
+		}
+	}
+	if (ymax <= 0)
+		ymax = 1;
+	step = nice_step(ymax * 1.08, 5);
+	ymax = ceil(ymax * 1.08 / step) * step;
+
+	/* axis, grid and tick labels */
+	cairo_set_font_size(cr, 11);
+	cairo_set_line_width(cr, 1);
+	for (y = 0; y <= ymax + step / 2; y += step) {
+		double py = top + plot_h - y / ymax * plot_h;
+
+		cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
+		cairo_move_to(cr, MARGIN_L, py + 0.5);
+		cairo_line_to(cr, MARGIN_L + plot_w, py + 0.5);
+		cairo_stroke(cr);
+		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+		sb_num_format(y, buf, sizeof(buf));
+		text_at(cr, MARGIN_L - 6, py + 4, buf, 1.0);
+	}
+	cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+	cairo_move_to(cr, MARGIN_L + 0.5, top);
+	cairo_line_to(cr, MARGIN_L + 0.5, top + plot_h);
+	cairo_line_to(cr, MARGIN_L + plot_w, top + plot_h);
+	cairo_stroke(cr);
+	/* y axis label, rotated */
+	cairo_save(cr);
+	cairo_set_font_size(cr, 12);
+	cairo_translate(cr, 24, top + plot_h / 2);
+	cairo_rotate(cr, -M_PI / 2);
+	text_at(cr, 0, 0, *unit ? unit : "value", 0.5);
+	cairo_restore(cr);
+
+	gw = plot_w / ng;
+	bw = (gw - GROUP_GAP) / t->nrows;
+	if (bw > 60)
+		bw = 60;
+	for (c = 0, g = 0; c < t->ncols; c++) {
+		double gx;
+		const char *name;
+
+		if (!t->cols[c].numeric || strcmp(t->cols[c].unit, unit))
+			continue;
+		gx = MARGIN_L + g * gw + (gw - bw * t->nrows) / 2;
+		for (r = 0; r < t->nrows; r++) {
+			const struct sb_cell *cell = sb_table_cell(t, r, c);
+			double h;
+
+			x = gx + r * bw;
+			if (!cell->present)
+				continue;
+			h = cell->med / ymax * plot_h;
+			cairo_set_source_rgb(cr, palette[r % NPAL][0], palette[r % NPAL][1],
+					     palette[r % NPAL][2]);
+			cairo_rectangle(cr, x + 1, top + plot_h - h, bw - 2, h);
+			cairo_fill(cr);
+			cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+			if (cell->n > 1) {
+				double y0 = top + plot_h - cell->min / ymax * plot_h;
+				double y1 = top + plot_h - cell->max / ymax * plot_h;
+
+				cairo_move_to(cr, x + bw / 2, y0);
+				cairo_line_to(cr, x + bw / 2, y1);
+				cairo_move_to(cr, x + bw / 2 - 4, y0);
+				cairo_line_to(cr, x + bw / 2 + 4, y0);
+				cairo_move_to(cr, x + bw / 2 - 4, y1);
+				cairo_line_to(cr, x + bw / 2 + 4, y1);
+				cairo_stroke(cr);
+				h = cell->max / ymax * plot_h;
+			}
+			cairo_set_font_size(cr, bw < 30 ? 9 : 11);
+			sb_num_format(cell->med, buf, sizeof(buf));
+			text_at(cr, x + bw / 2, top + plot_h - h - 4, buf, 0.5);
+		}
+		/* group label: the column header without its unit */
+		name = t->cols[c].header;
+		snprintf(buf, sizeof(buf), "%s", name);
+		if (*unit && strlen(buf) > strlen(unit) + 1 &&
+		    !strcmp(buf + strlen(buf) - strlen(unit), unit))
+			buf[strlen(buf) - strlen(unit) - 1] = '\0';
+		cairo_set_font_size(cr, 12);
+		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+		text_at(cr, MARGIN_L + g * gw + gw / 2, top + plot_h + 18, buf, 0.5);
+		g++;
+	}
+}
+
+/* "luks4096: EXT4 on LUKS, 4096, aes-xts-plain64": the stack and the text
+ * columns of its row, so the legend says what each colour was. */
+static void legend_label(const struct sb_table *t, unsigned r, char *buf, size_t len)
+{
+	unsigned c;
+	int first = 1;
+
+	snprintf(buf, len, "%s", t->row_stack[r]);
+	for (c = 0; c < t->ncols; c++) {
+		const struct sb_cell *x = sb_table_cell(t, r, c);
+		size_t l = strlen(buf);
+
+		if (t->cols[c].numeric || !x->present || !strcmp(t->cols[c].name, "stack"))
+			continue;
+		snprintf(buf + l, len - l, "%s%s", first ? ": " : ", ", x->str);
+		first = 0;
+	}
+}
+
+static int draw(cairo_t *cr, const struct sb_table *t, char units[][16], unsigned nu,
+		double width, double height)
+{
+	unsigned r, u;
+	double y;
+	char title[256], label[512];
+
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_paint(cr);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+	cairo_set_font_size(cr, 16);
+	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+	snprintf(title, sizeof(title), "stackbench: %u stack%s compared", t->nrows, t->nrows == 1 ? "" : "s");
+	text_at(cr, width / 2, 30, title, 0.5);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	for (u = 0; u < nu; u++)
+		draw_panel(cr, t, units[u], TITLE_H + u * PANEL_H, width);
+	/* legend: one line per stack */
+	y = TITLE_H + nu * PANEL_H + 4;
+	cairo_set_font_size(cr, 12);
+	for (r = 0; r < t->nrows; r++) {
+		double ly = y + r * LEGEND_ROW;
+
+		cairo_set_source_rgb(cr, palette[r % NPAL][0], palette[r % NPAL][1], palette[r % NPAL][2]);
+		cairo_rectangle(cr, MARGIN_L, ly, 14, 14);
+		cairo_fill(cr);
+		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+		legend_label(t, r, label, sizeof(label));
+		text_at(cr, MARGIN_L + 22, ly + 12, label, 0.0);
+	}
+	(void)height;
+	return cairo_status(cr) == CAIRO_STATUS_SUCCESS ? 0 : -EIO;
+}
+
+static int ends_with(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+
+	return a >= b && !strcasecmp(s + a - b, suf);
+}
+
+int sb_chart_write(struct json_object *const *results, unsigned n,
+		   const struct sb_table_opts *o, const char *path, struct sb_err *err)
+{
+	struct sb_table t;
+	char (*units)[16] = NULL;
+	unsigned c, u, nu = 0, ngroups = 0;
+	cairo_surface_t *s = NULL;
+	cairo_t *cr = NULL;
+	double width, height;
+	int svg, r;
+
+	svg = ends_with(path, ".svg");
+	if (!svg && !ends_with(path, ".png"))
+		return sb_err_set(err, -EINVAL, "--chart %s: the file name must end in .svg or .png", path);
+	r = sb_table_build(results, n, o, &t, err);
+	if (r < 0)
+		return r;
+	units = calloc(t.ncols + 1, sizeof(*units));
+	if (!units) {
+		r = -ENOMEM;
+		goto out;
+	}
+	for (c = 0; c < t.ncols; c++) {
+		if (!t.cols[c].numeric)
+			continue;
+		ngroups++;
+		for (u = 0; u < nu && strcmp(units[u], t.cols[c].unit); u++)
+			;
+		if (u == nu)
+			snprintf(units[nu++], 16, "%s", t.cols[c].unit);
+	}
+	if (!nu) {
+		r = sb_err_set(err, -EINVAL, "--chart: the table has no numeric column to draw");
+		goto out;
+	}
+	width = MARGIN_L + MARGIN_R + ngroups * (t.nrows * 44.0 + GROUP_GAP);
+	if (width < W_MIN)
+		width = W_MIN;
+	height = TITLE_H + nu * PANEL_H + t.nrows * LEGEND_ROW + 12;
+	if (svg)
+		s = cairo_svg_surface_create(path, width, height);
+	else
+		s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)width, (int)height);
+	if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
+		r = sb_err_set(err, -EIO, "--chart %s: %s", path,
+			       cairo_status_to_string(cairo_surface_status(s)));
+		goto out;
+	}
+	cr = cairo_create(s);
+	if (draw(cr, &t, units, nu, width, height) < 0) {
+		r = sb_err_set(err, -EIO, "--chart %s: drawing failed: %s", path,
+			       cairo_status_to_string(cairo_status(cr)));
+		goto out;
+	}
+	cairo_destroy(cr);
+	cr = NULL;
+	if (!svg) {
+		cairo_status_t st = cairo_surface_write_to_png(s, path);
+		if (st != CAIRO_STATUS_SUCCESS) {
+			r = sb_err_set(err, -EIO, "--chart %s: %s", path, cairo_status_to_string(st));
+			goto out;
+		}
+	}
+	cairo_surface_finish(s);
+	if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS)
+		r = sb_err_set(err, -EIO, "--chart %s: %s", path,
+			       cairo_status_to_string(cairo_surface_status(s)));
+out:
+	if (cr)
+		cairo_destroy(cr);
+	if (s)
+		cairo_surface_destroy(s);
+	free(units);
+	sb_table_free(&t);
+	return r;
+}

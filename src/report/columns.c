@@ -1,0 +1,460 @@
+/* The column registry: options as data. Each column is a name the user can
+ * give to --columns, a header, a unit and an extractor that turns one
+ * stack's results files into a cell. Fixed columns are rows of the table
+ * below; "SUITE.FIGURE", "SUITE.JOB.pNN" and "util:DEV" are resolved by
+ * pattern. */
+#include "report/table.h"
+#include "report/results.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef void (*sb_extract_fn)(const struct sb_column *col, struct json_object *const *res,
+			      unsigned n, struct sb_cell *cell);
+
+struct sb_col_def {
+	const char *name;
+	const char *header;
+	const char *unit;
+	int numeric;
+	sb_extract_fn extract;
+	const char *suite, *figure; /* for figure and CPU columns */
+};
+
+/* ---- samples ---- */
+
+#define MAX_SAMPLES 256
+
+struct samples {
+	double v[MAX_SAMPLES];
+	unsigned n;
+};
+
+static void add_sample(struct samples *s, double v)
+{
+	if (s->n < MAX_SAMPLES && isfinite(v))
+		s->v[s->n++] = v;
+}
+
+static void cell_from_samples(struct sb_cell *cell, const struct samples *s)
+{
+	if (!s->n)
+		return;
+	cell->present = 1;
+	cell->n = s->n;
+	cell->med = sb_stats_median(s->v, s->n);
+	sb_stats_minmax(s->v, s->n, &cell->min, &cell->max);
+}
+
+static struct json_object *get(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (o && json_object_is_type(o, json_type_object) && json_object_object_get_ex(o, key, &v))
+		return v;
+	return NULL;
+}
+
+static int is_num(struct json_object *o)
+{
+	return o && (json_object_is_type(o, json_type_double) || json_object_is_type(o, json_type_int));
+}
+
+static const char *str_or(struct json_object *o, const char *dflt)
+{
+	return o && json_object_is_type(o, json_type_string) ? json_object_get_string(o) : dflt;
+}
+
+/* Call fn for every suite object named suite (all repetitions) in every file. */
+#define FOR_EACH_SUITE(res, n, suite, s)                                          \
+	for (unsigned _f = 0; _f < (n); _f++)                                     \
+		for (size_t _i = 0, _len = json_object_array_length(get(res[_f], "suites")); \
+		     _i < _len; _i++)                                             \
+			if (((s) = json_object_array_get_idx(get(res[_f], "suites"), _i)) && \
+			    !strcmp(str_or(get(s, "suite"), ""), (suite)))
+
+/* ---- numeric extractors ---- */
+
+static void figure_samples(const char *suite, const char *figure, const char *key,
+			   const char *want_unit, struct json_object *const *res,
+			   unsigned n, struct samples *out)
+{
+	struct json_object *s;
+
+	FOR_EACH_SUITE(res, n, suite, s) {
+		struct json_object *f = get(get(s, "figures"), figure), *v = get(f, key);
+		double x;
+
+		if (!is_num(v))
+			continue;
+		x = json_object_get_double(v);
+		if (want_unit && *want_unit &&
+		    sb_unit_convert(x, str_or(get(f, "unit"), want_unit), want_unit, &x) < 0)
+			continue;
+		add_sample(out, x);
+	}
+}
+
+static void ex_figure(const struct sb_column *col, struct json_object *const *res,
+		      unsigned n, struct sb_cell *cell)
+{
+	struct samples s = { .n = 0 };
+
+	figure_samples(col->def->suite, col->def->figure, "value", col->unit, res, n, &s);
+	cell_from_samples(cell, &s);
+}
+
+static void ex_cpu(const struct sb_column *col, struct json_object *const *res,
+		   unsigned n, struct sb_cell *cell)
+{
+	struct samples s = { .n = 0 };
+
+	figure_samples(col->def->suite, col->def->figure, "cpu_pct", NULL, res, n, &s);
+	cell_from_samples(cell, &s);
+}
+
+/* SUITE.FIGURE: the unit is the first sample's, others are converted to it. */
+static void ex_suite_figure(const struct sb_column *col, struct json_object *const *res,
+			    unsigned n, struct sb_cell *cell)
+{
+	char suite[SB_COL_NAME_MAX];
+	const char *dot = strchr(col->arg, '.');
+	struct samples s = { .n = 0 };
+
+	snprintf(suite, sizeof(suite), "%.*s", (int)(dot - col->arg), col->arg);
+	figure_samples(suite, dot + 1, "value", col->unit, res, n, &s);
+	cell_from_samples(cell, &s);
+}
+
+/* Unit of SUITE.FIGURE as the first file that has it states it. */
+static void probe_unit(struct sb_column *col, struct json_object *const *res, unsigned n)
+{
+	char suite[SB_COL_NAME_MAX];
+	const char *dot = strchr(col->arg, '.');
+	struct json_object *s;
+
+	snprintf(suite, sizeof(suite), "%.*s", (int)(dot - col->arg), col->arg);
+	FOR_EACH_SUITE(res, n, suite, s) {
+		const char *u = str_or(get(get(get(s, "figures"), dot + 1), "unit"), NULL);
+		if (u) {
+			snprintf(col->unit, sizeof(col->unit), "%s", u);
+			return;
+		}
+	}
+}
+
+static int valid_pct(const char *p)
+{
+	char *end;
+
+	if (p[0] != 'p' || !isdigit((unsigned char)p[1]))
+		return 0;
+	strtod(p + 1, &end);
+	return *end == '\0';
+}
+
+/* The dot before the percentile in "SUITE.JOB.p99.9", or NULL. */
+static const char *pct_dot(const char *name)
+{
+	const char *p, *found = NULL;
+
+	for (p = strchr(name, '.'); p; p = strchr(p + 1, '.'))
+		if (valid_pct(p + 1))
+			found = p;
+	return found;
+}
+
+/* SUITE.JOB.pNN (completion latency percentile, ms): fio-shaped jobs,
+ * named by "jobname" (fio) or "name"; the worse of read and write. */
+static void ex_latency(const struct sb_column *col, struct json_object *const *res,
+		       unsigned n, struct sb_cell *cell)
+{
+	char suite[SB_COL_NAME_MAX], job[SB_COL_NAME_MAX];
+	const char *d1 = strchr(col->arg, '.'), *d2 = pct_dot(col->arg);
+	double want = strtod(d2 + 2, NULL);
+	struct samples smp = { .n = 0 };
+	struct json_object *s;
+
+	snprintf(suite, sizeof(suite), "%.*s", (int)(d1 - col->arg), col->arg);
+	snprintf(job, sizeof(job), "%.*s", (int)(d2 - d1 - 1), d1 + 1);
+	FOR_EACH_SUITE(res, n, suite, s) {
+		struct json_object *jobs = get(s, "jobs");
+		size_t j;
+
+		for (j = 0; jobs && j < json_object_array_length(jobs); j++) {
+			struct json_object *jo = json_object_array_get_idx(jobs, j);
+			const char *dirs[] = { "read", "write" };
+			double worst = -1;
+			unsigned d;
+
+			if (strcmp(str_or(get(jo, "jobname"), str_or(get(jo, "name"), "")), job))
+				continue;
+			for (d = 0; d < 2; d++) {
+				struct json_object *pct = get(get(get(jo, dirs[d]), "clat_ns"), "percentile");
+
+				if (!pct || !is_num(get(get(jo, dirs[d]), "io_bytes")) ||
+				    json_object_get_int64(get(get(jo, dirs[d]), "io_bytes")) <= 0)
+					continue;
+				json_object_object_foreach(pct, k, v) {
+					if (fabs(strtod(k, NULL) - want) < 1e-6 && is_num(v) &&
+					    json_object_get_double(v) > worst)
+						worst = json_object_get_double(v);
+				}
+			}
+			if (worst >= 0)
+				add_sample(&smp, worst / 1e6);
+		}
+	}
+	cell_from_samples(cell, &smp);
+}
+
+/* util:DEV: %util of one device, one sample per suite run that saw it (the
+ * max, should a suite list the device more than once). */
+static void ex_util(const struct sb_column *col, struct json_object *const *res,
+		    unsigned n, struct sb_cell *cell)
+{
+	struct samples smp = { .n = 0 };
+
+	for (unsigned f = 0; f < n; f++) {
+		struct json_object *suites = get(res[f], "suites");
+
+		for (size_t i = 0; i < json_object_array_length(suites); i++) {
+			struct json_object *du = get(json_object_array_get_idx(suites, i), "disk_util");
+			double best = -1;
+
+			for (size_t j = 0; du && j < json_object_array_length(du); j++) {
+				struct json_object *d = json_object_array_get_idx(du, j);
+
+				if (!strcmp(str_or(get(d, "name"), ""), col->arg) &&
+				    is_num(get(d, "util_pct")) &&
+				    json_object_get_double(get(d, "util_pct")) > best)
+					best = json_object_get_double(get(d, "util_pct"));
+			}
+			if (best >= 0)
+				add_sample(&smp, best);
+		}
+	}
+	cell_from_samples(cell, &smp);
+}
+
+/* ---- text extractors (from the first file of the stack) ---- */
+
+static void set_str(struct sb_cell *cell, const char *s)
+{
+	cell->present = 1;
+	snprintf(cell->str, sizeof(cell->str), "%s", s);
+}
+
+static void ex_stack(const struct sb_column *col, struct json_object *const *res,
+		     unsigned n, struct sb_cell *cell)
+{
+	set_str(cell, sb_results_stack_name(res[0]));
+}
+
+static struct json_object *requested(struct json_object *r, const char *key)
+{
+	return get(get(get(r, "stack"), "requested"), key);
+}
+
+static void upper(char *dst, const char *src, size_t len)
+{
+	size_t i;
+
+	for (i = 0; src[i] && i + 1 < len; i++)
+		dst[i] = (char)toupper((unsigned char)src[i]);
+	dst[i] = '\0';
+}
+
+/* "EXT4 on LUKS on LVM": the filesystem and every layer between it and the
+ * RAID, top down, as the stack was built (or, lacking that, requested).
+ * RAID, loop and disks are left out: sb_table_build appends the RAID level
+ * only when the rows differ in it (the Helios4 table is all RAID1). */
+static void ex_setup(const struct sb_column *col, struct json_object *const *res,
+		     unsigned n, struct sb_cell *cell)
+{
+	struct json_object *built = get(get(res[0], "stack"), "built");
+	char out[SB_CELL_STR_MAX] = "", word[64];
+	size_t len = built && json_object_is_type(built, json_type_array) ?
+		json_object_array_length(built) : 0;
+	int i;
+
+	if (len) {
+		for (i = (int)len - 1; i >= 0; i--) {
+			struct json_object *l = json_object_array_get_idx(built, (size_t)i);
+			const char *name = str_or(get(l, "layer"), "?");
+
+			if (!strcmp(name, "mount") || !strcmp(name, "md") ||
+			    !strcmp(name, "loop") || !strcmp(name, "disks"))
+				continue;
+			if (get(l, "fstype"))
+				name = str_or(get(l, "fstype"), name);
+			upper(word, name, sizeof(word));
+			snprintf(out + strlen(out), sizeof(out) - strlen(out), "%s%s",
+				 *out ? " on " : "", word);
+		}
+	} else {
+		struct json_object *fs = requested(res[0], "fs");
+
+		upper(word, str_or(get(fs, "type"), "ext4"), sizeof(word));
+		snprintf(out, sizeof(out), "%s%s%s", word,
+			 requested(res[0], "luks") ? " on LUKS" : "",
+			 requested(res[0], "lvm") ? " on LVM" : "");
+	}
+	set_str(cell, out);
+}
+
+static void ex_luks_sector(const struct sb_column *col, struct json_object *const *res,
+			   unsigned n, struct sb_cell *cell)
+{
+	struct json_object *l = sb_results_built_layer(res[0], "luks");
+	struct json_object *ss = l ? get(l, "sector_size") : get(requested(res[0], "luks"), "sector_size");
+
+	if (!l && !requested(res[0], "luks"))
+		set_str(cell, "no luks");
+	else if (ss)
+		set_str(cell, json_object_get_string(ss));
+	else
+		set_str(cell, "?");
+}
+
+static void ex_cipher(const struct sb_column *col, struct json_object *const *res,
+		      unsigned n, struct sb_cell *cell)
+{
+	struct json_object *l = sb_results_built_layer(res[0], "luks");
+
+	if (!l)
+		l = requested(res[0], "luks");
+	set_str(cell, l ? str_or(get(l, "cipher"), "?") : "none");
+}
+
+static void ex_kernel(const struct sb_column *col, struct json_object *const *res,
+		      unsigned n, struct sb_cell *cell)
+{
+	set_str(cell, str_or(get(get(res[0], "host"), "kernel"), "?"));
+}
+
+static void ex_sandbox(const struct sb_column *col, struct json_object *const *res,
+		       unsigned n, struct sb_cell *cell)
+{
+	struct json_object *v = get(get(res[0], "host"), "sandbox");
+
+	set_str(cell, !v ? "?" : json_object_get_boolean(v) ? "yes (UML)" : "no");
+}
+
+static void ex_crypto_driver(const struct sb_column *col, struct json_object *const *res,
+			     unsigned n, struct sb_cell *cell)
+{
+	struct json_object *l = sb_results_built_layer(res[0], "luks");
+	struct json_object *cd = get(l, "crypto_driver");
+
+	if (!l)
+		set_str(cell, "none");
+	else if (!cd)
+		set_str(cell, "?");
+	else
+		set_str(cell, str_or(get(cd, "driver"), str_or(get(cd, "name"), "?")));
+}
+
+static const struct sb_col_def defs[] = {
+	{ "stack", "Stack", "", 0, ex_stack, NULL, NULL },
+	{ "setup", "Setup", "", 0, ex_setup, NULL, NULL },
+	{ "luks_sector", "LUKS sector size", "", 0, ex_luks_sector, NULL, NULL },
+	{ "cipher", "encryption", "", 0, ex_cipher, NULL, NULL },
+	{ "write", "write", "MB/s", 1, ex_figure, "bonnie", "block_output" },
+	{ "rewrite", "read-write", "MB/s", 1, ex_figure, "bonnie", "rewrite" },
+	{ "read", "read", "MB/s", 1, ex_figure, "bonnie", "block_input" },
+	{ "seeks", "seeks", "/s", 1, ex_figure, "bonnie", "seeks" },
+	{ "create", "create", "/s", 1, ex_figure, "bonnie", "seq_create" },
+	{ "cpu_write", "write CPU", "%", 1, ex_cpu, "bonnie", "block_output" },
+	{ "cpu_rewrite", "read-write CPU", "%", 1, ex_cpu, "bonnie", "rewrite" },
+	{ "cpu_read", "read CPU", "%", 1, ex_cpu, "bonnie", "block_input" },
+	{ "kernel", "kernel", "", 0, ex_kernel, NULL, NULL },
+	{ "sandbox", "sandbox", "", 0, ex_sandbox, NULL, NULL },
+	{ "crypto_driver", "crypto driver", "", 0, ex_crypto_driver, NULL, NULL },
+};
+
+static const struct sb_col_def def_util = { "util:", "util", "%", 1, ex_util, NULL, NULL };
+static const struct sb_col_def def_fig = { "SUITE.FIGURE", "", "", 1, ex_suite_figure, NULL, NULL };
+static const struct sb_col_def def_lat = { "SUITE.JOB.pNN", "", "ms", 1, ex_latency, NULL, NULL };
+
+const char *sb_column_names(void)
+{
+	return "stack, setup, luks_sector, cipher, write, rewrite, read, seeks, create, "
+	       "cpu_write, cpu_rewrite, cpu_read, kernel, sandbox, crypto_driver, "
+	       "SUITE.FIGURE (e.g. fio-matrix.read_qd32_j4), SUITE.JOB.pNN (latency percentile, "
+	       "e.g. quick.randread.p99), util:DEV (e.g. util:loop0)";
+}
+
+static void make_header(struct sb_column *col, const char *base)
+{
+	if (*col->unit)
+		snprintf(col->header, sizeof(col->header), "%.100s %s", base, col->unit);
+	else
+		snprintf(col->header, sizeof(col->header), "%s", base);
+}
+
+
+int sb_column_resolve(const char *name, struct sb_column *col, struct sb_err *err)
+{
+	const char *dot;
+	size_t i;
+
+	memset(col, 0, sizeof(*col));
+	if (strlen(name) >= SB_COL_NAME_MAX)
+		return sb_err_set(err, -EINVAL, "column name too long: %.40s...", name);
+	snprintf(col->name, sizeof(col->name), "%s", name);
+	for (i = 0; i < sizeof(defs) / sizeof(defs[0]); i++) {
+		if (strcmp(defs[i].name, name))
+			continue;
+		col->def = &defs[i];
+		col->numeric = defs[i].numeric;
+		snprintf(col->unit, sizeof(col->unit), "%s", defs[i].unit);
+		make_header(col, defs[i].header);
+		return 0;
+	}
+	if (!strncmp(name, "util:", 5) && name[5]) {
+		col->def = &def_util;
+		col->numeric = 1;
+		snprintf(col->arg, sizeof(col->arg), "%s", name + 5);
+		snprintf(col->unit, sizeof(col->unit), "%%");
+		snprintf(col->header, sizeof(col->header), "%s util %%", name + 5);
+		return 0;
+	}
+	dot = strchr(name, '.');
+	if (dot && dot != name && dot[1]) {
+		const char *last = pct_dot(name);
+
+		snprintf(col->arg, sizeof(col->arg), "%s", name);
+		col->numeric = 1;
+		if (last && last != dot) {
+			col->def = &def_lat;
+			snprintf(col->unit, sizeof(col->unit), "ms");
+			make_header(col, name);
+		} else {
+			col->def = &def_fig; /* unit: sb_column_probe learns it from the data */
+			snprintf(col->header, sizeof(col->header), "%s", name);
+		}
+		return 0;
+	}
+	return sb_err_set(err, -EINVAL, "unknown column '%s'; known: %s", name, sb_column_names());
+}
+
+void sb_column_extract(const struct sb_column *col, struct json_object *const *res,
+		       unsigned n, struct sb_cell *cell)
+{
+	memset(cell, 0, sizeof(*cell));
+	if (n)
+		col->def->extract(col, res, n, cell);
+}
+
+/* For SUITE.FIGURE columns: learn the unit from the data, then head the column with it. */
+void sb_column_probe(struct sb_column *col, struct json_object *const *res, unsigned n)
+{
+	if (col->def != &def_fig || *col->unit)
+		return;
+	probe_unit(col, res, n);
+	make_header(col, col->name);
+}

@@ -1,0 +1,307 @@
+#include "report/results.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config.h"
+
+void sb_results_iso_time(long t, char *buf, size_t len)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	gmtime_r(&tt, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static void set_now(struct json_object *res, const char *key)
+{
+	char buf[32];
+
+	sb_results_iso_time((long)time(NULL), buf, sizeof(buf));
+	json_object_object_add(res, key, json_object_new_string(buf));
+}
+
+int sb_results_new(const char *stack_name, struct json_object *requested,
+		   struct json_object **out, struct sb_err *err)
+{
+	struct json_object *res, *host = NULL, *stack;
+	int r;
+
+	*out = NULL;
+	if (!stack_name || !*stack_name) {
+		json_object_put(requested);
+		return sb_err_set(err, -EINVAL, "results: a stack name is required");
+	}
+	r = sb_host_info(&host, err);
+	if (r < 0) {
+		json_object_put(requested);
+		return r;
+	}
+	res = json_object_new_object();
+	json_object_object_add(res, "schema", json_object_new_string(SB_RESULTS_SCHEMA));
+	json_object_object_add(res, "stackbench_version", json_object_new_string(SB_VERSION));
+	set_now(res, "started");
+	json_object_object_add(res, "host", host);
+	stack = json_object_new_object();
+	json_object_object_add(stack, "name", json_object_new_string(stack_name));
+	json_object_object_add(stack, "requested", requested ? requested : json_object_new_object());
+	json_object_object_add(res, "stack", stack);
+	json_object_object_add(res, "suites", json_object_new_array());
+	*out = res;
+	return 0;
+}
+
+int sb_results_set_built(struct json_object *res, struct json_object *built_array)
+{
+	struct json_object *stack;
+
+	if (!json_object_object_get_ex(res, "stack", &stack)) {
+		json_object_put(built_array);
+		return -EINVAL;
+	}
+	json_object_object_add(stack, "built", built_array);
+	return 0;
+}
+
+int sb_results_add_suite(struct json_object *res, struct json_object *suite_obj)
+{
+	struct json_object *suites;
+
+	if (!json_object_object_get_ex(res, "suites", &suites) ||
+	    !json_object_is_type(suites, json_type_array)) {
+		suites = json_object_new_array();
+		json_object_object_add(res, "suites", suites);
+	}
+	return json_object_array_add(suites, suite_obj) ? -ENOMEM : 0;
+}
+
+int sb_results_finish(struct json_object *res)
+{
+	set_now(res, "finished");
+	return 0;
+}
+
+static int mkdir_p(const char *dir, struct sb_err *err)
+{
+	char buf[4096];
+	size_t i, n = strlen(dir);
+
+	if (n == 0 || n >= sizeof(buf))
+		return sb_err_set(err, -EINVAL, "results directory '%s': bad path", dir);
+	memcpy(buf, dir, n + 1);
+	for (i = 1; i <= n; i++) {
+		if (buf[i] != '/' && buf[i] != '\0')
+			continue;
+		buf[i] = '\0';
+		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+			return sb_err_sys(err, -errno, "cannot create results directory %s", buf);
+		if (i < n)
+			buf[i] = '/';
+	}
+	return 0;
+}
+
+/* Stack names come from YAML; keep the file name to a safe alphabet. */
+static void safe_name(const char *in, char *out, size_t len)
+{
+	size_t i;
+
+	for (i = 0; in[i] && i + 1 < len; i++) {
+		char c = in[i];
+		out[i] = (c == '/' || c < 0x21 || c == 0x7f) ? '_' : c;
+	}
+	out[i] = '\0';
+}
+
+int sb_results_write(struct json_object *res, const char *dir,
+		     char *path_out, size_t len, struct sb_err *err)
+{
+	char name[256], stamp[32], path[4096], tmp[4200];
+	const char *text;
+	struct tm tm;
+	time_t now = time(NULL);
+	size_t tlen, off = 0;
+	int fd = -1, r, i;
+
+	r = mkdir_p(dir, err);
+	if (r < 0)
+		return r;
+	safe_name(sb_results_stack_name(res), name, sizeof(name));
+	if (!*name)
+		snprintf(name, sizeof(name), "unnamed");
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+
+	text = json_object_to_json_string_ext(res, JSON_C_TO_STRING_PRETTY |
+					      JSON_C_TO_STRING_SPACED |
+					      JSON_C_TO_STRING_NOSLASHESCAPE);
+	tlen = strlen(text);
+
+	snprintf(tmp, sizeof(tmp), "%s/.%s-%s.json.XXXXXX", dir, name, stamp);
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return sb_err_sys(err, -errno, "cannot create a file in %s", dir);
+	while (off < tlen) {
+		ssize_t w = write(fd, text + off, tlen - off);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			r = sb_err_sys(err, -errno, "cannot write %s", tmp);
+			goto out_unlink;
+		}
+		off += (size_t)w;
+	}
+	if (write(fd, "\n", 1) != 1 || fsync(fd) < 0 || fchmod(fd, 0644) < 0) {
+		r = sb_err_sys(err, -errno, "cannot write %s", tmp);
+		goto out_unlink;
+	}
+	close(fd);
+	fd = -1;
+
+	/* link() fails with EEXIST instead of replacing, which gives a unique
+	 * name without a check-then-rename race. */
+	for (i = 1; i < 1000; i++) {
+		if (i == 1)
+			snprintf(path, sizeof(path), "%s/%s-%s.json", dir, name, stamp);
+		else
+			snprintf(path, sizeof(path), "%s/%s-%s-%d.json", dir, name, stamp, i);
+		if (link(tmp, path) == 0)
+			break;
+		if (errno != EEXIST) {
+			r = sb_err_sys(err, -errno, "cannot create %s", path);
+			goto out_unlink;
+		}
+	}
+	if (i == 1000) {
+		r = sb_err_set(err, -EEXIST, "%s: too many results files with this name", path);
+		goto out_unlink;
+	}
+	unlink(tmp);
+	fd = open(dir, O_RDONLY | O_DIRECTORY);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+	if (path_out)
+		snprintf(path_out, len, "%s", path);
+	return 0;
+
+out_unlink:
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	return r;
+}
+
+static int need(struct json_object *o, const char *key, enum json_type t,
+		const char *what, const char *where, struct sb_err *err)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v))
+		return sb_err_set(err, -EINVAL, "%s: not a stackbench results file: %s has no \"%s\"",
+				  what, where, key);
+	if (!json_object_is_type(v, t))
+		return sb_err_set(err, -EINVAL, "%s: bad results file: %s \"%s\" should be %s",
+				  what, where, key, json_type_to_name(t));
+	return 0;
+}
+
+int sb_results_check(struct json_object *res, const char *what, struct sb_err *err)
+{
+	struct json_object *v, *stack, *suites;
+	const char *schema;
+	size_t i;
+	int r;
+
+	if (!json_object_is_type(res, json_type_object))
+		return sb_err_set(err, -EINVAL, "%s: not a stackbench results file (not a JSON object)", what);
+	if ((r = need(res, "schema", json_type_string, what, "the top level", err)) < 0)
+		return r;
+	json_object_object_get_ex(res, "schema", &v);
+	schema = json_object_get_string(v);
+	if (strcmp(schema, SB_RESULTS_SCHEMA))
+		return sb_err_set(err, -EINVAL, "%s: unsupported results schema \"%s\" (this stackbench reads \"%s\")",
+				  what, schema, SB_RESULTS_SCHEMA);
+	if ((r = need(res, "stackbench_version", json_type_string, what, "the top level", err)) < 0 ||
+	    (r = need(res, "started", json_type_string, what, "the top level", err)) < 0 ||
+	    (r = need(res, "host", json_type_object, what, "the top level", err)) < 0 ||
+	    (r = need(res, "stack", json_type_object, what, "the top level", err)) < 0 ||
+	    (r = need(res, "suites", json_type_array, what, "the top level", err)) < 0)
+		return r;
+	json_object_object_get_ex(res, "stack", &stack);
+	if ((r = need(stack, "name", json_type_string, what, "\"stack\"", err)) < 0)
+		return r;
+	json_object_object_get_ex(res, "suites", &suites);
+	for (i = 0; i < json_object_array_length(suites); i++) {
+		struct json_object *s = json_object_array_get_idx(suites, i);
+		char where[64];
+
+		snprintf(where, sizeof(where), "suites[%zu]", i);
+		if (!json_object_is_type(s, json_type_object))
+			return sb_err_set(err, -EINVAL, "%s: bad results file: %s is not an object", what, where);
+		if ((r = need(s, "suite", json_type_string, what, where, err)) < 0 ||
+		    (r = need(s, "figures", json_type_object, what, where, err)) < 0)
+			return r;
+	}
+	return 0;
+}
+
+int sb_results_read(const char *path, struct json_object **out, struct sb_err *err)
+{
+	struct json_object *res;
+	int r;
+
+	*out = NULL;
+	if (access(path, R_OK) < 0)
+		return sb_err_set(err, -EINVAL, "%s: cannot read results file: %s", path, strerror(errno));
+	res = json_object_from_file(path);
+	if (!res) {
+		char why[256];
+
+		snprintf(why, sizeof(why), "%s", json_util_get_last_err() ? json_util_get_last_err() : "?");
+		why[strcspn(why, "\n")] = '\0';
+		return sb_err_set(err, -EINVAL, "%s: not a JSON file (%s)", path, why);
+	}
+	r = sb_results_check(res, path, err);
+	if (r < 0) {
+		json_object_put(res);
+		return r;
+	}
+	*out = res;
+	return 0;
+}
+
+const char *sb_results_stack_name(struct json_object *res)
+{
+	struct json_object *stack, *name;
+
+	if (json_object_object_get_ex(res, "stack", &stack) &&
+	    json_object_object_get_ex(stack, "name", &name))
+		return json_object_get_string(name);
+	return "";
+}
+
+struct json_object *sb_results_built_layer(struct json_object *res, const char *layer)
+{
+	struct json_object *stack, *built, *l, *name;
+	size_t i;
+
+	if (!json_object_object_get_ex(res, "stack", &stack) ||
+	    !json_object_object_get_ex(stack, "built", &built) ||
+	    !json_object_is_type(built, json_type_array))
+		return NULL;
+	for (i = 0; i < json_object_array_length(built); i++) {
+		l = json_object_array_get_idx(built, i);
+		if (json_object_object_get_ex(l, "layer", &name) &&
+		    !strcmp(json_object_get_string(name), layer))
+			return l;
+	}
+	return NULL;
+}

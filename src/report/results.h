@@ -1,0 +1,48 @@
+/* Results files (schema "stackbench-results/1", see docs/results-schema.md):
+ * one JSON object per stack per run. Everything `compare` prints comes from
+ * these files alone, so they carry the stack as requested and as built, the
+ * host, and every suite's figures per repetition. */
+#ifndef SB_REPORT_RESULTS_H
+#define SB_REPORT_RESULTS_H
+
+#include <stddef.h>
+#include <json-c/json.h>
+
+#include "util/err.h"
+
+#define SB_RESULTS_SCHEMA "stackbench-results/1"
+
+/* New top-level object: schema, stackbench_version, started (now, UTC),
+ * host (sb_host_info), stack {name, requested}. requested may be NULL;
+ * the reference is taken over (json_object_put'd with the result). */
+int sb_results_new(const char *stack_name, struct json_object *requested,
+		   struct json_object **out, struct sb_err *err);
+/* stack.built = built_array (reference taken over). */
+int sb_results_set_built(struct json_object *res, struct json_object *built_array);
+/* Append to "suites" (reference taken over). */
+int sb_results_add_suite(struct json_object *res, struct json_object *suite_obj);
+/* Set "finished" to now (UTC). */
+int sb_results_finish(struct json_object *res);
+
+/* mkdir -p DIR, write DIR/<stack>-<YYYYmmddTHHMMSSZ>.json (-2, -3, ... if it
+ * exists) atomically (temp file, fsync, rename), pretty-printed. The path
+ * written is copied to path_out when it is not NULL. */
+int sb_results_write(struct json_object *res, const char *dir,
+		     char *path_out, size_t len, struct sb_err *err);
+/* Parse PATH and check the schema string and required keys; errors name the file. */
+int sb_results_read(const char *path, struct json_object **out, struct sb_err *err);
+/* Same checks on an object already in memory; what names it in messages. */
+int sb_results_check(struct json_object *res, const char *what, struct sb_err *err);
+
+/* Accessors used by the table; they never fail, returning NULL/"" when absent. */
+const char *sb_results_stack_name(struct json_object *res);
+/* The built layer object named layer ("luks", "md", ...), or NULL. */
+struct json_object *sb_results_built_layer(struct json_object *res, const char *layer);
+
+/* ISO-8601 UTC "2026-11-30T01:02:03Z" of t. */
+void sb_results_iso_time(long t, char *buf, size_t len);
+
+/* host.c: hostname, kernel, kernel_build, machine, sandbox, cpu_model, cores, ram_bytes. */
+int sb_host_info(struct json_object **out, struct sb_err *err);
+
+#endif

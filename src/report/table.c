@@ -1,0 +1,723 @@
+/* Builds the comparison model from results files and renders it as aligned
+ * text, Markdown, CSV (RFC 4180) or JSON; bonnie++'s CSV is bonnie_csv.c. */
+#include "report/table.h"
+#include "report/results.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_COLUMNS "setup,luks_sector,cipher,write,rewrite,read"
+
+/* ---- stats, units, numbers ---- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+double sb_stats_median(const double *v, unsigned n)
+{
+	double *c, m;
+
+	if (!n)
+		return NAN;
+	c = malloc(n * sizeof(*c));
+	if (!c)
+		return NAN;
+	memcpy(c, v, n * sizeof(*c));
+	qsort(c, n, sizeof(*c), cmp_double);
+	m = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
+	free(c);
+	return m;
+}
+
+void sb_stats_minmax(const double *v, unsigned n, double *min, double *max)
+{
+	unsigned i;
+
+	*min = n ? v[0] : NAN;
+	*max = n ? v[0] : NAN;
+	for (i = 1; i < n; i++) {
+		if (v[i] < *min)
+			*min = v[i];
+		if (v[i] > *max)
+			*max = v[i];
+	}
+}
+
+/* Factor to a base unit: bytes/s for rates, seconds for times. */
+static const struct { const char *unit; double factor; int kind; } units[] = {
+	{ "B/s", 1, 1 }, { "kB/s", 1e3, 1 }, { "KB/s", 1e3, 1 }, { "MB/s", 1e6, 1 },
+	{ "GB/s", 1e9, 1 }, { "KiB/s", 1024.0, 1 }, { "MiB/s", 1048576.0, 1 },
+	{ "GiB/s", 1073741824.0, 1 },
+	{ "ns", 1e-9, 2 }, { "us", 1e-6, 2 }, { "\xc2\xb5s", 1e-6, 2 }, { "ms", 1e-3, 2 }, { "s", 1, 2 },
+};
+
+static int unit_find(const char *u)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(units[i].unit, u))
+			return (int)i;
+	return -1;
+}
+
+int sb_unit_convert(double v, const char *from, const char *want, double *out)
+{
+	int a, b;
+
+	if (!strcmp(from, want)) {
+		*out = v;
+		return 0;
+	}
+	a = unit_find(from);
+	b = unit_find(want);
+	if (a < 0 || b < 0 || units[a].kind != units[b].kind)
+		return -EINVAL;
+	*out = v * units[a].factor / units[b].factor;
+	return 0;
+}
+
+void sb_num_format(double v, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else if (fabs(v) >= 10 || v == 0)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.3g", v);
+}
+
+/* Machine formats: up to 3 decimals, no trailing zeros ("146", "78.1"). */
+static void num_exact(double v, char *buf, size_t len)
+{
+	char *p;
+
+	snprintf(buf, len, "%.3f", v);
+	if (strchr(buf, '.')) {
+		p = buf + strlen(buf) - 1;
+		while (*p == '0')
+			*p-- = '\0';
+		if (*p == '.')
+			*p = '\0';
+	}
+	if (!strcmp(buf, "-0"))
+		snprintf(buf, len, "0");
+}
+
+int sb_table_format_parse(const char *s, enum sb_table_format *out, struct sb_err *err)
+{
+	static const struct { const char *name; enum sb_table_format f; } fmts[] = {
+		{ "text", SB_FMT_TEXT }, { "markdown", SB_FMT_MARKDOWN }, { "md", SB_FMT_MARKDOWN },
+		{ "csv", SB_FMT_CSV }, { "json", SB_FMT_JSON }, { "bonnie-csv", SB_FMT_BONNIE_CSV },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++)
+		if (!strcmp(fmts[i].name, s)) {
+			*out = fmts[i].f;
+			return 0;
+		}
+	return sb_err_set(err, -EINVAL, "unknown format '%s' (text, markdown, csv, json, bonnie-csv)", s);
+}
+
+/* ---- the model ---- */
+
+void sb_table_free(struct sb_table *t)
+{
+	unsigned i;
+
+	if (t->row_stack)
+		for (i = 0; i < t->nrows; i++)
+			free(t->row_stack[i]);
+	free(t->row_stack);
+	free(t->row_first);
+	free(t->cols);
+	free(t->cells);
+	memset(t, 0, sizeof(*t));
+}
+
+static int parse_columns(const char *list, struct sb_table *t, struct sb_err *err)
+{
+	char *copy = strdup(list), *save = NULL, *tok;
+	int r = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	t->cols = calloc(strlen(list) / 2 + 2, sizeof(*t->cols));
+	if (!t->cols) {
+		free(copy);
+		return -ENOMEM;
+	}
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+
+		while (*tok == ' ')
+			tok++;
+		end = tok + strlen(tok);
+		while (end > tok && end[-1] == ' ')
+			*--end = '\0';
+		if (!*tok)
+			continue;
+		r = sb_column_resolve(tok, &t->cols[t->ncols], err);
+		if (r < 0)
+			break;
+		t->ncols++;
+	}
+	free(copy);
+	if (!r && !t->ncols)
+		r = sb_err_set(err, -EINVAL, "--columns: no column named");
+	return r;
+}
+
+/* RAID level of a row ("RAID1"), "" when the stack has none. */
+static void raid_label(struct json_object *res, char *buf, size_t len)
+{
+	struct json_object *md = sb_results_built_layer(res, "md"), *lvl;
+	const char *s;
+	size_t i;
+
+	buf[0] = '\0';
+	if (!md || !json_object_object_get_ex(md, "level", &lvl))
+		return;
+	s = json_object_get_string(lvl);
+	if (!strncmp(s, "raid", 4))
+		s += 4;
+	snprintf(buf, len, "RAID%s", s);
+	for (i = 0; buf[i]; i++)
+		if (buf[i] >= 'a' && buf[i] <= 'z')
+			buf[i] = (char)(buf[i] - 'a' + 'A');
+}
+
+static void setup_add_raid(struct sb_table *t)
+{
+	char first[32], lbl[32];
+	unsigned r, c;
+	int differ = 0;
+
+	for (r = 0; r < t->nrows; r++) {
+		raid_label(t->row_first[r], lbl, sizeof(lbl));
+		if (r == 0)
+			memcpy(first, lbl, sizeof(first));
+		else if (strcmp(first, lbl))
+			differ = 1;
+	}
+	if (!differ)
+		return;
+	for (c = 0; c < t->ncols; c++) {
+		if (strcmp(t->cols[c].name, "setup"))
+			continue;
+		for (r = 0; r < t->nrows; r++) {
+			struct sb_cell *cell = sb_table_cell(t, r, c);
+			size_t l = strlen(cell->str);
+
+			raid_label(t->row_first[r], lbl, sizeof(lbl));
+			if (*lbl)
+				snprintf(cell->str + l, sizeof(cell->str) - l, " on %s", lbl);
+		}
+	}
+}
+
+/* Two rows whose text columns read the same cannot be told apart. */
+static int rows_ambiguous(const struct sb_table *t)
+{
+	unsigned a, b, c;
+
+	for (a = 0; a < t->nrows; a++)
+		for (b = a + 1; b < t->nrows; b++) {
+			int same = 1;
+
+			for (c = 0; c < t->ncols && same; c++)
+				if (!t->cols[c].numeric &&
+				    strcmp(sb_table_cell(t, a, c)->str, sb_table_cell(t, b, c)->str))
+					same = 0;
+			if (same)
+				return 1;
+		}
+	return 0;
+}
+
+static int build_once(struct json_object *const *results, unsigned n, const char *cols,
+		      const char *baseline, struct sb_table *t, struct sb_err *err)
+{
+	struct json_object **grp = NULL;
+	unsigned *row_of = NULL, r, c, i, k;
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	t->baseline = -1;
+	ret = parse_columns(cols, t, err);
+	if (ret < 0)
+		goto out;
+	ret = -ENOMEM;
+	row_of = calloc(n, sizeof(*row_of));
+	t->row_stack = calloc(n, sizeof(*t->row_stack));
+	t->row_first = calloc(n, sizeof(*t->row_first));
+	grp = calloc(n, sizeof(*grp));
+	if (!row_of || !t->row_stack || !t->row_first || !grp)
+		goto out;
+	/* Rows in order of first appearance; same stack name = same row. */
+	for (i = 0; i < n; i++) {
+		const char *name = sb_results_stack_name(results[i]);
+
+		for (r = 0; r < t->nrows && strcmp(t->row_stack[r], name); r++)
+			;
+		if (r == t->nrows) {
+			t->row_stack[r] = strdup(name);
+			if (!t->row_stack[r])
+				goto out;
+			t->row_first[r] = results[i];
+			t->nrows++;
+		}
+		row_of[i] = r;
+	}
+	t->cells = calloc((size_t)t->nrows * t->ncols + 1, sizeof(*t->cells));
+	if (!t->cells)
+		goto out;
+	for (c = 0; c < t->ncols; c++)
+		sb_column_probe(&t->cols[c], results, n);
+	for (r = 0; r < t->nrows; r++) {
+		for (i = 0, k = 0; i < n; i++)
+			if (row_of[i] == r)
+				grp[k++] = results[i];
+		for (c = 0; c < t->ncols; c++) {
+			sb_column_extract(&t->cols[c], grp, k, sb_table_cell(t, r, c));
+			if (sb_table_cell(t, r, c)->n > 1)
+				t->any_reps = 1;
+		}
+	}
+	setup_add_raid(t);
+	if (baseline) {
+		for (r = 0; r < t->nrows && strcmp(t->row_stack[r], baseline); r++)
+			;
+		if (r == t->nrows) {
+			char names[512] = "";
+
+			for (r = 0; r < t->nrows; r++)
+				snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+					 r ? ", " : "", t->row_stack[r]);
+			ret = sb_err_set(err, -EINVAL, "--baseline %s: no such stack among the results (%s)",
+					 baseline, names);
+			goto out;
+		}
+		t->baseline = (int)r;
+		for (c = 0; c < t->ncols; c++) {
+			const struct sb_cell *b = sb_table_cell(t, r, c);
+
+			if (!t->cols[c].numeric || !b->present || b->med == 0)
+				continue;
+			for (k = 0; k < t->nrows; k++) {
+				struct sb_cell *x = sb_table_cell(t, k, c);
+
+				if (x->present) {
+					x->pct = x->med / b->med * 100.0;
+					x->has_pct = 1;
+				}
+			}
+		}
+	}
+	ret = 0;
+out:
+	free(grp);
+	free(row_of);
+	if (ret < 0)
+		sb_table_free(t);
+	return ret;
+}
+
+int sb_table_build(struct json_object *const *results, unsigned n,
+		   const struct sb_table_opts *o, struct sb_table *t, struct sb_err *err)
+{
+	int r;
+
+	if (!n)
+		return sb_err_set(err, -EINVAL, "no results to compare");
+	if (o->columns)
+		return build_once(results, n, o->columns, o->baseline, t, err);
+	r = build_once(results, n, DEFAULT_COLUMNS, o->baseline, t, err);
+	if (r < 0 || !rows_ambiguous(t))
+		return r;
+	/* Identical setups (raid10-near2 vs raid10-far2): name the stacks. */
+	sb_table_free(t);
+	return build_once(results, n, "stack," DEFAULT_COLUMNS, o->baseline, t, err);
+}
+
+/* ---- text and Markdown: a grid of strings ---- */
+
+struct grid {
+	unsigned nrows, ncols;     /* nrows includes the header row */
+	char **s;                  /* nrows * ncols */
+	int *right;                /* per column */
+};
+
+static size_t utf8_width(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			w++;
+	return w;
+}
+
+static void pct_header(const struct sb_table *t, char *buf, size_t len)
+{
+	snprintf(buf, len, "%% of %s", t->row_stack[t->baseline]);
+}
+
+static unsigned out_cols(const struct sb_table *t)
+{
+	unsigned c, k = 0;
+
+	for (c = 0; c < t->ncols; c++)
+		k += 1 + (t->baseline >= 0 && t->cols[c].numeric);
+	return k;
+}
+
+static void grid_free(struct grid *g)
+{
+	unsigned i;
+
+	if (g->s)
+		for (i = 0; i < g->nrows * g->ncols; i++)
+			free(g->s[i]);
+	free(g->s);
+	free(g->right);
+}
+
+static int grid_make(const struct sb_table *t, struct grid *g)
+{
+	unsigned r, c, k;
+	char buf[256], a[64], b[64], m[64];
+
+	g->ncols = out_cols(t);
+	g->nrows = t->nrows + 1;
+	g->s = calloc((size_t)g->nrows * g->ncols, sizeof(*g->s));
+	g->right = calloc(g->ncols, sizeof(*g->right));
+	if (!g->s || !g->right)
+		return -ENOMEM;
+	for (c = 0, k = 0; c < t->ncols; c++) {
+		g->right[k] = t->cols[c].numeric;
+		g->s[k++] = strdup(t->cols[c].header);
+		if (t->baseline >= 0 && t->cols[c].numeric) {
+			pct_header(t, buf, sizeof(buf));
+			g->right[k] = 1;
+			g->s[k++] = strdup(buf);
+		}
+	}
+	for (r = 0; r < t->nrows; r++) {
+		for (c = 0, k = 0; c < t->ncols; c++) {
+			const struct sb_cell *x = sb_table_cell(t, r, c);
+
+			if (!x->present) {
+				snprintf(buf, sizeof(buf), "-");
+			} else if (!t->cols[c].numeric) {
+				snprintf(buf, sizeof(buf), "%s", x->str);
+			} else {
+				sb_num_format(x->med, m, sizeof(m));
+				if (x->n > 1) {
+					sb_num_format(x->min, a, sizeof(a));
+					sb_num_format(x->max, b, sizeof(b));
+					/* a spread that rounds away ("96 (96-97)") gets a decimal */
+					if (x->min != x->max && fabs(x->med) >= 10 &&
+					    (!strcmp(a, m) || !strcmp(b, m))) {
+						snprintf(m, sizeof(m), "%.1f", x->med);
+						snprintf(a, sizeof(a), "%.1f", x->min);
+						snprintf(b, sizeof(b), "%.1f", x->max);
+					}
+					snprintf(buf, sizeof(buf), "%s (%s\xe2\x80\x93%s)", m, a, b);
+				} else {
+					snprintf(buf, sizeof(buf), "%s", m);
+				}
+			}
+			g->s[(r + 1) * g->ncols + k++] = strdup(buf);
+			if (t->baseline >= 0 && t->cols[c].numeric) {
+				if (x->has_pct)
+					snprintf(buf, sizeof(buf), "%.0f%%", x->pct);
+				else
+					snprintf(buf, sizeof(buf), "-");
+				g->s[(r + 1) * g->ncols + k++] = strdup(buf);
+			}
+		}
+	}
+	for (k = 0; k < g->nrows * g->ncols; k++)
+		if (!g->s[k])
+			return -ENOMEM;
+	return 0;
+}
+
+static void pad(FILE *out, size_t n)
+{
+	while (n--)
+		fputc(' ', out);
+}
+
+static void render_text(const struct grid *g, FILE *out)
+{
+	size_t *w = calloc(g->ncols + 1, sizeof(*w));
+	unsigned r, c;
+
+	if (!w)
+		return;
+	for (c = 0; c < g->ncols; c++)
+		for (r = 0; r < g->nrows; r++)
+			if (utf8_width(g->s[r * g->ncols + c]) > w[c])
+				w[c] = utf8_width(g->s[r * g->ncols + c]);
+	for (r = 0; r < g->nrows; r++) {
+		for (c = 0; c < g->ncols; c++) {
+			const char *s = g->s[r * g->ncols + c];
+			size_t sw = utf8_width(s);
+			int last = c + 1 == g->ncols;
+
+			if (c)
+				fputs("  ", out);
+			if (g->right[c]) {
+				pad(out, w[c] - sw);
+				fputs(s, out);
+			} else {
+				fputs(s, out);
+				if (!last)
+					pad(out, w[c] - sw);
+			}
+		}
+		fputc('\n', out);
+	}
+	free(w);
+}
+
+static void md_cell(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputc('\\', out);
+		fputc(*s, out);
+	}
+}
+
+static void render_markdown(const struct grid *g, FILE *out)
+{
+	unsigned r, c;
+
+	for (r = 0; r < g->nrows; r++) {
+		fputc('|', out);
+		for (c = 0; c < g->ncols; c++) {
+			fputc(' ', out);
+			md_cell(out, g->s[r * g->ncols + c]);
+			fputs(" |", out);
+		}
+		fputc('\n', out);
+		if (r == 0) {
+			fputc('|', out);
+			for (c = 0; c < g->ncols; c++)
+				fputs(g->right[c] ? " ---: |" : " --- |", out);
+			fputc('\n', out);
+		}
+	}
+}
+
+/* ---- CSV (RFC 4180) ---- */
+
+static int col_has_reps(const struct sb_table *t, unsigned c)
+{
+	unsigned r;
+
+	for (r = 0; r < t->nrows; r++)
+		if (sb_table_cell(t, r, c)->n > 1)
+			return 1;
+	return 0;
+}
+
+void sb_csv_field(FILE *out, const char *s, int first)
+{
+	if (!first)
+		fputc(',', out);
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void csv_num(FILE *out, const struct sb_cell *x, double v)
+{
+	char buf[64];
+
+	if (!x->present) {
+		sb_csv_field(out, "", 0);
+		return;
+	}
+	num_exact(v, buf, sizeof(buf));
+	sb_csv_field(out, buf, 0);
+}
+
+static void render_csv(const struct sb_table *t, FILE *out)
+{
+	char buf[300], ph[160];
+	unsigned r, c;
+
+	sb_csv_field(out, "stack", 1);
+	if (t->baseline >= 0)
+		pct_header(t, ph, sizeof(ph));
+	for (c = 0; c < t->ncols; c++) {
+		const struct sb_column *col = &t->cols[c];
+
+		if (!strcmp(col->name, "stack"))
+			continue;
+		sb_csv_field(out, col->header, 0);
+		if (col->numeric && col_has_reps(t, c)) {
+			snprintf(buf, sizeof(buf), "%s min", col->header);
+			sb_csv_field(out, buf, 0);
+			snprintf(buf, sizeof(buf), "%s max", col->header);
+			sb_csv_field(out, buf, 0);
+			snprintf(buf, sizeof(buf), "%s n", col->header);
+			sb_csv_field(out, buf, 0);
+		}
+		if (col->numeric && t->baseline >= 0) {
+			snprintf(buf, sizeof(buf), "%s %s", col->header, ph);
+			sb_csv_field(out, buf, 0);
+		}
+	}
+	fputs("\r\n", out);
+	for (r = 0; r < t->nrows; r++) {
+		sb_csv_field(out, t->row_stack[r], 1);
+		for (c = 0; c < t->ncols; c++) {
+			const struct sb_column *col = &t->cols[c];
+			const struct sb_cell *x = sb_table_cell(t, r, c);
+
+			if (!strcmp(col->name, "stack"))
+				continue;
+			if (!col->numeric) {
+				sb_csv_field(out, x->present ? x->str : "", 0);
+				continue;
+			}
+			csv_num(out, x, x->med);
+			if (col_has_reps(t, c)) {
+				csv_num(out, x, x->min);
+				csv_num(out, x, x->max);
+				snprintf(buf, sizeof(buf), "%u", x->n);
+				sb_csv_field(out, x->present ? buf : "", 0);
+			}
+			if (t->baseline >= 0) {
+				struct sb_cell p = { .present = x->has_pct };
+				csv_num(out, &p, x->pct);
+			}
+		}
+		fputs("\r\n", out);
+	}
+}
+
+/* ---- JSON ---- */
+
+static struct json_object *jnum(double v)
+{
+	char buf[64];
+
+	num_exact(v, buf, sizeof(buf));
+	return json_object_new_double_s(v, buf);
+}
+
+static int render_json(const struct sb_table *t, FILE *out)
+{
+	struct json_object *root = json_object_new_object(), *cols = json_object_new_array();
+	struct json_object *rows = json_object_new_array();
+	char key[SB_COL_NAME_MAX + 8];
+	unsigned r, c;
+
+	for (c = 0; c < t->ncols; c++) {
+		struct json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "name", json_object_new_string(t->cols[c].name));
+		json_object_object_add(o, "header", json_object_new_string(t->cols[c].header));
+		json_object_object_add(o, "unit", t->cols[c].numeric ?
+				       json_object_new_string(t->cols[c].unit) : NULL);
+		json_object_array_add(cols, o);
+	}
+	json_object_object_add(root, "columns", cols);
+	json_object_object_add(root, "baseline", t->baseline >= 0 ?
+			       json_object_new_string(t->row_stack[t->baseline]) : NULL);
+	for (r = 0; r < t->nrows; r++) {
+		struct json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "stack", json_object_new_string(t->row_stack[r]));
+		for (c = 0; c < t->ncols; c++) {
+			const struct sb_column *col = &t->cols[c];
+			const struct sb_cell *x = sb_table_cell(t, r, c);
+
+			if (!strcmp(col->name, "stack"))
+				continue;
+			if (!col->numeric) {
+				json_object_object_add(o, col->name, x->present ?
+						       json_object_new_string(x->str) : NULL);
+				continue;
+			}
+			json_object_object_add(o, col->name, x->present ? jnum(x->med) : NULL);
+			if (col_has_reps(t, c)) {
+				snprintf(key, sizeof(key), "%s_min", col->name);
+				json_object_object_add(o, key, x->present ? jnum(x->min) : NULL);
+				snprintf(key, sizeof(key), "%s_max", col->name);
+				json_object_object_add(o, key, x->present ? jnum(x->max) : NULL);
+				snprintf(key, sizeof(key), "%s_n", col->name);
+				json_object_object_add(o, key, json_object_new_int((int)x->n));
+			}
+			if (t->baseline >= 0) {
+				snprintf(key, sizeof(key), "%s_pct", col->name);
+				json_object_object_add(o, key, x->has_pct ? jnum(x->pct) : NULL);
+			}
+		}
+		json_object_array_add(rows, o);
+	}
+	json_object_object_add(root, "rows", rows);
+	fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+					     JSON_C_TO_STRING_NOSLASHESCAPE), out);
+	fputc('\n', out);
+	json_object_put(root);
+	return 0;
+}
+
+int sb_table_render(struct json_object *const *results, unsigned n,
+		    const struct sb_table_opts *o, FILE *out, struct sb_err *err)
+{
+	struct sb_table t;
+	struct grid g = { 0 };
+	int r;
+
+	if (o->format == SB_FMT_BONNIE_CSV)
+		return sb_bonnie_csv_write(results, n, out, err);
+	r = sb_table_build(results, n, o, &t, err);
+	if (r < 0)
+		return r;
+	switch (o->format) {
+	case SB_FMT_CSV:
+		render_csv(&t, out);
+		break;
+	case SB_FMT_JSON:
+		r = render_json(&t, out);
+		break;
+	default:
+		r = grid_make(&t, &g);
+		if (r < 0) {
+			sb_err_set(err, r, "out of memory");
+			break;
+		}
+		if (o->format == SB_FMT_MARKDOWN)
+			render_markdown(&g, out);
+		else
+			render_text(&g, out);
+		break;
+	}
+	grid_free(&g);
+	sb_table_free(&t);
+	if (!r && (fflush(out) != 0 || ferror(out)))
+		r = sb_err_sys(err, -EIO, "writing the table");
+	return r;
+}

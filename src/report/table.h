@@ -1,0 +1,105 @@
+/* The comparison table: rows = stacks (results files of the same stack are
+ * pooled as repetitions), columns = a registry of extractors chosen by name.
+ * One model (struct sb_table) feeds every output format and the chart. */
+#ifndef SB_REPORT_TABLE_H
+#define SB_REPORT_TABLE_H
+
+#include <stdio.h>
+#include <json-c/json.h>
+
+#include "util/err.h"
+
+enum sb_table_format {
+	SB_FMT_TEXT = 0,
+	SB_FMT_MARKDOWN,
+	SB_FMT_CSV,
+	SB_FMT_JSON,
+	SB_FMT_BONNIE_CSV,
+};
+
+struct sb_table_opts {
+	enum sb_table_format format;
+	const char *columns;   /* "write,read,fio-matrix.read_qd32_j4"; NULL = the Helios4 columns */
+	const char *baseline;  /* stack name whose row is 100%, or NULL */
+};
+
+/* "text", "markdown"/"md", "csv", "json", "bonnie-csv" -> format; -EINVAL otherwise. */
+int sb_table_format_parse(const char *s, enum sb_table_format *out, struct sb_err *err);
+
+int sb_table_render(struct json_object *const *results, unsigned n,
+		    const struct sb_table_opts *o, FILE *out, struct sb_err *err);
+
+/* ---- the model, shared by table.c, chart.c and the tests ---- */
+
+#define SB_COL_NAME_MAX 128
+#define SB_CELL_STR_MAX 128
+
+struct sb_col_def;
+
+struct sb_column {
+	const struct sb_col_def *def;
+	char name[SB_COL_NAME_MAX];   /* as the user wrote it: "write", "util:loop0" */
+	char arg[SB_COL_NAME_MAX];    /* what follows the registry prefix, if any */
+	char header[SB_COL_NAME_MAX]; /* "write MB/s" */
+	char unit[16];                /* "MB/s", "/s", "%", "ms"; "" for text columns */
+	int numeric;
+};
+
+struct sb_cell {
+	int present;                  /* 0: no data ("-") */
+	char str[SB_CELL_STR_MAX];    /* text columns */
+	double med, min, max;         /* numeric columns: over all repetitions */
+	unsigned n;                   /* number of samples */
+	double pct;                   /* % of the baseline row's median; valid if has_pct */
+	int has_pct;
+};
+
+struct sb_table {
+	unsigned nrows, ncols;
+	struct sb_column *cols;
+	char **row_stack;             /* stack name of each row */
+	struct json_object **row_first; /* first results object of each row */
+	struct sb_cell *cells;        /* nrows * ncols, row-major */
+	int baseline;                 /* row index of the baseline, -1 if none */
+	int any_reps;                 /* some numeric cell has n > 1 */
+};
+
+static inline struct sb_cell *sb_table_cell(const struct sb_table *t, unsigned r, unsigned c)
+{
+	return &t->cells[r * t->ncols + c];
+}
+
+int sb_table_build(struct json_object *const *results, unsigned n,
+		   const struct sb_table_opts *o, struct sb_table *t, struct sb_err *err);
+void sb_table_free(struct sb_table *t);
+
+/* columns.c: resolve one name from the registry. */
+int sb_column_resolve(const char *name, struct sb_column *col, struct sb_err *err);
+/* Fill cell from one stack's results files (n of them). */
+void sb_column_extract(const struct sb_column *col, struct json_object *const *res,
+		       unsigned n, struct sb_cell *cell);
+/* SUITE.FIGURE columns take their unit from the first file that has the figure. */
+void sb_column_probe(struct sb_column *col, struct json_object *const *res, unsigned n);
+/* Names the registry knows, for error messages and --help. */
+const char *sb_column_names(void);
+
+/* stats (table.c): median of n values (sorted copy), min, max. */
+double sb_stats_median(const double *v, unsigned n);
+void sb_stats_minmax(const double *v, unsigned n, double *min, double *max);
+
+/* Figure value converted to unit want ("MB/s" from "MiB/s", "KiB/s", "GB/s"...;
+ * "ms" from "ns"/"us"/"s"). Returns 0 and stores it, or -EINVAL when the
+ * units cannot be converted. */
+int sb_unit_convert(double v, const char *from, const char *want, double *out);
+
+/* Number as the table prints it: >= 10 as an integer, else 3 significant digits. */
+void sb_num_format(double v, char *buf, size_t len);
+
+/* One RFC 4180 field: quoted only when it holds a comma, quote, CR or LF;
+ * preceded by a comma unless first. */
+void sb_csv_field(FILE *out, const char *s, int first);
+
+/* bonnie_csv.c: one bonnie++ 1.98 CSV line per results file. */
+int sb_bonnie_csv_write(struct json_object *const *results, unsigned n, FILE *out, struct sb_err *err);
+
+#endif

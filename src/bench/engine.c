@@ -610,6 +610,8 @@ int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct
 	int rc, fd;
 
 	memset(res, 0, sizeof(*res));
+	sb_hist_init(&res->dir[0].clat);
+	sb_hist_init(&res->dir[1].clat);
 	snprintf(res->jobname, sizeof(res->jobname), "%s", o->name);
 	if ((rc = sb_job_opts_check(o, err)) < 0)
 		return rc;

@@ -34,7 +34,7 @@ struct sb_job_opts {
 	bool verify_seed_set;
 	bool keep_files;          /* directory target: leave the files for a later phase */
 	bool random_data_once;    /* internal: layout */
-	char phase[64];           /* label of the progress line */
+	char phase[128];           /* label of the progress line */
 };
 
 /* Defaults as documented in `stackbench help job`. */

@@ -1,7 +1,254 @@
-#include "cmd/cmd.h"
+/* stackbench bench: run suites on a directory (--suite --target), or on a
+ * built stack (STACK.yml; wired by the orchestrator). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
-/* Placeholder until its issue lands. */
+#include <json-c/json.h>
+
+#include "bench/suite.h"
+#include "cmd/cmd.h"
+#include "config.h"
+#include "util/log.h"
+#include "util/units.h"
+
+#define MAX_SETS 32
+
+static int parse_bool(const char *key, const char *v, bool *out, struct sb_err *err)
+{
+	if (!strcmp(v, "true") || !strcmp(v, "yes") || !strcmp(v, "1") || !strcmp(v, "on"))
+		*out = true;
+	else if (!strcmp(v, "false") || !strcmp(v, "no") || !strcmp(v, "0") || !strcmp(v, "off"))
+		*out = false;
+	else
+		return sb_err_set(err, -EINVAL, "--set %s=%s: not a boolean (true/false)", key, v);
+	return 0;
+}
+
+static int parse_uint(const char *key, const char *v, uint32_t min, uint32_t max, uint32_t *out,
+		      struct sb_err *err)
+{
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	if (errno || end == v || *end || v[0] == '-' || n < min || n > max)
+		return sb_err_set(err, -EINVAL, "--set %s=%s: not a whole number in %u..%u", key, v, min, max);
+	*out = (uint32_t)n;
+	return 0;
+}
+
+/* The bench.* keys only; the full --set machinery lives in the spec module. */
+int sb_bench_set(struct sb_bench_spec *b, const char *kv, struct sb_err *err);
+int sb_bench_set(struct sb_bench_spec *b, const char *kv, struct sb_err *err)
+{
+	char key[64];
+	const char *eq = strchr(kv, '='), *v;
+	int rc = 0;
+
+	if (!eq || eq == kv || (size_t)(eq - kv) >= sizeof(key))
+		return sb_err_set(err, -EINVAL, "--set %s: expected KEY=VALUE", kv);
+	memcpy(key, kv, (size_t)(eq - kv));
+	key[eq - kv] = 0;
+	v = eq + 1;
+	if (!strcmp(key, "bench.size")) {
+		rc = sb_size_parse(v, &b->size, err);
+	} else if (!strcmp(key, "bench.chunk")) {
+		rc = sb_size_parse(v, &b->chunk, err);
+		if (rc == 0 && (b->chunk < 512 || b->chunk > (64u << 20)))
+			return sb_err_set(err, -EINVAL, "--set %s: chunk must be 512 B..64 MiB", kv);
+	} else if (!strcmp(key, "bench.runtime")) {
+		rc = sb_duration_parse(v, &b->runtime_ns, err);
+	} else if (!strcmp(key, "bench.ramp") || !strcmp(key, "bench.ramp_time")) {
+		rc = sb_duration_parse(v, &b->ramp_ns, err);
+	} else if (!strcmp(key, "bench.files")) {
+		return parse_uint(key, v, 0, 1024, &b->files, err);
+	} else if (!strcmp(key, "bench.repeat")) {
+		return parse_uint(key, v, 1, 100, &b->repeat, err);
+	} else if (!strcmp(key, "bench.fsync")) {
+		return parse_bool(key, v, &b->fsync, err);
+	} else {
+		return sb_err_set(err, -EINVAL, "--set %s: unknown key '%s' (here: bench.size, bench.runtime, "
+				  "bench.ramp, bench.chunk, bench.files, bench.fsync, bench.repeat)", kv, key);
+	}
+	if (rc < 0)
+		sb_err_prefix(err, "--set %s: ", kv);
+	return rc;
+}
+
+static void print_suite_text(struct json_object *s)
+{
+	struct json_object *v, *figs, *notes, *du;
+
+	printf("suite %s on %s, repetition %d\n",
+	       json_object_get_string(json_object_object_get(s, "suite")),
+	       json_object_get_string(json_object_object_get(s, "target")),
+	       json_object_get_int(json_object_object_get(s, "repetition")));
+	printf("  %-26s %14s %-5s %7s %14s\n", "figure", "value", "unit", "CPU %", "max lat (ms)");
+	figs = json_object_object_get(s, "figures");
+	json_object_object_foreach(figs, name, f) {
+		printf("  %-26s %14.1f %-5s", name, json_object_get_double(json_object_object_get(f, "value")),
+		       json_object_get_string(json_object_object_get(f, "unit")));
+		if (json_object_object_get_ex(f, "cpu_pct", &v))
+			printf(" %7.1f", json_object_get_double(v));
+		else
+			printf(" %7s", "-");
+		if (json_object_object_get_ex(f, "latency_ns", &v))
+			printf(" %14.2f", json_object_get_int64(v) / 1e6);
+		putchar('\n');
+	}
+	printf("  (MB/s = 10^6 bytes/s; /s = operations per second; CPU %% = CPU time / elapsed)\n");
+	notes = json_object_object_get(s, "notes");
+	for (size_t i = 0; i < json_object_array_length(notes); i++)
+		printf("  note: %s\n", json_object_get_string(json_object_array_get_idx(notes, i)));
+	du = json_object_object_get(s, "disk_util");
+	if (json_object_array_length(du)) {
+		printf("  devices over the suite (iostat -x; MB/s = 10^6 B/s):\n");
+		printf("    %-10s %10s %10s %9s %9s %9s %9s %7s\n", "device", "read_ios", "write_ios",
+		       "rMB/s", "wMB/s", "r_await", "w_await", "%util");
+		for (size_t i = 0; i < json_object_array_length(du); i++) {
+			struct json_object *d = json_object_array_get_idx(du, i);
+#define G(k) json_object_object_get(d, k)
+			printf("    %-10s %10lld %10lld %9.2f %9.2f %9.2f %9.2f %7.1f\n",
+			       json_object_get_string(G("name")), (long long)json_object_get_int64(G("read_ios")),
+			       (long long)json_object_get_int64(G("write_ios")),
+			       json_object_get_double(G("read_mbps")), json_object_get_double(G("write_mbps")),
+			       json_object_get_double(G("r_await_ms")), json_object_get_double(G("w_await_ms")),
+			       json_object_get_double(G("util_pct")));
+#undef G
+		}
+	}
+}
+
 int sb_cmd_bench(int argc, char **argv, struct sb_err *err)
 {
-	return sb_err_set(err, -ENOSYS, "%s: not implemented yet", argv[0]);
+	enum { O_SUITE = 256, O_TARGET, O_SET, O_FMT, O_WATCH, O_RESULTS };
+	static const struct option opts[] = {
+		{ "suite", required_argument, NULL, O_SUITE },
+		{ "target", required_argument, NULL, O_TARGET },
+		{ "set", required_argument, NULL, O_SET },
+		{ "output-format", required_argument, NULL, O_FMT },
+		{ "watch", required_argument, NULL, O_WATCH },
+		{ "results", required_argument, NULL, O_RESULTS },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct sb_bench_spec b;
+	const char *suite_arg = NULL, *target = NULL, *results = NULL;
+	const char *watch[32];
+	unsigned nwatch = 0, nsuites = 0;
+	char suites[SB_MAX_SUITES][32], started[32], finished[32];
+	struct json_object *arr = NULL;
+	bool json = false;
+	time_t now;
+	int c, rc = 0;
+
+	sb_bench_spec_defaults(&b);
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+		switch (c) {
+		case O_SUITE: suite_arg = optarg; break;
+		case O_TARGET: target = optarg; break;
+		case O_SET:
+			if ((rc = sb_bench_set(&b, optarg, err)) < 0)
+				return rc;
+			break;
+		case O_FMT:
+			if (!strcmp(optarg, "json"))
+				json = true;
+			else if (strcmp(optarg, "text"))
+				return sb_err_set(err, -EINVAL, "--output-format: '%s' is not text or json", optarg);
+			break;
+		case O_WATCH:
+			if (nwatch >= 32)
+				return sb_err_set(err, -EINVAL, "--watch: at most 32 devices");
+			watch[nwatch++] = optarg;
+			break;
+		case O_RESULTS: results = optarg; break;
+		case ':':
+			return sb_err_set(err, -EINVAL, "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return sb_err_set(err, -EINVAL, "unknown option '%s'; see `stackbench help bench`",
+					  argv[optind - 1]);
+		}
+	}
+	if (!suite_arg && !target) {
+		if (optind < argc)
+			return sb_err_set(err, -ENOSYS, "bench STACK: needs the provisioner; use build-and-test");
+		return sb_err_set(err, -EINVAL, "bench: give a STACK.yml, or --suite NAME --target PATH");
+	}
+	if (!suite_arg || !target)
+		return sb_err_set(err, -EINVAL, "bench: --suite and --target go together");
+	if (optind < argc)
+		return sb_err_set(err, -EINVAL, "bench: unexpected argument '%s' with --target", argv[optind]);
+	/* NAME[,NAME] */
+	{
+		char tmp[256], *save = NULL, *tok;
+
+		if (strlen(suite_arg) >= sizeof(tmp))
+			return sb_err_set(err, -EINVAL, "--suite: too long");
+		snprintf(tmp, sizeof(tmp), "%s", suite_arg);
+		for (tok = strtok_r(tmp, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			if (!sb_suite_exists(tok))
+				return sb_err_set(err, -EINVAL, "--suite: unknown suite '%s' (known: %s)",
+						  tok, sb_suite_names());
+			if (nsuites >= SB_MAX_SUITES || strlen(tok) >= sizeof(suites[0]))
+				return sb_err_set(err, -EINVAL, "--suite: too many suites");
+			snprintf(suites[nsuites++], sizeof(suites[0]), "%s", tok);
+		}
+		if (!nsuites)
+			return sb_err_set(err, -EINVAL, "--suite: no suite named");
+	}
+	now = time(NULL);
+	strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	arr = json_object_new_array();
+	for (unsigned r = 1; r <= b.repeat; r++) {
+		for (unsigned i = 0; i < nsuites; i++) {
+			struct json_object *s;
+
+			sb_info("suite %s on %s (repetition %u of %u)", suites[i], target, r, b.repeat);
+			rc = sb_suite_run(suites[i], &b, target, watch, nwatch, r, &s, err);
+			if (rc < 0)
+				goto out;
+			if (!json) {
+				print_suite_text(s);
+				fflush(stdout);
+			}
+			json_object_array_add(arr, s);
+		}
+	}
+	now = time(NULL);
+	strftime(finished, sizeof(finished), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	{
+		struct json_object *root = json_object_new_object();
+		const int flags = JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE;
+
+		json_object_object_add(root, "schema", json_object_new_string("stackbench-results/1"));
+		json_object_object_add(root, "stackbench_version", json_object_new_string(SB_VERSION));
+		json_object_object_add(root, "started", json_object_new_string(started));
+		json_object_object_add(root, "finished", json_object_new_string(finished));
+		json_object_object_add(root, "target", json_object_new_string(target));
+		json_object_object_add(root, "suites", json_object_get(arr));
+		if (json)
+			puts(json_object_to_json_string_ext(root, flags));
+		if (results) {
+			char path[1024], stamp[32];
+
+			strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", gmtime(&now));
+			mkdir(results, 0755);
+			snprintf(path, sizeof(path), "%s/target-%s.json", results, stamp);
+			if (json_object_to_file_ext(path, root, flags) < 0)
+				rc = sb_err_set(err, -EIO, "writing %s: %s", path, json_util_get_last_err());
+			else
+				sb_info("results in %s", path);
+		}
+		json_object_put(root);
+	}
+out:
+	json_object_put(arr);
+	return rc;
 }

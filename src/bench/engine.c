@@ -1,0 +1,758 @@
+#include "bench/engine.h"
+
+#include <fcntl.h>
+#include <libaio.h>
+#include <linux/fs.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/log.h"
+#include "util/units.h"
+
+#define VERIFY_MAGIC 0x73626e6368766679ULL /* "sbnchvfy" */
+#define DEFAULT_FILE_SIZE (1ULL << 30)
+
+uint64_t sb_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* xoshiro256** (Blackman/Vigna): a few ns per 64 bits, good enough to
+ * make data incompressible and offsets uniform. */
+struct rng { uint64_t s[4]; };
+
+static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+static inline uint64_t rng_next(struct rng *r)
+{
+	uint64_t *s = r->s, res = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+
+	s[2] ^= s[0]; s[3] ^= s[1]; s[1] ^= s[2]; s[0] ^= s[3];
+	s[2] ^= t; s[3] = rotl(s[3], 45);
+	return res;
+}
+
+static void rng_seed(struct rng *r, uint64_t seed)
+{
+	int i;
+
+	/* splitmix64 to spread the seed over the state */
+	for (i = 0; i < 4; i++) {
+		uint64_t z = (seed += 0x9E3779B97F4A7C15ULL);
+
+		z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+		z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+		r->s[i] = z ^ (z >> 31);
+	}
+}
+
+/* Uniform in [0, n) without a division (Lemire's multiply-high). */
+static inline uint64_t rng_below(struct rng *r, uint64_t n)
+{
+	return (uint64_t)(((unsigned __int128)rng_next(r) * n) >> 64);
+}
+
+static void fill_random(struct rng *r, void *buf, size_t len)
+{
+	uint64_t *p = buf;
+	size_t i;
+
+	for (i = 0; i < len / 8; i++)
+		p[i] = rng_next(r);
+}
+
+static uint64_t block_sum(const void *buf, size_t len, uint64_t off, uint64_t seed)
+{
+	const uint64_t *p = buf;
+	uint64_t a = off ^ 0x243F6A8885A308D3ULL, b = seed ^ 0x13198A2E03707344ULL;
+	size_t i;
+
+	/* two independent lanes so the multiplies overlap; skip word 3 (the sum) */
+	for (i = 0; i + 1 < len / 8; i += 2) {
+		a = (a ^ p[i]) * 0x9E3779B97F4A7C15ULL;
+		a ^= a >> 29;
+		b = (b ^ (i + 1 == 3 ? 0 : p[i + 1])) * 0xC2B2AE3D27D4EB4FULL;
+		b ^= b >> 31;
+	}
+	return a ^ rotl(b, 17);
+}
+
+struct slot {
+	struct iocb cb;
+	void *buf;
+	uint64_t t_submit;
+	uint64_t off;
+	int dir;
+};
+
+struct worker {
+	const struct sb_job_opts *o;
+	unsigned idx;
+	int fd;
+	char path[600];
+	bool created;
+	uint64_t start, len;          /* region in the file/device */
+	uint64_t lbs;
+	struct rng rng;
+	uint64_t *perm;               /* verify + random: every block exactly once */
+	pthread_t tid;
+	bool started;
+	struct sb_job_result res;
+	int rc;
+	struct sb_err err;
+	pthread_barrier_t *barrier;
+	/* written by the worker (relaxed), read by the progress loop */
+	_Atomic uint64_t prog_bytes __attribute__((aligned(64)));
+	_Atomic int done;
+	uint64_t stamp;
+	double ru0, rs0;              /* thread CPU at the start of measuring */
+};
+
+struct shared {
+	uint64_t t_start;             /* set by main after the barrier */
+};
+
+static inline void stamp_block(struct worker *w, void *buf, uint64_t bs)
+{
+	/* Refresh: the last 16 bytes of every 512-byte sector get a counter that
+	 * is unique per (job thread, write) and fresh random bits, so no two
+	 * sectors ever written are identical (defeats dedup); the rest of the
+	 * buffer stays the random bytes it was filled with (incompressible). */
+	char *p = buf;
+	uint64_t s;
+
+	for (s = 0; s < bs; s += 512) {
+		uint64_t *q = (uint64_t *)(p + s + 512 - 16);
+
+		q[0] = ((uint64_t)w->idx << 56) ^ ++w->stamp;
+		q[1] = rng_next(&w->rng);
+	}
+}
+
+static inline void verify_stamp(const struct sb_job_opts *o, void *buf, uint64_t off)
+{
+	uint64_t *h = buf;
+
+	h[0] = VERIFY_MAGIC;
+	h[1] = off;
+	h[2] = o->verify_seed;
+	h[3] = block_sum(buf, o->bs, off, o->verify_seed);
+}
+
+static int verify_check(struct worker *w, const void *buf, uint64_t off)
+{
+	const struct sb_job_opts *o = w->o;
+	const uint64_t *h = buf;
+
+	if (h[0] != VERIFY_MAGIC)
+		return sb_err_set(&w->err, -EILSEQ, "verify FAILED: %s offset %llu (%llu bytes): "
+				  "no verify header (never written by a verify job, or overwritten)",
+				  o->target, (unsigned long long)off, (unsigned long long)o->bs);
+	if (h[1] != off)
+		return sb_err_set(&w->err, -EILSEQ, "verify FAILED: %s offset %llu: block carries "
+				  "offset %llu (misdirected I/O)", o->target,
+				  (unsigned long long)off, (unsigned long long)h[1]);
+	if (o->verify_seed_set && h[2] != o->verify_seed)
+		return sb_err_set(&w->err, -EILSEQ, "verify FAILED: %s offset %llu: generation %llu, "
+				  "expected %llu (stale data)", o->target, (unsigned long long)off,
+				  (unsigned long long)h[2], (unsigned long long)o->verify_seed);
+	if (h[3] != block_sum(buf, o->bs, off, h[2]))
+		return sb_err_set(&w->err, -EILSEQ, "verify FAILED: %s offset %llu (%llu bytes): "
+				  "checksum mismatch (data corrupted)", o->target,
+				  (unsigned long long)off, (unsigned long long)o->bs);
+	return 0;
+}
+
+static void rusage_thread(double *usr, double *sys)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	*usr = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
+	*sys = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+struct pass {
+	enum sb_rw rw;
+	uint64_t nios;                /* size-based: ios to issue; 0 = time-based */
+	uint64_t end_ns;              /* time-based: stop issuing at */
+	uint64_t ramp_end;            /* 0 = no ramp */
+	bool check;                   /* verify reads */
+};
+
+/* Drain every in-flight io; returns the number reaped or -errno. */
+static int do_pass(struct worker *w, io_context_t ctx, struct slot *slots,
+		   struct io_event *events, struct iocb **batch, const struct pass *p,
+		   uint64_t *measure_start)
+{
+	const struct sb_job_opts *o = w->o;
+	unsigned depth = o->iodepth, nfree = depth, i;
+	struct slot **freel = calloc(depth, sizeof(*freel));
+	uint64_t nblocks = w->len / o->bs, issued = 0, seq = 0, since_fsync = 0, now;
+	bool random = sb_rw_random(p->rw), stop = false, ramping = p->ramp_end != 0;
+	int inflight = 0, rc = 0;
+
+	if (!freel)
+		return sb_err_set(&w->err, -ENOMEM, "out of memory");
+	for (i = 0; i < depth; i++)
+		freel[i] = &slots[i];
+	now = sb_now_ns();
+	while (!stop || inflight > 0) {
+		unsigned n = 0;
+
+		/* prepare a batch into every free slot */
+		while (!stop && nfree > 0) {
+			struct slot *s;
+			uint64_t off, blk;
+			int dir;
+
+			if (p->nios && issued >= p->nios) {
+				stop = true;
+				break;
+			}
+			if (p->end_ns && now >= p->end_ns) {
+				stop = true;
+				break;
+			}
+			if (o->fsync_every && since_fsync >= o->fsync_every) {
+				if (inflight > 0)
+					break; /* drain first, fsync below */
+				if (fsync(w->fd) < 0) {
+					rc = sb_err_sys(&w->err, -errno, "fsync %s", w->path);
+					goto out;
+				}
+				since_fsync = 0;
+			}
+			if (random)
+				blk = w->perm ? w->perm[issued] : rng_below(&w->rng, nblocks);
+			else
+				blk = seq++ % nblocks;
+			off = w->start + blk * o->bs;
+			switch (p->rw) {
+			case SB_RW_READ: case SB_RW_RANDREAD: dir = SB_DIR_READ; break;
+			case SB_RW_WRITE: case SB_RW_RANDWRITE: dir = SB_DIR_WRITE; break;
+			default: dir = rng_below(&w->rng, 100) < o->rwmixread ? SB_DIR_READ : SB_DIR_WRITE;
+			}
+			s = freel[--nfree];
+			s->off = off;
+			s->dir = dir;
+			if (dir == SB_DIR_WRITE) {
+				stamp_block(w, s->buf, o->bs);
+				if (o->verify)
+					verify_stamp(o, s->buf, off);
+				io_prep_pwrite(&s->cb, w->fd, s->buf, o->bs, (long long)off);
+				since_fsync++;
+			} else {
+				io_prep_pread(&s->cb, w->fd, s->buf, o->bs, (long long)off);
+			}
+			s->cb.data = s;
+			batch[n++] = &s->cb;
+			issued++;
+		}
+		if (n > 0) {
+			unsigned done = 0;
+
+			now = sb_now_ns();
+			for (i = 0; i < n; i++)
+				((struct slot *)batch[i]->data)->t_submit = now;
+			while (done < n) {
+				int r = io_submit(ctx, n - done, batch + done);
+
+				if (r == -EAGAIN || r == 0) {
+					if (inflight > 0)
+						break; /* reap, then the rest goes in the next round */
+					continue;
+				}
+				if (r < 0) {
+					rc = sb_err_sys(&w->err, r, "io_submit on %s", w->path);
+					goto out;
+				}
+				done += r;
+				inflight += r;
+			}
+			/* slots not accepted go back to the free list */
+			for (i = done; i < n; i++) {
+				freel[nfree++] = batch[i]->data;
+				issued--;
+			}
+		}
+		if (inflight == 0)
+			continue;
+		{
+			int r = io_getevents(ctx, 1, depth, events, NULL);
+			struct sb_job_result *res = &w->res;
+			uint64_t bytes = 0;
+
+			if (r == -EINTR)
+				continue;
+			if (r < 0) {
+				rc = sb_err_sys(&w->err, r, "io_getevents on %s", w->path);
+				goto out;
+			}
+			now = sb_now_ns();
+			if (ramping && now >= p->ramp_end) {
+				/* ramp over: forget everything counted so far */
+				ramping = false;
+				sb_hist_init(&res->dir[0].clat);
+				sb_hist_init(&res->dir[1].clat);
+				res->dir[0].io_bytes = res->dir[1].io_bytes = 0;
+				res->dir[0].ios = res->dir[1].ios = 0;
+				*measure_start = now;
+				rusage_thread(&w->ru0, &w->rs0);
+			}
+			inflight -= r;
+			for (i = 0; i < (unsigned)r; i++) {
+				struct slot *s = events[i].data;
+				struct sb_dir_result *d = &res->dir[s->dir];
+
+				if ((long)events[i].res != (long)o->bs) {
+					long ev = (long)events[i].res;
+
+					if (ev < 0)
+						rc = sb_err_sys(&w->err, (int)ev, "%s of %llu bytes at offset %llu on %s",
+								s->dir ? "write" : "read", (unsigned long long)o->bs,
+								(unsigned long long)s->off, w->path);
+					else
+						rc = sb_err_set(&w->err, -EIO, "short %s (%ld of %llu bytes) at offset %llu on %s",
+								s->dir ? "write" : "read", ev, (unsigned long long)o->bs,
+								(unsigned long long)s->off, w->path);
+					stop = true;
+				} else if (p->check && s->dir == SB_DIR_READ && verify_check(w, s->buf, s->off) < 0) {
+					rc = w->err.code;
+					w->res.verify_errors++;
+					stop = true;
+				} else if (p->check && s->dir == SB_DIR_READ) {
+					w->res.verified_blocks++;
+				}
+				d->io_bytes += o->bs;
+				d->ios++;
+				bytes += o->bs;
+				sb_hist_add(&d->clat, now - s->t_submit);
+				freel[nfree++] = s;
+			}
+			atomic_store_explicit(&w->prog_bytes,
+					      atomic_load_explicit(&w->prog_bytes, memory_order_relaxed) + bytes,
+					      memory_order_relaxed);
+		}
+	}
+out:
+	if (rc < 0) {
+		/* wait for what is still in flight before the buffers go away */
+		while (inflight > 0) {
+			int r = io_getevents(ctx, 1, depth, events, NULL);
+
+			if (r < 0 && r != -EINTR)
+				break;
+			if (r > 0)
+				inflight -= r;
+		}
+	}
+	free(freel);
+	return rc;
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	const struct sb_job_opts *o = w->o;
+	io_context_t ctx = 0;
+	struct slot *slots = NULL;
+	struct io_event *events = NULL;
+	struct iocb **batch = NULL;
+	uint64_t t0, t_end, measure_start, align = w->lbs < 4096 ? 4096 : w->lbs;
+	double u1, s1;
+	struct pass p = { .rw = o->rw };
+	unsigned i;
+	int rc;
+
+	for (i = 0; i < 2; i++)
+		sb_hist_init(&w->res.dir[i].clat);
+	slots = calloc(o->iodepth, sizeof(*slots));
+	events = calloc(o->iodepth, sizeof(*events));
+	batch = calloc(o->iodepth, sizeof(*batch));
+	if (!slots || !events || !batch) {
+		rc = sb_err_set(&w->err, -ENOMEM, "out of memory");
+		goto out_wait;
+	}
+	for (i = 0; i < o->iodepth; i++) {
+		if ((rc = -posix_memalign(&slots[i].buf, align, o->bs)) < 0) {
+			sb_err_sys(&w->err, rc, "allocating I/O buffers");
+			goto out_wait;
+		}
+		fill_random(&w->rng, slots[i].buf, o->bs);
+	}
+	rc = io_setup(o->iodepth, &ctx);
+	if (rc < 0) {
+		sb_err_sys(&w->err, rc, "io_setup(%u) (see /proc/sys/fs/aio-max-nr)", o->iodepth);
+		goto out_wait;
+	}
+	if (o->verify && sb_rw_random(o->rw) && o->rw == SB_RW_RANDWRITE) {
+		uint64_t n = w->len / o->bs, j;
+
+		w->perm = malloc(n * sizeof(*w->perm));
+		if (!w->perm) {
+			rc = sb_err_set(&w->err, -ENOMEM, "out of memory for the verify map");
+			goto out_wait;
+		}
+		for (j = 0; j < n; j++)
+			w->perm[j] = j;
+		for (j = n - 1; j > 0; j--) {
+			uint64_t k = rng_below(&w->rng, j + 1), t = w->perm[j];
+
+			w->perm[j] = w->perm[k];
+			w->perm[k] = t;
+		}
+	}
+	rc = 0;
+out_wait:
+	/* every thread reaches the barrier, even a failed one, so none waits forever */
+	pthread_barrier_wait(w->barrier);
+	if (rc < 0)
+		goto out;
+	rusage_thread(&w->ru0, &w->rs0);
+	t0 = measure_start = sb_now_ns();
+	if (o->runtime_ns) {
+		p.end_ns = t0 + o->ramp_ns + o->runtime_ns;
+		p.ramp_end = o->ramp_ns ? t0 + o->ramp_ns : 0;
+	} else {
+		p.nios = w->len / o->bs;
+	}
+	p.check = o->verify && (o->rw == SB_RW_READ || o->rw == SB_RW_RANDREAD);
+	rc = do_pass(w, ctx, slots, events, batch, &p, &measure_start);
+	if (rc == 0 && !o->direct && w->res.dir[SB_DIR_WRITE].ios) {
+		/* buffered writes: the data is not written until it is on disk (fio's end_fsync) */
+		if (fsync(w->fd) < 0)
+			rc = sb_err_sys(&w->err, -errno, "fsync %s", w->path);
+	}
+	if (rc == 0 && o->fsync_every && w->res.dir[SB_DIR_WRITE].ios && o->direct)
+		if (fsync(w->fd) < 0)
+			rc = sb_err_sys(&w->err, -errno, "fsync %s", w->path);
+	t_end = sb_now_ns();
+	rusage_thread(&u1, &s1);
+	w->res.usr_sec = u1 - w->ru0;
+	w->res.sys_sec = s1 - w->rs0;
+	w->res.elapsed_ns = t_end - measure_start;
+	for (i = 0; i < 2; i++)
+		w->res.dir[i].runtime_ns = w->res.dir[i].ios ? w->res.elapsed_ns : 0;
+	if (rc == 0 && o->verify && (o->rw == SB_RW_WRITE || o->rw == SB_RW_RANDWRITE)) {
+		/* read everything back and check it (counted as reads, outside the write runtime) */
+		struct pass v = { .rw = SB_RW_READ, .nios = w->len / o->bs, .check = true };
+		uint64_t ms = 0, tv = sb_now_ns();
+
+		if (!o->direct && posix_fadvise(w->fd, (off_t)w->start, (off_t)w->len, POSIX_FADV_DONTNEED) < 0)
+			sb_debug("fadvise DONTNEED failed on %s", w->path);
+		rc = do_pass(w, ctx, slots, events, batch, &v, &ms);
+		w->res.dir[SB_DIR_READ].runtime_ns = sb_now_ns() - tv;
+	}
+out:
+	if (ctx)
+		io_destroy(ctx);
+	if (slots)
+		for (i = 0; i < o->iodepth; i++)
+			free(slots[i].buf);
+	free(slots);
+	free(events);
+	free(batch);
+	free(w->perm);
+	w->perm = NULL;
+	w->rc = rc;
+	atomic_store(&w->done, 1);
+	return NULL;
+}
+
+void sb_engine_job_file(const struct sb_job_opts *o, unsigned i, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s.%u.0", o->target, o->name, i);
+}
+
+/* Write a file full of random data (fio's "laying out IO file"), buffered, then fsync. */
+static int layout_file(int fd, const char *path, uint64_t len, struct rng *r, struct sb_err *err)
+{
+	size_t chunk = 1 << 20;
+	char *buf = malloc(chunk);
+	uint64_t done = 0;
+	int rc = 0;
+
+	if (!buf)
+		return sb_err_set(err, -ENOMEM, "out of memory");
+	fill_random(r, buf, chunk);
+	while (done < len) {
+		size_t n = len - done < chunk ? (size_t)(len - done) : chunk;
+		ssize_t w = pwrite(fd, buf, n, (off_t)done);
+
+		if (w < 0) {
+			rc = sb_err_sys(err, -errno, "laying out %s", path);
+			goto out;
+		}
+		buf[0]++;
+		done += (uint64_t)w;
+	}
+	if (fsync(fd) < 0)
+		rc = sb_err_sys(err, -errno, "fsync %s", path);
+out:
+	free(buf);
+	return rc;
+}
+
+static bool rw_reads(enum sb_rw rw)
+{
+	return rw != SB_RW_WRITE && rw != SB_RW_RANDWRITE;
+}
+
+/* Open the target of thread i and set its region. */
+static int open_worker(const struct sb_job_opts *o, struct worker *w, const struct stat *tst,
+		       uint64_t dev_size, struct sb_err *err)
+{
+	int flags = O_RDWR | (o->direct ? O_DIRECT : 0);
+	struct stat st;
+	int rc;
+
+	if (S_ISDIR(tst->st_mode)) {
+		uint64_t len = o->size ? o->size : DEFAULT_FILE_SIZE;
+
+		sb_engine_job_file(o, w->idx, w->path, sizeof(w->path));
+		w->fd = open(w->path, flags);
+		if (w->fd < 0 && errno == ENOENT && !(o->verify && rw_reads(o->rw))) {
+			w->fd = open(w->path, flags | O_CREAT, 0600);
+			w->created = w->fd >= 0;
+		}
+		if (w->fd < 0)
+			return sb_err_sys(err, -errno, "open %s", w->path);
+		if (fstat(w->fd, &st) < 0)
+			return sb_err_sys(err, -errno, "stat %s", w->path);
+		w->lbs = st.st_blksize >= 512 && st.st_blksize <= 4096 ? (uint64_t)st.st_blksize : 4096;
+		w->start = 0;
+		w->len = len - len % o->bs;
+		if ((uint64_t)st.st_size < w->len) {
+			if (o->verify && rw_reads(o->rw))
+				return sb_err_set(err, -ENOENT, "%s: %llu bytes, the verify read needs %llu "
+						  "written by an earlier verify job", w->path,
+						  (unsigned long long)st.st_size, (unsigned long long)w->len);
+			if (rw_reads(o->rw) || o->rw == SB_RW_RANDWRITE) {
+				int lfd = open(w->path, O_WRONLY);
+
+				if (lfd < 0)
+					return sb_err_sys(err, -errno, "open %s", w->path);
+				sb_info("laying out %s (%llu MiB)", w->path, (unsigned long long)(w->len >> 20));
+				rc = layout_file(lfd, w->path, w->len, &w->rng, err);
+				close(lfd);
+				if (rc < 0)
+					return rc;
+			}
+		}
+		return 0;
+	}
+	snprintf(w->path, sizeof(w->path), "%s", o->target);
+	w->fd = open(o->target, flags);
+	if (w->fd < 0)
+		return sb_err_sys(err, -errno, "open %s", o->target);
+	if (S_ISBLK(tst->st_mode)) {
+		int ss = 512;
+
+		if (ioctl(w->fd, BLKSSZGET, &ss) < 0)
+			return sb_err_sys(err, -errno, "BLKSSZGET %s", o->target);
+		w->lbs = (uint64_t)ss;
+	} else {
+		w->lbs = tst->st_blksize >= 512 && tst->st_blksize <= 4096 ? (uint64_t)tst->st_blksize : 4096;
+	}
+	w->len = o->size ? o->size : dev_size / o->numjobs;
+	w->len -= w->len % o->bs;
+	w->start = (uint64_t)w->idx * w->len;
+	if (w->start + w->len > dev_size)
+		return sb_err_set(err, -ENOSPC, "%s: %u regions of %llu bytes do not fit in its %llu bytes",
+				  o->target, o->numjobs, (unsigned long long)w->len,
+				  (unsigned long long)dev_size);
+	return 0;
+}
+
+static void progress(const struct sb_job_opts *o, struct worker *ws, uint64_t t0,
+		     uint64_t total, uint64_t *last_b, uint64_t *last_t)
+{
+	uint64_t now = sb_now_ns(), b = 0, eta_s = 0;
+	unsigned i;
+	double rate;
+
+	for (i = 0; i < o->numjobs; i++)
+		b += atomic_load_explicit(&ws[i].prog_bytes, memory_order_relaxed);
+	rate = sb_mbps(b - *last_b, now - *last_t);
+	if (o->runtime_ns) {
+		uint64_t end = t0 + o->ramp_ns + o->runtime_ns;
+
+		eta_s = end > now ? (end - now) / 1000000000ULL : 0;
+	} else if (b > 0 && total > b) {
+		eta_s = (uint64_t)((double)(total - b) / ((double)b / (double)(now - t0))) / 1000000000ULL;
+	}
+	sb_progress("%s: %s %s, %.1f MB/s, ETA %llus", o->phase[0] ? o->phase : o->name,
+		    sb_rw_name(o->rw), o->target, rate, (unsigned long long)eta_s);
+	*last_b = b;
+	*last_t = now;
+}
+
+int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct sb_err *err)
+{
+	struct worker *ws;
+	pthread_barrier_t barrier;
+	struct stat tst;
+	uint64_t dev_size = 0, seed, t0, last_b = 0, last_t, total;
+	unsigned i, started = 0;
+	int rc, fd;
+
+	memset(res, 0, sizeof(*res));
+	sb_hist_init(&res->dir[0].clat);
+	sb_hist_init(&res->dir[1].clat);
+	snprintf(res->jobname, sizeof(res->jobname), "%s", o->name);
+	if ((rc = sb_job_opts_check(o, err)) < 0)
+		return rc;
+	if (stat(o->target, &tst) < 0)
+		return sb_err_sys(err, -errno, "target %s", o->target);
+	if (S_ISBLK(tst.st_mode) || S_ISREG(tst.st_mode)) {
+		fd = open(o->target, O_RDONLY);
+		if (fd < 0)
+			return sb_err_sys(err, -errno, "open %s", o->target);
+		if (S_ISBLK(tst.st_mode) && ioctl(fd, BLKGETSIZE64, &dev_size) < 0) {
+			rc = sb_err_sys(err, -errno, "BLKGETSIZE64 %s", o->target);
+			close(fd);
+			return rc;
+		}
+		close(fd);
+		if (S_ISREG(tst.st_mode))
+			dev_size = o->size && (uint64_t)tst.st_size < o->size * o->numjobs ?
+				   o->size * o->numjobs : (uint64_t)tst.st_size;
+		if (dev_size < o->bs * o->numjobs)
+			return sb_err_set(err, -ENOSPC, "%s: %llu bytes, too small for %u x %llu-byte blocks",
+					  o->target, (unsigned long long)dev_size, o->numjobs,
+					  (unsigned long long)o->bs);
+	} else if (S_ISDIR(tst.st_mode)) {
+		struct statvfs vfs;
+		uint64_t need = (o->size ? o->size : DEFAULT_FILE_SIZE) * o->numjobs;
+
+		if (statvfs(o->target, &vfs) == 0 && (uint64_t)vfs.f_bavail * vfs.f_frsize < need) {
+			char a[32], b[32];
+
+			sb_size_format_human(need, a, sizeof(a));
+			sb_size_format_human((uint64_t)vfs.f_bavail * vfs.f_frsize, b, sizeof(b));
+			/* files already laid out by an earlier phase count as room */
+			sb_debug("%s: %s free, job wants %s", o->target, b, a);
+			if (!(o->keep_files || (o->verify && rw_reads(o->rw))))
+				return sb_err_set(err, -ENOSPC, "%s: %s free, the job needs %s",
+						  o->target, b, a);
+		}
+	} else {
+		return sb_err_set(err, -EINVAL, "target %s is not a block device, file or directory", o->target);
+	}
+	ws = calloc(o->numjobs, sizeof(*ws));
+	if (!ws)
+		return sb_err_set(err, -ENOMEM, "out of memory");
+	seed = o->verify_seed_set ? o->verify_seed : sb_now_ns() ^ ((uint64_t)getpid() << 32);
+	for (i = 0; i < o->numjobs; i++) {
+		ws[i].o = o;
+		ws[i].idx = i;
+		ws[i].fd = -1;
+		rng_seed(&ws[i].rng, seed + i * 0x1000193ULL + 1);
+	}
+	/* the verify generation: given, or this run's seed */
+	struct sb_job_opts oc = *o;
+
+	if (!oc.verify_seed_set)
+		oc.verify_seed = seed;
+	for (i = 0; i < o->numjobs; i++) {
+		ws[i].o = &oc;
+		if ((rc = open_worker(&oc, &ws[i], &tst, dev_size, err)) < 0)
+			goto out;
+		if (oc.direct && (oc.bs % ws[i].lbs || ws[i].start % ws[i].lbs)) {
+			rc = sb_err_set(err, -EINVAL, "--bs %llu is not a multiple of %s's logical block "
+					"size %llu (needed for O_DIRECT)", (unsigned long long)oc.bs,
+					oc.target, (unsigned long long)ws[i].lbs);
+			goto out;
+		}
+	}
+	if (pthread_barrier_init(&barrier, NULL, o->numjobs + 1)) {
+		rc = sb_err_set(err, -ENOMEM, "pthread_barrier_init failed");
+		goto out;
+	}
+	for (i = 0; i < o->numjobs; i++) {
+		ws[i].barrier = &barrier;
+		if ((rc = -pthread_create(&ws[i].tid, NULL, worker_main, &ws[i])) < 0) {
+			sb_err_sys(err, rc, "starting job thread");
+			break;
+		}
+		ws[i].started = true;
+		started++;
+	}
+	if (started < o->numjobs) {
+		/* the barrier counts numjobs+1; stand in for the threads that never started */
+		for (i = started; i < o->numjobs; i++) {
+			ws[i].rc = -1;
+			ws[i].done = 1;
+		}
+		/* cannot release a barrier with a missing thread: only possible when
+		 * pthread_create fails, and then we abort rather than hang */
+		sb_warn("could not start every job thread; aborting");
+		abort();
+	}
+	pthread_barrier_wait(&barrier);
+	t0 = last_t = sb_now_ns();
+	total = 0;
+	for (i = 0; i < o->numjobs; i++)
+		total += ws[i].len;
+	for (;;) {
+		bool all = true;
+
+		for (i = 0; i < o->numjobs; i++)
+			if (!atomic_load(&ws[i].done))
+				all = false;
+		if (all)
+			break;
+		usleep(200000);
+		progress(&oc, ws, t0, total, &last_b, &last_t);
+	}
+	sb_progress_done();
+	for (i = 0; i < o->numjobs; i++)
+		pthread_join(ws[i].tid, NULL);
+	pthread_barrier_destroy(&barrier);
+	rc = 0;
+	for (i = 0; i < o->numjobs; i++) {
+		struct sb_job_result *r = &ws[i].res;
+		unsigned d;
+
+		if (ws[i].rc < 0 && rc == 0) {
+			rc = ws[i].rc;
+			sb_err_set(err, rc, "%s", ws[i].err.msg);
+		}
+		for (d = 0; d < 2; d++) {
+			res->dir[d].io_bytes += r->dir[d].io_bytes;
+			res->dir[d].ios += r->dir[d].ios;
+			if (r->dir[d].runtime_ns > res->dir[d].runtime_ns)
+				res->dir[d].runtime_ns = r->dir[d].runtime_ns;
+			sb_hist_merge(&res->dir[d].clat, &r->dir[d].clat);
+		}
+		if (r->elapsed_ns > res->elapsed_ns)
+			res->elapsed_ns = r->elapsed_ns;
+		res->usr_sec += r->usr_sec;
+		res->sys_sec += r->sys_sec;
+		res->verify_errors += r->verify_errors;
+		res->verified_blocks += r->verified_blocks;
+	}
+out:
+	for (i = 0; i < o->numjobs; i++) {
+		if (ws[i].fd >= 0)
+			close(ws[i].fd);
+		if (S_ISDIR(tst.st_mode) && ws[i].path[0] && !o->keep_files &&
+		    !(o->verify && (o->rw == SB_RW_WRITE || o->rw == SB_RW_RANDWRITE) && rc < 0))
+			unlink(ws[i].path);
+	}
+	free(ws);
+	return rc;
+}

@@ -1,0 +1,27 @@
+/* The I/O engine: runs one job (numjobs threads, each its own libaio
+ * context, buffers and region or file) and fills in the result.
+ *
+ * Hot path (one thread per job thread, no locks, no allocation): prepare as
+ * many iocbs as there are free slots, one io_submit for the batch, one
+ * io_getevents reaping everything that is ready. Timestamps are taken once
+ * per submit batch and once per reap batch (CLOCK_MONOTONIC through the
+ * vDSO), so an io's completion latency is (time of the reap batch that saw
+ * it) - (time of the submit batch that sent it): at most one batch of
+ * preparation/accounting work coarser than a per-io clock, like fio's
+ * gtod_reduce. */
+#ifndef SB_BENCH_ENGINE_H
+#define SB_BENCH_ENGINE_H
+
+#include <stddef.h>
+
+#include "bench/job.h"
+
+int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct sb_err *err);
+
+/* Monotonic clock in ns. */
+uint64_t sb_now_ns(void);
+
+/* Files the engine uses for thread i of a job on a directory target. */
+void sb_engine_job_file(const struct sb_job_opts *o, unsigned i, char *buf, size_t len);
+
+#endif

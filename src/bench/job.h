@@ -1,0 +1,76 @@
+/* One I/O job, as fio's: options, parsing of `stackbench job` arguments,
+ * and the result the engine fills in. */
+#ifndef SB_BENCH_JOB_H
+#define SB_BENCH_JOB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bench/hist.h"
+#include "util/err.h"
+
+#define SB_JOB_MAX_WATCH 32
+#define SB_JOB_MAX_THREADS 64
+
+enum sb_rw { SB_RW_READ, SB_RW_WRITE, SB_RW_RANDREAD, SB_RW_RANDWRITE, SB_RW_RW, SB_RW_RANDRW };
+enum sb_dir { SB_DIR_READ = 0, SB_DIR_WRITE = 1 };
+enum sb_output_format { SB_OUT_TEXT, SB_OUT_JSON };
+
+struct sb_job_opts {
+	char name[64];            /* jobname; also names the files in a directory target */
+	char target[512];         /* block device, regular file or directory */
+	enum sb_rw rw;
+	uint32_t rwmixread;       /* % reads for rw/randrw (default 50) */
+	uint64_t bs;              /* bytes (default 4KiB) */
+	uint32_t iodepth;         /* default 1 */
+	uint32_t numjobs;         /* threads (default 1) */
+	uint64_t size;            /* bytes per job; 0 = whole device / 1GiB file default */
+	uint64_t runtime_ns;      /* 0 = size-based */
+	uint64_t ramp_ns;         /* I/O during the ramp is not counted */
+	bool direct;              /* O_DIRECT (default true) */
+	uint32_t fsync_every;     /* fsync after every N writes (0 = never) */
+	bool verify;              /* write: write then read back and check; read: check only */
+	uint64_t verify_seed;     /* generation stamped in every block and checked on reads */
+	bool verify_seed_set;
+	bool keep_files;          /* directory target: leave the files for a later phase */
+	bool random_data_once;    /* internal: layout */
+	char phase[128];           /* label of the progress line */
+};
+
+/* Defaults as documented in `stackbench help job`. */
+void sb_job_opts_init(struct sb_job_opts *o);
+
+/* Parse `stackbench job` argv (argv[0] is the command name). watch receives
+ * --watch device nodes (pointers into argv). -EINVAL with a message on any
+ * bad or unknown option. */
+int sb_job_parse_args(int argc, char **argv, struct sb_job_opts *o,
+		      const char **watch, unsigned *nwatch,
+		      enum sb_output_format *fmt, struct sb_err *err);
+
+/* Checks combinations (e.g. bs a multiple of 512, verify only on size-based jobs). */
+int sb_job_opts_check(const struct sb_job_opts *o, struct sb_err *err);
+
+int sb_rw_parse(const char *s, enum sb_rw *out);
+const char *sb_rw_name(enum sb_rw rw);
+static inline bool sb_rw_random(enum sb_rw rw)
+{
+	return rw == SB_RW_RANDREAD || rw == SB_RW_RANDWRITE || rw == SB_RW_RANDRW;
+}
+
+struct sb_dir_result {
+	uint64_t io_bytes;
+	uint64_t ios;
+	uint64_t runtime_ns;      /* time this direction was measured over */
+	struct sb_hist clat;      /* submit -> reap, ns */
+};
+
+struct sb_job_result {
+	char jobname[64];
+	struct sb_dir_result dir[2];
+	uint64_t elapsed_ns;      /* wall time of the measured part (after ramp) */
+	double usr_sec, sys_sec;  /* CPU time of the job threads */
+	uint64_t verify_errors;
+	uint64_t verified_blocks;
+};
+
+#endif

@@ -1,0 +1,26 @@
+/* Job results as fio shapes them (--output-format=json), and as text. */
+#ifndef SB_BENCH_OUTPUT_H
+#define SB_BENCH_OUTPUT_H
+
+#include <stdio.h>
+
+#include <json-c/json.h>
+
+#include "bench/iostat.h"
+#include "bench/job.h"
+
+/* One element of fio's "jobs" array: jobname, read, write, usr_cpu, sys_cpu
+ * (fio's keys) and "job options" with what ran. */
+struct json_object *sb_job_result_json(const struct sb_job_opts *o, const struct sb_job_result *r);
+/* {"stackbench version", "jobs": [job], "disk_util": [...]} */
+struct json_object *sb_job_report_json(const struct sb_job_opts *o, const struct sb_job_result *r,
+				       const struct sb_iostat *io);
+void sb_job_report_text(FILE *f, const struct sb_job_opts *o, const struct sb_job_result *r,
+			const struct sb_iostat *io);
+void sb_iostat_text(FILE *f, const struct sb_iostat *io);
+
+/* bytes per second of one direction (0 when it did nothing) */
+double sb_dir_bw(const struct sb_dir_result *d);
+double sb_dir_iops(const struct sb_dir_result *d);
+
+#endif

@@ -1,0 +1,293 @@
+/* Suite dispatcher and the helpers every suite shares. */
+#include "bench/suite.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/sysinfo.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "bench/engine.h"
+#include "bench/output.h"
+#include "bench/suites/suites.h"
+#include "util/log.h"
+#include "util/units.h"
+
+static const struct {
+	const char *name;
+	int (*fn)(struct sb_suite_ctx *c, struct sb_err *err);
+} suites[] = {
+	{ "bonnie", sb_suite_bonnie },
+	{ "fio-matrix", sb_suite_fio_matrix },
+	{ "dd", sb_suite_dd },
+	{ "smallfile", sb_suite_smallfile },
+	{ "quick", sb_suite_quick },
+};
+
+bool sb_suite_exists(const char *name)
+{
+	for (size_t i = 0; i < sizeof(suites) / sizeof(suites[0]); i++)
+		if (!strcmp(suites[i].name, name))
+			return true;
+	return false;
+}
+
+const char *sb_suite_names(void)
+{
+	return "bonnie, fio-matrix, dd, smallfile, quick";
+}
+
+void sb_bench_spec_defaults(struct sb_bench_spec *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->repeat = 1;
+	b->chunk = 8192;
+	b->files = 1;
+	b->fsync = true;
+}
+
+void sb_suite_note(struct sb_suite_ctx *c, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	size_t i, n;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	n = json_object_array_length(c->notes);
+	for (i = 0; i < n; i++)
+		if (!strcmp(json_object_get_string(json_object_array_get_idx(c->notes, i)), buf))
+			return;
+	sb_verbose("%s: note: %s", c->suite, buf);
+	json_object_array_add(c->notes, json_object_new_string(buf));
+}
+
+void sb_suite_drop_caches(struct sb_suite_ctx *c)
+{
+	int fd;
+
+	sync();
+	if (getenv("STACKBENCH_NO_DROP_CACHES")) {
+		/* only for side-by-side runs against tools that never drop (bonnie++) */
+		sb_suite_note(c, "page cache NOT dropped before reads (STACKBENCH_NO_DROP_CACHES set)");
+		return;
+	}
+	fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, "3\n", 2) != 2)
+		sb_suite_note(c, "could not drop the page cache (%s): reads may be served from cache",
+			      geteuid() ? "not root" : strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
+static struct json_object *num(double v)
+{
+	return json_object_new_double(round(v * 1000.0) / 1000.0);
+}
+
+void sb_suite_figure(struct sb_suite_ctx *c, const char *name, double value, const char *unit,
+		     double cpu_pct, uint64_t latency_ns)
+{
+	struct json_object *f = json_object_new_object();
+
+	json_object_object_add(f, "value", num(value));
+	json_object_object_add(f, "unit", json_object_new_string(unit));
+	if (cpu_pct >= 0)
+		json_object_object_add(f, "cpu_pct", num(cpu_pct));
+	if (latency_ns)
+		json_object_object_add(f, "latency_ns", json_object_new_int64((int64_t)latency_ns));
+	json_object_object_add(c->figures, name, f);
+}
+
+uint64_t sb_suite_size(struct sb_suite_ctx *c, uint64_t def)
+{
+	return c->b->size ? c->b->size : def;
+}
+
+void sb_suite_job_init(struct sb_suite_ctx *c, struct sb_job_opts *o, const char *name)
+{
+	sb_job_opts_init(o);
+	snprintf(o->name, sizeof(o->name), "sb-%s", name);
+	snprintf(o->phase, sizeof(o->phase), "%s %s", c->suite, name);
+	snprintf(o->target, sizeof(o->target), "%s", c->target);
+	o->runtime_ns = c->b->runtime_ns;
+	o->ramp_ns = c->b->runtime_ns ? c->b->ramp_ns : 0;
+}
+
+int sb_suite_check_room(struct sb_suite_ctx *c, uint64_t bytes, struct sb_err *err)
+{
+	struct statvfs v;
+	uint64_t avail;
+	char a[32], b[32];
+
+	if (statvfs(c->target, &v) < 0)
+		return sb_err_sys(err, -errno, "statvfs %s", c->target);
+	avail = (uint64_t)v.f_bavail * v.f_frsize;
+	if (avail >= bytes + bytes / 50)
+		return 0;
+	sb_size_format_human(bytes, a, sizeof(a));
+	sb_size_format_human(avail, b, sizeof(b));
+	return sb_err_set(err, -ENOSPC, "suite %s needs %s in %s, only %s free "
+			  "(set a smaller bench.size, e.g. --set bench.size=256MiB)", c->suite, a, c->target, b);
+}
+
+static bool reads(enum sb_rw rw)
+{
+	return rw != SB_RW_WRITE && rw != SB_RW_RANDWRITE;
+}
+
+int sb_suite_job(struct sb_suite_ctx *c, struct sb_job_opts *o, struct sb_job_result *r,
+		 struct sb_err *err)
+{
+	struct sb_iostat io = c->io; /* same devices, this phase's counters */
+	struct json_object *j;
+	int rc;
+
+	if (reads(o->rw))
+		sb_suite_drop_caches(c);
+	if (!o->direct && o->size * o->numjobs < 2 * c->ram) {
+		char a[32], b[32];
+
+		sb_size_format_human(o->size * o->numjobs, a, sizeof(a));
+		sb_size_format_human(2 * c->ram, b, sizeof(b));
+		sb_suite_note(c, "%s: buffered, %s of files < 2x RAM (%s): possibly cache-served",
+			      o->name, a, b);
+	}
+	sb_iostat_start(&io);
+	rc = sb_engine_run(o, r, err);
+	sb_iostat_stop(&io);
+	if (rc < 0) {
+		sb_err_prefix(err, "suite %s, job %s: ", c->suite, o->name);
+		return rc;
+	}
+	j = sb_job_result_json(o, r);
+	json_object_object_add(j, "disk_util", sb_iostat_json(&io));
+	json_object_array_add(c->jobs, j);
+	return 0;
+}
+
+/* md resync/recovery on any watched md device or the target's own device. */
+static void detect_md_sync(struct sb_suite_ctx *c)
+{
+	for (unsigned i = 0; i < c->io.n; i++) {
+		char path[256], buf[64] = "";
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/md/sync_action", c->io.dev[i].sysdir);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (fgets(buf, sizeof(buf), f)) {
+			buf[strcspn(buf, "\n")] = 0;
+			if (strcmp(buf, "idle"))
+				sb_suite_note(c, "md %s: %s running during the benchmark (sync_action=%s): "
+					      "figures are lowered by it", c->io.dev[i].name, buf, buf);
+		}
+		fclose(f);
+	}
+}
+
+/* ext4 lazy inode-table init writes in the background after mkfs. */
+static void detect_lazyinit(struct sb_suite_ctx *c)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char path[300], comm[64] = "";
+		FILE *f;
+
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, "ext4lazyinit", 12))
+			sb_suite_note(c, "ext4 lazy init (ext4lazyinit kernel thread) running: "
+				      "background writes lower the figures");
+		fclose(f);
+	}
+	closedir(d);
+}
+
+int sb_suite_run(const char *suite, const struct sb_bench_spec *b, const char *target_dir,
+		 const char *const *watch_devs, unsigned nwatch, unsigned repetition,
+		 struct json_object **out, struct sb_err *err)
+{
+	struct sb_suite_ctx c = { .suite = suite, .b = b, .target = target_dir,
+				  .watch = watch_devs, .nwatch = nwatch };
+	struct json_object *o;
+	struct sysinfo si;
+	struct stat st;
+	size_t i;
+	int rc;
+
+	*out = NULL;
+	for (i = 0; i < sizeof(suites) / sizeof(suites[0]); i++)
+		if (!strcmp(suites[i].name, suite))
+			break;
+	if (i == sizeof(suites) / sizeof(suites[0]))
+		return sb_err_set(err, -EINVAL, "unknown suite '%s' (known: %s)", suite, sb_suite_names());
+	if (stat(target_dir, &st) < 0)
+		return sb_err_sys(err, -errno, "target %s", target_dir);
+	if (!S_ISDIR(st.st_mode))
+		return sb_err_set(err, -EINVAL, "suite %s: target %s is not a directory "
+				  "(suites run on a mounted filesystem)", suite, target_dir);
+	if (sysinfo(&si) < 0)
+		return sb_err_sys(err, -errno, "sysinfo");
+	c.ram = (uint64_t)si.totalram * si.mem_unit;
+	if (sb_iostat_add(&c.io, target_dir, NULL) < 0)
+		sb_debug("%s: no block device behind it; no device statistics for it", target_dir);
+	for (unsigned k = 0; k < nwatch; k++)
+		if ((rc = sb_iostat_add(&c.io, watch_devs[k], err)) < 0)
+			return rc;
+	c.notes = json_object_new_array();
+	c.figures = json_object_new_object();
+	c.jobs = json_object_new_array();
+	detect_md_sync(&c);
+	detect_lazyinit(&c);
+	sb_iostat_start(&c.io);
+	rc = suites[i].fn(&c, err);
+	sb_iostat_stop(&c.io);
+	sb_progress_done();
+	if (rc < 0) {
+		json_object_put(c.notes);
+		json_object_put(c.figures);
+		json_object_put(c.jobs);
+		return rc;
+	}
+	/* state at the end too: a resync that started mid-run counts */
+	detect_md_sync(&c);
+	detect_lazyinit(&c);
+	o = json_object_new_object();
+	json_object_object_add(o, "suite", json_object_new_string(suite));
+	json_object_object_add(o, "repetition", json_object_new_int((int)repetition));
+	json_object_object_add(o, "target", json_object_new_string(target_dir));
+	json_object_object_add(o, "notes", c.notes);
+	json_object_object_add(o, "figures", c.figures);
+	json_object_object_add(o, "jobs", c.jobs);
+	json_object_object_add(o, "disk_util", sb_iostat_json(&c.io));
+	*out = o;
+	return 0;
+}
+
+void sb_suite_remove_files(const struct sb_job_opts *o)
+{
+	char path[600];
+
+	for (unsigned i = 0; i < o->numjobs; i++) {
+		sb_engine_job_file(o, i, path, sizeof(path));
+		unlink(path);
+	}
+}

@@ -1,0 +1,35 @@
+/* Benchmark suites, for the orchestrator (`bench`, `build-and-test`).
+ * A suite runs on a directory (the stack's mounted filesystem, or any
+ * directory) and produces one suite object of docs/results-schema.md:
+ * {"suite","repetition","target","notes","figures","jobs","disk_util"}. */
+#ifndef SB_BENCH_SUITE_H
+#define SB_BENCH_SUITE_H
+
+#include <stdbool.h>
+
+#include <json-c/json.h>
+
+#include "spec/spec.h"
+#include "util/err.h"
+
+/* Run suite `suite` ("bonnie", "fio-matrix", "dd", "smallfile", "quick") with
+ * the sizes of b (b->size 0 = the suite's default: bonnie twice RAM, the
+ * others see `stackbench help bench`) in target_dir, sampling every device
+ * in watch_devs (node paths; the target's own filesystem device is always
+ * added). On success *out is a new suite object owned by the caller.
+ * -EINVAL for an unknown suite, -ENOSPC when the target lacks room, -EILSEQ
+ * when a verify check failed, other -errno on I/O errors. */
+int sb_suite_run(const char *suite, const struct sb_bench_spec *b, const char *target_dir,
+		 const char *const *watch_devs, unsigned nwatch, unsigned repetition,
+		 struct json_object **out, struct sb_err *err);
+
+/* true if name is a known suite */
+bool sb_suite_exists(const char *name);
+/* "bonnie, fio-matrix, dd, smallfile, quick" */
+const char *sb_suite_names(void);
+
+/* Defaults for the bench.* keys the suites read (chunk 8KiB, files 1,
+ * fsync true, repeat 1, size/runtime 0 = per suite). */
+void sb_bench_spec_defaults(struct sb_bench_spec *b);
+
+#endif

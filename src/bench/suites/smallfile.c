@@ -1,0 +1,59 @@
+/* smallfile: 4 KiB `randrw` and `rw` (50% reads), numjobs 4, direct and
+ * buffered, as the SSHFS post's fio runs. bench.size (default 256 MiB) is
+ * split over the 4 threads' files; bench.runtime, when set, makes every
+ * phase time-based. Figures per direction in MB/s and IOPS. */
+#include <stdio.h>
+
+#include <stdlib.h>
+
+#include "bench/output.h"
+#include "bench/suites/suites.h"
+
+#define SMALL_DEFAULT_SIZE (256ULL << 20)
+
+int sb_suite_smallfile(struct sb_suite_ctx *c, struct sb_err *err)
+{
+	static const enum sb_rw rws[] = { SB_RW_RANDRW, SB_RW_RW };
+	struct sb_job_opts o;
+	struct sb_job_result *r = malloc(sizeof(*r));
+	uint64_t total = sb_suite_size(c, SMALL_DEFAULT_SIZE);
+	int rc = 0;
+
+	if (!r)
+		return sb_err_set(err, -ENOMEM, "out of memory");
+	if ((rc = sb_suite_check_room(c, total, err)) < 0)
+		goto out;
+	for (unsigned m = 0; m < 2; m++) {
+		for (unsigned d = 0; d < 2; d++) {
+			const char *mode = d ? "buffered" : "direct";
+			char name[40];
+
+			snprintf(name, sizeof(name), "%s_%s", sb_rw_name(rws[m]), mode);
+			sb_suite_job_init(c, &o, name);
+			o.rw = rws[m];
+			o.bs = 4096;
+			o.numjobs = 4;
+			o.iodepth = 1;
+			o.direct = !d;
+			o.size = total / 4;
+			o.size -= o.size % o.bs;
+			snprintf(o.phase, sizeof(o.phase), "smallfile %s", name);
+			if ((rc = sb_suite_job(c, &o, r, err)) < 0)
+				goto out;
+			for (unsigned k = 0; k < 2; k++) {
+				const struct sb_dir_result *dr = &r->dir[k];
+				char fig[128];
+
+				snprintf(fig, sizeof(fig), "%s_%s_%s", sb_rw_name(rws[m]), mode,
+					 k ? "write" : "read");
+				sb_suite_figure(c, fig, sb_dir_bw(dr) / 1e6, "MB/s", -1, 0);
+				snprintf(fig, sizeof(fig), "%s_%s_%s_iops", sb_rw_name(rws[m]), mode,
+					 k ? "write" : "read");
+				sb_suite_figure(c, fig, sb_dir_iops(dr), "/s", -1, 0);
+			}
+		}
+	}
+out:
+	free(r);
+	return rc;
+}

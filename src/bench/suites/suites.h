@@ -1,0 +1,54 @@
+/* Internal to the suites: the context each suite function fills in, and
+ * the helpers they share (cache dropping, notes, figures, engine jobs). */
+#ifndef SB_BENCH_SUITES_SUITES_H
+#define SB_BENCH_SUITES_SUITES_H
+
+#include <math.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "bench/iostat.h"
+#include "bench/job.h"
+#include "spec/spec.h"
+#include "util/err.h"
+
+struct sb_suite_ctx {
+	const char *suite;
+	const struct sb_bench_spec *b;
+	const char *target;
+	const char *const *watch;
+	unsigned nwatch;
+	struct sb_iostat io;          /* whole suite */
+	struct json_object *notes, *figures, *jobs;
+	uint64_t ram;                 /* bytes */
+};
+
+/* sync + drop the page cache before a read phase; notes once if it cannot. */
+void sb_suite_drop_caches(struct sb_suite_ctx *c);
+void sb_suite_note(struct sb_suite_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* cpu_pct < 0 and latency_ns == 0 are left out */
+void sb_suite_figure(struct sb_suite_ctx *c, const char *name, double value, const char *unit,
+		     double cpu_pct, uint64_t latency_ns);
+/* A job with the suite's defaults: target dir, name, sizes; the caller sets rw/bs/... */
+void sb_suite_job_init(struct sb_suite_ctx *c, struct sb_job_opts *o, const char *name);
+/* Run an engine job: drops caches first when it reads, samples the devices
+ * for this phase, appends the job object (with its "disk_util") to jobs,
+ * notes a buffered phase that may be cache-served. */
+int sb_suite_job(struct sb_suite_ctx *c, struct sb_job_opts *o, struct sb_job_result *r,
+		 struct sb_err *err);
+/* statvfs: -ENOSPC with a message unless `bytes` fit */
+int sb_suite_check_room(struct sb_suite_ctx *c, uint64_t bytes, struct sb_err *err);
+/* Size for a suite: bench.size, or def when 0. */
+uint64_t sb_suite_size(struct sb_suite_ctx *c, uint64_t def);
+
+/* Remove the files a directory job left (keep_files). */
+void sb_suite_remove_files(const struct sb_job_opts *o);
+
+int sb_suite_bonnie(struct sb_suite_ctx *c, struct sb_err *err);
+int sb_suite_fio_matrix(struct sb_suite_ctx *c, struct sb_err *err);
+int sb_suite_dd(struct sb_suite_ctx *c, struct sb_err *err);
+int sb_suite_smallfile(struct sb_suite_ctx *c, struct sb_err *err);
+int sb_suite_quick(struct sb_suite_ctx *c, struct sb_err *err);
+
+#endif

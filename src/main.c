@@ -8,6 +8,7 @@
 
 #include "config.h"
 #include "cmd/cmd.h"
+#include "core/sandbox.h"
 #include "util/err.h"
 #include "util/log.h"
 
@@ -102,6 +103,19 @@ int main(int argc, char **argv)
 	int cargc = argc - optind;
 	char **cargv = argv + optind;
 
+	/* --sandbox forces any command into the throwaway kernel, before its
+	 * handler reads anything; the handlers that need md/dm decide the
+	 * automatic case themselves with sb_sandbox_decide(). */
+	if (sb_globals.sandbox == 1 && !sb_globals.in_sandbox) {
+		int code;
+
+		rc = sb_sandbox_rerun(cargc, cargv, &code, &err);
+		if (rc < 0) {
+			fprintf(stderr, "stackbench: %s\n", err.msg);
+			return sb_err_exit_code(rc);
+		}
+		return code;
+	}
 	optind = 0; /* handlers run getopt_long again on their own argv */
 	rc = cmd->fn(cargc, cargv, &err);
 	sb_progress_done();

@@ -1,9 +1,16 @@
 #!/bin/sh
-# PID 1 inside the throwaway user-mode-linux kernel. The kernel hands us
-# SB_JOB (a shell script on the shared host filesystem) through its command
-# line; we prepare the minimal system stackbench needs (proc, sysfs, devtmpfs,
-# /run, module loading, udev), run the job, and write its exit status to
-# $SB_JOB.rc because the kernel's own exit status does not carry it.
+# PID 1 inside the throwaway user-mode-linux kernel (used by stackbench's
+# sandbox runner, src/core/sandbox.c, and by scripts/uml-run.sh). The kernel
+# hands us, through its command line, SB_JOB (a shell script on the shared
+# host filesystem) and SB_MODROOT (a dir with a modprobe wrapper); we prepare
+# the minimal system stackbench needs (proc, sysfs, devtmpfs, /run, module
+# loading, udev), run the job, and write its exit status to $SB_JOB.rc
+# because the kernel's own exit status does not carry it.
+# Optional: SB_CWD (start dir), SB_ERRTTY (tty for the job's stderr, e.g.
+# /dev/tty1 wired to the host's stderr), SB_MARK=1 (frame the job's console
+# output with markers so the host can drop the kernel's own messages),
+# SB_PIPE_OUT/SB_PIPE_ERR=1 (the host's stdout/stderr is not a terminal:
+# give the job a pipe, not a tty, so it behaves as it would on the host).
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root LANG=C.UTF-8
 mount -t proc proc /proc
@@ -13,6 +20,9 @@ mkdir -p /dev/pts /dev/shm
 mount -t devpts devpts /dev/pts 2>/dev/null
 mount -t tmpfs tmpfs /dev/shm
 mount -t tmpfs tmpfs /run
+# Ctrl-Alt-Del (UML's management console "cad", sent by the host on Ctrl-C)
+# becomes SIGINT to us instead of an immediate reboot.
+echo 0 > /proc/sys/kernel/ctrl-alt-del 2>/dev/null
 # /lib/modules does not exist on the host; point the kernel's module loader
 # at a wrapper that looks in user-mode-linux's module tree.
 if [ -n "$SB_MODROOT" ] && [ -x "$SB_MODROOT/modprobe" ]; then
@@ -25,12 +35,45 @@ if [ -x /lib/systemd/systemd-udevd ]; then
 	udevadm trigger >/dev/null 2>&1
 	udevadm settle --timeout=30 >/dev/null 2>&1
 fi
+# Consoles translate \n to \r\n; the host wants the bytes as written.
+stty -opost 2>/dev/null
+exec 3>&1
+if [ -n "$SB_ERRTTY" ] && [ -c "$SB_ERRTTY" ]; then
+	exec 3<>"$SB_ERRTTY"
+	stty -opost <&3 2>/dev/null
+fi
+# fd 4: the job's stdout, fd 5: its stderr; a pipe through cat where the
+# host's side is not a terminal.
+pids=
+if [ "$SB_PIPE_OUT" = 1 ]; then
+	mkfifo /run/sb-out && { cat /run/sb-out & pids="$pids $!"; exec 4>/run/sb-out; }
+else
+	exec 4>&1
+fi
+if [ "$SB_PIPE_ERR" = 1 ]; then
+	mkfifo /run/sb-err && { cat /run/sb-err >&3 & pids="$pids $!"; exec 5>/run/sb-err; }
+else
+	exec 5>&3
+fi
 rc=127
 if [ -n "$SB_JOB" ] && [ -f "$SB_JOB" ]; then
 	cd "${SB_CWD:-/}" 2>/dev/null || cd /
-	sh "$SB_JOB" </dev/null
+	[ "$SB_MARK" = 1 ] && printf '\036\036sb-start\036\036'
+	# Background, so a stop request (SIGINT to us) can be passed on: as
+	# SIGTERM, since background jobs of a shell ignore SIGINT.
+	sh "$SB_JOB" </dev/null >&4 2>&5 &
+	job=$!
+	trap 'kill -TERM $job 2>/dev/null' INT TERM
+	wait $job
 	rc=$?
+	while kill -0 $job 2>/dev/null; do
+		wait $job
+		rc=$?
+	done
 fi
+exec 4>&- 5>&-
+[ -n "$pids" ] && wait $pids
+[ "$SB_MARK" = 1 ] && printf '\036\036sb-end\036\036'
 echo "$rc" > "$SB_JOB.rc"
 sync
 udevadm control --exit >/dev/null 2>&1

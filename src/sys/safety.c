@@ -1,0 +1,736 @@
+/* Real-disk safety checks (see safety.h). Order matters only for the
+ * message: the cheapest, most specific reason is reported first (wrong kind
+ * of device, the system disk, mounted, swap, holders), then the generic
+ * O_EXCL claim, then the on-disk signatures. Nothing here writes to a disk. */
+#include "sys/safety.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <blkid.h>
+#include <libudev.h>
+
+#include "util/log.h"
+#include "util/units.h"
+
+#define SYSFS "/sys"
+#define MAX_PARTS 128
+#define MAX_PARENTS 64
+
+/* ---------------------------------------------------------------- files */
+
+/* snprintf into a PATH_MAX buffer. A truncated path would name some other
+ * file, so truncation leaves an empty path (which names nothing). */
+static __attribute__((format(printf, 2, 3))) void pathf(char *out, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vsnprintf(out, PATH_MAX, fmt, ap);
+	va_end(ap);
+	if (r < 0 || r >= PATH_MAX)
+		out[0] = '\0';
+}
+
+/* snprintf for messages, where cutting the end off is fine. */
+static __attribute__((format(printf, 3, 4))) void textf(char *out, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(out, len, fmt, ap);
+	va_end(ap);
+}
+
+
+static char *read_text(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL;
+	size_t len = 0, cap = 0, r;
+
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (cap - len < 4096) {
+			char *nb = realloc(buf, cap + 65536);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = nb;
+			cap += 65536;
+		}
+		r = fread(buf + len, 1, cap - len - 1, f);
+		len += r;
+		if (r == 0)
+			break;
+	}
+	buf[len] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* First line of a sysfs attribute, trailing blanks removed; false if absent. */
+static bool read_attr(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	size_t l;
+
+	buf[0] = '\0';
+	if (!f)
+		return false;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	fclose(f);
+	l = strlen(buf);
+	while (l && (buf[l - 1] == '\n' || buf[l - 1] == ' ' || buf[l - 1] == '\t'))
+		buf[--l] = '\0';
+	return true;
+}
+
+static bool read_dev_attr(const char *path, dev_t *dev)
+{
+	char buf[32];
+	unsigned ma, mi;
+
+	if (!read_attr(path, buf, sizeof(buf)) || sscanf(buf, "%u:%u", &ma, &mi) != 2)
+		return false;
+	*dev = makedev(ma, mi);
+	return true;
+}
+
+static bool exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+/* Canonical sysfs directory of a block device (/sys/devices/.../block/sda). */
+static bool dev_sysdir(const char *sysfs, dev_t dev, char *out)
+{
+	char p[PATH_MAX];
+
+	pathf(p, "%s/dev/block/%u:%u", sysfs, major(dev), minor(dev));
+	return realpath(p, out) != NULL;
+}
+
+static const char *base(const char *p)
+{
+	const char *s = strrchr(p, '/');
+
+	return s ? s + 1 : p;
+}
+
+/* ----------------------------------------------------------- sysfs walks */
+
+int sb_safety_partitions(const char *sysfs, const char *name, char names[][64], dev_t *devs,
+			 unsigned max)
+{
+	char dir[PATH_MAX], p[PATH_MAX];
+	struct dirent *de;
+	unsigned n = 0;
+	DIR *d;
+
+	pathf(dir, "%s/block/%s", sysfs, name);
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) && n < max) {
+		if (de->d_name[0] == '.')
+			continue;
+		pathf(p, "%s/%s/partition", dir, de->d_name);
+		if (!exists(p))
+			continue;
+		pathf(p, "%s/%s/dev", dir, de->d_name);
+		if (!read_dev_attr(p, &devs[n]))
+			continue;
+		textf(names[n], 64, "%s", de->d_name);
+		n++;
+	}
+	closedir(d);
+	return (int)n;
+}
+
+static void add_holders(const char *sysfs, const char *dir, const char *of, char *out,
+			size_t olen, int *count)
+{
+	char p[PATH_MAX], dmname[128], item[300];
+	struct dirent *de;
+	size_t l;
+	DIR *d;
+
+	pathf(p, "%s/holders", dir);
+	d = opendir(p);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		pathf(p, "%s/block/%s/dm/name", sysfs, de->d_name);
+		if (read_attr(p, dmname, sizeof(dmname)) && dmname[0])
+			textf(item, sizeof(item), "%s [%s]", de->d_name, dmname);
+		else
+			textf(item, sizeof(item), "%s", de->d_name);
+		l = strlen(out);
+		textf(out + l, olen > l ? olen - l : 0, "%s%s%s%s%s", *count ? ", " : "", item,
+			 of ? " (of " : "", of ? of : "", of ? ")" : "");
+		(*count)++;
+	}
+	closedir(d);
+}
+
+int sb_safety_holders(const char *sysfs, const char *name, char *out, size_t olen)
+{
+	char dir[PATH_MAX], pdir[PATH_MAX];
+	char pnames[MAX_PARTS][64];
+	dev_t pdevs[MAX_PARTS];
+	int count = 0, np, i;
+
+	if (olen)
+		out[0] = '\0';
+	pathf(dir, "%s/block/%s", sysfs, name);
+	if (!exists(dir))
+		return -ENOENT;
+	add_holders(sysfs, dir, NULL, out, olen, &count);
+	np = sb_safety_partitions(sysfs, name, pnames, pdevs, MAX_PARTS);
+	for (i = 0; i < np; i++) {
+		pathf(pdir, "%s/%s", dir, pnames[i]);
+		add_holders(sysfs, pdir, pnames[i], out, olen, &count);
+	}
+	return count;
+}
+
+static void add_unique(dev_t *out, unsigned *n, unsigned max, dev_t d)
+{
+	unsigned i;
+
+	for (i = 0; i < *n; i++)
+		if (out[i] == d)
+			return;
+	if (*n < max)
+		out[(*n)++] = d;
+}
+
+static void parents_rec(const char *sysfs, dev_t dev, dev_t *out, unsigned *n, unsigned max,
+			int depth)
+{
+	char dir[PATH_MAX], p[PATH_MAX], *slash;
+	struct dirent *de;
+	dev_t d;
+	DIR *sd;
+
+	if (depth > 16)
+		return;
+	if (!dev_sysdir(sysfs, dev, dir)) {
+		add_unique(out, n, max, dev);
+		return;
+	}
+	pathf(p, "%s/partition", dir);
+	if (exists(p)) {
+		/* A partition's directory sits inside its disk's. */
+		slash = strrchr(dir, '/');
+		if (slash)
+			*slash = '\0';
+		pathf(p, "%s/dev", dir);
+		if (!read_dev_attr(p, &dev))
+			return;
+	}
+	add_unique(out, n, max, dev);
+	pathf(p, "%s/slaves", dir);
+	sd = opendir(p);
+	if (!sd)
+		return;
+	while ((de = readdir(sd))) {
+		if (de->d_name[0] == '.')
+			continue;
+		pathf(p, "%s/slaves/%s/dev", dir, de->d_name);
+		if (read_dev_attr(p, &d))
+			parents_rec(sysfs, d, out, n, max, depth + 1);
+	}
+	closedir(sd);
+}
+
+int sb_safety_dev_parents(const char *sysfs, dev_t dev, dev_t *out, unsigned max)
+{
+	unsigned n = 0;
+
+	parents_rec(sysfs, dev, out, &n, max, 0);
+	return (int)n;
+}
+
+/* --------------------------------------------------------- the root disk */
+
+/* Which of /, /boot, /boot/efi does the disk (or partition) dev hold?
+ * NULL if none. */
+static const char *root_disk_mount(dev_t dev)
+{
+	static const char *const mps[] = { "/", "/boot", "/boot/efi" };
+	dev_t mine[MAX_PARENTS], theirs[MAX_PARENTS], mdev;
+	const char *hit = NULL;
+	char *text;
+	int nm, nt, i, j;
+	unsigned k;
+
+	text = read_text("/proc/self/mountinfo");
+	if (!text)
+		return NULL;
+	nm = sb_safety_dev_parents(SYSFS, dev, mine, MAX_PARENTS);
+	for (k = 0; k < sizeof(mps) / sizeof(mps[0]) && !hit; k++) {
+		if (sb_safety_mountinfo_dev(text, mps[k], &mdev) != 0)
+			continue;
+		nt = sb_safety_dev_parents(SYSFS, mdev, theirs, MAX_PARENTS);
+		for (i = 0; i < nt && !hit; i++)
+			for (j = 0; j < nm && !hit; j++)
+				if (theirs[i] == mine[j])
+					hit = mps[k];
+	}
+	free(text);
+	return hit;
+}
+
+bool sb_safety_is_root_disk(dev_t dev)
+{
+	return root_disk_mount(dev) != NULL;
+}
+
+/* -------------------------------------------------------- one disk check */
+
+static const char *kind_of(mode_t m)
+{
+	if (S_ISREG(m))
+		return "a regular file";
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISCHR(m))
+		return "a character device";
+	return "not a block device";
+}
+
+static void read_identity(const char *sysdir, struct sb_disk_info *info)
+{
+	const char *v = NULL;
+	struct udev_device *ud = NULL;
+	struct udev *udev;
+	char p[PATH_MAX];
+
+	pathf(p, "%s/device/model", sysdir);
+	read_attr(p, info->model, sizeof(info->model));
+	udev = udev_new();
+	if (udev)
+		ud = udev_device_new_from_devnum(udev, 'b', info->dev);
+	if (ud) {
+		v = udev_device_get_property_value(ud, "ID_SERIAL_SHORT");
+		if (!v || !*v)
+			v = udev_device_get_property_value(ud, "ID_SERIAL");
+		if (v)
+			textf(info->serial, sizeof(info->serial), "%s", v);
+		if (!info->model[0] && (v = udev_device_get_property_value(ud, "ID_MODEL")))
+			textf(info->model, sizeof(info->model), "%s", v);
+	}
+	if (ud)
+		udev_device_unref(ud);
+	if (udev)
+		udev_unref(udev);
+	if (!info->serial[0]) {
+		pathf(p, "%s/device/serial", sysdir);
+		if (!read_attr(p, info->serial, sizeof(info->serial)) || !info->serial[0]) {
+			pathf(p, "%s/serial", sysdir);   /* virtio-blk */
+			read_attr(p, info->serial, sizeof(info->serial));
+		}
+	}
+}
+
+/* The path names a whole-disk block device; fills name, resolved, dev,
+ * size, block sizes, model, serial. */
+static int resolve(const char *path, struct sb_disk_info *info, struct sb_err *err)
+{
+	char real[PATH_MAX], sysdir[PATH_MAX], p[PATH_MAX], buf[128];
+	struct stat st;
+	unsigned long long sectors;
+
+	if (!path || !*path)
+		return sb_err_set(err, -EINVAL, "empty disk path");
+	if (!realpath(path, real)) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			return sb_err_set(err, -ENOENT, "disk %s: does not exist", path);
+		return sb_err_sys(err, -errno, "disk %s: cannot resolve the path", path);
+	}
+	if (stat(real, &st) != 0)
+		return sb_err_sys(err, -errno, "disk %s: cannot stat %s", path, real);
+	if (!S_ISBLK(st.st_mode))
+		return sb_err_set(err, -EINVAL, "disk %s: is %s, not a block device", path,
+				  kind_of(st.st_mode));
+	info->dev = st.st_rdev;
+	if (!dev_sysdir(SYSFS, st.st_rdev, sysdir))
+		return sb_err_set(err, -EINVAL, "disk %s: block device %u:%u has no entry in %s/dev/block",
+				  path, major(st.st_rdev), minor(st.st_rdev), SYSFS);
+	textf(info->name, sizeof(info->name), "%s", base(sysdir));
+	pathf(p, "%s/partition", sysdir);
+	if (exists(p)) {
+		char *slash = strrchr(sysdir, '/');
+		if (slash)
+			*slash = '\0';
+		return sb_err_set(err, -EINVAL,
+				  "disk %s: %s is a partition of /dev/%s, not a whole disk; stackbench "
+				  "takes whole disks only", path, info->name, base(sysdir));
+	}
+	pathf(p, "%s/dm/name", sysdir);
+	if (read_attr(p, buf, sizeof(buf)))
+		return sb_err_set(err, -EINVAL,
+				  "disk %s: %s is a device-mapper device (%s), not a whole disk",
+				  path, info->name, buf);
+	pathf(p, "%s/md", sysdir);
+	if (exists(p))
+		return sb_err_set(err, -EINVAL, "disk %s: %s is an md RAID array, not a whole disk",
+				  path, info->name);
+	/* The node stackbench will use: /dev/<name> when it is this device. */
+	pathf(p, "/dev/%s", info->name);
+	if (stat(p, &st) == 0 && S_ISBLK(st.st_mode) && st.st_rdev == info->dev)
+		textf(info->resolved, sizeof(info->resolved), "%s", p);
+	else
+		textf(info->resolved, sizeof(info->resolved), "%s", real);
+
+	pathf(p, "%s/size", sysdir);
+	sectors = 0;
+	if (read_attr(p, buf, sizeof(buf)))
+		sectors = strtoull(buf, NULL, 10);
+	info->size_bytes = (uint64_t)sectors * 512;
+	pathf(p, "%s/queue/logical_block_size", sysdir);
+	info->logical_block_size = read_attr(p, buf, sizeof(buf)) ? (unsigned)strtoul(buf, NULL, 10) : 512;
+	pathf(p, "%s/queue/physical_block_size", sysdir);
+	info->physical_block_size = read_attr(p, buf, sizeof(buf)) ? (unsigned)strtoul(buf, NULL, 10) : 512;
+	read_identity(sysdir, info);
+	if (!info->size_bytes)
+		return sb_err_set(err, -EINVAL, "disk %s: %s has size 0 (an unattached loop device or "
+				  "an empty drive)", path, info->name);
+	pathf(p, "%s/ro", sysdir);
+	if (read_attr(p, buf, sizeof(buf)) && strcmp(buf, "1") == 0)
+		return sb_err_set(err, -EROFS, "disk %s: %s is read-only", path, info->name);
+	return 0;
+}
+
+/* Mounted or swap, the disk itself (index 0) or one of its partitions. */
+static int check_in_use(const struct sb_disk_info *info, struct sb_err *err)
+{
+	char pnames[MAX_PARTS][64];
+	dev_t devs[MAX_PARTS + 1];
+	char where[512], what[128];
+	char *text;
+	int np, idx;
+
+	devs[0] = info->dev;
+	np = sb_safety_partitions(SYSFS, info->name, pnames, devs + 1, MAX_PARTS);
+	text = read_text("/proc/self/mountinfo");
+	if (!text)
+		return sb_err_sys(err, -errno, "disk %s: cannot read /proc/self/mountinfo", info->path);
+	idx = sb_safety_mountinfo_find(text, devs, (unsigned)np + 1, where, sizeof(where));
+	free(text);
+	if (idx >= 0) {
+		if (idx == 0)
+			textf(what, sizeof(what), "%s", info->name);
+		else
+			textf(what, sizeof(what), "its partition %s", pnames[idx - 1]);
+		return sb_err_set(err, -EBUSY, "disk %s: %s is mounted at %s; unmount it first",
+				  info->path, what, where);
+	}
+	text = read_text("/proc/swaps");
+	if (!text)
+		return 0;       /* no swap support in this kernel */
+	idx = sb_safety_swaps_find(text, devs, (unsigned)np + 1, where, sizeof(where));
+	free(text);
+	if (idx >= 0) {
+		if (idx == 0)
+			textf(what, sizeof(what), "%s", info->name);
+		else
+			textf(what, sizeof(what), "its partition %s", pnames[idx - 1]);
+		return sb_err_set(err, -EBUSY, "disk %s: %s is in use as swap (%s); swapoff it first",
+				  info->path, what, where);
+	}
+	return 0;
+}
+
+static int check_holders(const struct sb_disk_info *info, struct sb_err *err)
+{
+	char list[700];
+	int n;
+
+	n = sb_safety_holders(SYSFS, info->name, list, sizeof(list));
+	if (n < 0)
+		return sb_err_sys(err, n, "disk %s: cannot list the holders of %s", info->path, info->name);
+	if (n > 0)
+		return sb_err_set(err, -EBUSY, "disk %s: %s is in use by %s (see %s/block/%s/holders); "
+				  "stop the md array / device-mapper device first",
+				  info->path, info->name, list, SYSFS, info->name);
+	return 0;
+}
+
+/* The kernel refuses an O_EXCL open of a block device that a filesystem,
+ * md, dm, swap or another O_EXCL opener has claimed, which also covers users
+ * the sysfs checks cannot see. The device is closed again right away: there
+ * is a window between this check and the first write in which another
+ * program could claim the disk. Holding the descriptor until the layers are
+ * built would close it, but mdadm and mkfs need their own O_EXCL opens, so
+ * the window is accepted, as mke2fs and mdadm accept it. */
+static int check_excl(const struct sb_disk_info *info, struct sb_err *err)
+{
+	int fd = open(info->resolved, O_RDONLY | O_EXCL | O_CLOEXEC);
+
+	if (fd < 0) {
+		int e = errno;
+		if (e == EBUSY)
+			return sb_err_set(err, -EBUSY, "disk %s: %s is open exclusively elsewhere "
+					  "(O_EXCL open failed: a mounted filesystem, md, device-mapper "
+					  "or another program has claimed it)", info->path, info->name);
+		if (e == EACCES || e == EPERM)
+			return sb_err_sys(err, -e, "disk %s: cannot open %s (stackbench needs root "
+					  "for real disks)", info->path, info->resolved);
+		return sb_err_sys(err, -e, "disk %s: cannot open %s", info->path, info->resolved);
+	}
+	close(fd);
+	return 0;
+}
+
+/* What one probe result is, in words. */
+static void describe_value(blkid_probe pr, char *out, size_t len)
+{
+	const char *type = NULL, *usage = NULL, *pt = NULL, *bad = NULL;
+
+	out[0] = '\0';
+	blkid_probe_lookup_value(pr, "TYPE", &type, NULL);
+	blkid_probe_lookup_value(pr, "USAGE", &usage, NULL);
+	blkid_probe_lookup_value(pr, "PTTYPE", &pt, NULL);
+	blkid_probe_lookup_value(pr, "SBBADCSUM", &bad, NULL);
+	if (type) {
+		if (usage && strcmp(usage, "filesystem") == 0)
+			textf(out, len, "a filesystem (%s)", type);
+		else if (usage && strcmp(usage, "raid") == 0)
+			textf(out, len, "a RAID/LVM member signature (%s)", type);
+		else if (usage && strcmp(usage, "crypto") == 0)
+			textf(out, len, "an encryption header (%s)", type);
+		else
+			textf(out, len, "a %s signature", type);
+		if (bad) {
+			size_t l = strlen(out);
+			textf(out + l, len - l, " with a bad checksum");
+		}
+	}
+	if (pt) {
+		size_t l = strlen(out);
+		textf(out + l, len - l, "%sa %s partition table", l ? " and " : "", pt);
+	}
+}
+
+/* Every signature, wipefs-style (the low-level probe walks all of them),
+ * for the message when the safe probe found more than one. */
+static void list_signatures(const char *dev, char *out, size_t len)
+{
+	const char *type, *off;
+	blkid_probe pr;
+	size_t l;
+	int guard = 0;
+
+	out[0] = '\0';
+	pr = blkid_new_probe_from_filename(dev);
+	if (!pr)
+		return;
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_MAGIC | BLKID_SUBLKS_TYPE |
+					  BLKID_SUBLKS_USAGE | BLKID_SUBLKS_BADCSUM);
+	blkid_probe_enable_partitions(pr, 1);
+	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC);
+	while (guard++ < 16 && blkid_do_probe(pr) == 0) {
+		type = off = NULL;
+		if (blkid_probe_lookup_value(pr, "TYPE", &type, NULL) == 0)
+			blkid_probe_lookup_value(pr, "SBMAGIC_OFFSET", &off, NULL);
+		else if (blkid_probe_lookup_value(pr, "PTTYPE", &type, NULL) == 0)
+			blkid_probe_lookup_value(pr, "PTMAGIC_OFFSET", &off, NULL);
+		if (!type)
+			continue;
+		l = strlen(out);
+		textf(out + l, len > l ? len - l : 0, "%s%s at offset %s", l ? ", " : "", type,
+			 off ? off : "?");
+	}
+	blkid_free_probe(pr);
+}
+
+static int check_signatures(const struct sb_disk_info *info, bool allow_wipe, struct sb_err *err)
+{
+	char what[256], all[512];
+	blkid_probe pr;
+	int rc, e;
+
+	errno = 0;
+	pr = blkid_new_probe_from_filename(info->resolved);
+	if (!pr) {
+		e = errno ? errno : EIO;
+		return sb_err_sys(err, -e, "disk %s: cannot open %s for probing", info->path, info->resolved);
+	}
+	blkid_probe_enable_partitions(pr, 1);
+	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_ENTRY_DETAILS);
+	/* No usage filter: filesystems, RAID, LVM, crypto and others all count. */
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE |
+					  BLKID_SUBLKS_BADCSUM);
+	rc = blkid_do_safeprobe(pr);
+	if (rc == 0)
+		describe_value(pr, what, sizeof(what));
+	blkid_free_probe(pr);
+	if (rc == 1)
+		return 0;
+	if (rc == -1)
+		return sb_err_set(err, -EIO, "disk %s: libblkid could not probe %s", info->path,
+				  info->resolved);
+	/* -2: ambivalent, several signatures that contradict each other: there
+	 * is certainly something there. */
+	if (rc == -2)
+		textf(what, sizeof(what), "several conflicting signatures");
+	list_signatures(info->resolved, all, sizeof(all));
+	if (allow_wipe) {
+		sb_warn("disk %s: %s holds %s (%s); --wipe given: it will be erased", info->path,
+			info->name, what, all[0] ? all : "?");
+		return 0;
+	}
+	return sb_err_set(err, -EEXIST, "disk %s: %s holds %s (%s); stackbench does not overwrite "
+			  "existing data: pass --wipe to erase it", info->path, info->name, what,
+			  all[0] ? all : "?");
+}
+
+int sb_safety_check_disk(const char *path, bool allow_wipe, struct sb_disk_info *info,
+			 struct sb_err *err)
+{
+	struct sb_disk_info local;
+	const char *mp;
+	int rc;
+
+	if (!info)
+		info = &local;
+	memset(info, 0, sizeof(*info));
+	textf(info->path, sizeof(info->path), "%s", path ? path : "");
+	rc = resolve(path, info, err);
+	if (rc)
+		return rc;
+	mp = root_disk_mount(info->dev);
+	if (mp)
+		return sb_err_set(err, -EBUSY, "disk %s: %s holds the system's %s filesystem",
+				  info->path, info->name, mp);
+	rc = check_in_use(info, err);
+	if (!rc)
+		rc = check_holders(info, err);
+	if (!rc)
+		rc = check_excl(info, err);
+	if (!rc)
+		rc = check_signatures(info, allow_wipe, err);
+	return rc;
+}
+
+/* -------------------------------------------------------------- consent */
+
+static void show_disks(const struct sb_disk_info *infos, unsigned n)
+{
+	char size[32], p[PATH_MAX], backing[PATH_MAX];
+	unsigned i;
+
+	fprintf(stderr, "stackbench will DESTROY ALL DATA on %u disk%s:\n", n, n == 1 ? "" : "s");
+	for (i = 0; i < n; i++) {
+		sb_size_format_human(infos[i].size_bytes, size, sizeof(size));
+		fprintf(stderr, "  %-10s %s", infos[i].name, infos[i].resolved);
+		if (strcmp(infos[i].path, infos[i].resolved) != 0)
+			fprintf(stderr, " (%s)", infos[i].path);
+		fprintf(stderr, "\n             size %s (%llu bytes, %u/%u-byte sectors)  model %s  serial %s\n",
+			size, (unsigned long long)infos[i].size_bytes, infos[i].logical_block_size,
+			infos[i].physical_block_size,
+			infos[i].model[0] ? infos[i].model : "-", infos[i].serial[0] ? infos[i].serial : "-");
+		pathf(p, SYSFS "/block/%s/loop/backing_file", infos[i].name);
+		if (read_attr(p, backing, sizeof(backing)) && backing[0])
+			fprintf(stderr, "             loop device backed by %s\n", backing);
+	}
+}
+
+static void join_paths(const struct sb_disk_info *infos, unsigned n, char *out, size_t len)
+{
+	size_t l;
+	unsigned i;
+
+	out[0] = '\0';
+	for (i = 0; i < n; i++) {
+		l = strlen(out);
+		textf(out + l, len > l ? len - l : 0, "%s%s", i ? "," : "", infos[i].path);
+	}
+}
+
+static int confirm(const struct sb_disk_info *infos, unsigned n, const char *destroy_data,
+		   bool interactive, struct sb_err *err)
+{
+	char why[512], list[2048], names[512];
+	char *line = NULL;
+	size_t cap = 0, l;
+	ssize_t r;
+	unsigned i;
+	bool ok;
+
+	join_paths(infos, n, list, sizeof(list));
+	if (destroy_data) {
+		if (sb_safety_names_match(destroy_data, infos, n, why, sizeof(why)) != 0)
+			return sb_err_set(err, -EINVAL, "--destroy-data=%s does not name exactly the "
+					  "disks to destroy (%s): %s", destroy_data, list, why);
+		sb_info("--destroy-data names all %u disk%s (%s): their data will be destroyed",
+			n, n == 1 ? "" : "s", list);
+		return 0;
+	}
+	if (!interactive)
+		return sb_err_set(err, -ECANCELED, "refusing to destroy the data on %s without "
+				  "confirmation and there is no terminal to ask on; pass "
+				  "--destroy-data=%s (naming exactly these disks) for an unattended run",
+				  list, list);
+	names[0] = '\0';
+	for (i = 0; i < n; i++) {
+		l = strlen(names);
+		textf(names + l, sizeof(names) - l, "%s%s", i ? " " : "", infos[i].name);
+	}
+	show_disks(infos, n);
+	fprintf(stderr, "Type \"destroy %u disk%s\" (or their names: %s) to go on; anything else aborts: ",
+		n, n == 1 ? "" : "s", names);
+	fflush(stderr);
+	r = getline(&line, &cap, stdin);
+	if (r <= 0)
+		fputc('\n', stderr);
+	ok = r > 0 && sb_safety_confirm_ok(line, infos, n);
+	free(line);
+	if (!ok)
+		return sb_err_set(err, -ECANCELED, "not confirmed: nothing was written to %s", list);
+	return 0;
+}
+
+int sb_safety_check_disks(const char *const *paths, unsigned n, bool allow_wipe,
+			  const char *destroy_data, bool interactive,
+			  struct sb_disk_info *infos, struct sb_err *err)
+{
+	unsigned i, j;
+	int rc;
+
+	if (!n || !paths || !infos)
+		return sb_err_set(err, -EINVAL, "no disks to check");
+	for (i = 0; i < n; i++) {
+		rc = sb_safety_check_disk(paths[i], allow_wipe, &infos[i], err);
+		if (rc)
+			return rc;
+		for (j = 0; j < i; j++)
+			if (infos[j].dev == infos[i].dev)
+				return sb_err_set(err, -EINVAL, "disks %s and %s are the same device (%s)",
+						  infos[j].path, infos[i].path, infos[i].resolved);
+	}
+	return confirm(infos, n, destroy_data, interactive, err);
+}

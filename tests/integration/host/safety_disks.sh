@@ -1,0 +1,258 @@
+#!/bin/bash
+# Real-disk safety checks on THIS kernel, against loop devices made to look
+# used: with ext4, with a partition table, mounted, a mounted partition, held
+# open with O_EXCL, plus the disk holding /, a partition, a missing path, a
+# regular file, and --destroy-data lists that name the wrong set. Drives
+# sb_safety_check_disks through tests/tools/safety_probe. Needs root.
+# Only loop devices this script attaches are written to; the root disk is only
+# looked at (the check refuses it before opening it).
+#   tests/integration/host/safety_disks.sh        (SB_BUILD_DIR=build by default)
+set -u
+src=$(cd "$(dirname "$0")/../../.." && pwd)
+build=${SB_BUILD_DIR:-$src/build}
+probe=$build/tests/tools/safety_probe
+hold=$build/tests/tools/hold_excl
+if [ "$(id -u)" != 0 ]; then echo "SKIP: needs root"; exit 77; fi
+for t in "$probe" "$hold"; do
+	[ -x "$t" ] || { echo "FAIL: $t not built (meson setup build && ninja -C build)"; exit 1; }
+done
+for t in losetup mkfs.ext4 mount umount findmnt; do
+	command -v "$t" >/dev/null || { echo "SKIP: $t not installed"; exit 77; }
+done
+
+tmp=$(mktemp -d /tmp/sb-safety-host.XXXXXX)
+holder_pid=
+
+# Other test runs attach and detach loop devices in parallel, so the leak
+# check looks for what THIS script made (loops on files under $tmp, mounts
+# under $tmp, the holder process), not at the whole `losetup -a`.
+leaks() {
+	local f
+	for f in "$tmp"/*.img; do
+		[ -e "$f" ] || continue
+		losetup -j "$f" | sed 's/^/leaked loop: /'
+	done
+	findmnt -rn -o TARGET | grep -F "$tmp" | sed 's/^/leaked mount: /'
+	if [ -n "$holder_pid" ] && kill -0 "$holder_pid" 2>/dev/null; then
+		echo "leaked process: hold_excl $holder_pid"
+	fi
+}
+
+cleanup() {
+	local rc=$? f m l left
+	trap - EXIT INT TERM
+	if [ -n "$holder_pid" ]; then
+		kill "$holder_pid" 2>/dev/null
+		wait "$holder_pid" 2>/dev/null
+	fi
+	for m in $(findmnt -rn -o TARGET | grep -F "$tmp" | sort -r); do
+		umount "$m" || umount -l "$m"
+	done
+	for f in "$tmp"/*.img; do
+		[ -e "$f" ] || continue
+		for l in $(losetup -j "$f" | cut -d: -f1); do
+			losetup -d "$l"
+		done
+	done
+	# Detaching is asynchronous; give it a moment before calling it a leak.
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		left=$(leaks)
+		[ -z "$left" ] && break
+		sleep 0.3
+	done
+	if [ -n "$left" ]; then
+		echo "FAIL: cleanup left objects behind:"
+		echo "$left"
+		rc=1
+	fi
+	rm -rf "$tmp"
+	exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+fails=0
+n=0
+
+# check DESCRIPTION WANT WORD [--stdin TEXT] -- PROBE-ARGS...
+#   WANT: OK, or the errno name the refusal must carry (EBUSY, EEXIST, ...);
+#   WORD: text the message must contain (case-insensitive), "" for OK.
+check() {
+	local desc=$1 want=$2 word=$3 input= stdin=0 out msg rc ok=1
+	shift 3
+	if [ "$1" = --stdin ]; then input=$2; stdin=1; shift 2; fi
+	[ "$1" = -- ] && shift
+	n=$((n + 1))
+	if [ $stdin = 1 ]; then
+		out=$(printf '%s\n' "$input" | "$probe" --interactive "$@" 2>"$tmp/msg")
+	else
+		out=$("$probe" "$@" 2>"$tmp/msg" </dev/null)
+	fi
+	rc=$?
+	msg=$(cat "$tmp/msg")
+	if [ "$want" = OK ]; then
+		[ $rc -eq 0 ] && [ "${out%%$'\n'*}" = OK ] || ok=0
+	else
+		[ $rc -eq 1 ] && [ "${out%%$'\n'*}" = "REFUSED $want" ] || ok=0
+		grep -qiF -- "$word" <<<"$msg" || ok=0
+	fi
+	if [ $ok = 1 ]; then
+		echo "ok $n - $desc"
+	else
+		echo "not ok $n - $desc (want $want${word:+ /$word/}; got rc=$rc: $out)"
+		sed 's/^/    # /' <<<"$msg"
+		fails=$((fails + 1))
+	fi
+}
+
+# new_loop NAME [losetup options]: a 32 MiB sparse file on a loop device.
+# Retries: a parallel run may grab the same free device between the lookup
+# and the attach.
+new_loop() {
+	local f=$tmp/$1.img dev i
+	shift
+	[ -e "$f" ] || truncate -s 32M "$f"
+	for i in 1 2 3 4 5; do
+		dev=$(losetup -f --show "$@" "$f" 2>/dev/null) && { echo "$dev"; return 0; }
+		sleep 0.2
+	done
+	echo "FAIL: cannot attach a loop device to $f" >&2
+	return 1
+}
+
+# One primary Linux partition from sector 2048 to the end (an MBR written
+# by hand: no sfdisk needed).
+write_mbr() {
+	local f=$1 sectors
+	sectors=$(($(stat -c %s "$f") / 512))
+	le32() { printf '\\x%02x\\x%02x\\x%02x\\x%02x' $(($1 & 255)) $(($1 >> 8 & 255)) $(($1 >> 16 & 255)) $(($1 >> 24 & 255)); }
+	# shellcheck disable=SC2059
+	printf "\x00\xfe\xff\xff\x83\xfe\xff\xff$(le32 2048)$(le32 $((sectors - 2048)))" |
+		dd of="$f" bs=1 seek=446 conv=notrunc status=none
+	printf '\x55\xaa' | dd of="$f" bs=1 seek=510 conv=notrunc status=none
+}
+
+# wait_part LOOP: its first partition's node. Kernels built without
+# partition table parsers (this host's: no CONFIG_MSDOS_PARTITION) do not scan
+# the table on losetup -P, so then partx adds the partition with BLKPG.
+wait_part() {
+	local i
+	for i in $(seq 1 10); do
+		[ -b "${1}p1" ] && return 0
+		sleep 0.1
+	done
+	partx -a "$1" || return 1
+	wait_node "${1}p1"
+}
+
+wait_node() {
+	local i
+	for i in $(seq 1 50); do
+		[ -b "$1" ] && return 0
+		sleep 0.1
+	done
+	echo "FAIL: $1 did not appear" >&2
+	return 1
+}
+
+set -e
+A=$(new_loop clean-a)
+G=$(new_loop clean-g)
+truncate -s 32M "$tmp/ext4.img"
+mkfs.ext4 -q -F "$tmp/ext4.img"
+B=$(new_loop ext4)
+truncate -s 32M "$tmp/pt.img"
+write_mbr "$tmp/pt.img"
+C=$(new_loop pt -P)
+wait_part "$C"
+truncate -s 32M "$tmp/mounted.img"
+mkfs.ext4 -q -F "$tmp/mounted.img"
+D=$(new_loop mounted)
+mkdir "$tmp/mnt-d"
+mount -t ext4 "$D" "$tmp/mnt-d"
+truncate -s 32M "$tmp/mpart.img"
+write_mbr "$tmp/mpart.img"
+E=$(new_loop mpart -P)
+wait_part "$E"
+mkfs.ext4 -q -F "${E}p1"
+mkdir "$tmp/mnt-e"
+mount -t ext4 "${E}p1" "$tmp/mnt-e"
+F=$(new_loop held)
+mkdir "$tmp/by-id"
+ln -s "$A" "$tmp/by-id/fake-disk-A"
+set +e
+
+echo "# loops: clean $A $G, ext4 $B, partitioned $C, mounted $D, mounted partition ${E}p1, held $F"
+
+check "clean loop passes with --destroy-data" OK "" -- --destroy-data="$A" "$A"
+check "clean loop without consent, non-interactive: refused, says --destroy-data" ECANCELED "--destroy-data=" -- "$A"
+check "typed 'destroy 1 disk' confirms" OK "" --stdin "destroy 1 disk" -- "$A"
+check "typed disk name confirms" OK "" --stdin "$(basename "$A")" -- "$A"
+check "typed 'yes' is declined" ECANCELED "not confirmed" --stdin "yes" -- "$A"
+check "empty answer is declined" ECANCELED "not confirmed" --stdin "" -- "$A"
+check "by-id style symlink resolves to the node" OK "" -- --destroy-data="$A" "$tmp/by-id/fake-disk-A"
+
+check "ext4 signature refused" EEXIST "ext4" -- --destroy-data="$B" "$B"
+check "ext4 signature accepted with --wipe" OK "" -- --wipe --destroy-data="$B" "$B"
+check "partition table refused" EEXIST "partition table" -- --destroy-data="$C" "$C"
+check "partition table accepted with --wipe" OK "" -- --wipe --destroy-data="$C" "$C"
+check "a partition is not a whole disk" EINVAL "partition of $C" -- --wipe --destroy-data="${C}p1" "${C}p1"
+
+check "mounted loop refused as mounted" EBUSY "mounted at $tmp/mnt-d" -- --wipe --destroy-data="$D" "$D"
+check "loop with a mounted partition refused" EBUSY "partition $(basename "$E")p1 is mounted" -- --wipe --destroy-data="$E" "$E"
+
+"$hold" "$F" >"$tmp/hold.out" 2>&1 &
+holder_pid=$!
+for _ in $(seq 1 50); do grep -q ready "$tmp/hold.out" && break; sleep 0.1; done
+check "loop held open with O_EXCL refused as busy" EBUSY "exclusively" -- --destroy-data="$F" "$F"
+kill "$holder_pid"
+wait "$holder_pid" 2>/dev/null
+holder_pid=
+check "same loop passes once released" OK "" -- --destroy-data="$F" "$F"
+
+# The disk holding /: whole disk under the root filesystem's device.
+rootmm=$(findmnt -n -o MAJ:MIN / | tr -d " ")
+rootdisk=
+if [ -n "$rootmm" ] && [ "${rootmm%%:*}" != 0 ] && [ -e "/sys/dev/block/$rootmm" ]; then
+	sys=$(readlink -f "/sys/dev/block/$rootmm")
+	# Down through dm/md to the first slave, then from a partition to its disk.
+	while [ -d "$sys/slaves" ] && [ -n "$(ls "$sys/slaves")" ]; do
+		sys=$(readlink -f "$sys/slaves/$(ls "$sys/slaves" | head -n1)")
+	done
+	[ -e "$sys/partition" ] && sys=$(dirname "$sys")
+	[ -b "/dev/$(basename "$sys")" ] && rootdisk=/dev/$(basename "$sys")
+fi
+if [ -n "$rootdisk" ]; then
+	check "the disk holding / ($rootdisk) is refused" EBUSY "holds the system's / filesystem" -- --wipe --destroy-data="$rootdisk" "$rootdisk"
+else
+	echo "ok $((n += 1)) - # SKIP root disk: / is not on a block device here ($rootmm)"
+fi
+
+check "missing path refused" ENOENT "does not exist" -- --destroy-data=/dev/disk/by-id/sb-no-such-disk /dev/disk/by-id/sb-no-such-disk
+check "regular file refused" EINVAL "regular file" -- --wipe --destroy-data="$tmp/clean-a.img" "$tmp/clean-a.img"
+check "character device refused" EINVAL "character device" -- --wipe /dev/null
+
+check "two clean loops, both named" OK "" -- --destroy-data="$G,$A" "$A" "$G"
+check "two clean loops, named by kernel name" OK "" -- --destroy-data="$(basename "$A") $(basename "$G")" "$A" "$G"
+check "--destroy-data missing one disk" EINVAL "$(basename "$G") is not named" -- --destroy-data="$A" "$A" "$G"
+check "--destroy-data naming an extra disk" EINVAL "'$B' is not one of" -- --destroy-data="$A,$G,$B" "$A" "$G"
+check "--destroy-data naming a different disk" EINVAL "is not named" -- --destroy-data="$A,$B" "$A" "$G"
+check "typed 'destroy 2 disks' confirms two" OK "" --stdin "destroy 2 disks" -- "$A" "$G"
+check "typed 'destroy 1 disk' does not confirm two" ECANCELED "not confirmed" --stdin "destroy 1 disk" -- "$A" "$G"
+check "the same disk twice is refused" EINVAL "same device" -- --destroy-data="$A" "$A" "$tmp/by-id/fake-disk-A"
+check "one bad disk among good ones stops the run, naming it" EEXIST "disk $B" -- --destroy-data="$A,$B" "$A" "$B"
+
+# The checks only read: the signatures they refused on are still there.
+if blkid -p -o value -s TYPE "$B" | grep -qx ext4; then
+	echo "ok $((n += 1)) - ext4 signature on $B untouched by the checks"
+else
+	echo "not ok $((n += 1)) - ext4 signature on $B is gone"; fails=$((fails + 1))
+fi
+
+echo "1..$n"
+if [ $fails -ne 0 ]; then
+	echo "FAIL: $fails of $n checks failed"
+	exit 1
+fi
+echo "PASS: $n checks"
+exit 0

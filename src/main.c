@@ -116,6 +116,8 @@ int main(int argc, char **argv)
 		}
 		return code;
 	}
+	sb_globals.cmd_argc = cargc;
+	sb_globals.cmd_argv = cargv;
 	optind = 0; /* handlers run getopt_long again on their own argv */
 	rc = cmd->fn(cargc, cargv, &err);
 	sb_progress_done();

@@ -12,6 +12,8 @@ struct sb_globals {
 	const char *argv0;    /* path of this binary, for re-running inside the sandbox */
 	int orig_argc;        /* the whole command line, to re-run it inside the sandbox */
 	char **orig_argv;
+	int cmd_argc;         /* the command's own argv (argv[0] = command name), for sb_sandbox_rerun */
+	char **cmd_argv;
 };
 
 extern struct sb_globals sb_globals;

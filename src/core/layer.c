@@ -6,13 +6,11 @@
 
 #include "core/stack.h"
 
-/* Layers of this branch, and the ones another branch provides. The weak
- * references let this binary link without md/lvm/luks; sb_stack_init then
- * refuses stacks that need them. Adding a layer: one file plus one line. */
-extern const struct sb_layer_ops sb_layer_loop, sb_layer_disks, sb_layer_ext4, sb_layer_mount;
-extern const struct sb_layer_ops sb_layer_md __attribute__((weak));
-extern const struct sb_layer_ops sb_layer_lvm __attribute__((weak));
-extern const struct sb_layer_ops sb_layer_luks __attribute__((weak));
+/* Every layer type. Strong references: libsb is a static archive, and only
+ * a strong reference pulls a layer's object file into the binary. Adding a
+ * layer: one file in src/layers/, one line here, one in its meson.build. */
+extern const struct sb_layer_ops sb_layer_loop, sb_layer_disks, sb_layer_md,
+	sb_layer_lvm, sb_layer_luks, sb_layer_ext4, sb_layer_mount;
 
 const struct sb_layer_ops *sb_layer_find(const char *name)
 {

@@ -1,0 +1,264 @@
+#include "cmd/run.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "bench/suite.h"
+#include "cmd/cmd.h"
+#include "core/sandbox.h"
+#include "core/stack.h"
+#include "report/chart.h"
+#include "report/results.h"
+#include "report/table.h"
+#include "spec/spec.h"
+#include "util/log.h"
+
+static volatile sig_atomic_t run_stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	run_stop = 1;
+}
+
+int sb_run_opts_add_set(struct sb_run_opts *o, const char *kv, struct sb_err *err)
+{
+	if (o->nsets >= SB_RUN_MAX_SETS)
+		return sb_err_set(err, -E2BIG, "too many --set options (at most %d)", SB_RUN_MAX_SETS);
+	o->sets[o->nsets++] = kv;
+	return 0;
+}
+
+/* TODO(lead): move to stack.c as sb_stack_set_destroy_data once prov lands; shared with build.c. */
+static int sb_stack_set_destroy_data(struct sb_stack *s, const char *list, struct sb_err *err)
+{
+	char buf[SB_MAX_DISKS * 64], *tok, *save;
+
+	if ((size_t)snprintf(buf, sizeof(buf), "%s", list) >= sizeof(buf))
+		return sb_err_set(err, -EINVAL, "--destroy-data: list too long");
+	s->ndestroy = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (s->ndestroy >= SB_MAX_DISKS)
+			return sb_err_set(err, -EINVAL, "--destroy-data: more than %d disks", SB_MAX_DISKS);
+		snprintf(s->destroy[s->ndestroy++], SB_PATH_MAX, "%s", tok);
+	}
+	if (!s->ndestroy)
+		return sb_err_set(err, -EINVAL, "--destroy-data: no disk named");
+	s->destroy_data = true;
+	s->destroy_list = list;
+	return 0;
+}
+
+/* Run every suite of the stack, bench.repeat times, into res. A suite that
+ * fails is recorded in the results ("errors") and ends the benchmark of this
+ * stack; the teardown still happens. */
+static int run_suites(struct sb_stack *s, const struct sb_stack_spec *spec, unsigned repeat,
+		      struct json_object *res, struct sb_err *err)
+{
+	const char *devs[64];
+	unsigned ndev, rep, i;
+	int rc;
+
+	ndev = sb_stack_devices(s, devs, 64);
+	for (rep = 1; rep <= repeat; rep++) {
+		for (i = 0; i < spec->bench.nsuites; i++) {
+			struct json_object *obj = NULL;
+
+			if (run_stop)
+				return sb_err_set(err, -EINTR, "interrupted");
+			sb_info("%s: suite %s (repetition %u of %u) in %s", spec->name,
+				spec->bench.suites[i], rep, repeat, sb_stack_mountpoint(s));
+			rc = sb_suite_run(spec->bench.suites[i], &spec->bench, sb_stack_mountpoint(s),
+					  devs, ndev, rep, &obj, err);
+			if (rc < 0) {
+				sb_err_prefix(err, "suite %s: ", spec->bench.suites[i]);
+				return rc;
+			}
+			sb_results_add_suite(res, obj);
+		}
+	}
+	return 0;
+}
+
+static void results_add_error(struct json_object *res, const char *msg)
+{
+	struct json_object *arr;
+
+	if (!json_object_object_get_ex(res, "errors", &arr)) {
+		arr = json_object_new_array();
+		json_object_object_add(res, "errors", arr);
+	}
+	json_object_array_add(arr, json_object_new_string(msg));
+}
+
+/* One stack, start to finish. On success *out holds its results. */
+static int run_one(const struct sb_run_opts *o, const struct sb_stack_spec *spec,
+		   struct json_object **out, struct sb_err *err)
+{
+	struct sb_stack *s;
+	struct json_object *req = NULL, *built = NULL, *res = NULL;
+	struct sb_err terr = { 0 };
+	char summary[512], path[SB_PATH_MAX];
+	unsigned repeat = o->repeat ? o->repeat : (spec->bench.repeat ? spec->bench.repeat : 1);
+	int rc, trc;
+
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return sb_err_set(err, -ENOMEM, "out of memory");
+	rc = sb_stack_init(s, spec, err);
+	if (rc < 0)
+		goto out_free;
+	s->stop = &run_stop;
+	if (o->destroy_data) {
+		rc = sb_stack_set_destroy_data(s, o->destroy_data, err);
+		if (rc < 0)
+			goto out_free;
+	}
+	s->wipe = o->wipe;
+	sb_spec_summary(spec, summary, sizeof(summary));
+	sb_info("%s: building %s", spec->name, summary);
+
+	rc = sb_spec_to_json(spec, &req);
+	if (rc < 0) {
+		sb_err_set(err, rc, "cannot describe stack %s", spec->name);
+		goto out_free;
+	}
+	rc = sb_results_new(spec->name, req, &res, err);
+	if (rc < 0) {
+		json_object_put(req);
+		goto out_free;
+	}
+
+	rc = sb_stack_build(s, err);
+	if (rc < 0)
+		goto out_free;   /* sb_stack_build already rolled back */
+
+	rc = sb_stack_describe(s, &built, err);
+	if (rc == 0)
+		sb_results_set_built(res, built);
+	if (rc == 0 && o->bench)
+		rc = run_suites(s, spec, repeat, res, err);
+	if (rc < 0)
+		results_add_error(res, err->msg);
+
+	sb_info("%s: tearing down", spec->name);
+	trc = sb_stack_teardown_state(&s->state, &terr);
+	if (trc < 0) {
+		results_add_error(res, terr.msg);
+		if (rc == 0) {
+			rc = trc;
+			*err = terr;
+		} else {
+			sb_warn("%s", terr.msg);
+		}
+	}
+	sb_results_finish(res);
+	if (sb_results_write(res, o->results_dir, path, sizeof(path), rc < 0 ? &terr : err) == 0)
+		sb_info("%s: results in %s", spec->name, path);
+	if (rc == 0) {
+		*out = res;
+		res = NULL;
+	}
+out_free:
+	if (res)
+		json_object_put(res);
+	free(s);
+	return rc;
+}
+
+int sb_run(const struct sb_run_opts *o, struct sb_err *err)
+{
+	struct sb_spec_list *lists;
+	struct json_object **results = NULL;
+	bool need_md = false, need_dm = false, has_disks = false, use_sandbox = false;
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	unsigned i, j, total = 0, nres = 0, nfail = 0, k = 0;
+	int rc = 0, code;
+
+	lists = calloc(o->nfiles, sizeof(*lists));
+	if (!lists)
+		return sb_err_set(err, -ENOMEM, "out of memory");
+	for (i = 0; i < o->nfiles; i++) {
+		rc = sb_spec_load(o->files[i], o->sets, o->nsets, &lists[i], err);
+		if (rc < 0)
+			goto out;
+		for (j = 0; j < lists[i].n; j++) {
+			const struct sb_stack_spec *sp = &lists[i].items[j];
+			need_md |= sp->raid.enabled;
+			need_dm |= sp->lvm.enabled || sp->luks.enabled;
+			has_disks |= sp->devices.kind == SB_DEVICES_DISKS;
+		}
+		total += lists[i].n;
+	}
+
+	rc = sb_sandbox_decide(need_md, need_dm, has_disks, &use_sandbox, err);
+	if (rc < 0)
+		goto out;
+	if (use_sandbox) {
+		rc = sb_sandbox_rerun(sb_globals.cmd_argc, sb_globals.cmd_argv, &code, err);
+		if (rc == 0)
+			rc = code;  /* the exit code of the run inside, carried back */
+		goto out;
+	}
+
+	results = calloc(total, sizeof(*results));
+	if (!results) {
+		rc = sb_err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	for (i = 0; i < o->nfiles; i++) {
+		for (j = 0; j < lists[i].n; j++) {
+			struct sb_err e1 = { 0 };
+			int r;
+
+			k++;
+			if (run_stop) {
+				if (!rc)
+					rc = sb_err_set(err, -EINTR, "interrupted before stack %s", lists[i].items[j].name);
+				break;
+			}
+			sb_info("[%u/%u] %s", k, total, lists[i].items[j].name);
+			r = run_one(o, &lists[i].items[j], &results[nres], &e1);
+			if (r < 0) {
+				nfail++;
+				sb_warn("%s: %s", lists[i].items[j].name, e1.msg);
+				if (!rc) {
+					rc = r;
+					*err = e1;
+				}
+			} else {
+				nres++;
+			}
+		}
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+
+	if (nres) {
+		struct sb_err terr = { 0 };
+		int r = sb_table_render(results, nres, o->table, stdout, &terr);
+		if (r == 0 && o->chart)
+			r = sb_chart_write(results, nres, o->table, o->chart, &terr);
+		if (r < 0 && !rc) {
+			rc = r;
+			*err = terr;
+		}
+	}
+	if (nfail)
+		sb_info("%u of %u stacks failed", nfail, total);
+out:
+	for (i = 0; results && i < nres; i++)
+		json_object_put(results[i]);
+	free(results);
+	for (i = 0; i < o->nfiles; i++)
+		sb_spec_list_free(&lists[i]);
+	free(lists);
+	return rc;
+}

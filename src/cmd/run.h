@@ -1,0 +1,33 @@
+/* The pipeline behind build-and-test: stack files -> specs -> (sandbox?) ->
+ * for each stack: build, bench, read back, tear down, results file -> table.
+ * One direction; each stage hands its value to the next. */
+#ifndef SB_CMD_RUN_H
+#define SB_CMD_RUN_H
+
+#include <stdbool.h>
+
+#include "report/table.h"
+#include "util/err.h"
+
+#define SB_RUN_MAX_SETS 64
+
+struct sb_run_opts {
+	const char *const *files;
+	unsigned nfiles;
+	const char *sets[SB_RUN_MAX_SETS];
+	unsigned nsets;
+	unsigned repeat;              /* 0: each stack's bench.repeat */
+	const char *results_dir;
+	const char *destroy_data;     /* --destroy-data=DEV,DEV */
+	bool wipe;
+	bool bench;                   /* run the suites (build-and-test) */
+	const struct sb_table_opts *table;
+	const char *chart;
+};
+
+int sb_run_opts_add_set(struct sb_run_opts *o, const char *kv, struct sb_err *err);
+/* Returns 0, -errno with err set, or a positive exit code carried back from
+ * the throwaway kernel. */
+int sb_run(const struct sb_run_opts *o, struct sb_err *err);
+
+#endif

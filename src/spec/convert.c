@@ -159,7 +159,8 @@ int sb_spec_parse_scalar(const struct sb_spec_ctx *c, const struct sb_ynode *n,
 				sb_opt_allowed_list(o->allowed, list, sizeof(list));
 				return sb_spec_fail(c, n, false, "%s: expected one of %s, got '%s'", path, list, s);
 			}
-			return sb_spec_fail(c, n, false, "%s: expected a whole number, got '%s'", path, s);
+			return sb_spec_fail(c, n, false, "%s: expected a whole number from %llu to %llu, got '%s'", path,
+					    (unsigned long long)o->min, (unsigned long long)(o->max ? o->max : UINT32_MAX), s);
 		}
 		if (o->allowed && find_allowed(o->allowed, s) < 0) {
 			char buf[24];

@@ -292,9 +292,9 @@ static void test_errors(void **st)
 	load_bad("fs: {lazy_init: yes}\n",
 		 "t.yml:1:17: fs.lazy_init: expected true or false, got 'yes'");
 	load_bad("bench: {repeat: two}\n",
-		 "t.yml:1:17: bench.repeat: expected a whole number, got 'two'");
+		 "t.yml:1:17: bench.repeat: expected a whole number from 1 to 100, got 'two'");
 	load_bad("bench: {repeat: -1}\n",
-		 "t.yml:1:17: bench.repeat: expected a whole number, got '-1'");
+		 "t.yml:1:17: bench.repeat: expected a whole number from 1 to 100, got '-1'");
 	load_bad("bench: {suites: [bonnie, iozone]}\n",
 		 "t.yml:1:26: bench.suites: 'iozone' is not allowed; allowed: bonnie, fio-matrix, dd, smallfile, quick");
 	load_bad("bench: {runtime: 5 sec}\n",

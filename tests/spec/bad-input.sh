@@ -107,6 +107,16 @@ expect_bad "$SRC/stacks/ext4.yml" "--set raid.devices=1: raid.devices: RAID1 nee
 expect_bad "$SRC/stacks/ext4.yml" "--set devices.loop.count=3: devices.loop.count: 3 devices but raid.devices is 2; they must match" --set devices.loop.count=3
 expect_bad "$SRC/stacks/ext4.yml" "--set fs.block_size=2048: fs.block_size: 2048 is smaller than luks.sector_size 4096; use 4096 or larger" --set luks.sector_size=4096 --set fs.block_size=2048
 
+# larger than the free space under loop.dir (the figure varies with the host)
+"$SB" validate --set devices.loop.dir=/tmp/sb-no-such-dir/x --set devices.loop.size=64TiB \
+	"$SRC/stacks/ext4.yml" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 2 ] && grep -q "^stackbench: --set devices.loop.size=64TiB: devices.loop.size: 2 x 64 TiB = 128.0 TiB does not fit in the .* free under /tmp (sparse files fill up when benchmarked); use a smaller size or another devices.loop.dir\$" "$tmp/err"; then
+	ok
+else
+	bad "free space: exit $rc, stderr: $(cat "$tmp/err")"
+fi
+
 # every shipped stack validates, at full size and at CI's small size
 if "$SB" validate "$SRC"/stacks/*.yml >"$tmp/out" 2>"$tmp/err"; then
 	lines=$(grep -c '^ok ' "$tmp/out")

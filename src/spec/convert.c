@@ -15,9 +15,15 @@ int sb_spec_fail(const struct sb_spec_ctx *c, const struct sb_ynode *n, bool at_
 	char msg[SB_ERR_MSG_MAX];
 	va_list ap;
 
+	char *p;
+
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	/* values quoted in messages may hold escapes ("\e[2J"): not on a terminal */
+	for (p = msg; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
 	if (n && n->origin)
 		return sb_err_set(c->err, -EINVAL, "%s: %s", n->origin, msg);
 	if (n && at_key && n->kline)
@@ -99,6 +105,14 @@ static int fail_allowed(const struct sb_spec_ctx *c, const struct sb_ynode *n, c
 static int set_str(const struct sb_spec_ctx *c, const struct sb_ynode *n, const char *path,
 		   const struct sb_opt *o, void *field, const char *s)
 {
+	const char *p;
+
+	/* "\n" and friends arrive through double-quoted escapes: no value
+	 * needs them, and they would garble state files, logs and argv */
+	for (p = s; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return sb_spec_fail(c, n, false, "%s: contains a control character (0x%02X); use printable text",
+					    path, (unsigned)(unsigned char)*p);
 	if (strlen(s) >= o->size)
 		return sb_spec_fail(c, n, false, "%s: '%.40s...' is too long; at most %zu characters",
 				    path, s, o->size - 1);
@@ -159,7 +173,8 @@ int sb_spec_parse_scalar(const struct sb_spec_ctx *c, const struct sb_ynode *n,
 				sb_opt_allowed_list(o->allowed, list, sizeof(list));
 				return sb_spec_fail(c, n, false, "%s: expected one of %s, got '%s'", path, list, s);
 			}
-			return sb_spec_fail(c, n, false, "%s: expected a whole number, got '%s'", path, s);
+			return sb_spec_fail(c, n, false, "%s: expected a whole number from %llu to %llu, got '%s'", path,
+					    (unsigned long long)o->min, (unsigned long long)(o->max ? o->max : UINT32_MAX), s);
 		}
 		if (o->allowed && find_allowed(o->allowed, s) < 0) {
 			char buf[24];

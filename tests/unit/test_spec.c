@@ -168,7 +168,7 @@ static void test_every_section(void **st)
 		"  flags: [no_read_workqueue, same_cpu_crypt]\n"
 		"  allow_discards: true\n"
 		"fs: {type: ext4, block_size: 4096, mkfs_options: '-E nodiscard', mount_options: 'noatime,nodiratime', stride: 16, stripe_width: 32, lazy_init: true}\n"
-		"bench: {suites: [dd, quick, smallfile], size: 1GiB, runtime: 30s, ramp_time: 500ms, repeat: 3, chunk: 16k, files: 0, fsync: false, per_layer: true}\n";
+		"bench: {suites: [dd, quick, smallfile], size: 100MiB, runtime: 30s, ramp_time: 500ms, repeat: 3, chunk: 16k, files: 0, fsync: false, per_layer: true}\n";
 	struct sb_spec_list l = load_ok(y);
 	struct sb_stack_spec *s = &l.items[0];
 
@@ -205,7 +205,7 @@ static void test_every_section(void **st)
 	assert_true(s->fs.lazy_init);
 	assert_int_equal(s->bench.nsuites, 3);
 	assert_string_equal(s->bench.suites[2], "smallfile");
-	assert_int_equal(s->bench.size, 1ULL << 30);
+	assert_int_equal(s->bench.size, 100ULL << 20);
 	assert_int_equal(s->bench.runtime_ns, 30000000000ULL);
 	assert_int_equal(s->bench.ramp_ns, 500000000ULL);
 	assert_int_equal(s->bench.repeat, 3);
@@ -215,10 +215,10 @@ static void test_every_section(void **st)
 	assert_true(s->bench.per_layer);
 	sb_spec_list_free(&l);
 
-	l = load_ok("luks: {cipher: serpent-xts-plain64, flags: {allow_discards: true, same_cpu_crypt: false}}\nlvm: {size: 10GiB}\n");
+	l = load_ok("luks: {cipher: serpent-xts-plain64, flags: {allow_discards: true, same_cpu_crypt: false}}\nlvm: {size: 512MiB}\n");
 	assert_int_equal(l.items[0].luks.key_size, 512);
 	assert_true(l.items[0].luks.allow_discards);
-	assert_int_equal(l.items[0].lvm.size_bytes, 10ULL << 30);
+	assert_int_equal(l.items[0].lvm.size_bytes, 512ULL << 20);
 	assert_int_equal(l.items[0].lvm.size_pct_free, 0);
 	sb_spec_list_free(&l);
 
@@ -281,6 +281,10 @@ static void test_errors(void **st)
 		 "t.yml:1:24: devices.loop.size: '65TiB' is out of range; allowed 1 MiB to 64 TiB");
 	load_bad("devices: {loop: {size: -1GiB}}\n",
 		 "t.yml:1:24: devices.loop.size: '-1GiB' is not a size; use a number with a unit such as 512KiB, 4GiB or 100MB");
+	load_bad("lvm: {size: 2GiB}\n",
+		 "t.yml:1:13: lvm.size: 2 GiB is larger than the 1.0 GiB the devices below provide; use N%FREE or a smaller size");
+	load_bad("raid: {level: 10}\ndevices: {loop: {size: 64MiB}}\nbench: {size: 200MiB}\n",
+		 "t.yml:3:15: bench.size: 200 MiB is larger than the 128.0 MiB the stack's devices provide; use a smaller size or 0 (automatic)");
 	load_bad("devices: {loop: {dir: relative/dir}}\n",
 		 "t.yml:1:23: devices.loop.dir: 'relative/dir' is not an absolute path");
 	load_bad("foo: 1\n",
@@ -292,9 +296,9 @@ static void test_errors(void **st)
 	load_bad("fs: {lazy_init: yes}\n",
 		 "t.yml:1:17: fs.lazy_init: expected true or false, got 'yes'");
 	load_bad("bench: {repeat: two}\n",
-		 "t.yml:1:17: bench.repeat: expected a whole number, got 'two'");
+		 "t.yml:1:17: bench.repeat: expected a whole number from 1 to 100, got 'two'");
 	load_bad("bench: {repeat: -1}\n",
-		 "t.yml:1:17: bench.repeat: expected a whole number, got '-1'");
+		 "t.yml:1:17: bench.repeat: expected a whole number from 1 to 100, got '-1'");
 	load_bad("bench: {suites: [bonnie, iozone]}\n",
 		 "t.yml:1:26: bench.suites: 'iozone' is not allowed; allowed: bonnie, fio-matrix, dd, smallfile, quick");
 	load_bad("bench: {runtime: 5 sec}\n",
@@ -381,7 +385,7 @@ static void test_set(void **st)
 		load_bad_sets("{}\n", b5, 1, "--set fs.block_size=512: fs.block_size: '512' is not allowed; allowed: 1024, 2048, 4096");
 		load_bad_sets("{}\n", b6, 1, "--set fs.type.x=1: unknown key 'fs.type.x'; type has no sub-keys");
 		load_bad_sets("{}\n", b7, 1, "--set matrix.luks.cipher=[a]: the matrix cannot be set or nested; put it in the file");
-		load_bad_sets("{}\n", b8, 1, "--set fs.block_size=[1:2:1: invalid YAML: did not find expected ',' or ']' while parsing a flow sequence");
+		load_bad_sets("{}\n", b8, 1, "--set fs.block_size=[1: invalid YAML: did not find expected ',' or ']' while parsing a flow sequence");
 		load_bad_sets("{}\n", b9, 1, "--set fs.lazy_init=: fs.lazy_init: expected true or false, got nothing (null)");
 		/* the file's own errors still point into the file */
 		load_bad_sets("raid: {level: 1, layout: far2}\n", s2, 1,

@@ -126,15 +126,18 @@ struct shared {
 
 static inline void stamp_block(struct worker *w, void *buf, uint64_t bs)
 {
-	/* Refresh: the last 16 bytes of every 512-byte sector get a counter that
-	 * is unique per (job thread, write) and fresh random bits, so no two
-	 * sectors ever written are identical (defeats dedup); the rest of the
-	 * buffer stays the random bytes it was filled with (incompressible). */
+	/* Refresh: the last 16 bytes of every 4 KiB (or of the block, when
+	 * smaller) get a counter unique per (job thread, write) and fresh random
+	 * bits, so no two 4 KiB pieces ever written are identical (defeats
+	 * dedup, whose granularity is 4 KiB or more); the rest of the buffer
+	 * stays the random bytes it was filled with (incompressible). Costs one
+	 * PRNG step per 4 KiB instead of refilling the whole buffer. */
 	char *p = buf;
 	uint64_t s;
 
-	for (s = 0; s < bs; s += 512) {
-		uint64_t *q = (uint64_t *)(p + s + 512 - 16);
+	for (s = 0; s < bs; s += 4096) {
+		uint64_t end = s + 4096 < bs ? s + 4096 : bs;
+		uint64_t *q = (uint64_t *)(p + end - 16);
 
 		q[0] = ((uint64_t)w->idx << 56) ^ ++w->stamp;
 		q[1] = rng_next(&w->rng);

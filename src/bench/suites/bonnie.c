@@ -3,8 +3,10 @@
  *   write when bench.fsync, bonnie++ -b);
  * - rewrite: read a chunk, dirty it, lseek back, write it;
  * - block input: read the file in chunks;
- * - seeks: 3 threads (bonnie++'s SeekProcCount), 8000 seeks each: lseek to a
- *   random chunk and read it; every 10th also dirtied and written back;
+ * - seeks: 8192 seeks in all, handed out like bonnie++'s tickets to 5
+ *   threads (its SeekProcCount; the installed bonnie++ 2.00a reports
+ *   "8192,5" in its CSV): lseek to a random chunk and read it; 10% of them
+ *   are also dirtied and written back;
  * - file tests: files*1024 empty files in a directory tree (one directory
  *   per 1024 files), created / stat()ed / deleted in sequential (name)
  *   order, then in random order.
@@ -16,6 +18,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,8 +32,8 @@
 #include "util/log.h"
 #include "util/units.h"
 
-#define SEEK_THREADS 3
-#define SEEKS_PER_THREAD 8000
+#define SEEK_THREADS 5
+#define SEEKS_TOTAL 8192
 #define SEEK_UPDATE_PCT 10
 #define FILES_PER_DIR 1024
 
@@ -215,6 +218,7 @@ static int block_input(struct bonnie *bn, struct sb_err *err)
 
 struct seeker {
 	struct bonnie *bn;
+	_Atomic int *tickets;
 	pthread_t tid;
 	uint64_t seed, lmax;
 	int rc;
@@ -226,6 +230,7 @@ static void *seeker_main(void *arg)
 	struct bonnie *bn = s->bn;
 	char *buf = NULL;
 	int fd = -1;
+	unsigned nseeks = 0;
 
 	s->rc = -ENOMEM;
 	if (posix_memalign((void **)&buf, 4096, bn->chunk))
@@ -235,7 +240,8 @@ static void *seeker_main(void *arg)
 		s->rc = -errno;
 		goto out;
 	}
-	for (int i = 0; i < SEEKS_PER_THREAD; i++) {
+	/* take a ticket per seek, as bonnie++'s children read them from a pipe */
+	while (atomic_fetch_sub(s->tickets, 1) > 0) {
 		off_t off = (off_t)((rnd(&s->seed) % bn->nchunks) * bn->chunk);
 		uint64_t t0 = sb_now_ns(), d;
 
@@ -243,7 +249,8 @@ static void *seeker_main(void *arg)
 			s->rc = s->rc < 0 ? s->rc : -errno;
 			goto out;
 		}
-		if (rnd(&s->seed) % 100 < SEEK_UPDATE_PCT) {
+		/* bonnie++: the 1st, 11th, 21st... seek of each seeker updates */
+		if (nseeks++ % (100 / SEEK_UPDATE_PCT) == 0) {
 			buf[0]++;
 			if (lseek(fd, off, SEEK_SET) < 0 || (s->rc = full_write(fd, buf, bn->chunk)) < 0 ||
 			    (bn->sync && fsync(fd) < 0)) {
@@ -266,16 +273,17 @@ out:
 static int seeks(struct bonnie *bn, struct sb_err *err)
 {
 	struct seeker s[SEEK_THREADS];
+	_Atomic int tickets = SEEKS_TOTAL;
 	struct btimer t;
 	uint64_t lmax = 0;
 	double el, cpu;
 	int i, n = 0, rc = 0;
 
 	sb_suite_drop_caches(bn->c);
-	sb_progress("bonnie seeks: %d threads x %d", SEEK_THREADS, SEEKS_PER_THREAD);
+	sb_progress("bonnie seeks: %d seeks by %d threads", SEEKS_TOTAL, SEEK_THREADS);
 	bt_start(&t);
 	for (i = 0; i < SEEK_THREADS; i++) {
-		s[i] = (struct seeker){ .bn = bn, .seed = sb_now_ns() * (i + 7) | 1 };
+		s[i] = (struct seeker){ .bn = bn, .tickets = &tickets, .seed = sb_now_ns() * (i + 7) | 1 };
 		if (pthread_create(&s[i].tid, NULL, seeker_main, &s[i])) {
 			rc = sb_err_set(err, -EAGAIN, "bonnie: cannot start seek threads");
 			break;
@@ -292,7 +300,7 @@ static int seeks(struct bonnie *bn, struct sb_err *err)
 	if (rc < 0)
 		return rc;
 	el = bt_stop(&t, &cpu);
-	sb_suite_figure(bn->c, "seeks", SEEK_THREADS * SEEKS_PER_THREAD / el, "/s", cpu, lmax);
+	sb_suite_figure(bn->c, "seeks", SEEKS_TOTAL / el, "/s", cpu, lmax);
 	return 0;
 }
 

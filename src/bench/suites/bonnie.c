@@ -1,6 +1,11 @@
 /* bonnie: bonnie++ 2.0's tests, with its definitions.
- * - block output: write the file in chunk-size write()s (fsync after each
- *   write when bench.fsync, bonnie++ -b);
+ * bench.fsync is bonnie++'s -b. What -b does in bonnie++ 2.00a, read off
+ * strace (its man page says "fsync() after every write"): the data file is
+ * fsync()ed when closed after block output, rewrite and by every seeker; a
+ * seek's write-back is fsync()ed at once; every file created is fsync()ed
+ * and so is its directory; every unlink is followed by an fsync of the
+ * directory. We do exactly that, and count the fsyncs in the timings.
+ * - block output: write the file in chunk-size write()s;
  * - rewrite: read a chunk, dirty it, lseek back, write it;
  * - block input: read the file in chunks;
  * - seeks: 8192 seeks in all, handed out like bonnie++'s tickets to 5
@@ -127,8 +132,7 @@ static int block_output(struct bonnie *bn, struct sb_err *err)
 
 		((uint64_t *)bn->buf)[0] = i;      /* every chunk differs */
 		((uint64_t *)bn->buf)[1] = rnd(&seed);
-		if ((rc = full_write(fd, bn->buf, bn->chunk)) < 0 ||
-		    (bn->sync && fsync(fd) < 0 && (rc = -errno))) {
+		if ((rc = full_write(fd, bn->buf, bn->chunk)) < 0) {
 			sb_err_sys(err, rc, "bonnie: writing %s", bn->path);
 			close(fd);
 			return rc;
@@ -138,6 +142,11 @@ static int block_output(struct bonnie *bn, struct sb_err *err)
 			lmax = d;
 		if ((i & 4095) == 0)
 			show(bn, "block output", i, bn->nchunks, t.t0);
+	}
+	if (bn->sync && fsync(fd) < 0) {
+		rc = sb_err_sys(err, -errno, "bonnie: fsync %s", bn->path);
+		close(fd);
+		return rc;
 	}
 	if (close(fd) < 0)
 		return sb_err_sys(err, -errno, "bonnie: close %s", bn->path);
@@ -168,13 +177,17 @@ static int rewrite(struct bonnie *bn, struct sb_err *err)
 			rc = -errno;
 			goto fail;
 		}
-		if ((rc = full_write(fd, bn->buf, bn->chunk)) < 0 || (bn->sync && fsync(fd) < 0 && (rc = -errno)))
+		if ((rc = full_write(fd, bn->buf, bn->chunk)) < 0)
 			goto fail;
 		d = sb_now_ns() - t0;
 		if (d > lmax)
 			lmax = d;
 		if ((i & 4095) == 0)
 			show(bn, "rewrite", i, bn->nchunks, t.t0);
+	}
+	if (bn->sync && fsync(fd) < 0) {
+		rc = -errno;
+		goto fail;
 	}
 	close(fd);
 	el = bt_stop(&t, &cpu);
@@ -262,6 +275,10 @@ static void *seeker_main(void *arg)
 		if (d > s->lmax)
 			s->lmax = d;
 	}
+	if (bn->sync && fsync(fd) < 0) {
+		s->rc = -errno;
+		goto out;
+	}
 	s->rc = 0;
 out:
 	if (fd >= 0)
@@ -310,6 +327,7 @@ struct ftest {
 	struct bonnie *bn;
 	char dir[600];
 	unsigned n, ndirs;
+	int *dirfd;                   /* one per directory, for bonnie++ -b's directory fsyncs */
 	char (*names)[32];            /* names[i]: "NNNNN/name" relative to dir */
 };
 
@@ -321,6 +339,12 @@ static void shuffle(unsigned *a, unsigned n, uint64_t *seed)
 		a[i] = a[k];
 		a[k] = t;
 	}
+}
+
+/* fsync the directory file i lives in (bonnie++ -b) */
+static int fsync_dir_of(struct ftest *f, unsigned i)
+{
+	return fsync(f->dirfd[strtoul(f->names[i], NULL, 10)]);
 }
 
 static int create_files(struct ftest *f, const unsigned *order, const char *fig, struct sb_err *err)
@@ -337,9 +361,11 @@ static int create_files(struct ftest *f, const unsigned *order, const char *fig,
 		fd = open(p, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
 		if (fd < 0)
 			return sb_err_sys(err, -errno, "bonnie: create %s", p);
-		if (f->bn->sync && fsync(fd) < 0) {
+		if (f->bn->sync && (fsync(fd) < 0 || fsync_dir_of(f, order[i]) < 0)) {
+			int e = -errno;
+
 			close(fd);
-			return sb_err_sys(err, -errno, "bonnie: fsync %s", p);
+			return sb_err_sys(err, e, "bonnie: fsync %s", p);
 		}
 		close(fd);
 	}
@@ -371,9 +397,12 @@ static int walk_files(struct ftest *f, bool del, const char *fig, struct sb_err 
 			if (e->d_name[0] == '.')
 				continue;
 			snprintf(p, sizeof(p), "%s/%s", dp, e->d_name);
-			if ((del ? unlink(p) : stat(p, &st)) < 0) {
+			if ((del ? unlink(p) : stat(p, &st)) < 0 ||
+			    (del && f->bn->sync && fsync(f->dirfd[d]) < 0)) {
+				int er = -errno;
+
 				closedir(dh);
-				return sb_err_sys(err, -errno, "bonnie: %s %s", del ? "unlink" : "stat", p);
+				return sb_err_sys(err, er, "bonnie: %s %s", del ? "unlink" : "stat", p);
 			}
 			done++;
 		}
@@ -398,7 +427,8 @@ static int random_files(struct ftest *f, const unsigned *order, bool del, const 
 		struct stat st;
 
 		snprintf(p, sizeof(p), "%s/%s", f->dir, f->names[order[i]]);
-		if ((del ? unlink(p) : stat(p, &st)) < 0)
+		if ((del ? unlink(p) : stat(p, &st)) < 0 ||
+		    (del && f->bn->sync && fsync_dir_of(f, order[i]) < 0))
 			return sb_err_sys(err, -errno, "bonnie: %s %s", del ? "unlink" : "stat", p);
 	}
 	el = bt_stop(&t, &cpu);
@@ -415,6 +445,8 @@ static void rm_tree(struct ftest *f)
 		unlink(p);
 	}
 	for (unsigned d = 0; d < f->ndirs; d++) {
+		if (f->dirfd && f->dirfd[d] >= 0)
+			close(f->dirfd[d]);
 		snprintf(p, sizeof(p), "%s/%05u", f->dir, d);
 		rmdir(p);
 	}
@@ -435,7 +467,11 @@ static int file_tests(struct bonnie *bn, struct sb_err *err)
 	snprintf(f.dir, sizeof(f.dir), "%s/Bonnie.%d.files", bn->c->target, (int)getpid());
 	f.names = calloc(f.n, sizeof(*f.names));
 	order = calloc(f.n, sizeof(*order));
-	if (!f.names || !order) {
+	f.dirfd = malloc(f.ndirs * sizeof(*f.dirfd));
+	if (f.dirfd)
+		for (unsigned d = 0; d < f.ndirs; d++)
+			f.dirfd[d] = -1;
+	if (!f.names || !order || !f.dirfd) {
 		rc = sb_err_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
@@ -445,7 +481,7 @@ static int file_tests(struct bonnie *bn, struct sb_err *err)
 	}
 	for (unsigned d = 0; d < f.ndirs; d++) {
 		snprintf(p, sizeof(p), "%s/%05u", f.dir, d);
-		if (mkdir(p, 0700) < 0) {
+		if (mkdir(p, 0700) < 0 || (f.dirfd[d] = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
 			rc = sb_err_sys(err, -errno, "bonnie: mkdir %s", p);
 			goto out_rm;
 		}
@@ -485,6 +521,7 @@ out_rm:
 	rm_tree(&f);
 out:
 	free(f.names);
+	free(f.dirfd);
 	free(order);
 	return rc;
 }

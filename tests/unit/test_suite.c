@@ -14,8 +14,6 @@
 
 #include "bench/suite.h"
 
-int sb_bench_set(struct sb_bench_spec *b, const char *kv, struct sb_err *err);
-
 static void test_quick_shape(void **state)
 {
 	char dir[] = "/var/tmp/sb-test-suite.XXXXXX";

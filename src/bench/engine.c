@@ -112,16 +112,14 @@ struct worker {
 	struct sb_job_result res;
 	int rc;
 	struct sb_err err;
-	pthread_barrier_t *barrier;
+	_Atomic int *go;              /* 0 wait, 1 run, -1 give up (start gate) */
+	_Atomic int ready;
 	/* written by the worker (relaxed), read by the progress loop */
 	_Atomic uint64_t prog_bytes __attribute__((aligned(64)));
 	_Atomic int done;
 	uint64_t stamp;
 	double ru0, rs0;              /* thread CPU at the start of measuring */
-};
-
-struct shared {
-	uint64_t t_start;             /* set by main after the barrier */
+	unsigned batch;               /* most iocbs per io_submit */
 };
 
 static inline void stamp_block(struct worker *w, void *buf, uint64_t bs)
@@ -216,7 +214,7 @@ static int do_pass(struct worker *w, io_context_t ctx, struct slot *slots,
 		unsigned n = 0;
 
 		/* prepare a batch into every free slot */
-		while (!stop && nfree > 0) {
+		while (!stop && nfree > 0 && n < w->batch) {
 			struct slot *s;
 			uint64_t off, blk;
 			int dir;
@@ -420,9 +418,12 @@ static void *worker_main(void *arg)
 	}
 	rc = 0;
 out_wait:
-	/* every thread reaches the barrier, even a failed one, so none waits forever */
-	pthread_barrier_wait(w->barrier);
-	if (rc < 0)
+	/* start gate: every thread sets up first, then all start together; a
+	 * failed one still reports ready so nobody waits for it */
+	atomic_store(&w->ready, 1);
+	while (atomic_load(w->go) == 0)
+		usleep(100);
+	if (rc < 0 || atomic_load(w->go) < 0)
 		goto out;
 	rusage_thread(&w->ru0, &w->rs0);
 	t0 = measure_start = sb_now_ns();
@@ -606,7 +607,7 @@ static void progress(const struct sb_job_opts *o, struct worker *ws, uint64_t t0
 int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct sb_err *err)
 {
 	struct worker *ws;
-	pthread_barrier_t barrier;
+	_Atomic int go = 0;
 	struct stat tst;
 	uint64_t dev_size = 0, seed, t0, last_b = 0, last_t, total;
 	unsigned i, started = 0;
@@ -663,6 +664,7 @@ int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct
 		ws[i].o = o;
 		ws[i].idx = i;
 		ws[i].fd = -1;
+		ws[i].batch = o->iodepth_batch && o->iodepth_batch < o->iodepth ? o->iodepth_batch : o->iodepth;
 		rng_seed(&ws[i].rng, seed + i * 0x1000193ULL + 1);
 	}
 	/* the verify generation: given, or this run's seed */
@@ -681,12 +683,8 @@ int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct
 			goto out;
 		}
 	}
-	if (pthread_barrier_init(&barrier, NULL, o->numjobs + 1)) {
-		rc = sb_err_set(err, -ENOMEM, "pthread_barrier_init failed");
-		goto out;
-	}
 	for (i = 0; i < o->numjobs; i++) {
-		ws[i].barrier = &barrier;
+		ws[i].go = &go;
 		if ((rc = -pthread_create(&ws[i].tid, NULL, worker_main, &ws[i])) < 0) {
 			sb_err_sys(err, rc, "starting job thread");
 			break;
@@ -694,18 +692,16 @@ int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct
 		ws[i].started = true;
 		started++;
 	}
+	for (i = 0; i < started; i++)
+		while (!atomic_load(&ws[i].ready))
+			usleep(100);
 	if (started < o->numjobs) {
-		/* the barrier counts numjobs+1; stand in for the threads that never started */
-		for (i = started; i < o->numjobs; i++) {
-			ws[i].rc = -1;
-			ws[i].done = 1;
-		}
-		/* cannot release a barrier with a missing thread: only possible when
-		 * pthread_create fails, and then we abort rather than hang */
-		sb_warn("could not start every job thread; aborting");
-		abort();
+		atomic_store(&go, -1);
+		for (i = 0; i < started; i++)
+			pthread_join(ws[i].tid, NULL);
+		goto out;
 	}
-	pthread_barrier_wait(&barrier);
+	atomic_store(&go, 1);
 	t0 = last_t = sb_now_ns();
 	total = 0;
 	for (i = 0; i < o->numjobs; i++)
@@ -724,7 +720,6 @@ int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct
 	sb_progress_done();
 	for (i = 0; i < o->numjobs; i++)
 		pthread_join(ws[i].tid, NULL);
-	pthread_barrier_destroy(&barrier);
 	rc = 0;
 	for (i = 0; i < o->numjobs; i++) {
 		struct sb_job_result *r = &ws[i].res;

@@ -532,6 +532,9 @@ static int open_worker(const struct sb_job_opts *o, struct worker *w, const stru
 			w->fd = open(w->path, flags | O_CREAT, 0600);
 			w->created = w->fd >= 0;
 		}
+		if (w->fd < 0 && errno == EINVAL && o->direct)
+			return sb_err_sys(err, -EINVAL, "open %s with O_DIRECT (does this filesystem "
+					  "support direct I/O? --buffered runs without it)", w->path);
 		if (w->fd < 0)
 			return sb_err_sys(err, -errno, "open %s", w->path);
 		if (fstat(w->fd, &st) < 0)

@@ -9,16 +9,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "bench/data.h"
 #include "util/log.h"
 #include "util/units.h"
 
-#define VERIFY_MAGIC 0x73626e6368766679ULL /* "sbnchvfy" */
 #define DEFAULT_FILE_SIZE (1ULL << 30)
 
 uint64_t sb_now_ns(void)
@@ -27,66 +28,6 @@ uint64_t sb_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-/* xoshiro256** (Blackman/Vigna): a few ns per 64 bits, good enough to
- * make data incompressible and offsets uniform. */
-struct rng { uint64_t s[4]; };
-
-static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-static inline uint64_t rng_next(struct rng *r)
-{
-	uint64_t *s = r->s, res = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-
-	s[2] ^= s[0]; s[3] ^= s[1]; s[1] ^= s[2]; s[0] ^= s[3];
-	s[2] ^= t; s[3] = rotl(s[3], 45);
-	return res;
-}
-
-static void rng_seed(struct rng *r, uint64_t seed)
-{
-	int i;
-
-	/* splitmix64 to spread the seed over the state */
-	for (i = 0; i < 4; i++) {
-		uint64_t z = (seed += 0x9E3779B97F4A7C15ULL);
-
-		z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-		z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-		r->s[i] = z ^ (z >> 31);
-	}
-}
-
-/* Uniform in [0, n) without a division (Lemire's multiply-high). */
-static inline uint64_t rng_below(struct rng *r, uint64_t n)
-{
-	return (uint64_t)(((unsigned __int128)rng_next(r) * n) >> 64);
-}
-
-static void fill_random(struct rng *r, void *buf, size_t len)
-{
-	uint64_t *p = buf;
-	size_t i;
-
-	for (i = 0; i < len / 8; i++)
-		p[i] = rng_next(r);
-}
-
-static uint64_t block_sum(const void *buf, size_t len, uint64_t off, uint64_t seed)
-{
-	const uint64_t *p = buf;
-	uint64_t a = off ^ 0x243F6A8885A308D3ULL, b = seed ^ 0x13198A2E03707344ULL;
-	size_t i;
-
-	/* two independent lanes so the multiplies overlap; skip word 3 (the sum) */
-	for (i = 0; i + 1 < len / 8; i += 2) {
-		a = (a ^ p[i]) * 0x9E3779B97F4A7C15ULL;
-		a ^= a >> 29;
-		b = (b ^ (i + 1 == 3 ? 0 : p[i + 1])) * 0xC2B2AE3D27D4EB4FULL;
-		b ^= b >> 31;
-	}
-	return a ^ rotl(b, 17);
 }
 
 struct slot {
@@ -112,29 +53,32 @@ struct worker {
 	struct sb_job_result res;
 	int rc;
 	struct sb_err err;
-	pthread_barrier_t *barrier;
+	_Atomic int *go;              /* 0 wait, 1 run, -1 give up (start gate) */
+	_Atomic int ready;
 	/* written by the worker (relaxed), read by the progress loop */
 	_Atomic uint64_t prog_bytes __attribute__((aligned(64)));
 	_Atomic int done;
 	uint64_t stamp;
 	double ru0, rs0;              /* thread CPU at the start of measuring */
-};
-
-struct shared {
-	uint64_t t_start;             /* set by main after the barrier */
+	unsigned batch;               /* most iocbs per io_submit */
+	void *bufs;                   /* every slot's buffer, one mapping */
+	uint64_t buf_len;
 };
 
 static inline void stamp_block(struct worker *w, void *buf, uint64_t bs)
 {
-	/* Refresh: the last 16 bytes of every 512-byte sector get a counter that
-	 * is unique per (job thread, write) and fresh random bits, so no two
-	 * sectors ever written are identical (defeats dedup); the rest of the
-	 * buffer stays the random bytes it was filled with (incompressible). */
+	/* Refresh: the last 16 bytes of every 4 KiB (or of the block, when
+	 * smaller) get a counter unique per (job thread, write) and fresh random
+	 * bits, so no two 4 KiB pieces ever written are identical (defeats
+	 * dedup, whose granularity is 4 KiB or more); the rest of the buffer
+	 * stays the random bytes it was filled with (incompressible). Costs one
+	 * PRNG step per 4 KiB instead of refilling the whole buffer. */
 	char *p = buf;
 	uint64_t s;
 
-	for (s = 0; s < bs; s += 512) {
-		uint64_t *q = (uint64_t *)(p + s + 512 - 16);
+	for (s = 0; s < bs; s += 4096) {
+		uint64_t end = s + 4096 < bs ? s + 4096 : bs;
+		uint64_t *q = (uint64_t *)(p + end - 16);
 
 		q[0] = ((uint64_t)w->idx << 56) ^ ++w->stamp;
 		q[1] = rng_next(&w->rng);
@@ -213,7 +157,7 @@ static int do_pass(struct worker *w, io_context_t ctx, struct slot *slots,
 		unsigned n = 0;
 
 		/* prepare a batch into every free slot */
-		while (!stop && nfree > 0) {
+		while (!stop && nfree > 0 && n < w->batch) {
 			struct slot *s;
 			uint64_t off, blk;
 			int dir;
@@ -386,12 +330,26 @@ static void *worker_main(void *arg)
 		rc = sb_err_set(&w->err, -ENOMEM, "out of memory");
 		goto out_wait;
 	}
-	for (i = 0; i < o->iodepth; i++) {
-		if ((rc = -posix_memalign(&slots[i].buf, align, o->bs)) < 0) {
-			sb_err_sys(&w->err, rc, "allocating I/O buffers");
+	/* One region for every slot's buffer, each aligned for O_DIRECT; asking
+	 * for transparent huge pages makes pinning a large direct io cheaper
+	 * (one folio instead of 256 pages per MiB) when THP is in madvise mode. */
+	{
+		uint64_t stride = (o->bs + align - 1) / align * align;
+
+		w->buf_len = stride * o->iodepth;
+		w->bufs = mmap(NULL, w->buf_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (w->bufs == MAP_FAILED) {
+			w->bufs = NULL;
+			rc = sb_err_sys(&w->err, -errno, "allocating %llu bytes of I/O buffers",
+					(unsigned long long)w->buf_len);
 			goto out_wait;
 		}
-		fill_random(&w->rng, slots[i].buf, o->bs);
+		if (w->buf_len >= (2u << 20) && !getenv("STACKBENCH_NO_THP"))
+			madvise(w->bufs, w->buf_len, MADV_HUGEPAGE);
+		for (i = 0; i < o->iodepth; i++) {
+			slots[i].buf = (char *)w->bufs + (uint64_t)i * stride;
+			fill_random(&w->rng, slots[i].buf, o->bs);
+		}
 	}
 	rc = io_setup(o->iodepth, &ctx);
 	if (rc < 0) {
@@ -417,9 +375,12 @@ static void *worker_main(void *arg)
 	}
 	rc = 0;
 out_wait:
-	/* every thread reaches the barrier, even a failed one, so none waits forever */
-	pthread_barrier_wait(w->barrier);
-	if (rc < 0)
+	/* start gate: every thread sets up first, then all start together; a
+	 * failed one still reports ready so nobody waits for it */
+	atomic_store(&w->ready, 1);
+	while (atomic_load(w->go) == 0)
+		usleep(100);
+	if (rc < 0 || atomic_load(w->go) < 0)
 		goto out;
 	rusage_thread(&w->ru0, &w->rs0);
 	t0 = measure_start = sb_now_ns();
@@ -459,9 +420,9 @@ out_wait:
 out:
 	if (ctx)
 		io_destroy(ctx);
-	if (slots)
-		for (i = 0; i < o->iodepth; i++)
-			free(slots[i].buf);
+	if (w->bufs)
+		munmap(w->bufs, w->buf_len);
+	w->bufs = NULL;
 	free(slots);
 	free(events);
 	free(batch);
@@ -528,6 +489,9 @@ static int open_worker(const struct sb_job_opts *o, struct worker *w, const stru
 			w->fd = open(w->path, flags | O_CREAT, 0600);
 			w->created = w->fd >= 0;
 		}
+		if (w->fd < 0 && errno == EINVAL && o->direct)
+			return sb_err_sys(err, -EINVAL, "open %s with O_DIRECT (does this filesystem "
+					  "support direct I/O? --buffered runs without it)", w->path);
 		if (w->fd < 0)
 			return sb_err_sys(err, -errno, "open %s", w->path);
 		if (fstat(w->fd, &st) < 0)
@@ -603,7 +567,7 @@ static void progress(const struct sb_job_opts *o, struct worker *ws, uint64_t t0
 int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct sb_err *err)
 {
 	struct worker *ws;
-	pthread_barrier_t barrier;
+	_Atomic int go = 0;
 	struct stat tst;
 	uint64_t dev_size = 0, seed, t0, last_b = 0, last_t, total;
 	unsigned i, started = 0;
@@ -660,6 +624,7 @@ int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct
 		ws[i].o = o;
 		ws[i].idx = i;
 		ws[i].fd = -1;
+		ws[i].batch = o->iodepth_batch && o->iodepth_batch < o->iodepth ? o->iodepth_batch : o->iodepth;
 		rng_seed(&ws[i].rng, seed + i * 0x1000193ULL + 1);
 	}
 	/* the verify generation: given, or this run's seed */
@@ -678,12 +643,8 @@ int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct
 			goto out;
 		}
 	}
-	if (pthread_barrier_init(&barrier, NULL, o->numjobs + 1)) {
-		rc = sb_err_set(err, -ENOMEM, "pthread_barrier_init failed");
-		goto out;
-	}
 	for (i = 0; i < o->numjobs; i++) {
-		ws[i].barrier = &barrier;
+		ws[i].go = &go;
 		if ((rc = -pthread_create(&ws[i].tid, NULL, worker_main, &ws[i])) < 0) {
 			sb_err_sys(err, rc, "starting job thread");
 			break;
@@ -691,18 +652,16 @@ int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct
 		ws[i].started = true;
 		started++;
 	}
+	for (i = 0; i < started; i++)
+		while (!atomic_load(&ws[i].ready))
+			usleep(100);
 	if (started < o->numjobs) {
-		/* the barrier counts numjobs+1; stand in for the threads that never started */
-		for (i = started; i < o->numjobs; i++) {
-			ws[i].rc = -1;
-			ws[i].done = 1;
-		}
-		/* cannot release a barrier with a missing thread: only possible when
-		 * pthread_create fails, and then we abort rather than hang */
-		sb_warn("could not start every job thread; aborting");
-		abort();
+		atomic_store(&go, -1);
+		for (i = 0; i < started; i++)
+			pthread_join(ws[i].tid, NULL);
+		goto out;
 	}
-	pthread_barrier_wait(&barrier);
+	atomic_store(&go, 1);
 	t0 = last_t = sb_now_ns();
 	total = 0;
 	for (i = 0; i < o->numjobs; i++)
@@ -721,7 +680,6 @@ int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct
 	sb_progress_done();
 	for (i = 0; i < o->numjobs; i++)
 		pthread_join(ws[i].tid, NULL);
-	pthread_barrier_destroy(&barrier);
 	rc = 0;
 	for (i = 0; i < o->numjobs; i++) {
 		struct sb_job_result *r = &ws[i].res;

@@ -8,7 +8,12 @@
  * vDSO), so an io's completion latency is (time of the reap batch that saw
  * it) - (time of the submit batch that sent it): at most one batch of
  * preparation/accounting work coarser than a per-io clock, like fio's
- * gtod_reduce. */
+ * gtod_reduce.
+ *
+ * Buffers: one anonymous mapping per job thread holding iodepth buffers,
+ * aligned to the target's logical block size (at least 4 KiB), filled with
+ * random bytes once; MADV_HUGEPAGE is asked for when it is 2 MiB or more
+ * (STACKBENCH_NO_THP=1 in the environment skips it, for A/B comparisons). */
 #ifndef SB_BENCH_ENGINE_H
 #define SB_BENCH_ENGINE_H
 

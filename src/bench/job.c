@@ -85,7 +85,7 @@ int sb_job_parse_args(int argc, char **argv, struct sb_job_opts *o,
 {
 	enum { O_TARGET = 256, O_RW, O_BS, O_IODEPTH, O_NUMJOBS, O_RUNTIME, O_SIZE, O_MIX,
 	       O_RAMP, O_BUFFERED, O_DIRECT, O_FSYNC, O_VERIFY, O_SEED, O_WATCH, O_FMT, O_NAME,
-	       O_KEEP };
+	       O_KEEP, O_BATCH };
 	static const struct option opts[] = {
 		{ "target", required_argument, NULL, O_TARGET },
 		{ "filename", required_argument, NULL, O_TARGET },
@@ -107,6 +107,7 @@ int sb_job_parse_args(int argc, char **argv, struct sb_job_opts *o,
 		{ "output-format", required_argument, NULL, O_FMT },
 		{ "name", required_argument, NULL, O_NAME },
 		{ "keep-files", no_argument, NULL, O_KEEP },
+		{ "iodepth-batch", required_argument, NULL, O_BATCH },
 		{ NULL, 0, NULL, 0 },
 	};
 	uint32_t u;
@@ -172,6 +173,7 @@ int sb_job_parse_args(int argc, char **argv, struct sb_job_opts *o,
 			snprintf(o->name, sizeof(o->name), "%s", optarg);
 			break;
 		case O_KEEP: o->keep_files = true; break;
+		case O_BATCH: rc = parse_u32("iodepth-batch", optarg, 1, 4096, &o->iodepth_batch, err); break;
 		case ':':
 			return sb_err_set(err, -EINVAL, "option '%s' needs a value", argv[optind - 1]);
 		default:

@@ -24,6 +24,7 @@ struct sb_job_opts {
 	uint64_t bs;              /* bytes (default 4KiB) */
 	uint32_t iodepth;         /* default 1 */
 	uint32_t numjobs;         /* threads (default 1) */
+	uint32_t iodepth_batch;   /* most ios per io_submit (fio's iodepth_batch_submit); 0 = iodepth */
 	uint64_t size;            /* bytes per job; 0 = whole device / 1GiB file default */
 	uint64_t runtime_ns;      /* 0 = size-based */
 	uint64_t ramp_ns;         /* I/O during the ramp is not counted */

@@ -15,6 +15,11 @@ double sb_dir_iops(const struct sb_dir_result *d)
 	return d->runtime_ns ? (double)d->ios * 1e9 / (double)d->runtime_ns : 0.0;
 }
 
+double sb_job_cpu_pct(const struct sb_job_result *r)
+{
+	return r->elapsed_ns ? (r->usr_sec + r->sys_sec) / ((double)r->elapsed_ns / 1e9) * 100.0 : 0.0;
+}
+
 static struct json_object *dir_json(const struct sb_dir_result *d)
 {
 	struct json_object *o = json_object_new_object(), *c = json_object_new_object(),

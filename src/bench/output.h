@@ -22,5 +22,7 @@ void sb_iostat_text(FILE *f, const struct sb_iostat *io);
 /* bytes per second of one direction (0 when it did nothing) */
 double sb_dir_bw(const struct sb_dir_result *d);
 double sb_dir_iops(const struct sb_dir_result *d);
+/* (user + system CPU of the job's threads) / elapsed * 100, as bonnie++ */
+double sb_job_cpu_pct(const struct sb_job_result *r);
 
 #endif

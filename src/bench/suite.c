@@ -214,8 +214,9 @@ static void detect_lazyinit(struct sb_suite_ctx *c)
 		if (!f)
 			continue;
 		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, "ext4lazyinit", 12))
-			sb_suite_note(c, "ext4 lazy init (ext4lazyinit kernel thread) running: "
-				      "background writes lower the figures");
+			sb_suite_note(c, "ext4 lazy init running (an ext4lazyinit kernel thread exists; it "
+				      "may belong to another ext4 on this machine): its background writes "
+				      "can lower the figures");
 		fclose(f);
 	}
 	closedir(d);

@@ -32,4 +32,9 @@ const char *sb_suite_names(void);
  * fsync true, repeat 1, size/runtime 0 = per suite). */
 void sb_bench_spec_defaults(struct sb_bench_spec *b);
 
+/* Apply one "bench.KEY=VALUE" (bench.size, bench.runtime, bench.ramp,
+ * bench.chunk, bench.files, bench.fsync, bench.repeat); -EINVAL with a
+ * message for anything else or a bad value. */
+int sb_bench_set(struct sb_bench_spec *b, const char *kv, struct sb_err *err);
+
 #endif

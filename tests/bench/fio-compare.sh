@@ -6,6 +6,8 @@
 # read/write bandwidth within 3%. A benchmark, not a pass/fail test: the
 # machine is shared, so read the spread before the ratio.
 # usage: tests/bench/fio-compare.sh [ROUNDS] [RUNTIME_S]   (needs root)
+# SB_JOB_ARGS adds options to every stackbench run (e.g. "--iodepth-batch 1",
+# fio's default of one io per io_submit).
 set -euo pipefail
 ROUNDS=${1:-3}
 RT=${2:-5}
@@ -32,7 +34,8 @@ JOBS=(
 )
 
 run_sb() { # rw bs qd metric dir
-	"$SB" -q job --target "$LOOP" --rw "$1" --bs "$2" --iodepth "$3" --runtime "${RT}s" \
+	# shellcheck disable=SC2086
+	"$SB" -q job --target "$LOOP" --rw "$1" --bs "$2" --iodepth "$3" --runtime "${RT}s" ${SB_JOB_ARGS:-} \
 		--output-format json | python3 -c "import json,sys; j=json.load(sys.stdin)['jobs'][0]['$5']; print(j['iops'] if '$4'=='iops' else j['bw_bytes'])"
 }
 run_fio() {

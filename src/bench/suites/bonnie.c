@@ -1,10 +1,17 @@
 /* bonnie: bonnie++ 2.0's tests, with its definitions.
- * - block output: write the file in chunk-size write()s (fsync after each
- *   write when bench.fsync, bonnie++ -b);
+ * bench.fsync is bonnie++'s -b. What -b does in bonnie++ 2.00a, read off
+ * strace (its man page says "fsync() after every write"): the data file is
+ * fsync()ed when closed after block output, rewrite and by every seeker; a
+ * seek's write-back is fsync()ed at once; every file created is fsync()ed
+ * and so is its directory; every unlink is followed by an fsync of the
+ * directory. We do exactly that, and count the fsyncs in the timings.
+ * - block output: write the file in chunk-size write()s;
  * - rewrite: read a chunk, dirty it, lseek back, write it;
  * - block input: read the file in chunks;
- * - seeks: 3 threads (bonnie++'s SeekProcCount), 8000 seeks each: lseek to a
- *   random chunk and read it; every 10th also dirtied and written back;
+ * - seeks: 8192 seeks in all, handed out like bonnie++'s tickets to 5
+ *   threads (its SeekProcCount; the installed bonnie++ 2.00a reports
+ *   "8192,5" in its CSV): lseek to a random chunk and read it; 10% of them
+ *   are also dirtied and written back;
  * - file tests: files*1024 empty files in a directory tree (one directory
  *   per 1024 files), created / stat()ed / deleted in sequential (name)
  *   order, then in random order.
@@ -16,6 +23,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,8 +37,8 @@
 #include "util/log.h"
 #include "util/units.h"
 
-#define SEEK_THREADS 3
-#define SEEKS_PER_THREAD 8000
+#define SEEK_THREADS 5
+#define SEEKS_TOTAL 8192
 #define SEEK_UPDATE_PCT 10
 #define FILES_PER_DIR 1024
 
@@ -124,8 +132,7 @@ static int block_output(struct bonnie *bn, struct sb_err *err)
 
 		((uint64_t *)bn->buf)[0] = i;      /* every chunk differs */
 		((uint64_t *)bn->buf)[1] = rnd(&seed);
-		if ((rc = full_write(fd, bn->buf, bn->chunk)) < 0 ||
-		    (bn->sync && fsync(fd) < 0 && (rc = -errno))) {
+		if ((rc = full_write(fd, bn->buf, bn->chunk)) < 0) {
 			sb_err_sys(err, rc, "bonnie: writing %s", bn->path);
 			close(fd);
 			return rc;
@@ -135,6 +142,11 @@ static int block_output(struct bonnie *bn, struct sb_err *err)
 			lmax = d;
 		if ((i & 4095) == 0)
 			show(bn, "block output", i, bn->nchunks, t.t0);
+	}
+	if (bn->sync && fsync(fd) < 0) {
+		rc = sb_err_sys(err, -errno, "bonnie: fsync %s", bn->path);
+		close(fd);
+		return rc;
 	}
 	if (close(fd) < 0)
 		return sb_err_sys(err, -errno, "bonnie: close %s", bn->path);
@@ -165,13 +177,17 @@ static int rewrite(struct bonnie *bn, struct sb_err *err)
 			rc = -errno;
 			goto fail;
 		}
-		if ((rc = full_write(fd, bn->buf, bn->chunk)) < 0 || (bn->sync && fsync(fd) < 0 && (rc = -errno)))
+		if ((rc = full_write(fd, bn->buf, bn->chunk)) < 0)
 			goto fail;
 		d = sb_now_ns() - t0;
 		if (d > lmax)
 			lmax = d;
 		if ((i & 4095) == 0)
 			show(bn, "rewrite", i, bn->nchunks, t.t0);
+	}
+	if (bn->sync && fsync(fd) < 0) {
+		rc = -errno;
+		goto fail;
 	}
 	close(fd);
 	el = bt_stop(&t, &cpu);
@@ -215,6 +231,7 @@ static int block_input(struct bonnie *bn, struct sb_err *err)
 
 struct seeker {
 	struct bonnie *bn;
+	_Atomic int *tickets;
 	pthread_t tid;
 	uint64_t seed, lmax;
 	int rc;
@@ -226,6 +243,7 @@ static void *seeker_main(void *arg)
 	struct bonnie *bn = s->bn;
 	char *buf = NULL;
 	int fd = -1;
+	unsigned nseeks = 0;
 
 	s->rc = -ENOMEM;
 	if (posix_memalign((void **)&buf, 4096, bn->chunk))
@@ -235,7 +253,8 @@ static void *seeker_main(void *arg)
 		s->rc = -errno;
 		goto out;
 	}
-	for (int i = 0; i < SEEKS_PER_THREAD; i++) {
+	/* take a ticket per seek, as bonnie++'s children read them from a pipe */
+	while (atomic_fetch_sub(s->tickets, 1) > 0) {
 		off_t off = (off_t)((rnd(&s->seed) % bn->nchunks) * bn->chunk);
 		uint64_t t0 = sb_now_ns(), d;
 
@@ -243,7 +262,8 @@ static void *seeker_main(void *arg)
 			s->rc = s->rc < 0 ? s->rc : -errno;
 			goto out;
 		}
-		if (rnd(&s->seed) % 100 < SEEK_UPDATE_PCT) {
+		/* bonnie++: the 1st, 11th, 21st... seek of each seeker updates */
+		if (nseeks++ % (100 / SEEK_UPDATE_PCT) == 0) {
 			buf[0]++;
 			if (lseek(fd, off, SEEK_SET) < 0 || (s->rc = full_write(fd, buf, bn->chunk)) < 0 ||
 			    (bn->sync && fsync(fd) < 0)) {
@@ -254,6 +274,10 @@ static void *seeker_main(void *arg)
 		d = sb_now_ns() - t0;
 		if (d > s->lmax)
 			s->lmax = d;
+	}
+	if (bn->sync && fsync(fd) < 0) {
+		s->rc = -errno;
+		goto out;
 	}
 	s->rc = 0;
 out:
@@ -266,16 +290,17 @@ out:
 static int seeks(struct bonnie *bn, struct sb_err *err)
 {
 	struct seeker s[SEEK_THREADS];
+	_Atomic int tickets = SEEKS_TOTAL;
 	struct btimer t;
 	uint64_t lmax = 0;
 	double el, cpu;
 	int i, n = 0, rc = 0;
 
 	sb_suite_drop_caches(bn->c);
-	sb_progress("bonnie seeks: %d threads x %d", SEEK_THREADS, SEEKS_PER_THREAD);
+	sb_progress("bonnie seeks: %d seeks by %d threads", SEEKS_TOTAL, SEEK_THREADS);
 	bt_start(&t);
 	for (i = 0; i < SEEK_THREADS; i++) {
-		s[i] = (struct seeker){ .bn = bn, .seed = sb_now_ns() * (i + 7) | 1 };
+		s[i] = (struct seeker){ .bn = bn, .tickets = &tickets, .seed = sb_now_ns() * (i + 7) | 1 };
 		if (pthread_create(&s[i].tid, NULL, seeker_main, &s[i])) {
 			rc = sb_err_set(err, -EAGAIN, "bonnie: cannot start seek threads");
 			break;
@@ -292,7 +317,7 @@ static int seeks(struct bonnie *bn, struct sb_err *err)
 	if (rc < 0)
 		return rc;
 	el = bt_stop(&t, &cpu);
-	sb_suite_figure(bn->c, "seeks", SEEK_THREADS * SEEKS_PER_THREAD / el, "/s", cpu, lmax);
+	sb_suite_figure(bn->c, "seeks", SEEKS_TOTAL / el, "/s", cpu, lmax);
 	return 0;
 }
 
@@ -302,6 +327,7 @@ struct ftest {
 	struct bonnie *bn;
 	char dir[600];
 	unsigned n, ndirs;
+	int *dirfd;                   /* one per directory, for bonnie++ -b's directory fsyncs */
 	char (*names)[32];            /* names[i]: "NNNNN/name" relative to dir */
 };
 
@@ -313,6 +339,12 @@ static void shuffle(unsigned *a, unsigned n, uint64_t *seed)
 		a[i] = a[k];
 		a[k] = t;
 	}
+}
+
+/* fsync the directory file i lives in (bonnie++ -b) */
+static int fsync_dir_of(struct ftest *f, unsigned i)
+{
+	return fsync(f->dirfd[strtoul(f->names[i], NULL, 10)]);
 }
 
 static int create_files(struct ftest *f, const unsigned *order, const char *fig, struct sb_err *err)
@@ -329,9 +361,11 @@ static int create_files(struct ftest *f, const unsigned *order, const char *fig,
 		fd = open(p, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
 		if (fd < 0)
 			return sb_err_sys(err, -errno, "bonnie: create %s", p);
-		if (f->bn->sync && fsync(fd) < 0) {
+		if (f->bn->sync && (fsync(fd) < 0 || fsync_dir_of(f, order[i]) < 0)) {
+			int e = -errno;
+
 			close(fd);
-			return sb_err_sys(err, -errno, "bonnie: fsync %s", p);
+			return sb_err_sys(err, e, "bonnie: fsync %s", p);
 		}
 		close(fd);
 	}
@@ -363,9 +397,12 @@ static int walk_files(struct ftest *f, bool del, const char *fig, struct sb_err 
 			if (e->d_name[0] == '.')
 				continue;
 			snprintf(p, sizeof(p), "%s/%s", dp, e->d_name);
-			if ((del ? unlink(p) : stat(p, &st)) < 0) {
+			if ((del ? unlink(p) : stat(p, &st)) < 0 ||
+			    (del && f->bn->sync && fsync(f->dirfd[d]) < 0)) {
+				int er = -errno;
+
 				closedir(dh);
-				return sb_err_sys(err, -errno, "bonnie: %s %s", del ? "unlink" : "stat", p);
+				return sb_err_sys(err, er, "bonnie: %s %s", del ? "unlink" : "stat", p);
 			}
 			done++;
 		}
@@ -390,7 +427,8 @@ static int random_files(struct ftest *f, const unsigned *order, bool del, const 
 		struct stat st;
 
 		snprintf(p, sizeof(p), "%s/%s", f->dir, f->names[order[i]]);
-		if ((del ? unlink(p) : stat(p, &st)) < 0)
+		if ((del ? unlink(p) : stat(p, &st)) < 0 ||
+		    (del && f->bn->sync && fsync_dir_of(f, order[i]) < 0))
 			return sb_err_sys(err, -errno, "bonnie: %s %s", del ? "unlink" : "stat", p);
 	}
 	el = bt_stop(&t, &cpu);
@@ -407,6 +445,8 @@ static void rm_tree(struct ftest *f)
 		unlink(p);
 	}
 	for (unsigned d = 0; d < f->ndirs; d++) {
+		if (f->dirfd && f->dirfd[d] >= 0)
+			close(f->dirfd[d]);
 		snprintf(p, sizeof(p), "%s/%05u", f->dir, d);
 		rmdir(p);
 	}
@@ -427,7 +467,11 @@ static int file_tests(struct bonnie *bn, struct sb_err *err)
 	snprintf(f.dir, sizeof(f.dir), "%s/Bonnie.%d.files", bn->c->target, (int)getpid());
 	f.names = calloc(f.n, sizeof(*f.names));
 	order = calloc(f.n, sizeof(*order));
-	if (!f.names || !order) {
+	f.dirfd = malloc(f.ndirs * sizeof(*f.dirfd));
+	if (f.dirfd)
+		for (unsigned d = 0; d < f.ndirs; d++)
+			f.dirfd[d] = -1;
+	if (!f.names || !order || !f.dirfd) {
 		rc = sb_err_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
@@ -437,7 +481,7 @@ static int file_tests(struct bonnie *bn, struct sb_err *err)
 	}
 	for (unsigned d = 0; d < f.ndirs; d++) {
 		snprintf(p, sizeof(p), "%s/%05u", f.dir, d);
-		if (mkdir(p, 0700) < 0) {
+		if (mkdir(p, 0700) < 0 || (f.dirfd[d] = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
 			rc = sb_err_sys(err, -errno, "bonnie: mkdir %s", p);
 			goto out_rm;
 		}
@@ -477,6 +521,7 @@ out_rm:
 	rm_tree(&f);
 out:
 	free(f.names);
+	free(f.dirfd);
 	free(order);
 	return rc;
 }

@@ -29,12 +29,12 @@ int sb_suite_dd(struct sb_suite_ctx *c, struct sb_err *err)
 	snprintf(o.phase, sizeof(o.phase), "dd write");
 	if ((rc = sb_suite_job(c, &o, r, err)) < 0)
 		goto out_rm;
-	sb_suite_figure(c, "write", sb_dir_bw(&r->dir[SB_DIR_WRITE]) / 1e6, "MB/s", -1, 0);
+	sb_suite_figure(c, "write", sb_dir_bw(&r->dir[SB_DIR_WRITE]) / 1e6, "MB/s", sb_job_cpu_pct(r), 0);
 	o.rw = SB_RW_READ;
 	snprintf(o.phase, sizeof(o.phase), "dd read");
 	if ((rc = sb_suite_job(c, &o, r, err)) < 0)
 		goto out_rm;
-	sb_suite_figure(c, "read", sb_dir_bw(&r->dir[SB_DIR_READ]) / 1e6, "MB/s", -1, 0);
+	sb_suite_figure(c, "read", sb_dir_bw(&r->dir[SB_DIR_READ]) / 1e6, "MB/s", sb_job_cpu_pct(r), 0);
 out_rm:
 	sb_suite_remove_files(&o);
 out:

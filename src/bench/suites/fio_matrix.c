@@ -43,13 +43,13 @@ int sb_suite_fio_matrix(struct sb_suite_ctx *c, struct sb_err *err)
 			if ((rc = sb_suite_job(c, &o, r, err)) < 0)
 				goto out_rm;
 			snprintf(name, sizeof(name), "write_qd%u_j%u", qds[q], njs[j]);
-			sb_suite_figure(c, name, sb_dir_bw(&r->dir[SB_DIR_WRITE]) / 1e6, "MB/s", -1, 0);
+			sb_suite_figure(c, name, sb_dir_bw(&r->dir[SB_DIR_WRITE]) / 1e6, "MB/s", sb_job_cpu_pct(r), 0);
 			o.rw = SB_RW_READ;
 			snprintf(o.phase, sizeof(o.phase), "fio-matrix read qd%u_j%u", qds[q], njs[j]);
 			if ((rc = sb_suite_job(c, &o, r, err)) < 0)
 				goto out_rm;
 			snprintf(name, sizeof(name), "read_qd%u_j%u", qds[q], njs[j]);
-			sb_suite_figure(c, name, sb_dir_bw(&r->dir[SB_DIR_READ]) / 1e6, "MB/s", -1, 0);
+			sb_suite_figure(c, name, sb_dir_bw(&r->dir[SB_DIR_READ]) / 1e6, "MB/s", sb_job_cpu_pct(r), 0);
 			sb_suite_remove_files(&o);
 		}
 	}

@@ -30,12 +30,12 @@ int sb_suite_quick(struct sb_suite_ctx *c, struct sb_err *err)
 	snprintf(o.phase, sizeof(o.phase), "quick seq write");
 	if ((rc = sb_suite_job(c, &o, r, err)) < 0)
 		goto out_rm;
-	sb_suite_figure(c, "seq_write", sb_dir_bw(&r->dir[SB_DIR_WRITE]) / 1e6, "MB/s", -1, 0);
+	sb_suite_figure(c, "seq_write", sb_dir_bw(&r->dir[SB_DIR_WRITE]) / 1e6, "MB/s", sb_job_cpu_pct(r), 0);
 	o.rw = SB_RW_READ;
 	snprintf(o.phase, sizeof(o.phase), "quick seq read");
 	if ((rc = sb_suite_job(c, &o, r, err)) < 0)
 		goto out_rm;
-	sb_suite_figure(c, "seq_read", sb_dir_bw(&r->dir[SB_DIR_READ]) / 1e6, "MB/s", -1, 0);
+	sb_suite_figure(c, "seq_read", sb_dir_bw(&r->dir[SB_DIR_READ]) / 1e6, "MB/s", sb_job_cpu_pct(r), 0);
 	o.bs = 4096;
 	o.iodepth = 32;
 	o.runtime_ns = c->b->runtime_ns ? c->b->runtime_ns : QUICK_DEFAULT_RUNTIME;
@@ -44,12 +44,12 @@ int sb_suite_quick(struct sb_suite_ctx *c, struct sb_err *err)
 	snprintf(o.phase, sizeof(o.phase), "quick randread");
 	if ((rc = sb_suite_job(c, &o, r, err)) < 0)
 		goto out_rm;
-	sb_suite_figure(c, "randread_iops", sb_dir_iops(&r->dir[SB_DIR_READ]), "/s", -1, 0);
+	sb_suite_figure(c, "randread_iops", sb_dir_iops(&r->dir[SB_DIR_READ]), "/s", sb_job_cpu_pct(r), 0);
 	o.rw = SB_RW_RANDWRITE;
 	snprintf(o.phase, sizeof(o.phase), "quick randwrite");
 	if ((rc = sb_suite_job(c, &o, r, err)) < 0)
 		goto out_rm;
-	sb_suite_figure(c, "randwrite_iops", sb_dir_iops(&r->dir[SB_DIR_WRITE]), "/s", -1, 0);
+	sb_suite_figure(c, "randwrite_iops", sb_dir_iops(&r->dir[SB_DIR_WRITE]), "/s", sb_job_cpu_pct(r), 0);
 out_rm:
 	sb_suite_remove_files(&o);
 out:

@@ -46,10 +46,10 @@ int sb_suite_smallfile(struct sb_suite_ctx *c, struct sb_err *err)
 
 				snprintf(fig, sizeof(fig), "%s_%s_%s", sb_rw_name(rws[m]), mode,
 					 k ? "write" : "read");
-				sb_suite_figure(c, fig, sb_dir_bw(dr) / 1e6, "MB/s", -1, 0);
+				sb_suite_figure(c, fig, sb_dir_bw(dr) / 1e6, "MB/s", sb_job_cpu_pct(r), 0);
 				snprintf(fig, sizeof(fig), "%s_%s_%s_iops", sb_rw_name(rws[m]), mode,
 					 k ? "write" : "read");
-				sb_suite_figure(c, fig, sb_dir_iops(dr), "/s", -1, 0);
+				sb_suite_figure(c, fig, sb_dir_iops(dr), "/s", sb_job_cpu_pct(r), 0);
 			}
 		}
 	}

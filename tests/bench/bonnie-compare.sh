@@ -1,0 +1,89 @@
+#!/bin/bash
+# Side-by-side: the bonnie suite vs Debian's bonnie++ 2.00a
+# (`bonnie++ -d DIR -c 1 -s SIZE -n FILES -f -b -u root`) on the same ext4
+# (on a loop device backed by /dev/shm), alternating, N rounds; prints each
+# figure of both and the ratio stackbench/bonnie++ of the medians (target:
+# within 10%). bonnie++ never drops the page cache, so stackbench runs here
+# with STACKBENCH_NO_DROP_CACHES=1 to measure the same thing; bonnie++ must
+# be told RAM is small (-r) to accept a file below twice RAM. Figures
+# bonnie++ prints as "+++++" (test too short to time) are shown as n/a.
+# A benchmark, not a pass/fail test.
+# usage: tests/bench/bonnie-compare.sh [ROUNDS] [SIZE_MiB] [FILES]   (needs root)
+set -euo pipefail
+ROUNDS=${1:-3}
+SIZE=${2:-256}
+FILES=${3:-4}
+SB=${SB_BIN:-$(cd "$(dirname "$0")/../.." && pwd)/build/stackbench}
+TMP=$(mktemp -d /dev/shm/sb-bonnie-compare.XXXXXX)
+LOOP=
+cleanup() {
+	mountpoint -q "$TMP/mnt" 2>/dev/null && umount "$TMP/mnt"
+	[ -n "$LOOP" ] && losetup -d "$LOOP" 2>/dev/null || true
+	rm -rf "$TMP"
+}
+trap cleanup EXIT INT TERM
+truncate -s $((SIZE * 3 + 512))M "$TMP/img"
+LOOP=$(losetup -f --show "$TMP/img")
+mkfs.ext4 -q -E lazy_itable_init=0,lazy_journal_init=0 "$LOOP"
+mkdir "$TMP/mnt"
+mount "$LOOP" "$TMP/mnt"
+echo "ext4 on $LOOP (backed by /dev/shm), file ${SIZE} MiB, chunk 8 KiB, fsync after every write (-b), ${FILES}x1024 files, $ROUNDS rounds"
+
+FIGS="block_output rewrite block_input seeks seq_create seq_stat seq_delete ran_create ran_stat ran_delete"
+run_bonnie() {
+	bonnie++ -d "$TMP/mnt" -c 1 -s "${SIZE}M" -r $((SIZE / 2)) -n "$FILES" -f -b -u root -q 2>/dev/null |
+		tail -1 | python3 -c '
+import sys
+f = sys.stdin.read().strip().split(",")
+# bonnie++ 1.98 CSV: 11 put_block KiB/s, 13 rewrite, 17 get_block, 19 seeks,
+# 26 seq_create, 28 seq_stat, 30 seq_del, 32 ran_create, 34 ran_stat, 36 ran_del
+idx = {"block_output": 11, "rewrite": 13, "block_input": 17, "seeks": 19, "seq_create": 26,
+       "seq_stat": 28, "seq_delete": 30, "ran_create": 32, "ran_stat": 34, "ran_delete": 36}
+for k, i in idx.items():
+    v, c = f[i], f[i + 1]
+    if not v or "+" in v:
+        print(k, "nan", "nan"); continue
+    v = float(v) * (1024 / 1e6 if i in (11, 13, 17) else 1)   # KiB/s -> MB/s
+    print(k, v, c if c and "+" not in c else "nan")
+'
+}
+run_sb() {
+	STACKBENCH_NO_DROP_CACHES=1 "$SB" -q bench --suite bonnie --target "$TMP/mnt" \
+		--set bench.size="${SIZE}MiB" --set bench.files="$FILES" --set bench.fsync=true \
+		--output-format json | python3 -c '
+import json, sys
+s = json.load(sys.stdin)["suites"][0]["figures"]
+for k, v in s.items():
+    print(k, v["value"], v.get("cpu_pct", "nan"))
+'
+}
+: >"$TMP/sb.txt"; : >"$TMP/bo.txt"
+for r in $(seq 1 "$ROUNDS"); do
+	if (( r % 2 )); then
+		run_sb >>"$TMP/sb.txt"; run_bonnie >>"$TMP/bo.txt"
+	else
+		run_bonnie >>"$TMP/bo.txt"; run_sb >>"$TMP/sb.txt"
+	fi
+	echo "round $r done" >&2
+done
+python3 - "$TMP/sb.txt" "$TMP/bo.txt" "$FIGS" <<'PY'
+import sys, math, statistics as st
+def load(p):
+    d = {}
+    for line in open(p):
+        k, v, c = line.split()
+        d.setdefault(k, []).append((float(v), float(c)))
+    return d
+sb, bo = load(sys.argv[1]), load(sys.argv[2])
+print(f"{'figure':14s} {'unit':5s} {'stackbench':>24s} {'bonnie++':>24s} {'ratio':>7s}  cpu% sb/b++")
+for k in sys.argv[3].split():
+    unit = "MB/s" if k in ("block_output", "rewrite", "block_input") else "/s"
+    a = [v for v, c in sb.get(k, []) if not math.isnan(v)]
+    b = [v for v, c in bo.get(k, []) if not math.isnan(v)]
+    ca = [c for v, c in sb.get(k, []) if not math.isnan(c)]
+    cb = [c for v, c in bo.get(k, []) if not math.isnan(c)]
+    fa = ", ".join(f"{x:.0f}" for x in a); fb = ", ".join(f"{x:.0f}" for x in b) or "n/a (+++++)"
+    ratio = f"{st.median(a) / st.median(b):.3f}" if a and b else "n/a"
+    cpu = f"{st.median(ca):.0f}/{st.median(cb):.0f}" if ca and cb else "-"
+    print(f"{k:14s} {unit:5s} {fa:>24s} {fb:>24s} {ratio:>7s}  {cpu}")
+PY

@@ -1,0 +1,166 @@
+/* Histogram bucket math, percentiles on known distributions, merging. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "bench/hist.h"
+
+static struct sb_hist *new_hist(void)
+{
+	struct sb_hist *h = malloc(sizeof(*h));
+
+	assert_non_null(h);
+	sb_hist_init(h);
+	return h;
+}
+
+/* every bucket's low value maps back to it, and so does its last value */
+static void test_index_roundtrip(void **state)
+{
+	for (unsigned i = 0; i < SB_HIST_NBUCKETS; i++) {
+		uint64_t lo = sb_hist_bucket_low(i), w = sb_hist_bucket_width(i);
+
+		assert_int_equal(sb_hist_index(lo), i);
+		assert_int_equal(sb_hist_index(lo + w - 1), i);
+		if (i + 1 < SB_HIST_NBUCKETS)
+			assert_int_equal(sb_hist_bucket_low(i + 1), lo + w); /* contiguous */
+	}
+	assert_int_equal(sb_hist_index(0), 0);
+	assert_int_equal(sb_hist_index(63), 63);
+	assert_int_equal(sb_hist_index(64), 64);
+	assert_int_equal(sb_hist_index(UINT64_MAX), SB_HIST_NBUCKETS - 1);
+}
+
+/* reported value within 1% of any value from 1 ns to 100 s */
+static void test_relative_error(void **state)
+{
+	double worst = 0;
+
+	for (uint64_t v = 1; v <= 100000000000ULL; v = v + v / 97 + 1) {
+		uint64_t r = sb_hist_bucket_value(sb_hist_index(v));
+		double e = (double)(r > v ? r - v : v - r) / (double)v;
+
+		if (e > worst)
+			worst = e;
+		assert_true(e < 0.01);
+	}
+	assert_true(worst > 0); /* the loop did cover bucketed values */
+}
+
+static void test_constant(void **state)
+{
+	struct sb_hist *h = new_hist();
+
+	for (int i = 0; i < 1000; i++)
+		sb_hist_add(h, 123456);
+	assert_int_equal(h->n, 1000);
+	assert_int_equal(h->min, 123456);
+	assert_int_equal(h->max, 123456);
+	assert_true(sb_hist_mean(h) == 123456.0);
+	assert_true(sb_hist_stddev(h) == 0.0);
+	/* clamped to [min,max], so exact */
+	assert_int_equal(sb_hist_percentile(h, 50), 123456);
+	assert_int_equal(sb_hist_percentile(h, 99.99), 123456);
+	free(h);
+}
+
+static void test_uniform(void **state)
+{
+	struct sb_hist *h = new_hist();
+	const double pcts[] = { 50, 90, 99, 99.9, 99.99 };
+
+	/* 1000..1000000 ns step 1: percentile p is near 1000 + p% of the range */
+	for (uint64_t v = 1000; v <= 1000000; v++)
+		sb_hist_add(h, v);
+	for (unsigned i = 0; i < 5; i++) {
+		double want = 1000 + (1000000 - 1000) * pcts[i] / 100.0;
+		double got = (double)sb_hist_percentile(h, pcts[i]);
+
+		assert_true(got > want * 0.99 && got < want * 1.01);
+	}
+	/* exact mean and stddev of a discrete uniform: n = 999001, sd = sqrt((n^2-1)/12) */
+	assert_true(sb_hist_mean(h) == 500500.0);
+	{
+		double n = 999001.0, sd = sqrt((n * n - 1) / 12.0);
+
+		assert_true(fabs(sb_hist_stddev(h) - sd) / sd < 1e-9);
+	}
+	free(h);
+}
+
+/* 90% at 10 us, 10% at 10 ms */
+static void test_two_point(void **state)
+{
+	struct sb_hist *h = new_hist();
+
+	for (int i = 0; i < 900; i++)
+		sb_hist_add(h, 10000);
+	for (int i = 0; i < 100; i++)
+		sb_hist_add(h, 10000000);
+	assert_true(llabs((long long)sb_hist_percentile(h, 50) - 10000) <= 100);
+	assert_true(llabs((long long)sb_hist_percentile(h, 90) - 10000) <= 100);
+	assert_true(llabs((long long)sb_hist_percentile(h, 90.1) - 10000000) <= 100000);
+	assert_true(llabs((long long)sb_hist_percentile(h, 99) - 10000000) <= 100000);
+	assert_int_equal(h->min, 10000);
+	assert_int_equal(h->max, 10000000);
+	assert_true(sb_hist_mean(h) == (900.0 * 10000 + 100.0 * 10000000) / 1000);
+	free(h);
+}
+
+static void test_empty(void **state)
+{
+	struct sb_hist *h = new_hist();
+
+	assert_int_equal(sb_hist_percentile(h, 50), 0);
+	assert_true(sb_hist_mean(h) == 0.0);
+	free(h);
+}
+
+/* merge = sum of arrays; min/max/mean as if all were in one */
+static void test_merge(void **state)
+{
+	struct sb_hist *a = new_hist(), *b = new_hist(), *all = new_hist(), *m = new_hist();
+
+	for (uint64_t v = 1; v < 200000; v += 7) {
+		sb_hist_add(a, v);
+		sb_hist_add(all, v);
+	}
+	for (uint64_t v = 5000; v < 9000000; v += 1013) {
+		sb_hist_add(b, v);
+		sb_hist_add(all, v);
+	}
+	sb_hist_merge(m, a);
+	sb_hist_merge(m, b);
+	for (unsigned i = 0; i < SB_HIST_NBUCKETS; i++)
+		assert_int_equal(m->buckets[i], a->buckets[i] + b->buckets[i]);
+	assert_int_equal(m->n, all->n);
+	assert_int_equal(m->min, all->min);
+	assert_int_equal(m->max, all->max);
+	assert_int_equal(m->sum, all->sum);
+	assert_true(m->sumsq == all->sumsq);
+	assert_int_equal(sb_hist_percentile(m, 99), sb_hist_percentile(all, 99));
+	free(a);
+	free(b);
+	free(all);
+	free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_index_roundtrip),
+		cmocka_unit_test(test_relative_error),
+		cmocka_unit_test(test_constant),
+		cmocka_unit_test(test_uniform),
+		cmocka_unit_test(test_two_point),
+		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_merge),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,106 @@
+/* Suite object shape (docs/results-schema.md) from a real, tiny `quick`
+ * run in a temp directory; unknown suites and bench.* --set parsing. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "bench/suite.h"
+
+static void test_quick_shape(void **state)
+{
+	char dir[] = "/var/tmp/sb-test-suite.XXXXXX";
+	struct sb_bench_spec b;
+	struct sb_err err = { 0 };
+	struct json_object *s = NULL, *v, *figs;
+	const char *keys[] = { "suite", "repetition", "target", "notes", "figures", "jobs", "disk_util" };
+	const char *figures[] = { "seq_write", "seq_read", "randread_iops", "randwrite_iops" };
+
+	assert_non_null(mkdtemp(dir));
+	sb_bench_spec_defaults(&b);
+	b.size = 4 << 20;
+	b.runtime_ns = 200000000;
+	if (sb_suite_run("quick", &b, dir, NULL, 0, 2, &s, &err) < 0)
+		fail_msg("quick: %s", err.msg);
+	for (unsigned i = 0; i < 7; i++)
+		if (!json_object_object_get_ex(s, keys[i], &v))
+			fail_msg("suite object lacks '%s'", keys[i]);
+	assert_string_equal(json_object_get_string(json_object_object_get(s, "suite")), "quick");
+	assert_int_equal(json_object_get_int(json_object_object_get(s, "repetition")), 2);
+	assert_true(json_object_is_type(json_object_object_get(s, "notes"), json_type_array));
+	assert_true(json_object_is_type(json_object_object_get(s, "jobs"), json_type_array));
+	assert_int_equal(json_object_array_length(json_object_object_get(s, "jobs")), 4);
+	assert_true(json_object_is_type(json_object_object_get(s, "disk_util"), json_type_array));
+	figs = json_object_object_get(s, "figures");
+	for (unsigned i = 0; i < 4; i++) {
+		struct json_object *f, *val, *unit;
+
+		if (!json_object_object_get_ex(figs, figures[i], &f))
+			fail_msg("figure '%s' missing", figures[i]);
+		assert_true(json_object_object_get_ex(f, "value", &val));
+		assert_true(json_object_object_get_ex(f, "unit", &unit));
+		assert_true(json_object_get_double(val) > 0);
+		assert_string_equal(json_object_get_string(unit), i < 2 ? "MB/s" : "/s");
+	}
+	json_object_put(s);
+	assert_int_equal(rmdir(dir), 0); /* nothing left behind */
+}
+
+static void test_unknown_suite(void **state)
+{
+	struct sb_bench_spec b;
+	struct sb_err err = { 0 };
+	struct json_object *s = NULL;
+
+	sb_bench_spec_defaults(&b);
+	assert_int_equal(sb_suite_run("nope", &b, "/tmp", NULL, 0, 1, &s, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "unknown suite 'nope'"));
+	assert_null(s);
+}
+
+static void test_bench_set(void **state)
+{
+	struct sb_bench_spec b;
+	struct sb_err err = { 0 };
+
+	sb_bench_spec_defaults(&b);
+	assert_int_equal(sb_bench_set(&b, "bench.size=64MiB", &err), 0);
+	assert_int_equal(b.size, 64 << 20);
+	assert_int_equal(sb_bench_set(&b, "bench.runtime=2s", &err), 0);
+	assert_int_equal(b.runtime_ns, 2000000000ULL);
+	assert_int_equal(sb_bench_set(&b, "bench.chunk=16k", &err), 0);
+	assert_int_equal(b.chunk, 16384);
+	assert_int_equal(sb_bench_set(&b, "bench.files=0", &err), 0);
+	assert_int_equal(b.files, 0);
+	assert_int_equal(sb_bench_set(&b, "bench.fsync=false", &err), 0);
+	assert_false(b.fsync);
+	assert_int_equal(sb_bench_set(&b, "bench.repeat=3", &err), 0);
+	assert_int_equal(b.repeat, 3);
+	sb_err_clear(&err);
+	assert_int_equal(sb_bench_set(&b, "devices.loop.size=1GiB", &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "unknown key"));
+	sb_err_clear(&err);
+	assert_int_equal(sb_bench_set(&b, "bench.size=lots", &err), -EINVAL);
+	sb_err_clear(&err);
+	assert_int_equal(sb_bench_set(&b, "bench.fsync=maybe", &err), -EINVAL);
+	sb_err_clear(&err);
+	assert_int_equal(sb_bench_set(&b, "bench.size", &err), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_quick_shape),
+		cmocka_unit_test(test_unknown_suite),
+		cmocka_unit_test(test_bench_set),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -297,6 +297,8 @@ static void ex_setup(const struct sb_column *col, struct json_object *const *res
 				continue;
 			if (get(l, "fstype"))
 				name = str_or(get(l, "fstype"), name);
+			else if (!strcmp(name, "fs"))   /* a generic "fs" layer names its type */
+				name = str_or(get(l, "type"), name);
 			upper(word, name, sizeof(word));
 			snprintf(out + strlen(out), sizeof(out) - strlen(out), "%s%s",
 				 *out ? " on " : "", word);
@@ -357,7 +359,7 @@ static void ex_crypto_driver(const struct sb_column *col, struct json_object *co
 	struct json_object *cd = get(l, "crypto_driver");
 
 	if (!l)
-		set_str(cell, "none");
+		set_str(cell, requested(res[0], "luks") ? "?" : "none");
 	else if (!cd)
 		set_str(cell, "?");
 	else

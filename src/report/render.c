@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Machine formats: up to 3 decimals, no trailing zeros ("146", "78.1"). */
 static void num_exact(double v, char *buf, size_t len)
 {
 	char *p;

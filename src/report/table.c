@@ -93,7 +93,6 @@ void sb_num_format(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.3g", v);
 }
 
-/* Machine formats: up to 3 decimals, no trailing zeros ("146", "78.1"). */
 int sb_table_format_parse(const char *s, enum sb_table_format *out, struct sb_err *err)
 {
 	static const struct { const char *name; enum sb_table_format f; } fmts[] = {

@@ -132,10 +132,11 @@ int sb_bonnie_csv_write(struct json_object *const *results, unsigned n, FILE *ou
 		struct json_object *suites = get(results[i], "suites");
 		size_t j;
 
-		for (j = 0; j < json_object_array_length(suites); j++) {
+		for (j = 0; json_object_is_type(suites, json_type_array) &&
+			    j < json_object_array_length(suites); j++) {
 			struct json_object *s = json_object_array_get_idx(suites, j);
 
-			if (strcmp(json_object_get_string(get(s, "suite")), "bonnie"))
+			if (!get(s, "suite") || strcmp(json_object_get_string(get(s, "suite")), "bonnie"))
 				continue;
 			line(results[i], s, out);
 			lines++;

@@ -58,6 +58,12 @@ static struct json_object *get(struct json_object *o, const char *key)
 	return NULL;
 }
 
+/* Length of o if it is an array, else 0: json-c asserts on non-arrays. */
+static size_t alen(struct json_object *o)
+{
+	return json_object_is_type(o, json_type_array) ? json_object_array_length(o) : 0;
+}
+
 static int is_num(struct json_object *o)
 {
 	return o && (json_object_is_type(o, json_type_double) || json_object_is_type(o, json_type_int));
@@ -71,7 +77,7 @@ static const char *str_or(struct json_object *o, const char *dflt)
 /* Call fn for every suite object named suite (all repetitions) in every file. */
 #define FOR_EACH_SUITE(res, n, suite, s)                                          \
 	for (unsigned _f = 0; _f < (n); _f++)                                     \
-		for (size_t _i = 0, _len = json_object_array_length(get(res[_f], "suites")); \
+		for (size_t _i = 0, _len = alen(get(res[_f], "suites")); \
 		     _i < _len; _i++)                                             \
 			if (((s) = json_object_array_get_idx(get(res[_f], "suites"), _i)) && \
 			    !strcmp(str_or(get(s, "suite"), ""), (suite)))
@@ -184,7 +190,7 @@ static void ex_latency(const struct sb_column *col, struct json_object *const *r
 		struct json_object *jobs = get(s, "jobs");
 		size_t j;
 
-		for (j = 0; jobs && j < json_object_array_length(jobs); j++) {
+		for (j = 0; j < alen(jobs); j++) {
 			struct json_object *jo = json_object_array_get_idx(jobs, j);
 			const char *dirs[] = { "read", "write" };
 			double worst = -1;
@@ -221,11 +227,11 @@ static void ex_util(const struct sb_column *col, struct json_object *const *res,
 	for (unsigned f = 0; f < n; f++) {
 		struct json_object *suites = get(res[f], "suites");
 
-		for (size_t i = 0; i < json_object_array_length(suites); i++) {
+		for (size_t i = 0; i < alen(suites); i++) {
 			struct json_object *du = get(json_object_array_get_idx(suites, i), "disk_util");
 			double best = -1;
 
-			for (size_t j = 0; du && j < json_object_array_length(du); j++) {
+			for (size_t j = 0; j < alen(du); j++) {
 				struct json_object *d = json_object_array_get_idx(du, j);
 
 				if (!strcmp(str_or(get(d, "name"), ""), col->arg) &&
@@ -291,6 +297,8 @@ static void ex_setup(const struct sb_column *col, struct json_object *const *res
 				continue;
 			if (get(l, "fstype"))
 				name = str_or(get(l, "fstype"), name);
+			else if (!strcmp(name, "fs"))   /* a generic "fs" layer names its type */
+				name = str_or(get(l, "type"), name);
 			upper(word, name, sizeof(word));
 			snprintf(out + strlen(out), sizeof(out) - strlen(out), "%s%s",
 				 *out ? " on " : "", word);
@@ -351,7 +359,7 @@ static void ex_crypto_driver(const struct sb_column *col, struct json_object *co
 	struct json_object *cd = get(l, "crypto_driver");
 
 	if (!l)
-		set_str(cell, "none");
+		set_str(cell, requested(res[0], "luks") ? "?" : "none");
 	else if (!cd)
 		set_str(cell, "?");
 	else

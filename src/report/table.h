@@ -95,6 +95,11 @@ int sb_unit_convert(double v, const char *from, const char *want, double *out);
 /* Number as the table prints it: >= 10 as an integer, else 3 significant digits. */
 void sb_num_format(double v, char *buf, size_t len);
 
+/* render.c: the model as aligned text or Markdown (-ENOMEM possible), CSV, JSON. */
+int sb_render_grid(const struct sb_table *t, int markdown, FILE *out);
+void sb_render_csv(const struct sb_table *t, FILE *out);
+void sb_render_json(const struct sb_table *t, FILE *out);
+
 /* One RFC 4180 field: quoted only when it holds a comma, quote, CR or LF;
  * preceded by a comma unless first. */
 void sb_csv_field(FILE *out, const char *s, int first);

@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "report/results.h"
-#include "report/crypto.h"
 
 static char tmpdir[] = "/tmp/sb-test-results.XXXXXX";
 
@@ -161,64 +160,12 @@ static void test_reject(void **state)
 	assert_non_null(strstr(err.msg, "/nonexistent/r.json"));
 }
 
-static void test_crypto_names(void **state)
-{
-	char n[4][128];
-
-	assert_int_equal(sb_crypto_api_names("aes-xts-plain64", n, 4), 1);
-	assert_string_equal(n[0], "xts(aes)");
-	assert_int_equal(sb_crypto_api_names("aes-cbc-essiv:sha256", n, 4), 2);
-	assert_string_equal(n[0], "essiv(cbc(aes),sha256)");
-	assert_string_equal(n[1], "cbc(aes)");
-	assert_int_equal(sb_crypto_api_names("capi:xts(aes)-plain64", n, 4), 1);
-	assert_string_equal(n[0], "xts(aes)");
-	assert_int_equal(sb_crypto_api_names("aes", n, 4), 0);
-}
-
-/* A /proc/crypto as the kernel writes it: the highest priority wins, the
- * most specific name first, generic drivers are not "accelerated". */
-static void test_crypto_driver(void **state)
-{
-	static const char text[] =
-		"name         : xts(aes)\ndriver       : xts(ecb(aes-generic))\nmodule       : kernel\n"
-		"priority     : 100\ntype         : skcipher\n\n"
-		"name         : xts(aes)\ndriver       : xts-aes-aesni\nmodule       : aesni_intel\n"
-		"priority     : 401\ntype         : skcipher\n\n"
-		"name         : xts(aes)\ndriver       : __xts-aes-aesni\npriority     : 999\ntype         : aead\n\n"
-		"name         : cbc(aes)\ndriver       : mv-cbc-aes\npriority     : 300\ntype         : skcipher\n\n"
-		"name         : essiv(cbc(aes),sha256)\ndriver       : essiv(cbc(ecb(aes-generic)),sha256-generic)\n"
-		"priority     : 100\ntype         : skcipher\n";
-	char path[512];
-	struct json_object *o;
-	struct sb_err err = { 0 };
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/crypto", tmpdir);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	assert_int_equal(sb_crypto_driver("aes-xts-plain64", path, &o, &err), 0);
-	assert_string_equal(json_object_get_string(get(o, "driver")), "xts-aes-aesni");
-	assert_int_equal(json_object_get_int(get(o, "priority")), 401);
-	assert_true(json_object_get_boolean(get(o, "accelerated")));
-	json_object_put(o);
-	assert_int_equal(sb_crypto_driver("aes-cbc-essiv:sha256", path, &o, &err), 0);
-	assert_string_equal(json_object_get_string(get(o, "name")), "essiv(cbc(aes),sha256)");
-	assert_false(json_object_get_boolean(get(o, "accelerated")));
-	json_object_put(o);
-	assert_int_equal(sb_crypto_driver("serpent-xts-plain64", path, &o, &err), -ENOENT);
-	assert_non_null(strstr(err.msg, "xts(serpent)"));
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_host),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_reject),
-		cmocka_unit_test(test_crypto_names),
-		cmocka_unit_test(test_crypto_driver),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -503,33 +503,38 @@ static int check_excl(const struct sb_disk_info *info, struct sb_err *err)
 	return 0;
 }
 
-/* What one probe result is, in words. */
-static void describe_value(blkid_probe pr, char *out, size_t len)
+/* What one probe result is, in words ("a RAID/LVM member signature"), and
+ * the bare type names ("linux_raid_member") for when the listing fails. */
+static void describe_value(blkid_probe pr, char *out, size_t len, char *types, size_t tlen)
 {
 	const char *type = NULL, *usage = NULL, *pt = NULL, *bad = NULL;
+	size_t l;
 
-	out[0] = '\0';
+	out[0] = types[0] = '\0';
 	blkid_probe_lookup_value(pr, "TYPE", &type, NULL);
 	blkid_probe_lookup_value(pr, "USAGE", &usage, NULL);
 	blkid_probe_lookup_value(pr, "PTTYPE", &pt, NULL);
 	blkid_probe_lookup_value(pr, "SBBADCSUM", &bad, NULL);
 	if (type) {
 		if (usage && strcmp(usage, "filesystem") == 0)
-			textf(out, len, "a filesystem (%s)", type);
+			textf(out, len, "a filesystem");
 		else if (usage && strcmp(usage, "raid") == 0)
-			textf(out, len, "a RAID/LVM member signature (%s)", type);
+			textf(out, len, "a RAID/LVM member signature");
 		else if (usage && strcmp(usage, "crypto") == 0)
-			textf(out, len, "an encryption header (%s)", type);
+			textf(out, len, "an encryption header");
 		else
 			textf(out, len, "a %s signature", type);
 		if (bad) {
-			size_t l = strlen(out);
+			l = strlen(out);
 			textf(out + l, len - l, " with a bad checksum");
 		}
+		textf(types, tlen, "%s", type);
 	}
 	if (pt) {
-		size_t l = strlen(out);
-		textf(out + l, len - l, "%sa %s partition table", l ? " and " : "", pt);
+		l = strlen(out);
+		textf(out + l, len - l, "%sa partition table", l ? " and " : "");
+		l = strlen(types);
+		textf(types + l, tlen - l, "%s%s", l ? ", " : "", pt);
 	}
 }
 
@@ -568,7 +573,7 @@ static void list_signatures(const char *dev, char *out, size_t len)
 
 static int check_signatures(const struct sb_disk_info *info, bool allow_wipe, struct sb_err *err)
 {
-	char what[256], all[512];
+	char what[256], all[512], types[128] = "";
 	blkid_probe pr;
 	int rc, e;
 
@@ -586,7 +591,7 @@ static int check_signatures(const struct sb_disk_info *info, bool allow_wipe, st
 					  BLKID_SUBLKS_BADCSUM);
 	rc = blkid_do_safeprobe(pr);
 	if (rc == 0)
-		describe_value(pr, what, sizeof(what));
+		describe_value(pr, what, sizeof(what), types, sizeof(types));
 	blkid_free_probe(pr);
 	if (rc == 1)
 		return 0;
@@ -598,14 +603,16 @@ static int check_signatures(const struct sb_disk_info *info, bool allow_wipe, st
 	if (rc == -2)
 		textf(what, sizeof(what), "several conflicting signatures");
 	list_signatures(info->resolved, all, sizeof(all));
+	if (!all[0])
+		textf(all, sizeof(all), "%s", types[0] ? types : "?");
 	if (allow_wipe) {
-		sb_warn("disk %s: %s holds %s (%s); --wipe given: it will be erased", info->path,
-			info->name, what, all[0] ? all : "?");
+		sb_warn("disk %s: %s holds %s (libblkid: %s); --wipe given: it will be erased",
+			info->path, info->name, what, all);
 		return 0;
 	}
-	return sb_err_set(err, -EEXIST, "disk %s: %s holds %s (%s); stackbench does not overwrite "
-			  "existing data: pass --wipe to erase it", info->path, info->name, what,
-			  all[0] ? all : "?");
+	return sb_err_set(err, -EEXIST, "disk %s: %s holds %s (libblkid: %s); stackbench does not "
+			  "overwrite existing data: pass --wipe to erase it", info->path, info->name,
+			  what, all);
 }
 
 int sb_safety_check_disk(const char *path, bool allow_wipe, struct sb_disk_info *info,

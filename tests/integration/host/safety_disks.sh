@@ -178,6 +178,12 @@ mkfs.ext4 -q -F "${E}p1"
 mkdir "$tmp/mnt-e"
 mount -t ext4 "${E}p1" "$tmp/mnt-e"
 F=$(new_loop held)
+# Two signatures: ext4, then a LUKS magic over its first bytes (libblkid's
+# safe probe reports only the LUKS one; the message must list both).
+truncate -s 32M "$tmp/two.img"
+mkfs.ext4 -q -F "$tmp/two.img"
+printf 'LUKS\xba\xbe\x00\x01' | dd of="$tmp/two.img" bs=1 conv=notrunc status=none
+H=$(new_loop two)
 mkdir "$tmp/by-id"
 ln -s "$A" "$tmp/by-id/fake-disk-A"
 set +e
@@ -196,6 +202,7 @@ check "ext4 signature refused" EEXIST "ext4" -- --destroy-data="$B" "$B"
 check "ext4 signature accepted with --wipe" OK "" -- --wipe --destroy-data="$B" "$B"
 check "partition table refused" EEXIST "partition table" -- --destroy-data="$C" "$C"
 check "partition table accepted with --wipe" OK "" -- --wipe --destroy-data="$C" "$C"
+check "two signatures: refused, both listed" EEXIST "crypto_LUKS at offset 0, ext4 at offset 1080" -- --destroy-data="$H" "$H"
 check "a partition is not a whole disk" EINVAL "partition of $C" -- --wipe --destroy-data="${C}p1" "${C}p1"
 
 check "mounted loop refused as mounted" EBUSY "mounted at $tmp/mnt-d" -- --wipe --destroy-data="$D" "$D"

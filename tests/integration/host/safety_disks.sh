@@ -77,16 +77,18 @@ n=0
 # check DESCRIPTION WANT WORD [--stdin TEXT] -- PROBE-ARGS...
 #   WANT: OK, or the errno name the refusal must carry (EBUSY, EEXIST, ...);
 #   WORD: text the message must contain (case-insensitive), "" for OK.
+#   --as-nobody runs the probe as uid/gid 65534.
 check() {
-	local desc=$1 want=$2 word=$3 input= stdin=0 out msg rc ok=1
+	local desc=$1 want=$2 word=$3 input= stdin=0 out msg rc ok=1 pre=()
 	shift 3
 	if [ "$1" = --stdin ]; then input=$2; stdin=1; shift 2; fi
+	if [ "$1" = --as-nobody ]; then pre=(setpriv --reuid=65534 --regid=65534 --clear-groups); shift; fi
 	[ "$1" = -- ] && shift
 	n=$((n + 1))
 	if [ $stdin = 1 ]; then
-		out=$(printf '%s\n' "$input" | "$probe" --interactive "$@" 2>"$tmp/msg")
+		out=$(printf '%s\n' "$input" | "${pre[@]}" "$probe" --interactive "$@" 2>"$tmp/msg")
 	else
-		out=$("$probe" "$@" 2>"$tmp/msg" </dev/null)
+		out=$("${pre[@]}" "$probe" "$@" 2>"$tmp/msg" </dev/null)
 	fi
 	rc=$?
 	msg=$(cat "$tmp/msg")
@@ -235,6 +237,9 @@ else
 	echo "ok $((n += 1)) - # SKIP root disk: / is not on a block device here ($rootmm)"
 fi
 
+if command -v setpriv >/dev/null; then
+	check "without root: refused with a permission error" EACCES "needs root" --as-nobody -- --destroy-data="$A" "$A"
+fi
 check "missing path refused" ENOENT "does not exist" -- --destroy-data=/dev/disk/by-id/sb-no-such-disk /dev/disk/by-id/sb-no-such-disk
 check "regular file refused" EINVAL "regular file" -- --wipe --destroy-data="$tmp/clean-a.img" "$tmp/clean-a.img"
 check "character device refused" EINVAL "character device" -- --wipe /dev/null

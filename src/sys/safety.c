@@ -730,6 +730,8 @@ int sb_safety_check_disks(const char *const *paths, unsigned n, bool allow_wipe,
 
 	if (!n || !paths || !infos)
 		return sb_err_set(err, -EINVAL, "no disks to check");
+	if (n > 64)
+		return sb_err_set(err, -EINVAL, "%u disks listed; at most 64 can be checked", n);
 	for (i = 0; i < n; i++) {
 		rc = sb_safety_check_disk(paths[i], allow_wipe, &infos[i], err);
 		if (rc)

@@ -8,6 +8,7 @@
 # looked at (the check refuses it before opening it).
 #   tests/integration/host/safety_disks.sh        (SB_BUILD_DIR=build by default)
 set -u
+# shellcheck disable=SC2317  # leaks and cleanup run from the EXIT trap
 src=$(cd "$(dirname "$0")/../../.." && pwd)
 build=${SB_BUILD_DIR:-$src/build}
 probe=$build/tests/tools/safety_probe
@@ -79,7 +80,7 @@ n=0
 #   WORD: text the message must contain (case-insensitive), "" for OK.
 #   --as-nobody runs the probe as uid/gid 65534.
 check() {
-	local desc=$1 want=$2 word=$3 input= stdin=0 out msg rc ok=1 pre=()
+	local desc=$1 want=$2 word=$3 input="" stdin=0 out msg rc ok=1 pre=()
 	shift 3
 	if [ "$1" = --stdin ]; then input=$2; stdin=1; shift 2; fi
 	if [ "$1" = --as-nobody ]; then pre=(setpriv --reuid=65534 --regid=65534 --clear-groups); shift; fi
@@ -111,10 +112,10 @@ check() {
 # Retries: a parallel run may grab the same free device between the lookup
 # and the attach.
 new_loop() {
-	local f=$tmp/$1.img dev i
+	local f=$tmp/$1.img dev
 	shift
 	[ -e "$f" ] || truncate -s 32M "$f"
-	for i in 1 2 3 4 5; do
+	for _ in 1 2 3 4 5; do
 		dev=$(losetup -f --show "$@" "$f" 2>/dev/null) && { echo "$dev"; return 0; }
 		sleep 0.2
 	done
@@ -138,8 +139,7 @@ write_mbr() {
 # partition table parsers (this host's: no CONFIG_MSDOS_PARTITION) do not scan
 # the table on losetup -P, so then partx adds the partition with BLKPG.
 wait_part() {
-	local i
-	for i in $(seq 1 10); do
+	for _ in $(seq 1 10); do
 		[ -b "${1}p1" ] && return 0
 		sleep 0.1
 	done
@@ -148,8 +148,7 @@ wait_part() {
 }
 
 wait_node() {
-	local i
-	for i in $(seq 1 50); do
+	for _ in $(seq 1 50); do
 		[ -b "$1" ] && return 0
 		sleep 0.1
 	done

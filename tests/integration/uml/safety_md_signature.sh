@@ -8,6 +8,7 @@
 # an md array and a dm device are refused as not whole disks.
 #   tests/integration/uml/safety_md_signature.sh     (SB_BUILD_DIR=build by default)
 set -u
+# shellcheck disable=SC2317  # leaks and cleanup run from the EXIT trap
 src=$(cd "$(dirname "$0")/../../.." && pwd)
 export SB_BUILD_DIR=${SB_BUILD_DIR:-$src/build}
 if [ -z "${SB_IN_UML:-}" ]; then
@@ -117,8 +118,8 @@ new_loop() {
 # After mdadm --stop, udev's incremental assembly (64-md-raid-assembly.rules)
 # may grab the members again; stop whatever it made until it settles.
 settle_stopped() {
-	local a i
-	for i in 1 2 3 4 5; do
+	local a
+	for _ in 1 2 3 4 5; do
 		udevadm settle --timeout=10 2>/dev/null
 		[ -z "$(our_arrays)" ] && return 0
 		for a in $(our_arrays); do mdadm --stop "$a" >/dev/null 2>&1; done

@@ -3,12 +3,11 @@
  * of device, the system disk, mounted, swap, holders), then the generic
  * O_EXCL claim, then the on-disk signatures. Nothing here writes to a disk. */
 #include "sys/safety.h"
+#include "sys/safety_int.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,289 +21,6 @@
 #include "util/log.h"
 #include "util/units.h"
 
-#define SYSFS "/sys"
-#define MAX_PARTS 128
-#define MAX_PARENTS 64
-
-/* ---------------------------------------------------------------- files */
-
-/* snprintf into a PATH_MAX buffer. A truncated path would name some other
- * file, so truncation leaves an empty path (which names nothing). */
-static __attribute__((format(printf, 2, 3))) void pathf(char *out, const char *fmt, ...)
-{
-	va_list ap;
-	int r;
-
-	va_start(ap, fmt);
-	r = vsnprintf(out, PATH_MAX, fmt, ap);
-	va_end(ap);
-	if (r < 0 || r >= PATH_MAX)
-		out[0] = '\0';
-}
-
-/* snprintf for messages, where cutting the end off is fine. */
-static __attribute__((format(printf, 3, 4))) void textf(char *out, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(out, len, fmt, ap);
-	va_end(ap);
-}
-
-
-static char *read_text(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, r;
-
-	if (!f)
-		return NULL;
-	for (;;) {
-		if (cap - len < 4096) {
-			char *nb = realloc(buf, cap + 65536);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = nb;
-			cap += 65536;
-		}
-		r = fread(buf + len, 1, cap - len - 1, f);
-		len += r;
-		if (r == 0)
-			break;
-	}
-	buf[len] = '\0';
-	fclose(f);
-	return buf;
-}
-
-/* First line of a sysfs attribute, trailing blanks removed; false if absent. */
-static bool read_attr(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-	size_t l;
-
-	buf[0] = '\0';
-	if (!f)
-		return false;
-	if (!fgets(buf, (int)len, f))
-		buf[0] = '\0';
-	fclose(f);
-	l = strlen(buf);
-	while (l && (buf[l - 1] == '\n' || buf[l - 1] == ' ' || buf[l - 1] == '\t'))
-		buf[--l] = '\0';
-	return true;
-}
-
-static bool read_dev_attr(const char *path, dev_t *dev)
-{
-	char buf[32];
-	unsigned ma, mi;
-
-	if (!read_attr(path, buf, sizeof(buf)) || sscanf(buf, "%u:%u", &ma, &mi) != 2)
-		return false;
-	*dev = makedev(ma, mi);
-	return true;
-}
-
-static bool exists(const char *path)
-{
-	return access(path, F_OK) == 0;
-}
-
-/* Canonical sysfs directory of a block device (/sys/devices/.../block/sda). */
-static bool dev_sysdir(const char *sysfs, dev_t dev, char *out)
-{
-	char p[PATH_MAX];
-
-	pathf(p, "%s/dev/block/%u:%u", sysfs, major(dev), minor(dev));
-	return realpath(p, out) != NULL;
-}
-
-static const char *base(const char *p)
-{
-	const char *s = strrchr(p, '/');
-
-	return s ? s + 1 : p;
-}
-
-/* ----------------------------------------------------------- sysfs walks */
-
-int sb_safety_partitions(const char *sysfs, const char *name, char names[][64], dev_t *devs,
-			 unsigned max)
-{
-	char dir[PATH_MAX], p[PATH_MAX];
-	struct dirent *de;
-	unsigned n = 0;
-	DIR *d;
-
-	pathf(dir, "%s/block/%s", sysfs, name);
-	d = opendir(dir);
-	if (!d)
-		return 0;
-	while ((de = readdir(d)) && n < max) {
-		if (de->d_name[0] == '.')
-			continue;
-		pathf(p, "%s/%s/partition", dir, de->d_name);
-		if (!exists(p))
-			continue;
-		pathf(p, "%s/%s/dev", dir, de->d_name);
-		if (!read_dev_attr(p, &devs[n]))
-			continue;
-		textf(names[n], 64, "%s", de->d_name);
-		n++;
-	}
-	closedir(d);
-	return (int)n;
-}
-
-static void add_holders(const char *sysfs, const char *dir, const char *of, char *out,
-			size_t olen, int *count)
-{
-	char p[PATH_MAX], dmname[128], item[300];
-	struct dirent *de;
-	size_t l;
-	DIR *d;
-
-	pathf(p, "%s/holders", dir);
-	d = opendir(p);
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		pathf(p, "%s/block/%s/dm/name", sysfs, de->d_name);
-		if (read_attr(p, dmname, sizeof(dmname)) && dmname[0])
-			textf(item, sizeof(item), "%s [%s]", de->d_name, dmname);
-		else
-			textf(item, sizeof(item), "%s", de->d_name);
-		l = strlen(out);
-		textf(out + l, olen > l ? olen - l : 0, "%s%s%s%s%s", *count ? ", " : "", item,
-			 of ? " (of " : "", of ? of : "", of ? ")" : "");
-		(*count)++;
-	}
-	closedir(d);
-}
-
-int sb_safety_holders(const char *sysfs, const char *name, char *out, size_t olen)
-{
-	char dir[PATH_MAX], pdir[PATH_MAX];
-	char pnames[MAX_PARTS][64];
-	dev_t pdevs[MAX_PARTS];
-	int count = 0, np, i;
-
-	if (olen)
-		out[0] = '\0';
-	pathf(dir, "%s/block/%s", sysfs, name);
-	if (!exists(dir))
-		return -ENOENT;
-	add_holders(sysfs, dir, NULL, out, olen, &count);
-	np = sb_safety_partitions(sysfs, name, pnames, pdevs, MAX_PARTS);
-	for (i = 0; i < np; i++) {
-		pathf(pdir, "%s/%s", dir, pnames[i]);
-		add_holders(sysfs, pdir, pnames[i], out, olen, &count);
-	}
-	return count;
-}
-
-static void add_unique(dev_t *out, unsigned *n, unsigned max, dev_t d)
-{
-	unsigned i;
-
-	for (i = 0; i < *n; i++)
-		if (out[i] == d)
-			return;
-	if (*n < max)
-		out[(*n)++] = d;
-}
-
-static void parents_rec(const char *sysfs, dev_t dev, dev_t *out, unsigned *n, unsigned max,
-			int depth)
-{
-	char dir[PATH_MAX], p[PATH_MAX], *slash;
-	struct dirent *de;
-	dev_t d;
-	DIR *sd;
-
-	if (depth > 16)
-		return;
-	if (!dev_sysdir(sysfs, dev, dir)) {
-		add_unique(out, n, max, dev);
-		return;
-	}
-	pathf(p, "%s/partition", dir);
-	if (exists(p)) {
-		/* A partition's directory sits inside its disk's. */
-		slash = strrchr(dir, '/');
-		if (slash)
-			*slash = '\0';
-		pathf(p, "%s/dev", dir);
-		if (!read_dev_attr(p, &dev))
-			return;
-	}
-	add_unique(out, n, max, dev);
-	pathf(p, "%s/slaves", dir);
-	sd = opendir(p);
-	if (!sd)
-		return;
-	while ((de = readdir(sd))) {
-		if (de->d_name[0] == '.')
-			continue;
-		pathf(p, "%s/slaves/%s/dev", dir, de->d_name);
-		if (read_dev_attr(p, &d))
-			parents_rec(sysfs, d, out, n, max, depth + 1);
-	}
-	closedir(sd);
-}
-
-int sb_safety_dev_parents(const char *sysfs, dev_t dev, dev_t *out, unsigned max)
-{
-	unsigned n = 0;
-
-	parents_rec(sysfs, dev, out, &n, max, 0);
-	return (int)n;
-}
-
-/* --------------------------------------------------------- the root disk */
-
-/* Which of /, /boot, /boot/efi does the disk (or partition) dev hold?
- * NULL if none. */
-static const char *root_disk_mount(dev_t dev)
-{
-	static const char *const mps[] = { "/", "/boot", "/boot/efi" };
-	dev_t mine[MAX_PARENTS], theirs[MAX_PARENTS], mdev;
-	const char *hit = NULL;
-	char *text;
-	int nm, nt, i, j;
-	unsigned k;
-
-	text = read_text("/proc/self/mountinfo");
-	if (!text)
-		return NULL;
-	nm = sb_safety_dev_parents(SYSFS, dev, mine, MAX_PARENTS);
-	for (k = 0; k < sizeof(mps) / sizeof(mps[0]) && !hit; k++) {
-		if (sb_safety_mountinfo_dev(text, mps[k], &mdev) != 0)
-			continue;
-		nt = sb_safety_dev_parents(SYSFS, mdev, theirs, MAX_PARENTS);
-		for (i = 0; i < nt && !hit; i++)
-			for (j = 0; j < nm && !hit; j++)
-				if (theirs[i] == mine[j])
-					hit = mps[k];
-	}
-	free(text);
-	return hit;
-}
-
-bool sb_safety_is_root_disk(dev_t dev)
-{
-	return root_disk_mount(dev) != NULL;
-}
 
 /* -------------------------------------------------------- one disk check */
 
@@ -326,8 +42,8 @@ static void read_identity(const char *sysdir, struct sb_disk_info *info)
 	struct udev *udev;
 	char p[PATH_MAX];
 
-	pathf(p, "%s/device/model", sysdir);
-	read_attr(p, info->model, sizeof(info->model));
+	sb_safety_pathf(p, "%s/device/model", sysdir);
+	sb_safety_read_attr(p, info->model, sizeof(info->model));
 	udev = udev_new();
 	if (udev)
 		ud = udev_device_new_from_devnum(udev, 'b', info->dev);
@@ -336,19 +52,19 @@ static void read_identity(const char *sysdir, struct sb_disk_info *info)
 		if (!v || !*v)
 			v = udev_device_get_property_value(ud, "ID_SERIAL");
 		if (v)
-			textf(info->serial, sizeof(info->serial), "%s", v);
+			sb_safety_textf(info->serial, sizeof(info->serial), "%s", v);
 		if (!info->model[0] && (v = udev_device_get_property_value(ud, "ID_MODEL")))
-			textf(info->model, sizeof(info->model), "%s", v);
+			sb_safety_textf(info->model, sizeof(info->model), "%s", v);
 	}
 	if (ud)
 		udev_device_unref(ud);
 	if (udev)
 		udev_unref(udev);
 	if (!info->serial[0]) {
-		pathf(p, "%s/device/serial", sysdir);
-		if (!read_attr(p, info->serial, sizeof(info->serial)) || !info->serial[0]) {
-			pathf(p, "%s/serial", sysdir);   /* virtio-blk */
-			read_attr(p, info->serial, sizeof(info->serial));
+		sb_safety_pathf(p, "%s/device/serial", sysdir);
+		if (!sb_safety_read_attr(p, info->serial, sizeof(info->serial)) || !info->serial[0]) {
+			sb_safety_pathf(p, "%s/serial", sysdir);   /* virtio-blk */
+			sb_safety_read_attr(p, info->serial, sizeof(info->serial));
 		}
 	}
 }
@@ -374,50 +90,50 @@ static int resolve(const char *path, struct sb_disk_info *info, struct sb_err *e
 		return sb_err_set(err, -EINVAL, "disk %s: is %s, not a block device", path,
 				  kind_of(st.st_mode));
 	info->dev = st.st_rdev;
-	if (!dev_sysdir(SYSFS, st.st_rdev, sysdir))
+	if (!sb_safety_dev_sysdir(SYSFS, st.st_rdev, sysdir))
 		return sb_err_set(err, -EINVAL, "disk %s: block device %u:%u has no entry in %s/dev/block",
 				  path, major(st.st_rdev), minor(st.st_rdev), SYSFS);
-	textf(info->name, sizeof(info->name), "%s", base(sysdir));
-	pathf(p, "%s/partition", sysdir);
-	if (exists(p)) {
+	sb_safety_textf(info->name, sizeof(info->name), "%s", sb_safety_base(sysdir));
+	sb_safety_pathf(p, "%s/partition", sysdir);
+	if (sb_safety_exists(p)) {
 		char *slash = strrchr(sysdir, '/');
 		if (slash)
 			*slash = '\0';
 		return sb_err_set(err, -EINVAL,
 				  "disk %s: %s is a partition of /dev/%s, not a whole disk; stackbench "
-				  "takes whole disks only", path, info->name, base(sysdir));
+				  "takes whole disks only", path, info->name, sb_safety_base(sysdir));
 	}
-	pathf(p, "%s/dm/name", sysdir);
-	if (read_attr(p, buf, sizeof(buf)))
+	sb_safety_pathf(p, "%s/dm/name", sysdir);
+	if (sb_safety_read_attr(p, buf, sizeof(buf)))
 		return sb_err_set(err, -EINVAL,
 				  "disk %s: %s is a device-mapper device (%s), not a whole disk",
 				  path, info->name, buf);
-	pathf(p, "%s/md", sysdir);
-	if (exists(p))
+	sb_safety_pathf(p, "%s/md", sysdir);
+	if (sb_safety_exists(p))
 		return sb_err_set(err, -EINVAL, "disk %s: %s is an md RAID array, not a whole disk",
 				  path, info->name);
 	/* The node stackbench will use: /dev/<name> when it is this device. */
-	pathf(p, "/dev/%s", info->name);
+	sb_safety_pathf(p, "/dev/%s", info->name);
 	if (stat(p, &st) == 0 && S_ISBLK(st.st_mode) && st.st_rdev == info->dev)
-		textf(info->resolved, sizeof(info->resolved), "%s", p);
+		sb_safety_textf(info->resolved, sizeof(info->resolved), "%s", p);
 	else
-		textf(info->resolved, sizeof(info->resolved), "%s", real);
+		sb_safety_textf(info->resolved, sizeof(info->resolved), "%s", real);
 
-	pathf(p, "%s/size", sysdir);
+	sb_safety_pathf(p, "%s/size", sysdir);
 	sectors = 0;
-	if (read_attr(p, buf, sizeof(buf)))
+	if (sb_safety_read_attr(p, buf, sizeof(buf)))
 		sectors = strtoull(buf, NULL, 10);
 	info->size_bytes = (uint64_t)sectors * 512;
-	pathf(p, "%s/queue/logical_block_size", sysdir);
-	info->logical_block_size = read_attr(p, buf, sizeof(buf)) ? (unsigned)strtoul(buf, NULL, 10) : 512;
-	pathf(p, "%s/queue/physical_block_size", sysdir);
-	info->physical_block_size = read_attr(p, buf, sizeof(buf)) ? (unsigned)strtoul(buf, NULL, 10) : 512;
+	sb_safety_pathf(p, "%s/queue/logical_block_size", sysdir);
+	info->logical_block_size = sb_safety_read_attr(p, buf, sizeof(buf)) ? (unsigned)strtoul(buf, NULL, 10) : 512;
+	sb_safety_pathf(p, "%s/queue/physical_block_size", sysdir);
+	info->physical_block_size = sb_safety_read_attr(p, buf, sizeof(buf)) ? (unsigned)strtoul(buf, NULL, 10) : 512;
 	read_identity(sysdir, info);
 	if (!info->size_bytes)
 		return sb_err_set(err, -EINVAL, "disk %s: %s has size 0 (an unattached loop device or "
 				  "an empty drive)", path, info->name);
-	pathf(p, "%s/ro", sysdir);
-	if (read_attr(p, buf, sizeof(buf)) && strcmp(buf, "1") == 0)
+	sb_safety_pathf(p, "%s/ro", sysdir);
+	if (sb_safety_read_attr(p, buf, sizeof(buf)) && strcmp(buf, "1") == 0)
 		return sb_err_set(err, -EROFS, "disk %s: %s is read-only", path, info->name);
 	return 0;
 }
@@ -433,29 +149,29 @@ static int check_in_use(const struct sb_disk_info *info, struct sb_err *err)
 
 	devs[0] = info->dev;
 	np = sb_safety_partitions(SYSFS, info->name, pnames, devs + 1, MAX_PARTS);
-	text = read_text("/proc/self/mountinfo");
+	text = sb_safety_read_text("/proc/self/mountinfo");
 	if (!text)
 		return sb_err_sys(err, -errno, "disk %s: cannot read /proc/self/mountinfo", info->path);
 	idx = sb_safety_mountinfo_find(text, devs, (unsigned)np + 1, where, sizeof(where));
 	free(text);
 	if (idx >= 0) {
 		if (idx == 0)
-			textf(what, sizeof(what), "%s", info->name);
+			sb_safety_textf(what, sizeof(what), "%s", info->name);
 		else
-			textf(what, sizeof(what), "its partition %s", pnames[idx - 1]);
+			sb_safety_textf(what, sizeof(what), "its partition %s", pnames[idx - 1]);
 		return sb_err_set(err, -EBUSY, "disk %s: %s is mounted at %s; unmount it first",
 				  info->path, what, where);
 	}
-	text = read_text("/proc/swaps");
+	text = sb_safety_read_text("/proc/swaps");
 	if (!text)
 		return 0;       /* no swap support in this kernel */
 	idx = sb_safety_swaps_find(text, devs, (unsigned)np + 1, where, sizeof(where));
 	free(text);
 	if (idx >= 0) {
 		if (idx == 0)
-			textf(what, sizeof(what), "%s", info->name);
+			sb_safety_textf(what, sizeof(what), "%s", info->name);
 		else
-			textf(what, sizeof(what), "its partition %s", pnames[idx - 1]);
+			sb_safety_textf(what, sizeof(what), "its partition %s", pnames[idx - 1]);
 		return sb_err_set(err, -EBUSY, "disk %s: %s is in use as swap (%s); swapoff it first",
 				  info->path, what, where);
 	}
@@ -503,33 +219,38 @@ static int check_excl(const struct sb_disk_info *info, struct sb_err *err)
 	return 0;
 }
 
-/* What one probe result is, in words. */
-static void describe_value(blkid_probe pr, char *out, size_t len)
+/* What one probe result is, in words ("a RAID/LVM member signature"), and
+ * the bare type names ("linux_raid_member") for when the listing fails. */
+static void describe_value(blkid_probe pr, char *out, size_t len, char *types, size_t tlen)
 {
 	const char *type = NULL, *usage = NULL, *pt = NULL, *bad = NULL;
+	size_t l;
 
-	out[0] = '\0';
+	out[0] = types[0] = '\0';
 	blkid_probe_lookup_value(pr, "TYPE", &type, NULL);
 	blkid_probe_lookup_value(pr, "USAGE", &usage, NULL);
 	blkid_probe_lookup_value(pr, "PTTYPE", &pt, NULL);
 	blkid_probe_lookup_value(pr, "SBBADCSUM", &bad, NULL);
 	if (type) {
 		if (usage && strcmp(usage, "filesystem") == 0)
-			textf(out, len, "a filesystem (%s)", type);
+			sb_safety_textf(out, len, "a filesystem");
 		else if (usage && strcmp(usage, "raid") == 0)
-			textf(out, len, "a RAID/LVM member signature (%s)", type);
+			sb_safety_textf(out, len, "a RAID/LVM member signature");
 		else if (usage && strcmp(usage, "crypto") == 0)
-			textf(out, len, "an encryption header (%s)", type);
+			sb_safety_textf(out, len, "an encryption header");
 		else
-			textf(out, len, "a %s signature", type);
+			sb_safety_textf(out, len, "a %s signature", type);
 		if (bad) {
-			size_t l = strlen(out);
-			textf(out + l, len - l, " with a bad checksum");
+			l = strlen(out);
+			sb_safety_textf(out + l, len - l, " with a bad checksum");
 		}
+		sb_safety_textf(types, tlen, "%s", type);
 	}
 	if (pt) {
-		size_t l = strlen(out);
-		textf(out + l, len - l, "%sa %s partition table", l ? " and " : "", pt);
+		l = strlen(out);
+		sb_safety_textf(out + l, len - l, "%sa partition table", l ? " and " : "");
+		l = strlen(types);
+		sb_safety_textf(types + l, tlen - l, "%s%s", l ? ", " : "", pt);
 	}
 }
 
@@ -560,7 +281,7 @@ static void list_signatures(const char *dev, char *out, size_t len)
 		if (!type)
 			continue;
 		l = strlen(out);
-		textf(out + l, len > l ? len - l : 0, "%s%s at offset %s", l ? ", " : "", type,
+		sb_safety_textf(out + l, len > l ? len - l : 0, "%s%s at offset %s", l ? ", " : "", type,
 			 off ? off : "?");
 	}
 	blkid_free_probe(pr);
@@ -568,7 +289,7 @@ static void list_signatures(const char *dev, char *out, size_t len)
 
 static int check_signatures(const struct sb_disk_info *info, bool allow_wipe, struct sb_err *err)
 {
-	char what[256], all[512];
+	char what[256], all[512], types[128] = "";
 	blkid_probe pr;
 	int rc, e;
 
@@ -586,7 +307,7 @@ static int check_signatures(const struct sb_disk_info *info, bool allow_wipe, st
 					  BLKID_SUBLKS_BADCSUM);
 	rc = blkid_do_safeprobe(pr);
 	if (rc == 0)
-		describe_value(pr, what, sizeof(what));
+		describe_value(pr, what, sizeof(what), types, sizeof(types));
 	blkid_free_probe(pr);
 	if (rc == 1)
 		return 0;
@@ -596,16 +317,18 @@ static int check_signatures(const struct sb_disk_info *info, bool allow_wipe, st
 	/* -2: ambivalent, several signatures that contradict each other: there
 	 * is certainly something there. */
 	if (rc == -2)
-		textf(what, sizeof(what), "several conflicting signatures");
+		sb_safety_textf(what, sizeof(what), "several conflicting signatures");
 	list_signatures(info->resolved, all, sizeof(all));
+	if (!all[0])
+		sb_safety_textf(all, sizeof(all), "%s", types[0] ? types : "?");
 	if (allow_wipe) {
-		sb_warn("disk %s: %s holds %s (%s); --wipe given: it will be erased", info->path,
-			info->name, what, all[0] ? all : "?");
+		sb_warn("disk %s: %s holds %s (libblkid: %s); --wipe given: it will be erased",
+			info->path, info->name, what, all);
 		return 0;
 	}
-	return sb_err_set(err, -EEXIST, "disk %s: %s holds %s (%s); stackbench does not overwrite "
-			  "existing data: pass --wipe to erase it", info->path, info->name, what,
-			  all[0] ? all : "?");
+	return sb_err_set(err, -EEXIST, "disk %s: %s holds %s (libblkid: %s); stackbench does not "
+			  "overwrite existing data: pass --wipe to erase it", info->path, info->name,
+			  what, all);
 }
 
 int sb_safety_check_disk(const char *path, bool allow_wipe, struct sb_disk_info *info,
@@ -618,11 +341,11 @@ int sb_safety_check_disk(const char *path, bool allow_wipe, struct sb_disk_info 
 	if (!info)
 		info = &local;
 	memset(info, 0, sizeof(*info));
-	textf(info->path, sizeof(info->path), "%s", path ? path : "");
+	sb_safety_textf(info->path, sizeof(info->path), "%s", path ? path : "");
 	rc = resolve(path, info, err);
 	if (rc)
 		return rc;
-	mp = root_disk_mount(info->dev);
+	mp = sb_safety_root_disk_mount(info->dev);
 	if (mp)
 		return sb_err_set(err, -EBUSY, "disk %s: %s holds the system's %s filesystem",
 				  info->path, info->name, mp);
@@ -653,8 +376,8 @@ static void show_disks(const struct sb_disk_info *infos, unsigned n)
 			size, (unsigned long long)infos[i].size_bytes, infos[i].logical_block_size,
 			infos[i].physical_block_size,
 			infos[i].model[0] ? infos[i].model : "-", infos[i].serial[0] ? infos[i].serial : "-");
-		pathf(p, SYSFS "/block/%s/loop/backing_file", infos[i].name);
-		if (read_attr(p, backing, sizeof(backing)) && backing[0])
+		sb_safety_pathf(p, SYSFS "/block/%s/loop/backing_file", infos[i].name);
+		if (sb_safety_read_attr(p, backing, sizeof(backing)) && backing[0])
 			fprintf(stderr, "             loop device backed by %s\n", backing);
 	}
 }
@@ -667,7 +390,7 @@ static void join_paths(const struct sb_disk_info *infos, unsigned n, char *out, 
 	out[0] = '\0';
 	for (i = 0; i < n; i++) {
 		l = strlen(out);
-		textf(out + l, len > l ? len - l : 0, "%s%s", i ? "," : "", infos[i].path);
+		sb_safety_textf(out + l, len > l ? len - l : 0, "%s%s", i ? "," : "", infos[i].path);
 	}
 }
 
@@ -698,7 +421,7 @@ static int confirm(const struct sb_disk_info *infos, unsigned n, const char *des
 	names[0] = '\0';
 	for (i = 0; i < n; i++) {
 		l = strlen(names);
-		textf(names + l, sizeof(names) - l, "%s%s", i ? " " : "", infos[i].name);
+		sb_safety_textf(names + l, sizeof(names) - l, "%s%s", i ? " " : "", infos[i].name);
 	}
 	show_disks(infos, n);
 	fprintf(stderr, "Type \"destroy %u disk%s\" (or their names: %s) to go on; anything else aborts: ",
@@ -723,6 +446,8 @@ int sb_safety_check_disks(const char *const *paths, unsigned n, bool allow_wipe,
 
 	if (!n || !paths || !infos)
 		return sb_err_set(err, -EINVAL, "no disks to check");
+	if (n > 64)
+		return sb_err_set(err, -EINVAL, "%u disks listed; at most 64 can be checked", n);
 	for (i = 0; i < n; i++) {
 		rc = sb_safety_check_disk(paths[i], allow_wipe, &infos[i], err);
 		if (rc)

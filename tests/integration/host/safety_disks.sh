@@ -8,6 +8,7 @@
 # looked at (the check refuses it before opening it).
 #   tests/integration/host/safety_disks.sh        (SB_BUILD_DIR=build by default)
 set -u
+# shellcheck disable=SC2317  # leaks and cleanup run from the EXIT trap
 src=$(cd "$(dirname "$0")/../../.." && pwd)
 build=${SB_BUILD_DIR:-$src/build}
 probe=$build/tests/tools/safety_probe
@@ -77,16 +78,18 @@ n=0
 # check DESCRIPTION WANT WORD [--stdin TEXT] -- PROBE-ARGS...
 #   WANT: OK, or the errno name the refusal must carry (EBUSY, EEXIST, ...);
 #   WORD: text the message must contain (case-insensitive), "" for OK.
+#   --as-nobody runs the probe as uid/gid 65534.
 check() {
-	local desc=$1 want=$2 word=$3 input= stdin=0 out msg rc ok=1
+	local desc=$1 want=$2 word=$3 input="" stdin=0 out msg rc ok=1 pre=()
 	shift 3
 	if [ "$1" = --stdin ]; then input=$2; stdin=1; shift 2; fi
+	if [ "$1" = --as-nobody ]; then pre=(setpriv --reuid=65534 --regid=65534 --clear-groups); shift; fi
 	[ "$1" = -- ] && shift
 	n=$((n + 1))
 	if [ $stdin = 1 ]; then
-		out=$(printf '%s\n' "$input" | "$probe" --interactive "$@" 2>"$tmp/msg")
+		out=$(printf '%s\n' "$input" | "${pre[@]}" "$probe" --interactive "$@" 2>"$tmp/msg")
 	else
-		out=$("$probe" "$@" 2>"$tmp/msg" </dev/null)
+		out=$("${pre[@]}" "$probe" "$@" 2>"$tmp/msg" </dev/null)
 	fi
 	rc=$?
 	msg=$(cat "$tmp/msg")
@@ -109,10 +112,10 @@ check() {
 # Retries: a parallel run may grab the same free device between the lookup
 # and the attach.
 new_loop() {
-	local f=$tmp/$1.img dev i
+	local f=$tmp/$1.img dev
 	shift
 	[ -e "$f" ] || truncate -s 32M "$f"
-	for i in 1 2 3 4 5; do
+	for _ in 1 2 3 4 5; do
 		dev=$(losetup -f --show "$@" "$f" 2>/dev/null) && { echo "$dev"; return 0; }
 		sleep 0.2
 	done
@@ -136,8 +139,7 @@ write_mbr() {
 # partition table parsers (this host's: no CONFIG_MSDOS_PARTITION) do not scan
 # the table on losetup -P, so then partx adds the partition with BLKPG.
 wait_part() {
-	local i
-	for i in $(seq 1 10); do
+	for _ in $(seq 1 10); do
 		[ -b "${1}p1" ] && return 0
 		sleep 0.1
 	done
@@ -146,8 +148,7 @@ wait_part() {
 }
 
 wait_node() {
-	local i
-	for i in $(seq 1 50); do
+	for _ in $(seq 1 50); do
 		[ -b "$1" ] && return 0
 		sleep 0.1
 	done
@@ -178,6 +179,12 @@ mkfs.ext4 -q -F "${E}p1"
 mkdir "$tmp/mnt-e"
 mount -t ext4 "${E}p1" "$tmp/mnt-e"
 F=$(new_loop held)
+# Two signatures: ext4, then a LUKS magic over its first bytes (libblkid's
+# safe probe reports only the LUKS one; the message must list both).
+truncate -s 32M "$tmp/two.img"
+mkfs.ext4 -q -F "$tmp/two.img"
+printf 'LUKS\xba\xbe\x00\x01' | dd of="$tmp/two.img" bs=1 conv=notrunc status=none
+H=$(new_loop two)
 mkdir "$tmp/by-id"
 ln -s "$A" "$tmp/by-id/fake-disk-A"
 set +e
@@ -196,6 +203,7 @@ check "ext4 signature refused" EEXIST "ext4" -- --destroy-data="$B" "$B"
 check "ext4 signature accepted with --wipe" OK "" -- --wipe --destroy-data="$B" "$B"
 check "partition table refused" EEXIST "partition table" -- --destroy-data="$C" "$C"
 check "partition table accepted with --wipe" OK "" -- --wipe --destroy-data="$C" "$C"
+check "two signatures: refused, both listed" EEXIST "crypto_LUKS at offset 0, ext4 at offset 1080" -- --destroy-data="$H" "$H"
 check "a partition is not a whole disk" EINVAL "partition of $C" -- --wipe --destroy-data="${C}p1" "${C}p1"
 
 check "mounted loop refused as mounted" EBUSY "mounted at $tmp/mnt-d" -- --wipe --destroy-data="$D" "$D"
@@ -228,6 +236,9 @@ else
 	echo "ok $((n += 1)) - # SKIP root disk: / is not on a block device here ($rootmm)"
 fi
 
+if command -v setpriv >/dev/null; then
+	check "without root: refused with a permission error" EACCES "needs root" --as-nobody -- --destroy-data="$A" "$A"
+fi
 check "missing path refused" ENOENT "does not exist" -- --destroy-data=/dev/disk/by-id/sb-no-such-disk /dev/disk/by-id/sb-no-such-disk
 check "regular file refused" EINVAL "regular file" -- --wipe --destroy-data="$tmp/clean-a.img" "$tmp/clean-a.img"
 check "character device refused" EINVAL "character device" -- --wipe /dev/null

@@ -63,12 +63,19 @@ if [ -n "$SB_JOB" ] && [ -f "$SB_JOB" ]; then
 	# SIGTERM, since background jobs of a shell ignore SIGINT.
 	sh "$SB_JOB" </dev/null >&4 2>&5 &
 	job=$!
-	trap 'kill -TERM $job 2>/dev/null' INT TERM
+	# Our own stderr is the console: no "Terminated" notices into the
+	# job's stdout.
+	exec 2>/dev/null
+	stop=0
+	trap 'stop=1; kill -TERM $job 2>/dev/null' INT TERM
 	wait $job
 	rc=$?
-	while kill -0 $job 2>/dev/null; do
+	# A trap interrupts wait; wait again for the job's own status.
+	while [ "$stop" = 1 ]; do
+		stop=2
 		wait $job
-		rc=$?
+		r=$?
+		[ "$r" != 127 ] && rc=$r
 	done
 fi
 exec 4>&- 5>&-

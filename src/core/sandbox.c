@@ -702,7 +702,7 @@ int sb_sandbox_rerun(int argc, char **argv, int *exit_code, struct sb_err *err)
 				timed_out = true;
 				stopping = true;
 				sb_warn("the throwaway kernel ran longer than STACKBENCH_UML_TIMEOUT; stopping it");
-				deadline = mconsole_cad(r.sock) ? now_ms() + 10000 : now_ms();
+				deadline = con.state >= 1 && mconsole_cad(r.sock) ? now_ms() + 10000 : now_ms();
 			} else if (!killed) {
 				kill_group(r.pid);
 				killed = true;
@@ -750,7 +750,9 @@ int sb_sandbox_rerun(int argc, char **argv, int *exit_code, struct sb_err *err)
 				}
 				if (exited || killed)
 					continue;
-				if (!stopping && mconsole_cad(r.sock)) {
+				/* Before the job started there is nothing to stop
+				 * gracefully (and ctrl-alt-del would reboot). */
+				if (!stopping && con.state >= 1 && mconsole_cad(r.sock)) {
 					stopping = true;
 					sb_warn("interrupted: asking the command in the throwaway kernel to stop "
 						"(interrupt again to kill the kernel)");

@@ -20,6 +20,11 @@ mkdir -p /dev/pts /dev/shm
 mount -t devpts devpts /dev/pts 2>/dev/null
 mount -t tmpfs tmpfs /dev/shm
 mount -t tmpfs tmpfs /run
+# devtmpfs lacks the usual links (bash's process substitution needs /dev/fd)
+ln -sfn /proc/self/fd /dev/fd
+ln -sfn /proc/self/fd/0 /dev/stdin
+ln -sfn /proc/self/fd/1 /dev/stdout
+ln -sfn /proc/self/fd/2 /dev/stderr
 # Ctrl-Alt-Del (UML's management console "cad", sent by the host on Ctrl-C)
 # becomes SIGINT to us instead of an immediate reboot.
 echo 0 > /proc/sys/kernel/ctrl-alt-del 2>/dev/null

@@ -55,15 +55,14 @@ snapshot() {
 # kernel everything new counts.
 leaks() {
 	local base=$1 dir=$2 state=$3 private=$4
-	snapshot | sort > "$dir.after"
-	comm -13 "$base" "$dir.after" | while read -r kind a b; do
+	snapshot | sort > "$logdir/after"
+	comm -13 "$base" "$logdir/after" | while read -r kind a b; do
 		if [ -n "$private" ] || [[ "$a $b" == *"$dir"* ]] || [[ "$a $b" == *"$state"* ]] ||
 		   { [ "$kind" = mount ] && [[ "$a" == *stackbench* ]]; }; then
 			echo "$kind $a $b"
 		fi
 	done
 	[ -n "$(ls -A "$state" 2>/dev/null)" ] && echo "state files left in $state: $(ls -A "$state" | tr '\n' ' ')"
-	rm -f "$dir.after"
 }
 
 cleanup_leaks() {

@@ -8,15 +8,36 @@ dir=${SB_TEST_DIR:?run me through tests/integration/run.sh}
 keydir=$(mktemp -d /run/sb-key.XXXXXX)
 loops=()
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# udev's probes hold a new device open for a moment: settle, then retry.
+dm_remove() {
+	local i
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		udevadm settle --timeout=10 2>/dev/null
+		dmsetup remove "$1" 2>/dev/null && return 0
+		sleep 0.5
+	done
+	dmsetup remove "$1"
+}
+# Stop an array and wipe its members' superblocks, or udev's incremental
+# assembly puts it back together at once.
+md_stop() {
+	local md=$1
+	shift
+	udevadm settle --timeout=10 2>/dev/null
+	mdadm --stop "$md" >/dev/null 2>&1 || return 1
+	for l in "$@"; do mdadm --zero-superblock "$l" 2>/dev/null || true; done
+	udevadm settle --timeout=10 2>/dev/null
+	return 0
+}
 
 cleanup() {
 	set +e
 	umount "$dir/mnt" 2>/dev/null
 	for m in sbt-crypt sbt-flakey sbt-delay; do
-		[ -e /dev/mapper/$m ] && dmsetup remove "$m"
+		[ -e /dev/mapper/$m ] && dm_remove "$m"
 	done
-	for md in /dev/md/sbt-r1 /dev/md/sbt-r10; do
-		[ -e "$md" ] && mdadm --stop "$md" >/dev/null 2>&1
+	for md in /dev/md/sbt-r1 /dev/md/sbt-r10 /dev/md127 /dev/md126; do
+		[ -e "$md" ] && md_stop "$md" "${loops[@]}"
 	done
 	for l in "${loops[@]}"; do losetup -d "$l"; done
 	rm -rf "$keydir"
@@ -40,8 +61,7 @@ r1=$(readlink -f /dev/md/sbt-r1)
 dd if=/dev/urandom of="$dir/blob" bs=1M count=4 status=none
 dd if="$dir/blob" of="$r1" bs=1M oflag=direct status=none
 cmp -n $((4 << 20)) "$dir/blob" "$r1" || fail "RAID1 read-back differs"
-mdadm --stop /dev/md/sbt-r1 >/dev/null 2>&1 || fail "mdadm stop RAID1"
-for l in "${loops[@]}"; do mdadm --zero-superblock "$l" 2>/dev/null || true; done
+md_stop /dev/md/sbt-r1 "${loops[@]}" || fail "mdadm stop RAID1"
 echo "raid1 ok"
 
 mdadm --create /dev/md/sbt-r10 --run --level=10 --layout=n2 --chunk=512 --raid-devices=4 \
@@ -73,9 +93,14 @@ echo 3 > /proc/sys/vm/drop_caches
 cmp "$dir/blob" "$dir/mnt/blob" || fail "file on LUKS differs"
 umount "$dir/mnt"
 udevadm settle --timeout=10
-cryptsetup close sbt-crypt || fail "luksClose"
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	cryptsetup close sbt-crypt 2>/dev/null && break
+	udevadm settle --timeout=10; sleep 0.5
+done
+[ ! -e /dev/mapper/sbt-crypt ] || fail "luksClose"
 echo "dm-crypt ok"
-mdadm --stop /dev/md/sbt-r10 >/dev/null 2>&1 || fail "mdadm stop RAID10"
+md_stop /dev/md/sbt-r10 "${loops[@]}" || fail "mdadm stop RAID10"
+[ ! -e /sys/block/${r10##*/} ] || fail "${r10##*/} still there after stop"
 
 # dm-flakey and dm-delay load and map I/O.
 sz=$(blockdev --getsz "${loops[0]}")
@@ -83,7 +108,7 @@ dmsetup create sbt-flakey --table "0 $sz flakey ${loops[0]} 0 5 0" || fail "dm-f
 dmsetup create sbt-delay --table "0 $sz delay ${loops[1]} 0 20" || fail "dm-delay"
 dd if=/dev/mapper/sbt-delay of=/dev/null bs=64k count=4 iflag=direct status=none || fail "read through dm-delay"
 dmsetup table sbt-flakey | grep -q flakey || fail "flakey table"
-dmsetup remove sbt-flakey && dmsetup remove sbt-delay || fail "dmsetup remove"
+dm_remove sbt-flakey && dm_remove sbt-delay || fail "dmsetup remove"
 echo "dm-flakey, dm-delay ok"
 
 cleanup

@@ -3,10 +3,13 @@
 # dm-crypt, dm-flakey/delay/dust, loop, brd and scsi_debug as modules, using
 # this machine's own root filesystem (hostfs). Exit status is the command's.
 #   scripts/uml-run.sh [--mem 2G] -- CMD [ARGS...]
-# The working directory is kept. Output goes to this terminal. Loop devices
-# only: the host's disks are not visible in there.
+# The working directory is kept. Output goes to this terminal (stdout and
+# stderr both to stdout). Loop devices only: the host's disks are not visible
+# in there. Env vars named SB_*, STACKBENCH_*, CI, ASAN_*, UBSAN_* are passed
+# in. Memory: --mem, else $STACKBENCH_UML_MEM, else $SB_UML_MEM, else 2G.
+# stackbench itself does the same in C (src/core/sandbox.c, `--sandbox`).
 set -u
-mem=${SB_UML_MEM:-2G}
+mem=${STACKBENCH_UML_MEM:-${SB_UML_MEM:-2G}}
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--mem) mem=$2; shift 2 ;;
@@ -17,8 +20,13 @@ done
 [ $# -gt 0 ] || { echo "usage: $0 [--mem SIZE] -- CMD [ARGS...]" >&2; exit 2; }
 kernel=$(command -v linux.uml || command -v linux) || { echo "uml-run: user-mode-linux is not installed (apt-get install user-mode-linux)" >&2; exit 1; }
 here=$(cd "$(dirname "$0")" && pwd)
-kver=$(ls /usr/lib/uml/modules | head -n1)
 tmp=$(mktemp -d /tmp/sb-uml.XXXXXX)
+kpid=
+stop() {
+	[ -n "$kpid" ] && kill -TERM "$kpid" 2>/dev/null && sleep 0.5 && kill -KILL "$kpid" 2>/dev/null
+	exit 130
+}
+trap stop INT TERM HUP
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/modroot/lib"
 ln -s /usr/lib/uml/modules "$tmp/modroot/lib/modules"
@@ -29,14 +37,19 @@ chmod +x "$tmp/modprobe"
 	for v in $(compgen -e | grep -E '^(SB_|STACKBENCH_|CI$|ASAN_|UBSAN_)' || true); do
 		printf 'export %s=%q\n' "$v" "${!v}"
 	done
+	printf 'cd %q || exit 1\n' "$(pwd)"
 	printf 'exec'; printf ' %q' "$@"; printf '\n'
 } > "$tmp/job"
 # Kernel parameters with '=' that the kernel does not know become init's
 # environment: that is how the job and module root reach uml-init.sh.
+# umid/uml_dir keep UML's pid file and control socket in our temp dir.
 "$kernel" mem="$mem" root=/dev/root rootfstype=hostfs rw quiet \
-	con=null con0=fd:0,fd:1 \
+	con=null con0=fd:0,fd:1 umid="sbr-$$" uml_dir="$tmp/uml" \
 	init="$here/sandbox/uml-init.sh" SB_JOB="$tmp/job" SB_MODROOT="$tmp" \
-	SB_CWD="$(pwd)" </dev/null 2>&1 | grep -v -E '^(Checking|  Checking|Linux version|Kernel command|Warning: unable to open an initial console|Failed to initialize ubd|epollctl add err|SELinux|mmapper_init|Halting\.|reboot: System halted)' 
+	</dev/null > >(grep --line-buffered -v -E '^(Checking|  Checking|Linux version|Kernel command|Warning: unable to open an initial console|Failed to initialize ubd|epollctl add err|SELinux|mmapper_init|Halting\.|reboot: System halted)') 2>&1 &
+kpid=$!
+wait "$kpid"
+kpid=
 if [ -f "$tmp/job.rc" ]; then
 	exit "$(cat "$tmp/job.rc")"
 fi

@@ -20,6 +20,11 @@ mkdir -p /dev/pts /dev/shm
 mount -t devpts devpts /dev/pts 2>/dev/null
 mount -t tmpfs tmpfs /dev/shm
 mount -t tmpfs tmpfs /run
+# devtmpfs lacks the usual links (bash's process substitution needs /dev/fd)
+ln -sfn /proc/self/fd /dev/fd
+ln -sfn /proc/self/fd/0 /dev/stdin
+ln -sfn /proc/self/fd/1 /dev/stdout
+ln -sfn /proc/self/fd/2 /dev/stderr
 # Ctrl-Alt-Del (UML's management console "cad", sent by the host on Ctrl-C)
 # becomes SIGINT to us instead of an immediate reboot.
 echo 0 > /proc/sys/kernel/ctrl-alt-del 2>/dev/null
@@ -63,12 +68,19 @@ if [ -n "$SB_JOB" ] && [ -f "$SB_JOB" ]; then
 	# SIGTERM, since background jobs of a shell ignore SIGINT.
 	sh "$SB_JOB" </dev/null >&4 2>&5 &
 	job=$!
-	trap 'kill -TERM $job 2>/dev/null' INT TERM
+	# Our own stderr is the console: no "Terminated" notices into the
+	# job's stdout.
+	exec 2>/dev/null
+	stop=0
+	trap 'stop=1; kill -TERM $job 2>/dev/null' INT TERM
 	wait $job
 	rc=$?
-	while kill -0 $job 2>/dev/null; do
+	# A trap interrupts wait; wait again for the job's own status.
+	while [ "$stop" = 1 ]; do
+		stop=2
 		wait $job
-		rc=$?
+		r=$?
+		[ "$r" != 127 ] && rc=$r
 	done
 fi
 exec 4>&- 5>&-

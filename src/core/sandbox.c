@@ -247,15 +247,21 @@ int sb_sandbox_decide_facts(const struct sb_kernel_facts *f, int mode, bool insi
 				  "(loop devices only)", f->release, why);
 	if (mode == 0 || (mode < 0 && !lacks))
 		return 0;
+	if (has_disks && mode > 0)
+		return sb_err_set(err, -EINVAL, "--sandbox: this stack lists disks, and the throwaway "
+				  "kernel cannot reach the host's disks (loop devices only)");
 	if (has_disks)
-		return sb_err_set(err, -EINVAL, "%sthis stack lists disks, and the throwaway kernel "
-				  "cannot reach the host's disks (loop devices only); run it on a kernel "
-				  "with md and device-mapper",
-				  mode > 0 ? "--sandbox: " : lacks ? "this kernel has no md/device-mapper and " : "");
+		return sb_err_set(err, -EINVAL, "this kernel (%s) has no %s, and this stack lists disks, "
+				  "which the throwaway kernel cannot reach (it sees only loop "
+				  "devices, not the host's disks): run it on a kernel with md and device-mapper",
+				  f->release, why);
+	if (!f->uml_available && mode > 0)
+		return sb_err_set(err, -ENOTSUP, "--sandbox needs the throwaway user-mode-linux kernel, "
+				  "which is not installed (apt-get install user-mode-linux)");
 	if (!f->uml_available)
-		return sb_err_set(err, -ENOTSUP, "%s needs the throwaway user-mode-linux kernel, which "
-				  "is not installed (apt-get install user-mode-linux)",
-				  mode > 0 ? "--sandbox" : lacks ? "this kernel has no md/device-mapper and" : "");
+		return sb_err_set(err, -ENOTSUP, "this kernel (%s) has no %s, and the throwaway "
+				  "user-mode-linux kernel that would stand in is not installed "
+				  "(apt-get install user-mode-linux)", f->release, why);
 	if (mode < 0)
 		sb_info("this kernel has no %s: running in the throwaway user-mode-linux kernel "
 			"(loop devices only)", why);
@@ -659,7 +665,8 @@ int sb_sandbox_rerun(int argc, char **argv, int *exit_code, struct sb_err *err)
 	}
 	fflush(stdout);
 	fflush(stderr);
-	sb_verbose("booting the throwaway kernel (%s, mem=%lluM)", r.kernel, (unsigned long long)r.mem_mib);
+	sb_verbose("booting the throwaway kernel (%s, init %s, mem=%lluM)", r.kernel, r.init,
+		   (unsigned long long)r.mem_mib);
 	start = now_ms();
 	r.pid = fork();
 	if (r.pid < 0) {
@@ -702,7 +709,7 @@ int sb_sandbox_rerun(int argc, char **argv, int *exit_code, struct sb_err *err)
 				timed_out = true;
 				stopping = true;
 				sb_warn("the throwaway kernel ran longer than STACKBENCH_UML_TIMEOUT; stopping it");
-				deadline = mconsole_cad(r.sock) ? now_ms() + 10000 : now_ms();
+				deadline = con.state >= 1 && mconsole_cad(r.sock) ? now_ms() + 10000 : now_ms();
 			} else if (!killed) {
 				kill_group(r.pid);
 				killed = true;
@@ -750,7 +757,9 @@ int sb_sandbox_rerun(int argc, char **argv, int *exit_code, struct sb_err *err)
 				}
 				if (exited || killed)
 					continue;
-				if (!stopping && mconsole_cad(r.sock)) {
+				/* Before the job started there is nothing to stop
+				 * gracefully (and ctrl-alt-del would reboot). */
+				if (!stopping && con.state >= 1 && mconsole_cad(r.sock)) {
 					stopping = true;
 					sb_warn("interrupted: asking the command in the throwaway kernel to stop "
 						"(interrupt again to kill the kernel)");

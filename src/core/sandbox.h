@@ -12,7 +12,23 @@
  *   STACKBENCH_UML_TIMEOUT  seconds after which the kernel is stopped (default: none)
  *   STACKBENCH_UML_INIT     the init script (default: installed or source copy
  *                           of scripts/sandbox/uml-init.sh)
- *   STACKBENCH_UML_KERNEL   the kernel binary (default: linux.uml in PATH) */
+ *   STACKBENCH_UML_KERNEL   the kernel binary (default: linux.uml in PATH)
+ *
+ * How a command handler that needs md/dm uses it (main.c already re-runs
+ * every command under a forced --sandbox, so handlers see only auto and
+ * --no-sandbox on the host, and in_sandbox inside):
+ *
+ *	bool use;
+ *	int code;
+ *
+ *	rc = sb_sandbox_decide(need_md, need_dm, spec->devices.kind == SB_DEVICES_DISKS, &use, err);
+ *	if (rc < 0)
+ *		return rc;
+ *	if (use) {
+ *		rc = sb_sandbox_rerun(argc, argv, &code, err);  // the handler's own argv
+ *		return rc < 0 ? rc : code;                      // main exits with a positive rc as is
+ *	}
+ */
 #ifndef SB_CORE_SANDBOX_H
 #define SB_CORE_SANDBOX_H
 

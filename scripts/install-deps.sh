@@ -1,0 +1,54 @@
+#!/bin/bash
+# Install every Debian 12 package stackbench needs to build, test and run.
+# Idempotent and quiet: packages already installed are not touched, and
+# `apt-get update` runs only when something is missing. Needs root.
+#   scripts/install-deps.sh          install what is missing
+#   scripts/install-deps.sh --check  list what is missing, install nothing
+set -euo pipefail
+
+pkgs=(
+	# build
+	meson ninja-build pkg-config gcc clang
+	libblockdev-dev libblockdev-mdraid-dev libblockdev-lvm-dev libblockdev-loop-dev
+	libblockdev-fs-dev libblockdev-crypto-dev
+	libcryptsetup-dev libmount-dev libudev-dev libblkid-dev libaio-dev libyaml-dev
+	libjson-c-dev libcairo2-dev
+	# tests: unit suite, sanitizers and the fuzzer with clang
+	libcmocka-dev libclang-rt-14-dev python3
+	# run: the tools stackbench drives or compares against, and the
+	# throwaway kernel for machines whose kernel lacks md/device-mapper
+	user-mode-linux mdadm lvm2 cryptsetup-bin e2fsprogs udev kmod util-linux
+	fio bonnie++ procps
+	# iostat, to cross-check the per-device statistics
+	sysstat
+)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed'; then
+		missing+=("$p")
+	fi
+done
+
+if [ "${1:-}" = --check ]; then
+	[ ${#missing[@]} -eq 0 ] && { echo "install-deps: everything is installed"; exit 0; }
+	echo "install-deps: missing: ${missing[*]}"
+	exit 1
+fi
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	echo "install-deps: these packages are missing and installing them needs root:" >&2
+	echo "  apt-get install ${missing[*]}" >&2
+	exit 1
+fi
+echo "install-deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+log=$(mktemp /tmp/stackbench-apt.XXXXXX)
+trap 'rm -f "$log"' EXIT
+if ! { apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
+	tail -n 30 "$log" >&2
+	echo "install-deps: apt-get failed (full log above, last 30 lines)" >&2
+	exit 1
+fi
+echo "install-deps: done" >&2

@@ -1,0 +1,105 @@
+#!/bin/bash
+# README command 2 (and what .ci/run calls): install packages, build, and run
+# every test: the meson test suites (unit, ...), the unit suite again under
+# AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/), the fuzz smoke
+# test when there is one, and the integration suite (tests/integration/run.sh,
+# partly inside the throwaway kernel). Each meson test and each integration
+# script counts as one. The last line printed is "N passed, N failed";
+# the exit status is non-zero if anything failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+passed=0
+failed=0
+summary=()
+
+note() { summary+=("$(printf '%-28s %s' "$1" "$2")"); }
+finish() {
+	echo
+	echo "== summary"
+	printf '  %s\n' "${summary[@]}"
+	echo "$passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+	exit
+}
+
+# meson_tests LABEL BUILDDIR [meson test args]: run, count from testlog.json.
+meson_tests() {
+	local label=$1 dir=$2 p f
+	shift 2
+	echo "== $label"
+	rm -f "$dir/meson-logs/testlog.json"
+	meson test -C "$dir" --print-errorlogs "$@"
+	if [ ! -s "$dir/meson-logs/testlog.json" ]; then
+		echo "$label: meson test produced no results"
+		failed=$((failed + 1))
+		note "$label" "no results"
+		return
+	fi
+	p=$(python3 -c 'import json,sys
+ok=bad=0
+for l in open(sys.argv[1]):
+    r=json.loads(l)["result"]
+    if r in ("OK","EXPECTEDFAIL"): ok+=1
+    elif r!="SKIP": bad+=1
+print(ok,bad)' "$dir/meson-logs/testlog.json")
+	f=${p#* }
+	p=${p% *}
+	passed=$((passed + p))
+	failed=$((failed + f))
+	note "$label" "$p passed, $f failed"
+}
+
+echo "== dependencies"
+if ! scripts/install-deps.sh; then
+	failed=$((failed + 1))
+	note "install-deps" "FAILED"
+	finish
+fi
+
+echo "== build"
+if { [ -f build/build.ninja ] || meson setup build; } && ninja -C build; then
+	note "build" "ok"
+else
+	failed=$((failed + 1))
+	note "build" "FAILED"
+	finish
+fi
+
+meson_tests "meson tests" build
+
+echo "== build (ASan+UBSan)"
+if { [ -f build-asan/build.ninja ] ||
+     meson setup build-asan -Db_sanitize=address,undefined -Db_lundef=false; } &&
+   ninja -C build-asan; then
+	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \
+	UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1} \
+		meson_tests "unit (ASan+UBSan)" build-asan --suite unit
+else
+	failed=$((failed + 1))
+	note "build (ASan+UBSan)" "FAILED"
+fi
+
+if [ -x tests/fuzz/run.sh ]; then
+	echo "== fuzz smoke (60 s)"
+	if tests/fuzz/run.sh 60; then
+		passed=$((passed + 1)); note "fuzz smoke" "passed"
+	else
+		failed=$((failed + 1)); note "fuzz smoke" "FAILED"
+	fi
+fi
+
+echo "== integration"
+out=$(mktemp /tmp/sb-integration.XXXXXX)
+tests/integration/run.sh 2>&1 | tee "$out"
+line=$(grep -E '^([A-Za-z-]+: )?[0-9]+ passed, [0-9]+ failed' "$out" | tail -n 1)
+rm -f "$out"
+if [[ "$line" =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
+	passed=$((passed + BASH_REMATCH[1]))
+	failed=$((failed + BASH_REMATCH[2]))
+	note "integration" "${BASH_REMATCH[1]} passed, ${BASH_REMATCH[2]} failed"
+else
+	failed=$((failed + 1))
+	note "integration" "no result line"
+fi
+finish

@@ -1,0 +1,180 @@
+#!/bin/bash
+# Integration harness. Runs every executable tests/integration/host/*.sh on
+# this kernel, then every tests/integration/uml/*.sh where md and
+# device-mapper exist: natively when this kernel has them, otherwise inside
+# ONE boot of the throwaway user-mode-linux kernel (scripts/uml-run.sh),
+# sequentially. Each test gets a private STACKBENCH_STATE_DIR and SB_TEST_DIR
+# (put every file it creates there), a timeout, and a leak check afterwards:
+# loop devices, md arrays, dm devices, mounts and state files it left make it
+# FAIL, and are cleaned up.
+#   tests/integration/run.sh [--native|--sandbox] [NAME-FILTER...]
+# Environment: STACKBENCH_BIN (default build/stackbench), SB_TEST_TIMEOUT
+# (seconds per test, default 600). Ends with "N passed, N failed".
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+export SB_ROOT=$root
+export STACKBENCH_BIN=${STACKBENCH_BIN:-$root/build/stackbench}
+timeout_s=${SB_TEST_TIMEOUT:-600}
+mode=auto
+inside=
+results=
+filters=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--native) mode=native ;;
+	--sandbox) mode=sandbox ;;
+	--inside) inside=1; results=$2; shift ;;  # internal: we are the boot's PID-1 job
+	-h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+	*) filters+=("$1") ;;
+	esac
+	shift
+done
+
+matches() {
+	local n=$1 f
+	[ ${#filters[@]} -eq 0 ] && return 0
+	for f in "${filters[@]}"; do
+		case "$n" in *"$f"*) return 0 ;; esac
+	done
+	return 1
+}
+
+# Kernel objects a test may leave behind, one per line, for diffing.
+snapshot() {
+	losetup -n -l -O NAME,BACK-FILE 2>/dev/null | sed 's/^/loop /'
+	grep -E '^md[0-9a-z_]+ :' /proc/mdstat 2>/dev/null | awk '{print "md /dev/" $1}'
+	for d in /sys/block/dm-*; do [ -e "$d" ] && echo "dm $(cat "$d/dm/name" 2>/dev/null) ${d##*/}"; done
+	awk '{print "mount " $5 " " $10}' /proc/self/mountinfo
+	[ -d /run/stackbench ] && find /run/stackbench -mindepth 1 -maxdepth 1 | sed 's/^/run /'
+}
+
+# Leaks = new objects since the baseline. On the shared host (other
+# stackbench runs may come and go) only objects naming this test's private
+# dir, or stackbench's own mount/state paths, count; inside a private
+# kernel everything new counts.
+leaks() {
+	local base=$1 dir=$2 state=$3 private=$4
+	snapshot | sort > "$logdir/after"
+	comm -13 "$base" "$logdir/after" | while read -r kind a b; do
+		if [ -n "$private" ] || [[ "$a $b" == *"$dir"* ]] || [[ "$a $b" == *"$state"* ]] ||
+		   { [ "$kind" = mount ] && [[ "$a" == *stackbench* ]]; }; then
+			echo "$kind $a $b"
+		fi
+	done
+	[ -n "$(ls -A "$state" 2>/dev/null)" ] && echo "state files left in $state: $(ls -A "$state" | tr '\n' ' ')"
+}
+
+cleanup_leaks() {
+	local line kind a b
+	while read -r kind a b; do
+		case "$kind" in
+		mount) umount -l "$a" 2>/dev/null ;;
+		dm) dmsetup remove --force "$a" 2>/dev/null ;;
+		md) mdadm --stop "$a" >/dev/null 2>&1 ;;
+		esac
+	done < <(grep -E '^(mount|dm|md) ' "$1" | sort -r -k1,1)
+	while read -r kind a b; do
+		[ "$kind" = loop ] && losetup -d "$a" 2>/dev/null
+	done < "$1"
+}
+
+passed=0
+failed=0
+logdir=$(mktemp -d "${TMPDIR:-/tmp}/sb-it.XXXXXX")
+trap 'rm -rf "$logdir"' EXIT
+
+# run_one NAME SCRIPT PRIVATE-KERNEL
+run_one() {
+	local name=$1 script=$2 private=$3 dir state log t0 rc secs leak
+	dir=$(mktemp -d "${TMPDIR:-/tmp}/sb-test-$name.XXXXXX")
+	state=$dir/state
+	mkdir -p "$state" "$dir/tmp"
+	log=$logdir/$name.log
+	snapshot | sort > "$logdir/base"
+	t0=$(date +%s)
+	STACKBENCH_STATE_DIR=$state SB_TEST_DIR=$dir TMPDIR=$dir/tmp \
+		timeout --kill-after=20 "$timeout_s" "$script" > "$log" 2>&1 < /dev/null
+	rc=$?
+	secs=$(( $(date +%s) - t0 ))
+	leak=$(leaks "$logdir/base" "$dir" "$state" "$private")
+	if [ -n "$leak" ]; then
+		printf '%s\n' "$leak" > "$logdir/leak"
+		cleanup_leaks "$logdir/leak"
+	fi
+	if [ $rc -eq 0 ] && [ -z "$leak" ]; then
+		echo "PASS $name (${secs}s)"
+		passed=$((passed + 1))
+		[ -n "$results" ] && echo "PASS $name $secs" >> "$results"
+	else
+		echo "FAIL $name (${secs}s)"
+		[ $rc -eq 124 ] && echo "  timed out after ${timeout_s}s"
+		[ $rc -ne 0 ] && [ $rc -ne 124 ] && echo "  exit status $rc"
+		[ -n "$leak" ] && printf '  leaked (cleaned up now):\n%s\n' "$(sed 's/^/    /' <<< "$leak")"
+		echo "  --- last lines of its output ---"
+		tail -n 30 "$log" | sed 's/^/  | /'
+		failed=$((failed + 1))
+		[ -n "$results" ] && echo "FAIL $name $secs" >> "$results"
+	fi
+	rm -rf "$dir"
+}
+
+if [ -n "$inside" ]; then
+	# Inside the throwaway kernel: run the uml tests given, record each.
+	for n in "${filters[@]}"; do
+		run_one "$n" "tests/integration/uml/$n.sh" 1
+	done
+	exit 0
+fi
+
+if [ ! -x "$STACKBENCH_BIN" ]; then
+	echo "run.sh: $STACKBENCH_BIN not found; build first (meson setup build && ninja -C build)" >&2
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+
+for t in tests/integration/host/*.sh; do
+	[ -e "$t" ] || continue
+	n=$(basename "$t" .sh)
+	[ -x "$t" ] && matches "$n" && run_one "$n" "$t" ""
+done
+
+uml=()
+for t in tests/integration/uml/*.sh; do
+	[ -e "$t" ] || continue
+	n=$(basename "$t" .sh)
+	[ -x "$t" ] && matches "$n" && uml+=("$n")
+done
+if [ ${#uml[@]} -gt 0 ]; then
+	has_md_dm=
+	{ [ -e /proc/mdstat ] || [ -e /sys/module/md_mod ]; } &&
+		{ [ -e /dev/mapper/control ] || grep -q device-mapper /proc/misc 2>/dev/null; } && has_md_dm=1
+	if [ "$mode" = native ] || { [ "$mode" = auto ] && [ -n "$has_md_dm" ]; }; then
+		private=
+		grep -q "User Mode Linux" /proc/cpuinfo 2>/dev/null && private=1
+		for n in "${uml[@]}"; do
+			run_one "$n" "tests/integration/uml/$n.sh" "$private"
+		done
+	else
+		echo "-- ${#uml[@]} test(s) in the throwaway kernel (one boot): ${uml[*]}"
+		res=$logdir/uml-results
+		: > "$res"
+		t0=$(date +%s)
+		# The whole batch gets the sum of the per-test timeouts plus boot time.
+		timeout --kill-after=30 $(( timeout_s * ${#uml[@]} + 300 )) \
+			scripts/uml-run.sh -- "$root/tests/integration/run.sh" --inside "$res" "${uml[@]}"
+		echo "-- the throwaway kernel ran $(( $(date +%s) - t0 ))s"
+		for n in "${uml[@]}"; do
+			if grep -q "^PASS $n " "$res"; then
+				passed=$((passed + 1))
+			elif grep -q "^FAIL $n " "$res"; then
+				failed=$((failed + 1))
+			else
+				echo "FAIL $n (did not run: the throwaway kernel ended before it)"
+				failed=$((failed + 1))
+			fi
+		done
+	fi
+fi
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]

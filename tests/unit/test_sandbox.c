@@ -1,0 +1,202 @@
+/* Unit tests of the sandbox decision on injected kernel facts, and of the
+ * host info. The same binary doubles as the probe that
+ * tests/integration/host/sandbox_rerun.sh boots in the throwaway kernel:
+ *   test_sandbox rerun ARGS...      sb_sandbox_rerun(ARGS), exit with its code
+ *   test_sandbox --in-sandbox ...   (what runs inside) echo what it sees */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "cmd/cmd.h"
+#include "core/sandbox.h"
+#include "util/log.h"
+
+static struct sb_kernel_facts facts(bool md, bool dm, bool uml_ok)
+{
+	struct sb_kernel_facts f = { .md = md, .dm = dm, .uml_available = uml_ok };
+
+	strcpy(f.release, "6.18.44-test");
+	return f;
+}
+
+static void decide(const struct sb_kernel_facts *f, int mode, bool inside, bool md, bool dm,
+		   bool disks, int want_rc, bool want_use, const char *want_msg)
+{
+	struct sb_err err = { 0 };
+	bool use = !want_use;
+	int rc;
+
+	rc = sb_sandbox_decide_facts(f, mode, inside, md, dm, disks, &use, &err);
+	assert_int_equal(rc, want_rc);
+	assert_int_equal(use, want_use);
+	if (want_msg)
+		assert_non_null(strstr(err.msg, want_msg));
+	else
+		assert_string_equal(err.msg, "");
+}
+
+static void test_auto(void **state)
+{
+	struct sb_kernel_facts none = facts(false, false, true), all = facts(true, true, true);
+	struct sb_kernel_facts md_only = facts(true, false, true);
+
+	sb_log_set_level(SB_LOG_QUIET);
+	/* kernel has everything: run here */
+	decide(&all, -1, false, true, true, false, 0, false, NULL);
+	decide(&all, -1, false, true, true, true, 0, false, NULL);
+	/* lacks md and dm: sandbox */
+	decide(&none, -1, false, true, true, false, 0, true, NULL);
+	/* needs only md, has it */
+	decide(&md_only, -1, false, true, false, false, 0, false, NULL);
+	/* needs dm, lacks it */
+	decide(&md_only, -1, false, true, true, false, 0, true, NULL);
+	/* needs nothing (e.g. loop-only) */
+	decide(&none, -1, false, false, false, false, 0, false, NULL);
+	/* disks cannot go to the sandbox */
+	decide(&none, -1, false, true, true, true, -EINVAL, false, "has no md and device-mapper, and this stack lists disks");
+}
+
+static void test_forced(void **state)
+{
+	struct sb_kernel_facts none = facts(false, false, true), all = facts(true, true, true);
+	struct sb_kernel_facts md_only = facts(true, false, true);
+
+	sb_log_set_level(SB_LOG_QUIET);
+	decide(&all, 1, false, true, true, false, 0, true, NULL);
+	decide(&all, 1, false, true, true, true, -EINVAL, false, "--sandbox: this stack lists disks");
+	decide(&none, 0, false, true, true, false, -ENOTSUP, false, "has no md and device-mapper");
+	decide(&md_only, 0, false, true, true, false, -ENOTSUP, false, "has no device-mapper and");
+	decide(&all, 0, false, true, true, true, 0, false, NULL);
+}
+
+static void test_no_uml(void **state)
+{
+	struct sb_kernel_facts none = facts(false, false, false);
+
+	decide(&none, -1, false, true, true, false, -ENOTSUP, false, "apt-get install user-mode-linux");
+	decide(&none, 1, false, false, false, false, -ENOTSUP, false, "apt-get install user-mode-linux");
+}
+
+static void test_inside(void **state)
+{
+	struct sb_kernel_facts none = facts(false, false, true), all = facts(true, true, true);
+
+	/* never nest, whatever the mode */
+	decide(&all, 1, true, true, true, false, 0, false, NULL);
+	decide(&all, -1, true, true, true, false, 0, false, NULL);
+	decide(&none, -1, true, true, true, false, -ENOTSUP, false, "has no md and device-mapper");
+	/* a UML the user booted is just a kernel: disks allowed there */
+	sb_globals.in_sandbox = 0;
+	decide(&all, -1, true, true, true, true, 0, false, NULL);
+	/* the one stackbench booted cannot see the host's disks */
+	sb_globals.in_sandbox = 1;
+	decide(&all, -1, true, true, true, true, -EINVAL, false, "cannot reach the host's disks");
+	sb_globals.in_sandbox = 0;
+}
+
+static void test_host_info(void **state)
+{
+	struct json_object *h = json_object_new_object(), *v;
+
+	assert_int_equal(sb_sandbox_host_info(h), 0);
+	assert_true(json_object_object_get_ex(h, "kernel", &v));
+	assert_true(strlen(json_object_get_string(v)) > 0);
+	assert_true(json_object_object_get_ex(h, "kernel_version", &v));
+	assert_true(json_object_object_get_ex(h, "machine", &v));
+	assert_true(json_object_object_get_ex(h, "sandbox", &v));
+	assert_int_equal(json_object_get_boolean(v), sb_sandbox_inside());
+	assert_int_equal(json_object_object_get_ex(h, "sandbox_kind", &v), sb_sandbox_inside());
+	json_object_put(h);
+}
+
+static void test_probe_consistent(void **state)
+{
+	struct sb_kernel_facts f;
+	char why[64];
+	bool has;
+
+	sb_sandbox_probe(&f, true, true, false);
+	has = sb_sandbox_kernel_has(true, true, why, sizeof(why));
+	assert_int_equal(has, f.md && f.dm);
+	assert_int_equal(why[0] == '\0', has);
+	assert_true(f.release[0] != '\0');
+}
+
+/* Inside the throwaway kernel: report what we see, in a way the host test
+ * can check byte for byte. */
+static int echo_mode(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--in-sandbox") || !strcmp(a, "--progress") || !strcmp(a, "--no-progress") ||
+		    !strcmp(a, "-v") || !strcmp(a, "-q"))
+			printf("flag %s\n", a);
+		else if (!strcmp(a, "where")) {
+			struct sb_kernel_facts f;
+
+			sb_sandbox_probe(&f, true, true, false);
+			printf("inside %d uml %d md %d dm %d\n", sb_sandbox_inside(), f.uml, f.md, f.dm);
+		}
+		else if (!strcmp(a, "cwd")) {
+			char buf[4096];
+			printf("cwd %s\n", getcwd(buf, sizeof(buf)) ? buf : "?");
+		} else if (!strcmp(a, "tty"))
+			printf("tty out %d err %d\n", isatty(1), isatty(2));
+		else if (!strncmp(a, "env=", 4))
+			printf("env %s=%s\n", a + 4, getenv(a + 4) ? getenv(a + 4) : "(unset)");
+		else if (!strcmp(a, "tricky")) {
+			/* partial markers, CR/LF, tabs, a NUL: must pass unchanged */
+			fwrite("a\036\036sb-en\tb\r\n\036\036\036x\0y\n", 1, 19, stdout);
+		} else if (!strncmp(a, "err=", 4))
+			fprintf(stderr, "%s\n", a + 4);
+		else if (!strncmp(a, "exit=", 5)) {
+			fflush(stdout);
+			return atoi(a + 5);
+		} else if (!strcmp(a, "sleep"))
+			sleep(3600);
+		else
+			printf("arg '%s'\n", a);
+		fflush(stdout);
+	}
+	fflush(stdout);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_auto),
+		cmocka_unit_test(test_forced),
+		cmocka_unit_test(test_no_uml),
+		cmocka_unit_test(test_inside),
+		cmocka_unit_test(test_host_info),
+		cmocka_unit_test(test_probe_consistent),
+	};
+
+	if (argc > 1 && !strcmp(argv[1], "--in-sandbox")) {
+		sb_globals.in_sandbox = 1;
+		return echo_mode(argc, argv);
+	}
+	if (argc > 1 && !strcmp(argv[1], "rerun")) {
+		struct sb_err err = { 0 };
+		int code, rc;
+
+		rc = sb_sandbox_rerun(argc - 2, argv + 2, &code, &err);
+		if (rc < 0) {
+			fprintf(stderr, "test_sandbox: %s\n", err.msg);
+			return 100;
+		}
+		return code;
+	}
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -81,6 +81,12 @@ grep -q -F "$work/plain/d0" "/sys/block/${loopdev#/dev/}/loop/backing_file" && o
 	bad "backing file of $loopdev: $(cat "/sys/block/${loopdev#/dev/}/loop/backing_file")"
 bs=$(dumpe2fs -h "$loopdev" 2>/dev/null | awk -F: '/^Block size/ { gsub(/ /, "", $2); print $2 }')
 [ "$bs" = 4096 ] && ok "ext4 block size 4096" || bad "ext4 block size '$bs'"
+if [ -e /run/udev/control ]; then
+	# build settles udev after mkfs: its blkid probe must be done already
+	uuid=$(dumpe2fs -h "$loopdev" 2>/dev/null | awk '/^Filesystem UUID/ { print $3 }')
+	[ -L "/dev/disk/by-uuid/$uuid" ] && ok "udev had probed the new filesystem (/dev/disk/by-uuid/$uuid)" ||
+		bad "no /dev/disk/by-uuid/$uuid after build: udev not settled"
+fi
 head -c 16M /dev/urandom > "$tmp/random"
 cp "$tmp/random" "$mnt/random" && sync
 echo 3 > /proc/sys/vm/drop_caches

@@ -1,6 +1,7 @@
 #include "core/layer.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,9 +46,24 @@ const struct sb_layer_ops *sb_layer_find(const char *name)
 	return NULL;
 }
 
+/* mdadm refuses array names over 32 bytes ("Name ... is too long"), and
+ * matrix expansions make long stack names: keep a readable head and make
+ * the rest unique with a hash of the whole name (FNV-1a). */
+#define SB_MD_NAME_MAX 32
+
 void sb_layer_md_name(const struct sb_stack_spec *spec, char *out, size_t len)
 {
-	snprintf(out, len, "/dev/md/sb-%s", spec->name);
+	const unsigned char *p;
+	uint32_t h = 2166136261u;
+
+	if (strlen(spec->name) + 3 <= SB_MD_NAME_MAX) {
+		snprintf(out, len, "/dev/md/sb-%s", spec->name);
+		return;
+	}
+	for (p = (const unsigned char *)spec->name; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	/* "sb-" + 20 + "-" + 8 hex = 32 */
+	snprintf(out, len, "/dev/md/sb-%.20s-%08x", spec->name, h);
 }
 
 void sb_layer_lvm_names(const struct sb_stack_spec *spec, char *vg, size_t vglen,

@@ -56,6 +56,7 @@ void sb_layer_md_name(const struct sb_stack_spec *spec, char *out, size_t len)
 {
 	const unsigned char *p;
 	uint32_t h = 2166136261u;
+	int head = 20;
 
 	if (strlen(spec->name) + 3 <= SB_MD_NAME_MAX) {
 		snprintf(out, len, "/dev/md/sb-%s", spec->name);
@@ -63,8 +64,10 @@ void sb_layer_md_name(const struct sb_stack_spec *spec, char *out, size_t len)
 	}
 	for (p = (const unsigned char *)spec->name; *p; p++)
 		h = (h ^ *p) * 16777619u;
-	/* "sb-" + 20 + "-" + 8 hex = 32 */
-	snprintf(out, len, "/dev/md/sb-%.20s-%08x", spec->name, h);
+	/* "sb-" + at most 20 + "-" + 8 hex = 32; no "--" where the head is cut */
+	while (head > 1 && strchr("-._", spec->name[head - 1]))
+		head--;
+	snprintf(out, len, "/dev/md/sb-%.*s-%08x", head, spec->name, h);
 }
 
 void sb_layer_lvm_names(const struct sb_stack_spec *spec, char *vg, size_t vglen,

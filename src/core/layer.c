@@ -1,6 +1,7 @@
 #include "core/layer.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,9 +29,27 @@ const struct sb_layer_ops *sb_layer_find(const char *name)
 	return NULL;
 }
 
+/* mdadm refuses array names over 32 bytes ("Name ... is too long"), and
+ * matrix expansions make long stack names: keep a readable head and make
+ * the rest unique with a hash of the whole name (FNV-1a). */
+#define SB_MD_NAME_MAX 32
+
 void sb_layer_md_name(const struct sb_stack_spec *spec, char *out, size_t len)
 {
-	snprintf(out, len, "/dev/md/sb-%s", spec->name);
+	const unsigned char *p;
+	uint32_t h = 2166136261u;
+	int head = 20;
+
+	if (strlen(spec->name) + 3 <= SB_MD_NAME_MAX) {
+		snprintf(out, len, "/dev/md/sb-%s", spec->name);
+		return;
+	}
+	for (p = (const unsigned char *)spec->name; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	/* "sb-" + at most 20 + "-" + 8 hex = 32; no "--" where the head is cut */
+	while (head > 1 && strchr("-._", spec->name[head - 1]))
+		head--;
+	snprintf(out, len, "/dev/md/sb-%.*s-%08x", head, spec->name, h);
 }
 
 void sb_layer_lvm_names(const struct sb_stack_spec *spec, char *vg, size_t vglen,

@@ -274,6 +274,32 @@ unsigned sb_stack_devices(const struct sb_stack *s, const char **devs, unsigned 
 	return n;
 }
 
+/* For layers without an attach op: a layer that recorded nothing (ext4)
+ * exposes the device below it; one whose last recorded object is a device
+ * node exposes that; anything else cannot be re-attached generically. */
+static int attach_generic(struct sb_layer *l, const struct sb_state *st, struct sb_err *err)
+{
+	const struct sb_state_obj *last = NULL;
+	unsigned i;
+
+	for (i = 0; i < st->nobj; i++)
+		if (!strcmp(st->obj[i].layer, l->ops->name))
+			last = &st->obj[i];
+	if (!last) {
+		if (l->below) {
+			l->ndev = l->below->ndev;
+			memcpy(l->dev, l->below->dev, sizeof(l->dev));
+		}
+		return 0;
+	}
+	if (strncmp(last->id, "/dev/", 5))
+		return sb_err_set(err, -ENOTSUP, "layer %s cannot be re-attached from its state (%s %s)",
+				  l->ops->name, last->kind, last->id);
+	l->ndev = 1;
+	snprintf(l->dev[0], sizeof(l->dev[0]), "%s", last->id);
+	return 0;
+}
+
 int sb_stack_attach(struct sb_stack *s, struct sb_err *err)
 {
 	unsigned i;
@@ -296,9 +322,10 @@ int sb_stack_attach(struct sb_stack *s, struct sb_err *err)
 				sb_err_prefix(err, "layer %s: ", l->ops->name);
 				return rc;
 			}
-		} else if (l->below) {
-			l->ndev = l->below->ndev;
-			memcpy(l->dev, l->below->dev, sizeof(l->dev));
+		} else {
+			rc = attach_generic(l, &s->state, err);
+			if (rc)
+				return rc;
 		}
 	}
 	return 0;

@@ -118,13 +118,6 @@ static void test_raid_layers(void **ctx)
 	snprintf(spec.raid.layout, sizeof(spec.raid.layout), "near2");
 	spec.devices.loop.count = 4;
 	rc = sb_stack_init(&stack, &spec, &err);
-	if (!sb_layer_find("md")) {
-		/* built without the md layer: refused, saying which layer */
-		assert_int_equal(rc, -ENOSYS);
-		assert_has(err.msg, "needs the md layer");
-		assert_int_equal(stack.nlayers, 0);
-		return;
-	}
 	assert_int_equal(rc, 0);
 	assert_int_equal(stack.nlayers, 5);
 	assert_string_equal(stack.layers[1].ops->name, "md");
@@ -160,6 +153,28 @@ static void test_raid1_no_stride_and_order(void **ctx)
 	for (i = 0; i < plan.nbuild; i++)
 		assert_null(strstr(plan.build[i], "stride="));
 	assert_has(plan.build[plan.nbuild - 2], "on /dev/mapper/sb-plain-crypt");
+}
+
+static void test_md_name_fits_mdadm(void **ctx)
+{
+	char a[SB_PATH_MAX], b[SB_PATH_MAX];
+
+	sb_layer_md_name(&spec, a, sizeof(a));
+	assert_string_equal(a, "/dev/md/sb-plain");
+	/* 29 characters still fit as they are: sb- + 29 = 32 */
+	snprintf(spec.name, sizeof(spec.name), "abcdefghijabcdefghijabcdefghi");
+	sb_layer_md_name(&spec, a, sizeof(a));
+	assert_string_equal(a, "/dev/md/sb-abcdefghijabcdefghijabcdefghi");
+	/* matrix names are longer: at most 32 bytes after /dev/md/, distinct */
+	snprintf(spec.name, sizeof(spec.name), "matrix-luks-512-aes-xts-plain64");
+	sb_layer_md_name(&spec, a, sizeof(a));
+	snprintf(spec.name, sizeof(spec.name), "matrix-luks-512-aes-cbc-essiv-sha256");
+	sb_layer_md_name(&spec, b, sizeof(b));
+	assert_true(strlen(a) - strlen("/dev/md/") <= 32);
+	assert_true(strlen(b) - strlen("/dev/md/") <= 32);
+	assert_string_not_equal(a, b);
+	assert_prefix(a, "/dev/md/sb-matrix-luks-512-aes-");
+	assert_null(strstr(a, "--"));
 }
 
 static void test_bad_layouts(void **ctx)
@@ -255,6 +270,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_lazy_and_extra_mkfs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_raid_layers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_raid1_no_stride_and_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_md_name_fits_mdadm, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_layouts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_disks_plan, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_teardown_state_files, setup, teardown),

@@ -81,6 +81,12 @@ grep -q -F "$work/plain/d0" "/sys/block/${loopdev#/dev/}/loop/backing_file" && o
 	bad "backing file of $loopdev: $(cat "/sys/block/${loopdev#/dev/}/loop/backing_file")"
 bs=$(dumpe2fs -h "$loopdev" 2>/dev/null | awk -F: '/^Block size/ { gsub(/ /, "", $2); print $2 }')
 [ "$bs" = 4096 ] && ok "ext4 block size 4096" || bad "ext4 block size '$bs'"
+if [ -e /run/udev/control ]; then
+	# build settles udev after mkfs: its blkid probe must be done already
+	uuid=$(dumpe2fs -h "$loopdev" 2>/dev/null | awk '/^Filesystem UUID/ { print $3 }')
+	[ -L "/dev/disk/by-uuid/$uuid" ] && ok "udev had probed the new filesystem (/dev/disk/by-uuid/$uuid)" ||
+		bad "no /dev/disk/by-uuid/$uuid after build: udev not settled"
+fi
 head -c 16M /dev/urandom > "$tmp/random"
 cp "$tmp/random" "$mnt/random" && sync
 echo 3 > /proc/sys/vm/drop_caches
@@ -130,7 +136,30 @@ expect_clean "SIGINT rollback"
 	bad "failing mount: exit $rc: $(cat "$tmp/err")"
 expect_clean "rollback after a failed layer"
 
-# --- 5. needs root -------------------------------------------------------
+# --- 5. a busy mount: teardown names the holder, keeps the state, and a
+#        second teardown finishes once the holder is gone ------------------
+"$sb" -q build "${sets[@]}" "$stack" >/dev/null 2>"$tmp/err" || bad "build for the busy test: $(cat "$tmp/err")"
+(cd "$STACKBENCH_STATE_DIR/mnt/plain" && exec sleep 300) &
+bgpid=$!
+sleep 0.5
+"$sb" teardown plain >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 4 ] && grep -q "pid $bgpid (sleep)" "$tmp/err" && ok "busy mount: exit 4, names pid $bgpid (sleep)" ||
+	bad "busy mount: exit $rc: $(cat "$tmp/err")"
+[ -f "$STACKBENCH_STATE_DIR/plain.state" ] && ok "busy mount: state kept for a later teardown" || bad "busy mount: state deleted"
+kill "$bgpid"; wait "$bgpid" 2>/dev/null; bgpid=
+"$sb" teardown plain 2>"$tmp/err" && ok "teardown after the holder left" || bad "second teardown: $(cat "$tmp/err")"
+expect_clean "busy mount"
+
+# --- 6. a stack needing md on a kernel without it -------------------------
+if [ ! -e /proc/mdstat ]; then
+	"$sb" build "${sets[@]}" "$src/stacks/ext4.yml" >/dev/null 2>"$tmp/err"; rc=$?
+	[ $rc -ne 0 ] && grep -q 'this kernel has no md/device-mapper.*use `stackbench build-and-test`' "$tmp/err" &&
+		ok "md stack on a kernel without md: refused, points to build-and-test" ||
+		bad "md stack without md: exit $rc: $(cat "$tmp/err")"
+	expect_clean "refused md stack"
+fi
+
+# --- 7. needs root -------------------------------------------------------
 if command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$sb" 2>/dev/null; then
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$sb" build "${sets[@]}" "$stack" >/dev/null 2>"$tmp/err"; rc=$?
 	[ $rc -eq 3 ] && grep -q "needs root" "$tmp/err" && ok "non-root build: exit 3" || bad "non-root build: exit $rc: $(cat "$tmp/err")"

@@ -57,10 +57,6 @@ static int cs_init(struct crypt_device **cd, const char *dev, struct sb_err *err
 	return 0;
 }
 
-void sb_luks_dm_name(const char *stack, char *buf, size_t len)
-{
-	snprintf(buf, len, "sb-%s", stack);
-}
 
 /* "aes-xts-plain64" -> "aes" + "xts-plain64", as cryptsetup's own parser
  * splits at the first '-'. */
@@ -117,7 +113,7 @@ static void luks_plan(const struct sb_layer *l, struct sb_plan *p)
 	char name[SB_NAME_MAX + 4], flags[128], cost[96];
 	const char *below = l->below && l->below->ndev ? l->below->dev[0] : "the device below";
 
-	sb_luks_dm_name(l->spec->name, name, sizeof(name));
+	sb_layer_luks_name(l->spec, name, sizeof(name));
 	flags_str(k, flags, sizeof(flags));
 	if (!strcmp(pbkdf_name(k), CRYPT_KDF_PBKDF2))
 		snprintf(cost, sizeof(cost), "pbkdf2-%s %u iterations",
@@ -148,7 +144,7 @@ static int luks_build(struct sb_layer *l, struct sb_err *err)
 	if (!l->below || l->below->ndev < 1)
 		return sb_err_set(err, -EINVAL, "luks: no device below to encrypt");
 	dev = l->below->dev[0];
-	sb_luks_dm_name(l->spec->name, name, sizeof(name));
+	sb_layer_luks_name(l->spec, name, sizeof(name));
 	snprintf(node, sizeof(node), "/dev/mapper/%s", name);
 	r = split_cipher(k->cipher, cipher, sizeof(cipher), mode, sizeof(mode), err);
 	if (r)
@@ -379,7 +375,7 @@ static int luks_describe(const struct sb_layer *l, struct json_object *out, stru
 	const char *c, *m;
 	int r;
 
-	sb_luks_dm_name(l->spec->name, name, sizeof(name));
+	sb_layer_luks_name(l->spec, name, sizeof(name));
 	last_cs_error[0] = '\0';
 	r = crypt_init_by_name(&cd, name);
 	if (r < 0)

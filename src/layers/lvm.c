@@ -23,11 +23,6 @@
 #include "util/log.h"
 #include "util/units.h"
 
-static void names(const struct sb_stack_spec *s, char *vg, size_t vl, char *lv, size_t ll)
-{
-	snprintf(vg, vl, "sb_%s", s->lvm.vg);
-	snprintf(lv, ll, "sb_%s", s->lvm.lv);
-}
 
 /* device-mapper name of vg/lv: '-' doubled in each part */
 static void dm_name(const char *vg, const char *lv, char *out, size_t len)
@@ -81,7 +76,7 @@ static void lvm_plan(const struct sb_layer *l, struct sb_plan *p)
 	char vg[SB_NAME_MAX + 4], lv[SB_NAME_MAX + 4], ext[32], size[48];
 	const char *below = l->below && l->below->ndev ? l->below->dev[0] : "the device below";
 
-	names(l->spec, vg, sizeof(vg), lv, sizeof(lv));
+	sb_layer_lvm_names(l->spec, vg, sizeof(vg), lv, sizeof(lv));
 	sb_size_format(s->extent_size, ext, sizeof(ext));
 	if (s->size_pct_free)
 		snprintf(size, sizeof(size), "%u%% of the free space", s->size_pct_free);
@@ -109,7 +104,7 @@ static int lvm_build(struct sb_layer *l, struct sb_err *err)
 	if (!l->below || l->below->ndev < 1)
 		return sb_err_set(err, -EINVAL, "lvm: no device below");
 	pv = l->below->dev[0];
-	names(l->spec, vg, sizeof(vg), lv, sizeof(lv));
+	sb_layer_lvm_names(l->spec, vg, sizeof(vg), lv, sizeof(lv));
 	dm_name(vg, lv, dm, sizeof(dm));
 	snprintf(node, sizeof(node), "/dev/mapper/%s", dm);
 	r = sb_blockdev_init(err);
@@ -328,7 +323,7 @@ static int lvm_describe(const struct sb_layer *l, struct json_object *out, struc
 	GError *gerr = NULL;
 	int r;
 
-	names(l->spec, vg, sizeof(vg), lv, sizeof(lv));
+	sb_layer_lvm_names(l->spec, vg, sizeof(vg), lv, sizeof(lv));
 	r = sb_blockdev_init(err);
 	if (r)
 		return r;

@@ -29,10 +29,6 @@ struct md_priv {
 	char uuid[64];
 };
 
-static void md_path(const char *stack, char *buf, size_t len)
-{
-	snprintf(buf, len, "/dev/md/sb-%s", stack);
-}
 
 /* "near2" / "n2" / "far2" / "f2" / "offset2" / "o2" -> mdadm's "n2"/"f2"/"o2". */
 static int md_layout_arg(const char *layout, char *out, size_t len, struct sb_err *err)
@@ -166,7 +162,7 @@ static void md_plan(const struct sb_layer *l, struct sb_plan *p)
 	char path[SB_PATH_MAX], lay[32] = "", chunk[32] = "", members[1024] = "";
 	unsigned i;
 
-	md_path(l->spec->name, path, sizeof(path));
+	sb_layer_md_name(l->spec, path, sizeof(path));
 	if (r->level == 10) {
 		char arg[8];
 
@@ -278,7 +274,7 @@ static int md_build(struct sb_layer *l, struct sb_err *err)
 	r = sb_blockdev_init(err);
 	if (r)
 		return r;
-	md_path(l->spec->name, path, sizeof(path));
+	sb_layer_md_name(l->spec, path, sizeof(path));
 	if (access(path, F_OK) == 0)
 		return sb_err_set(err, -EEXIST, "md: %s already exists (an earlier run? try `stackbench teardown %s`)",
 				  path, l->spec->name);

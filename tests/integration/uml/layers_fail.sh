@@ -1,0 +1,87 @@
+#!/bin/bash
+# md / lvm / luks layers when things go wrong or differ from the defaults:
+#  - a LUKS cipher the kernel lacks: the build fails at the luks layer and
+#    rolls back md and loop completely;
+#  - a LUKS sector size smaller than the device's: refused or rolled back;
+#  - `raid.sync: wait`: the build waits for the initial resync;
+#  - teardown while a process holds the dm-crypt device: bounded wait, then
+#    a message naming the process; a second teardown after it let go works;
+#  - teardown of a suspended dm-crypt device;
+#  - a VG named like ours that already exists is refused, and left alone.
+#   scripts/uml-run.sh -- tests/integration/uml/layers_fail.sh
+set -u
+. "$(dirname "$0")/layers_lib.sh"
+
+sets=(--set devices.loop.size="$SIZE" --set devices.loop.dir="$work")
+
+# 1. cipher the kernel does not have
+out=$("$SB" build "$root/stacks/luks512.yml" "${sets[@]}" --set luks.cipher=nosuch-xts-plain64 2>&1)
+rc=$?
+echo "$out" | tail -3
+if [ $rc != 0 ] && grep -q "layer luks" <<<"$out"; then ok "unknown cipher: build fails at the luks layer (exit $rc)"; else bad "unknown cipher: exit $rc, no luks error"; fi
+assert_clean "unknown cipher rollback"
+
+# 2. LUKS sectors smaller than the device's logical sector (4Kn loop devices)
+out=$("$SB" build "$root/stacks/luks512.yml" "${sets[@]}" --set devices.loop.sector_size=4096 --set luks.sector_size=512 2>&1)
+rc=$?
+echo "$out" | tail -3
+if [ $rc != 0 ]; then ok "luks 512 on 4096-byte device: refused (exit $rc)"; else bad "luks 512 on 4096-byte device: built"; "$SB" teardown luks512; fi
+assert_clean "sector size rollback"
+
+# 3. sync: wait
+out=$("$SB" build "$root/stacks/raid10-near2.yml" --set devices.loop.size=64MiB --set devices.loop.dir="$work" --set raid.sync=wait 2>&1)
+rc=$?
+echo "$out" | tail -3
+if [ $rc = 0 ]; then
+	k=$(basename "$(readlink -f /dev/md/sb-raid10-near2)")
+	check "sync wait: sync_action after build" "idle" "$(cat /sys/block/$k/md/sync_action)"
+	check "sync wait: resync reported" "yes" "$(grep -q 'resync finished' <<<"$out" && echo yes)"
+	check "sync wait: not degraded" "0" "$(cat /sys/block/$k/md/degraded)"
+	"$SB" teardown raid10-near2 || bad "sync wait: teardown"
+else
+	bad "sync wait: build failed (exit $rc)"
+fi
+assert_clean "sync wait"
+
+# 4. a process holds the dm-crypt device during teardown
+if "$SB" build "$root/stacks/luks4096.yml" "${sets[@]}"; then
+	mnt=$(mountpoint_of luks4096)
+	umount "$mnt"   # the mount layer's teardown must cope with an unmounted mount
+	sleep 1000 < /dev/mapper/sb-luks4096-crypt &
+	holder=$!
+	start=$(date +%s)
+	out=$("$SB" teardown luks4096 2>&1)
+	rc=$?
+	took=$(( $(date +%s) - start ))
+	echo "$out" | tail -3
+	if [ $rc != 0 ] && grep -q "process $holder (sleep)" <<<"$out"; then ok "busy teardown names the holder (exit $rc, ${took}s)"; else bad "busy teardown: exit $rc, holder $holder not named"; fi
+	[ $took -le 120 ] && ok "busy teardown bounded (${took}s)" || bad "busy teardown took ${took}s"
+	kill $holder; wait $holder 2>/dev/null
+	if "$SB" teardown luks4096; then ok "teardown after the holder left"; else bad "second teardown failed"; fi
+else
+	bad "luks4096: build failed"
+fi
+assert_clean "busy teardown"
+
+# 5. suspended dm-crypt device
+if "$SB" build "$root/stacks/luks4096.yml" "${sets[@]}"; then
+	umount "$(mountpoint_of luks4096)"
+	dmsetup suspend sb-luks4096-crypt
+	check "suspended before teardown" "SUSPENDED" "$(dmsetup info -c --noheadings -o attr sb-luks4096-crypt | grep -q s && echo SUSPENDED)"
+	if timeout 120 "$SB" teardown luks4096; then ok "teardown of a suspended dm-crypt device"; else bad "teardown of a suspended device failed"; fi
+else
+	bad "luks4096: build failed"
+fi
+assert_clean "suspended teardown"
+
+# 6. a VG with our name exists already (someone else's): refused, untouched
+truncate -s 64M "$work/foreign.img"
+fl=$(losetup -f --show "$work/foreign.img")
+lvm vgcreate -q sb_vg0 "$fl" >/dev/null
+out=$("$SB" build "$root/stacks/omv-ext4-lvm.yml" "${sets[@]}" 2>&1)
+rc=$?
+echo "$out" | tail -2
+if [ $rc != 0 ] && grep -q "sb_vg0 already exists" <<<"$out"; then ok "existing VG sb_vg0: refused (exit $rc)"; else bad "existing VG: exit $rc"; fi
+check "foreign VG untouched" "sb_vg0" "$(lvm vgs --noheadings -o vg_name sb_vg0 2>/dev/null | tr -d ' ')"
+lvm vgremove -q -f sb_vg0 >/dev/null; lvm pvremove -q -f "$fl" >/dev/null; losetup -d "$fl"; rm -f "$work/foreign.img"
+assert_clean "existing VG"

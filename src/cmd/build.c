@@ -1,7 +1,166 @@
-#include "cmd/cmd.h"
+/* stackbench build [--set K=V]... [--destroy-data=DEV,...] [--wipe]
+ *                  [--stack NAME] STACK.yml
+ * Build one stack and leave it up (state in the state directory). SIGINT or
+ * SIGTERM stop it at the next step boundary and tear down what was built. */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
-/* Placeholder until its issue lands. */
+#include "cmd/cmd.h"
+#include "core/stack.h"
+#include "spec/spec.h"
+#include "util/log.h"
+
+#define BUILD_USAGE "usage: stackbench build [--set KEY=VALUE]... [--destroy-data=DEV,...] [--wipe] [--stack NAME] STACK.yml"
+
+static volatile sig_atomic_t stop_flag;
+
+static void on_signal(int sig)
+{
+	stop_flag = 1;
+}
+
+static int split_disks(struct sb_stack *s, const char *list, struct sb_err *err)
+{
+	char buf[SB_MAX_DISKS * 64], *tok, *save;
+
+	if ((size_t)snprintf(buf, sizeof(buf), "%s", list) >= sizeof(buf))
+		return sb_err_set(err, -EINVAL, "--destroy-data: list too long");
+	s->ndestroy = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (s->ndestroy >= SB_MAX_DISKS)
+			return sb_err_set(err, -EINVAL, "--destroy-data: more than %d disks", SB_MAX_DISKS);
+		snprintf(s->destroy[s->ndestroy++], SB_PATH_MAX, "%s", tok);
+	}
+	if (!s->ndestroy)
+		return sb_err_set(err, -EINVAL, "--destroy-data: no disk named");
+	s->destroy_data = true;
+	s->destroy_list = list;
+	return 0;
+}
+
+static const struct sb_stack_spec *pick(const struct sb_spec_list *l, const char *file,
+					const char *name, struct sb_err *err)
+{
+	char names[512] = "";
+	size_t n = 0;
+	unsigned i;
+
+	for (i = 0; i < l->n; i++)
+		if (name ? !strcmp(l->items[i].name, name) : l->n == 1)
+			return &l->items[i];
+	for (i = 0; i < l->n && n < sizeof(names); i++)
+		n += snprintf(names + n, sizeof(names) - n, "%s%s", i ? ", " : "", l->items[i].name);
+	if (name)
+		sb_err_set(err, -EINVAL, "%s has no stack named %s (it has: %s)", file, name, names);
+	else
+		sb_err_set(err, -EINVAL, "%s expands to %u stacks (%s); build one at a time with --stack NAME",
+			   file, l->n, names);
+	return NULL;
+}
+
+static void print_built(const struct sb_stack *s)
+{
+	unsigned i, j;
+
+	printf("built %s\n", s->spec->name);
+	for (i = 0; i < s->nlayers; i++) {
+		const struct sb_layer *l = &s->layers[i];
+
+		printf("  %-6s", l->ops->name);
+		for (j = 0; j < l->ndev; j++)
+			printf(" %s", l->dev[j]);
+		if (l->mountpoint[0])
+			printf(" on %s", l->mountpoint);
+		printf("\n");
+	}
+	printf("tear it down with: stackbench teardown %s\n", s->spec->name);
+}
+
 int sb_cmd_build(int argc, char **argv, struct sb_err *err)
 {
-	return sb_err_set(err, -ENOSYS, "%s: not implemented yet", argv[0]);
+	static const struct option opts[] = {
+		{ "set", required_argument, NULL, 's' },
+		{ "destroy-data", required_argument, NULL, 'd' },
+		{ "wipe", no_argument, NULL, 'w' },
+		{ "stack", required_argument, NULL, 'n' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct sigaction sa, old_int, old_term;
+	struct sb_spec_list l = { 0 };
+	const struct sb_stack_spec *spec;
+	const char **sets, *destroy = NULL, *name = NULL;
+	struct sb_stack *s = NULL;
+	unsigned nsets = 0;
+	int c, rc = 0, wipe = 0;
+
+	sets = calloc((size_t)argc, sizeof(*sets));
+	if (!sets)
+		return sb_err_set(err, -ENOMEM, "out of memory");
+	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+		switch (c) {
+		case 's': sets[nsets++] = optarg; break;
+		case 'd': destroy = optarg; break;
+		case 'w': wipe = 1; break;
+		case 'n': name = optarg; break;
+		default:
+			rc = sb_err_set(err, -EINVAL, BUILD_USAGE);
+			goto out;
+		}
+	}
+	if (optind != argc - 1) {
+		rc = sb_err_set(err, -EINVAL, "build takes exactly one stack file; " BUILD_USAGE);
+		goto out;
+	}
+	rc = sb_spec_load(argv[optind], sets, nsets, &l, err);
+	if (rc)
+		goto out;
+	spec = pick(&l, argv[optind], name, err);
+	if (!spec) {
+		rc = err->code;
+		goto out;
+	}
+	if (geteuid() != 0) {
+		rc = sb_err_set(err, -EPERM, "build needs root (it creates loop devices, arrays and mounts)");
+		goto out;
+	}
+	rc = sb_stack_check_kernel(spec, err);
+	if (rc)
+		goto out;
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		rc = sb_err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	s->wipe = wipe;
+	if (destroy) {
+		rc = split_disks(s, destroy, err);
+		if (rc)
+			goto out;
+	}
+	rc = sb_stack_init(s, spec, err);
+	if (rc)
+		goto out;
+	stop_flag = 0;
+	s->stop = &stop_flag;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART; /* finish the current step; stop at the boundary */
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	rc = sb_stack_build(s, err);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (!rc)
+		print_built(s);
+	sb_stack_release(s);
+out:
+	free(s);
+	sb_spec_list_free(&l);
+	free(sets);
+	return rc;
 }

@@ -1,7 +1,75 @@
-#include "cmd/cmd.h"
+/* stackbench status: every stack recorded in the state directory, the
+ * process that built it (alive or not), and each object it recorded with
+ * whether it still exists. Reads only; no root needed. */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-/* Placeholder until its issue lands. */
+#include "cmd/cmd.h"
+#include "core/stack.h"
+#include "util/log.h"
+
+static bool pid_alive(int pid)
+{
+	return pid > 0 && (kill(pid, 0) == 0 || errno == EPERM);
+}
+
+static void print_stack(const char *name)
+{
+	struct sb_err e = { 0 };
+	struct sb_state *st = calloc(1, sizeof(*st));
+	unsigned i, gone = 0;
+
+	if (!st) {
+		printf("%s: out of memory\n", name);
+		return;
+	}
+	if (sb_state_load(name, st, &e)) {
+		printf("%s: unreadable state: %s\n", name, e.msg);
+		free(st);
+		return;
+	}
+	for (i = 0; i < st->nobj; i++) {
+		const struct sb_layer_ops *ops = sb_layer_find(st->obj[i].layer);
+
+		gone += ops && !ops->exists(&st->obj[i]);
+	}
+	printf("%s  (from %s; built by pid %d, %s; started %s)%s\n", st->stack,
+	       st->source[0] ? st->source : "?", st->pid,
+	       pid_alive(st->pid) ? "running" : "not running", st->started,
+	       !st->nobj ? "  [no objects]" : gone == st->nobj ? "  [all gone: `stackbench teardown` clears the record]" : "");
+	for (i = 0; i < st->nobj; i++) {
+		const struct sb_state_obj *o = &st->obj[i];
+		const struct sb_layer_ops *ops = sb_layer_find(o->layer);
+
+		printf("  %-6s %-8s %-40s %-8s%s%s\n", o->layer, o->kind, o->id,
+		       !ops ? "unknown" : ops->exists(o) ? "present" : "gone",
+		       o->extra[0] ? "  " : "", o->extra);
+	}
+	free(st);
+}
+
 int sb_cmd_status(int argc, char **argv, struct sb_err *err)
 {
-	return sb_err_set(err, -ENOSYS, "%s: not implemented yet", argv[0]);
+	char **names;
+	unsigned n, i;
+	int rc;
+
+	if (argc > 1)
+		return sb_err_set(err, -EINVAL, "usage: stackbench status");
+	rc = sb_state_list(&names, &n, err);
+	if (rc)
+		return rc;
+	if (!n)
+		printf("no active stacks (nothing recorded in %s)\n", sb_state_dir());
+	for (i = 0; i < n; i++) {
+		if (i)
+			printf("\n");
+		print_stack(names[i]);
+		free(names[i]);
+	}
+	free(names);
+	return 0;
 }

@@ -143,6 +143,28 @@ static bool stopped(const struct sb_stack *s)
 	return s->stop && *s->stop;
 }
 
+/* Test hook: STACKBENCH_TEST_PAUSE_AFTER=<layer> holds the build after that
+ * layer for up to 60 s (a SIGINT/SIGTERM ends the pause), touching
+ * $STACKBENCH_TEST_PAUSE_MARK first, so the kill and interrupt tests can
+ * hit an exact step boundary instead of racing a timer. */
+static void test_pause(const struct sb_stack *s, const char *layer)
+{
+	const char *after = getenv("STACKBENCH_TEST_PAUSE_AFTER");
+	const char *mark = getenv("STACKBENCH_TEST_PAUSE_MARK");
+	int i;
+
+	if (!after || strcmp(after, layer))
+		return;
+	sb_warn("test hook: pausing after layer %s", layer);
+	if (mark && *mark) {
+		FILE *f = fopen(mark, "we");
+		if (f)
+			fclose(f);
+	}
+	for (i = 0; i < 600 && !stopped(s); i++)
+		usleep(100000);
+}
+
 int sb_stack_build(struct sb_stack *s, struct sb_err *err)
 {
 	struct sb_err terr = { 0 };
@@ -169,6 +191,7 @@ int sb_stack_build(struct sb_stack *s, struct sb_err *err)
 			sb_err_prefix(err, "layer %s: ", l->ops->name);
 			break;
 		}
+		test_pause(s, l->ops->name);
 	}
 	if (!rc && stopped(s))
 		rc = sb_err_set(err, -EINTR, "interrupted after the last layer; tearing down");
@@ -251,6 +274,32 @@ unsigned sb_stack_devices(const struct sb_stack *s, const char **devs, unsigned 
 	return n;
 }
 
+/* For layers without an attach op: a layer that recorded nothing (ext4)
+ * exposes the device below it; one whose last recorded object is a device
+ * node exposes that; anything else cannot be re-attached generically. */
+static int attach_generic(struct sb_layer *l, const struct sb_state *st, struct sb_err *err)
+{
+	const struct sb_state_obj *last = NULL;
+	unsigned i;
+
+	for (i = 0; i < st->nobj; i++)
+		if (!strcmp(st->obj[i].layer, l->ops->name))
+			last = &st->obj[i];
+	if (!last) {
+		if (l->below) {
+			l->ndev = l->below->ndev;
+			memcpy(l->dev, l->below->dev, sizeof(l->dev));
+		}
+		return 0;
+	}
+	if (strncmp(last->id, "/dev/", 5))
+		return sb_err_set(err, -ENOTSUP, "layer %s cannot be re-attached from its state (%s %s)",
+				  l->ops->name, last->kind, last->id);
+	l->ndev = 1;
+	snprintf(l->dev[0], sizeof(l->dev[0]), "%s", last->id);
+	return 0;
+}
+
 int sb_stack_attach(struct sb_stack *s, struct sb_err *err)
 {
 	unsigned i;
@@ -273,9 +322,10 @@ int sb_stack_attach(struct sb_stack *s, struct sb_err *err)
 				sb_err_prefix(err, "layer %s: ", l->ops->name);
 				return rc;
 			}
-		} else if (l->below) {
-			l->ndev = l->below->ndev;
-			memcpy(l->dev, l->below->dev, sizeof(l->dev));
+		} else {
+			rc = attach_generic(l, &s->state, err);
+			if (rc)
+				return rc;
 		}
 	}
 	return 0;

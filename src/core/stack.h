@@ -24,6 +24,7 @@ struct sb_stack {
 	bool destroy_data;               /* --destroy-data named these disks */
 	unsigned ndestroy;               /* the disks --destroy-data named, as given */
 	char destroy[SB_MAX_DISKS][SB_PATH_MAX];
+	const char *destroy_list;        /* the --destroy-data argument as given ("DEV,DEV") */
 	bool wipe;                       /* --wipe: existing signatures may be erased */
 	volatile sig_atomic_t *stop;     /* set by SIGINT/SIGTERM: stop at the next step */
 };

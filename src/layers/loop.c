@@ -3,6 +3,7 @@
  * State objects: "dir" (the run directory), "file" (each backing file),
  * "loopdev" (/dev/loopN, extra = its backing file, so teardown never
  * detaches a loop device that someone else has since attached). */
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/loop.h>
@@ -54,12 +55,14 @@ static bool loop_is_ours(const char *dev, const char *file)
 static void loop_plan(const struct sb_layer *l, struct sb_plan *p)
 {
 	const struct sb_loop_spec *ls = &l->spec->devices.loop;
-	char size[32];
+	char size[32], names[32] = "d0";
 
 	sb_size_format(ls->size, size, sizeof(size));
-	sb_plan_build(p, "loop: create %u sparse backing file%s of %s in %s (d0..d%u, O_EXCL) "
+	if (ls->count > 1)
+		snprintf(names, sizeof(names), "d0..d%u", ls->count - 1);
+	sb_plan_build(p, "loop: create %u sparse backing file%s of %s in %s (%s, O_EXCL) "
 		      "and attach %s with %u-byte sectors%s",
-		      ls->count, ls->count == 1 ? "" : "s", size, l->stack->rundir, ls->count - 1,
+		      ls->count, ls->count == 1 ? "" : "s", size, l->stack->rundir, names,
 		      ls->count == 1 ? "it" : "them", ls->sector_size,
 		      ls->direct_io ? " and direct I/O" : " (buffered, no direct I/O)");
 	sb_plan_teardown(p, "loop: detach the %u loop device%s (confirmed through /sys/block/loopN/loop), "
@@ -246,12 +249,15 @@ static long long now_ms(void)
 
 static int loop_detach(const struct sb_state_obj *obj, struct sb_err *err)
 {
-	char holders[512];
+	char holders[512], mnt[SB_PATH_MAX];
 	long long deadline;
 	int fd;
 
 	if (!loop_is_ours(obj->id, obj->extra))
 		return 0;
+	/* Mounted (a layer above failed to unmount): waiting cannot help. */
+	if (sb_dev_mountpoint(obj->id, mnt, sizeof(mnt)))
+		return sb_err_set(err, -EBUSY, "%s is still mounted on %s; not detaching it", obj->id, mnt);
 	sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
 	fd = open(obj->id, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -267,6 +273,10 @@ static int loop_detach(const struct sb_state_obj *obj, struct sb_err *err)
 	deadline = now_ms() + LOOP_DETACH_TIMEOUT_MS;
 	while (loop_is_ours(obj->id, obj->extra)) {
 		if (now_ms() >= deadline) {
+			if (sb_dev_mountpoint(obj->id, mnt, sizeof(mnt)))
+				return sb_err_set(err, -EBUSY, "%s still attached to %s %d s after detach "
+						  "(autoclear is set): it is mounted on %s", obj->id, obj->extra,
+						  LOOP_DETACH_TIMEOUT_MS / 1000, mnt);
 			sb_proc_holders(obj->id, 0, holders, sizeof(holders));
 			return sb_err_set(err, -EBUSY, "%s still attached to %s %d s after detach (autoclear is set; "
 					  "held by %s)", obj->id, obj->extra, LOOP_DETACH_TIMEOUT_MS / 1000,
@@ -277,11 +287,40 @@ static int loop_detach(const struct sb_state_obj *obj, struct sb_err *err)
 	return 0;
 }
 
+/* The loop device backed by `file`, if any (scans sysfs). */
+static bool loop_of_file(const char *file, char *dev, size_t len)
+{
+	struct dirent *de;
+	bool found = false;
+	DIR *d = opendir("/sys/block");
+
+	if (!d)
+		return false;
+	while (!found && (de = readdir(d))) {
+		char node[300];
+
+		if (strncmp(de->d_name, "loop", 4))
+			continue;
+		snprintf(node, sizeof(node), "/dev/%s", de->d_name);
+		if (loop_is_ours(node, file)) {
+			snprintf(dev, len, "%s", node);
+			found = true;
+		}
+	}
+	closedir(d);
+	return found;
+}
+
 static int loop_teardown(const struct sb_state_obj *obj, struct sb_err *err)
 {
 	if (!strcmp(obj->kind, "loopdev"))
 		return loop_detach(obj, err);
 	if (!strcmp(obj->kind, "file")) {
+		char dev[SB_PATH_MAX];
+
+		/* Its loop device failed to detach: keep the file with it. */
+		if (loop_of_file(obj->id, dev, sizeof(dev)))
+			return sb_err_set(err, -EBUSY, "not deleting %s: %s is still attached to it", obj->id, dev);
 		if (unlink(obj->id) && errno != ENOENT)
 			return sb_err_sys(err, -errno, "cannot delete %s", obj->id);
 		return 0;

@@ -181,3 +181,30 @@ int sb_proc_holders(const char *path, int prefix, char *out, size_t len)
 	closedir(proc);
 	return count;
 }
+
+int sb_dev_mountpoint(const char *devnode, char *out, size_t len)
+{
+	char line[4096], mnt[PATH_MAX];
+	unsigned maj, mnr;
+	struct stat st;
+	FILE *f;
+	int found = 0;
+
+	out[0] = '\0';
+	if (stat(devnode, &st) || !S_ISBLK(st.st_mode))
+		return 0;
+	f = fopen("/proc/self/mountinfo", "re");
+	if (!f)
+		return 0;
+	/* "36 35 7:0 / /mnt rw,... - ext4 /dev/loop0 rw" */
+	while (!found && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%*u %*u %u:%u %*s %4095s", &maj, &mnr, mnt) != 3)
+			continue;
+		if (maj == major(st.st_rdev) && mnr == minor(st.st_rdev)) {
+			snprintf(out, len, "%s", mnt);
+			found = 1;
+		}
+	}
+	fclose(f);
+	return found;
+}

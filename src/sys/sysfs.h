@@ -28,4 +28,8 @@ int sb_sysfs_dev_kname(const char *devnode, char *out, size_t len, struct sb_err
  * the number of processes found. */
 int sb_proc_holders(const char *path, int prefix, char *out, size_t len);
 
+/* Where a block device is mounted (first entry of /proc/self/mountinfo
+ * with its major:minor), or "" ; returns 1 if mounted. */
+int sb_dev_mountpoint(const char *devnode, char *out, size_t len);
+
 #endif

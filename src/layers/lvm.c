@@ -93,8 +93,9 @@ static int lvm_build(struct sb_layer *l, struct sb_err *err)
 	char vg[SB_NAME_MAX + 4], lv[SB_NAME_MAX + 4], id[SB_PATH_MAX], dm[2 * SB_NAME_MAX + 16];
 	char node[SB_PATH_MAX], a[32], b[32];
 	const gchar *pvs[2];
-	BDExtraArg yes = { "--yes", NULL }, wipe = { "--wipesignatures", "y" };
-	const BDExtraArg *lvextra[] = { &yes, &wipe, NULL };
+	/* libblockdev passes --yes itself; never let lvcreate stop to ask */
+	BDExtraArg wipe = { "--wipesignatures", "y" };
+	const BDExtraArg *lvextra[] = { &wipe, NULL };
 	BDLVMVGdata *vgi;
 	GError *gerr = NULL;
 	const char *pv;

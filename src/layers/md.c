@@ -168,7 +168,7 @@ static void md_plan(const struct sb_layer *l, struct sb_plan *p)
 
 		if (md_layout_arg(r->layout, arg, sizeof(arg), NULL) == 0)
 			snprintf(lay, sizeof(lay), " --layout=%s", arg);
-		sb_size_format(r->chunk, chunk, sizeof(chunk));
+		snprintf(chunk, sizeof(chunk), "%lluK", (unsigned long long)(r->chunk / 1024));
 	}
 	for (i = 0; l->below && i < l->below->ndev && i < r->devices; i++) {
 		size_t u = strlen(members);

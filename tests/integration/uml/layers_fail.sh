@@ -15,21 +15,21 @@ set -u
 sets=(--set devices.loop.size="$SIZE" --set devices.loop.dir="$work")
 
 # 1. cipher the kernel does not have
-out=$("$SB" build "$root/stacks/luks512.yml" "${sets[@]}" --set luks.cipher=nosuch-xts-plain64 2>&1)
+out=$("$SB" build "${sets[@]}" --set luks.cipher=nosuch-xts-plain64 "$root/stacks/luks512.yml" 2>&1)
 rc=$?
 echo "$out" | tail -3
 if [ $rc != 0 ] && grep -q "layer luks" <<<"$out"; then ok "unknown cipher: build fails at the luks layer (exit $rc)"; else bad "unknown cipher: exit $rc, no luks error"; fi
 assert_clean "unknown cipher rollback"
 
 # 2. LUKS sectors smaller than the device's logical sector (4Kn loop devices)
-out=$("$SB" build "$root/stacks/luks512.yml" "${sets[@]}" --set devices.loop.sector_size=4096 --set luks.sector_size=512 2>&1)
+out=$("$SB" build "${sets[@]}" --set devices.loop.sector_size=4096 --set luks.sector_size=512 "$root/stacks/luks512.yml" 2>&1)
 rc=$?
 echo "$out" | tail -3
 if [ $rc != 0 ]; then ok "luks 512 on 4096-byte device: refused (exit $rc)"; else bad "luks 512 on 4096-byte device: built"; "$SB" teardown luks512; fi
 assert_clean "sector size rollback"
 
 # 3. sync: wait
-out=$("$SB" build "$root/stacks/raid10-near2.yml" --set devices.loop.size=64MiB --set devices.loop.dir="$work" --set raid.sync=wait 2>&1)
+out=$("$SB" build --set devices.loop.size=64MiB --set devices.loop.dir="$work" --set raid.sync=wait "$root/stacks/raid10-near2.yml" 2>&1)
 rc=$?
 echo "$out" | tail -3
 if [ $rc = 0 ]; then
@@ -44,7 +44,7 @@ fi
 assert_clean "sync wait"
 
 # 4. a process holds the dm-crypt device during teardown
-if "$SB" build "$root/stacks/luks4096.yml" "${sets[@]}"; then
+if "$SB" build "${sets[@]}" "$root/stacks/luks4096.yml"; then
 	mnt=$(mountpoint_of luks4096)
 	umount "$mnt"   # the mount layer's teardown must cope with an unmounted mount
 	sleep 1000 < /dev/mapper/sb-luks4096-crypt &
@@ -64,7 +64,7 @@ fi
 assert_clean "busy teardown"
 
 # 5. suspended dm-crypt device
-if "$SB" build "$root/stacks/luks4096.yml" "${sets[@]}"; then
+if "$SB" build "${sets[@]}" "$root/stacks/luks4096.yml"; then
 	umount "$(mountpoint_of luks4096)"
 	dmsetup suspend sb-luks4096-crypt
 	check "suspended before teardown" "SUSPENDED" "$(dmsetup info -c --noheadings -o attr sb-luks4096-crypt | grep -q s && echo SUSPENDED)"
@@ -78,7 +78,7 @@ assert_clean "suspended teardown"
 truncate -s 64M "$work/foreign.img"
 fl=$(losetup -f --show "$work/foreign.img")
 lvm vgcreate -q sb_vg0 "$fl" >/dev/null
-out=$("$SB" build "$root/stacks/omv-ext4-lvm.yml" "${sets[@]}" 2>&1)
+out=$("$SB" build "${sets[@]}" "$root/stacks/omv-ext4-lvm.yml" 2>&1)
 rc=$?
 echo "$out" | tail -2
 if [ $rc != 0 ] && grep -q "sb_vg0 already exists" <<<"$out"; then ok "existing VG sb_vg0: refused (exit $rc)"; else bad "existing VG: exit $rc"; fi

@@ -75,7 +75,7 @@ readwrite() {
 for f in "${stacks[@]}"; do
 	eval "$(expect "$f")"
 	echo "# $NAME ($f)"
-	if ! "$SB" build "$f" --set devices.loop.size="$SIZE" --set devices.loop.dir="$work"; then
+	if ! "$SB" build --set devices.loop.size="$SIZE" --set devices.loop.dir="$work" "$f"; then
 		bad "$NAME: build failed"
 		assert_clean "$NAME after failed build"
 		continue

@@ -149,8 +149,8 @@ static int lvm_build(struct sb_layer *l, struct sb_err *err)
 		return r;
 	}
 	if (s->size_pct_free) {
-		size = vgi->free / 100 * s->size_pct_free;
-		size -= size % vgi->extent_size;
+		/* whole extents, as lvcreate -l N%FREE counts them */
+		size = vgi->free_count * s->size_pct_free / 100 * vgi->extent_size;
 	} else {
 		size = s->size_bytes;
 	}

@@ -44,8 +44,8 @@ static void print_stack(const char *name)
 		const struct sb_state_obj *o = &st->obj[i];
 		const struct sb_layer_ops *ops = sb_layer_find(o->layer);
 
-		printf("  %-6s %-8s %-40s %-8s%s%s\n", o->layer, o->kind, o->id,
-		       !ops ? "unknown" : ops->exists(o) ? "present" : "gone",
+		printf("  %-6s %-8s %-40s %s%s%s\n", o->layer, o->kind, o->id,
+		       !ops ? "unknown" : ops->exists(o) ? "present" : "gone   ",
 		       o->extra[0] ? "  " : "", o->extra);
 	}
 	free(st);

@@ -6,13 +6,28 @@
 
 #include "core/stack.h"
 
-/* Layers of this branch, and the ones another branch provides. The weak
- * references let this binary link without md/lvm/luks; sb_stack_init then
- * refuses stacks that need them. Adding a layer: one file plus one line. */
+/* Layers of this branch, and the ones another branch provides. A weak
+ * reference lets this binary link without md/lvm/luks (sb_stack_init then
+ * refuses stacks that need them) — but a weak reference never pulls a
+ * member out of a static library (libsb.a), so when the source is in the
+ * tree the reference must be strong. Adding a layer: one file plus one
+ * line here and one in the registry below. */
 extern const struct sb_layer_ops sb_layer_loop, sb_layer_disks, sb_layer_ext4, sb_layer_mount;
+#if __has_include("layers/md.c")
+extern const struct sb_layer_ops sb_layer_md;
+#else
 extern const struct sb_layer_ops sb_layer_md __attribute__((weak));
+#endif
+#if __has_include("layers/lvm.c")
+extern const struct sb_layer_ops sb_layer_lvm;
+#else
 extern const struct sb_layer_ops sb_layer_lvm __attribute__((weak));
+#endif
+#if __has_include("layers/luks.c")
+extern const struct sb_layer_ops sb_layer_luks;
+#else
 extern const struct sb_layer_ops sb_layer_luks __attribute__((weak));
+#endif
 
 const struct sb_layer_ops *sb_layer_find(const char *name)
 {

@@ -105,7 +105,8 @@ static int write_file(const struct sb_state *st, bool excl, struct sb_err *err)
 	o = to_json(st);
 	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
 	len = strlen(text);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	/* 0644: no secrets in here, and `status` works without root. */
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		rc = sb_err_sys(err, -errno, "cannot create %s", tmp);
 		goto out;

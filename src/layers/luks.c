@@ -241,7 +241,7 @@ static int luks_build(struct sb_layer *l, struct sb_err *err)
 			   k->sector_size, cs_detail());
 		goto out;
 	}
-	r = sb_udev_wait_node(node, 10000, err);
+	r = sb_udev_wait_node(node, SB_UDEV_TIMEOUT_MS, err);
 	if (r)
 		goto out;
 	snprintf(l->dev[0], sizeof(l->dev[0]), "%s", node);
@@ -321,7 +321,7 @@ static int luks_teardown(const struct sb_state_obj *obj, struct sb_err *err)
 	if (sscanf(obj->extra, "%511s %63s", dev, uuid) < 1)
 		dev[0] = '\0';
 
-	(void)sb_udev_settle(10000, NULL);
+	(void)sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
 	st = crypt_status(NULL, obj->id);
 	if (st == CRYPT_ACTIVE || st == CRYPT_BUSY) {
 		/* A suspended mapping cannot be removed as is, and its key may be

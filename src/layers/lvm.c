@@ -172,7 +172,7 @@ static int lvm_build(struct sb_layer *l, struct sb_err *err)
 		g_clear_error(&gerr);
 		return r;
 	}
-	r = sb_udev_wait_node(node, 10000, err);
+	r = sb_udev_wait_node(node, SB_UDEV_TIMEOUT_MS, err);
 	if (r)
 		return r;
 	snprintf(l->dev[0], sizeof(l->dev[0]), "%s", node);
@@ -291,7 +291,7 @@ static int lvm_teardown(const struct sb_state_obj *obj, struct sb_err *err)
 	r = lvm_scope(obj->extra, err);
 	if (r)
 		return r;
-	(void)sb_udev_settle(10000, NULL);
+	(void)sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
 	r = sb_retry_busy(rm_once, &ra, SB_BUSY_BUDGET_MS);
 	if (r == -EBUSY) {
 		char h[512], node[SB_PATH_MAX], dm[2 * SB_NAME_MAX + 16];

@@ -332,7 +332,7 @@ static int md_build(struct sb_layer *l, struct sb_err *err)
 	if (!priv->kname[0])
 		return sb_err_set(err, -EIO, "md: %s was created but %s has no md holder", path, disks[0]);
 	snprintf(node, sizeof(node), "/dev/%s", priv->kname);
-	r = sb_udev_wait_node(node, 10000, err);
+	r = sb_udev_wait_node(node, SB_UDEV_TIMEOUT_MS, err);
 	if (r)
 		return r;
 	det = bd_md_detail(node, &gerr);
@@ -392,7 +392,7 @@ static int md_teardown(const struct sb_state_obj *obj, struct sb_err *err)
 	r = sb_blockdev_init(err);
 	if (r)
 		return r;
-	(void)sb_udev_settle(10000, NULL);
+	(void)sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
 	md_find(obj, kname, sizeof(kname));
 	if (kname[0]) {
 		snprintf(node, sizeof(node), "/dev/%s", kname);
@@ -412,7 +412,7 @@ static int md_teardown(const struct sb_state_obj *obj, struct sb_err *err)
 		if (md_present(kname))
 			return sb_err_set(err, -EBUSY, "md: %s stopped but /sys/block/%s is still there", obj->id, kname);
 	}
-	(void)sb_udev_settle(10000, NULL);
+	(void)sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
 	/* Zero the members' superblocks (only those of this array, by UUID) so
 	 * udev's incremental assembly never brings it back. */
 	extra_get(obj->extra, "uuid", uuid, sizeof(uuid));

@@ -1,6 +1,7 @@
 #include "core/layer.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,20 +11,21 @@
  * reference lets this binary link without md/lvm/luks (sb_stack_init then
  * refuses stacks that need them) — but a weak reference never pulls a
  * member out of a static library (libsb.a), so when the source is in the
- * tree the reference must be strong. Adding a layer: one file plus one
+ * tree (src/layers/meson.build defines SB_HAVE_LAYER_<NAME>) the reference
+ * must be strong. Adding a layer: one file plus one
  * line here and one in the registry below. */
 extern const struct sb_layer_ops sb_layer_loop, sb_layer_disks, sb_layer_ext4, sb_layer_mount;
-#if __has_include("layers/md.c")
+#ifdef SB_HAVE_LAYER_MD
 extern const struct sb_layer_ops sb_layer_md;
 #else
 extern const struct sb_layer_ops sb_layer_md __attribute__((weak));
 #endif
-#if __has_include("layers/lvm.c")
+#ifdef SB_HAVE_LAYER_LVM
 extern const struct sb_layer_ops sb_layer_lvm;
 #else
 extern const struct sb_layer_ops sb_layer_lvm __attribute__((weak));
 #endif
-#if __has_include("layers/luks.c")
+#ifdef SB_HAVE_LAYER_LUKS
 extern const struct sb_layer_ops sb_layer_luks;
 #else
 extern const struct sb_layer_ops sb_layer_luks __attribute__((weak));
@@ -45,9 +47,27 @@ const struct sb_layer_ops *sb_layer_find(const char *name)
 	return NULL;
 }
 
+/* mdadm refuses array names over 32 bytes ("Name ... is too long"), and
+ * matrix expansions make long stack names: keep a readable head and make
+ * the rest unique with a hash of the whole name (FNV-1a). */
+#define SB_MD_NAME_MAX 32
+
 void sb_layer_md_name(const struct sb_stack_spec *spec, char *out, size_t len)
 {
-	snprintf(out, len, "/dev/md/sb-%s", spec->name);
+	const unsigned char *p;
+	uint32_t h = 2166136261u;
+	int head = 20;
+
+	if (strlen(spec->name) + 3 <= SB_MD_NAME_MAX) {
+		snprintf(out, len, "/dev/md/sb-%s", spec->name);
+		return;
+	}
+	for (p = (const unsigned char *)spec->name; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	/* "sb-" + at most 20 + "-" + 8 hex = 32; no "--" where the head is cut */
+	while (head > 1 && strchr("-._", spec->name[head - 1]))
+		head--;
+	snprintf(out, len, "/dev/md/sb-%.*s-%08x", head, spec->name, h);
 }
 
 void sb_layer_lvm_names(const struct sb_stack_spec *spec, char *vg, size_t vglen,

@@ -285,6 +285,33 @@ static int check_loop(const struct sb_spec_ctx *c, struct sb_stack_spec *s)
 	return check_space(c, s);
 }
 
+/* Rough usable size of the loop-backed stack (before LVM/LUKS/ext4
+ * overhead): an LV or a benchmark file larger than this cannot fit. */
+static int check_capacity(const struct sb_spec_ctx *c, struct sb_stack_spec *s)
+{
+	uint64_t cap = s->devices.loop.size;
+	char a[32], b[32];
+
+	if (s->devices.kind != SB_DEVICES_LOOP)
+		return 0;
+	if (s->raid.enabled && s->raid.level == 10)
+		cap = cap * s->raid.devices / s->raid.copies;
+	sb_size_format_human(cap, b, sizeof(b));
+	if (s->lvm.enabled && s->lvm.size_bytes > cap) {
+		sb_size_format(s->lvm.size_bytes, a, sizeof(a));
+		return sb_spec_fail(c, AT("lvm.size"), false,
+				    "lvm.size: %s is larger than the %s the devices below provide; use N%%FREE or a smaller size",
+				    a, b);
+	}
+	if (s->bench.size > cap) {
+		sb_size_format(s->bench.size, a, sizeof(a));
+		return sb_spec_fail(c, AT("bench.size"), false,
+				    "bench.size: %s is larger than the %s the stack's devices provide; use a smaller size or 0 (automatic)",
+				    a, b);
+	}
+	return 0;
+}
+
 int sb_spec_check(const struct sb_spec_ctx *c, struct sb_stack_spec *s)
 {
 	int rc;
@@ -294,7 +321,8 @@ int sb_spec_check(const struct sb_spec_ctx *c, struct sb_stack_spec *s)
 	    (rc = check_lvm(c, s)) < 0 ||
 	    (rc = check_luks(c, s)) < 0 ||
 	    (rc = check_fs(c, s)) < 0 ||
-	    (rc = check_loop(c, s)) < 0)
+	    (rc = check_loop(c, s)) < 0 ||
+	    (rc = check_capacity(c, s)) < 0)
 		return rc;
 	return 0;
 }

@@ -15,9 +15,15 @@ int sb_spec_fail(const struct sb_spec_ctx *c, const struct sb_ynode *n, bool at_
 	char msg[SB_ERR_MSG_MAX];
 	va_list ap;
 
+	char *p;
+
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	/* values quoted in messages may hold escapes ("\e[2J"): not on a terminal */
+	for (p = msg; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
 	if (n && n->origin)
 		return sb_err_set(c->err, -EINVAL, "%s: %s", n->origin, msg);
 	if (n && at_key && n->kline)
@@ -99,6 +105,14 @@ static int fail_allowed(const struct sb_spec_ctx *c, const struct sb_ynode *n, c
 static int set_str(const struct sb_spec_ctx *c, const struct sb_ynode *n, const char *path,
 		   const struct sb_opt *o, void *field, const char *s)
 {
+	const char *p;
+
+	/* "\n" and friends arrive through double-quoted escapes: no value
+	 * needs them, and they would garble state files, logs and argv */
+	for (p = s; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return sb_spec_fail(c, n, false, "%s: contains a control character (0x%02X); use printable text",
+					    path, (unsigned)(unsigned char)*p);
 	if (strlen(s) >= o->size)
 		return sb_spec_fail(c, n, false, "%s: '%.40s...' is too long; at most %zu characters",
 				    path, s, o->size - 1);
@@ -159,7 +173,8 @@ int sb_spec_parse_scalar(const struct sb_spec_ctx *c, const struct sb_ynode *n,
 				sb_opt_allowed_list(o->allowed, list, sizeof(list));
 				return sb_spec_fail(c, n, false, "%s: expected one of %s, got '%s'", path, list, s);
 			}
-			return sb_spec_fail(c, n, false, "%s: expected a whole number, got '%s'", path, s);
+			return sb_spec_fail(c, n, false, "%s: expected a whole number from %llu to %llu, got '%s'", path,
+					    (unsigned long long)o->min, (unsigned long long)(o->max ? o->max : UINT32_MAX), s);
 		}
 		if (o->allowed && find_allowed(o->allowed, s) < 0) {
 			char buf[24];
@@ -232,6 +247,20 @@ int sb_spec_parse_scalar(const struct sb_spec_ctx *c, const struct sb_ynode *n,
 	default:
 		return sb_spec_fail(c, n, false, "%s: expected %s", path, sb_opt_type_desc(o));
 	}
+}
+
+/* What a key takes, for "expected ..." messages: the allowed values when
+ * the table lists them. */
+static const char *expect_desc(const struct sb_opt *o, char *buf, size_t len)
+{
+	char list[256];
+
+	if (o->allowed && (o->type == SB_OPT_U32 || o->type == SB_OPT_ENUM || o->type == SB_OPT_ENUMINT)) {
+		sb_opt_allowed_list(o->allowed, list, sizeof(list));
+		snprintf(buf, len, "one of %s", list);
+		return buf;
+	}
+	return sb_opt_type_desc(o);
 }
 
 static int conv_suites(const struct sb_spec_ctx *c, const struct sb_ynode *n, const char *path,
@@ -378,7 +407,8 @@ static int conv_section(const struct sb_spec_ctx *c, const struct sb_opt_section
 			break;
 		default:
 			if (n->type != SB_Y_SCALAR || sb_ytree_is_null(n))
-				rc = sb_spec_fail(c, n, false, "%s: expected %s, got %s", path, sb_opt_type_desc(o), sb_ytree_type_name(n));
+				rc = sb_spec_fail(c, n, false, "%s: expected %s, got %s", path,
+						  expect_desc(o, keys, sizeof(keys)), sb_ytree_type_name(n));
 			else
 				rc = sb_spec_parse_scalar(c, n, path, o,
 							  o->type == SB_OPT_LVSIZE ? (void *)&s->lvm : sb_opt_field(s, sec, o));

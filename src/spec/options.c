@@ -33,7 +33,7 @@ static const struct sb_opt loop_opts[] = {
 	  "directory for the backing files (absolute path)" },
 	{ "direct_io", SB_OPT_BOOL, FLD(sb_loop_spec, direct_io), "true", 0, 0, NULL, NULL,
 	  "loop direct I/O on the backing file, where the kernel allows" },
-	{ NULL },
+	{ .key = NULL },
 };
 
 static const struct sb_opt_section loop_sec = {
@@ -44,7 +44,7 @@ static const struct sb_opt devices_opts[] = {
 	  "loop devices on sparse files (the default)" },
 	{ "disks", SB_OPT_DISKS, 0, 0, NULL, 1, SB_MAX_DISKS, NULL, NULL,
 	  "list of whole-disk device paths (/dev/disk/by-id/...); destroys their data" },
-	{ NULL },
+	{ .key = NULL },
 };
 
 static const struct sb_opt_section devices_sec = {
@@ -65,7 +65,7 @@ static const struct sb_opt raid_opts[] = {
 	  "write-intent bitmap" },
 	{ "sync", SB_OPT_ENUMINT, FLD(sb_raid_spec, sync), "assume-clean", 0, 0, md_sync, NULL,
 	  "assume-clean skips the initial resync (benchmarks); wait waits for it" },
-	{ NULL },
+	{ .key = NULL },
 };
 
 static const struct sb_opt_section raid_sec = {
@@ -80,7 +80,7 @@ static const struct sb_opt lvm_opts[] = {
 	  "LV size: 100%FREE, N%FREE or a size" },
 	{ "extent_size", SB_OPT_SIZE, FLD(sb_lvm_spec, extent_size), "4MiB", 1024, 16 * GiB, NULL, NULL,
 	  "physical extent size, a power of two >= 1KiB" },
-	{ NULL },
+	{ .key = NULL },
 };
 
 static const struct sb_opt_section lvm_sec = {
@@ -97,7 +97,7 @@ static const struct sb_opt pbkdf_opts[] = {
 	  "argon2 threads" },
 	{ "hash", SB_OPT_ENUM, FLD(sb_luks_spec, hash), "sha256", 0, 0, pbkdf_hashes, NULL,
 	  "pbkdf2 hash" },
-	{ NULL },
+	{ .key = NULL },
 };
 
 static const struct sb_opt_section pbkdf_sec = {
@@ -124,7 +124,7 @@ static const struct sb_opt luks_opts[] = {
 	  "activation flag: encrypt on the submitting CPU" },
 	{ "allow_discards", SB_OPT_BOOL, FLD(sb_luks_spec, allow_discards), "false", 0, 0, NULL, NULL,
 	  "activation flag: pass discards through" },
-	{ NULL },
+	{ .key = NULL },
 };
 
 static const struct sb_opt_section luks_sec = {
@@ -145,7 +145,7 @@ static const struct sb_opt fs_opts[] = {
 	  "ext4 stripe width in blocks (0: derived from the RAID geometry)" },
 	{ "lazy_init", SB_OPT_BOOL, FLD(sb_fs_spec, lazy_init), "false", 0, 0, NULL, NULL,
 	  "lazy inode table / journal init (off: no background writes during benchmarks)" },
-	{ NULL },
+	{ .key = NULL },
 };
 
 static const struct sb_opt_section fs_sec = {
@@ -170,7 +170,7 @@ static const struct sb_opt bench_opts[] = {
 	  "bonnie -b: fsync after every write" },
 	{ "per_layer", SB_OPT_BOOL, FLD(sb_bench_spec, per_layer), "false", 0, 0, NULL, NULL,
 	  "also read every layer's block device" },
-	{ NULL },
+	{ .key = NULL },
 };
 
 static const struct sb_opt_section bench_sec = {
@@ -195,7 +195,7 @@ static const struct sb_opt root_opts[] = {
 	  "benchmark suites and their sizes" },
 	{ "matrix", SB_OPT_MATRIX, 0, 0, NULL, 0, 0, NULL, NULL,
 	  "dotted key -> list of values; expands into one stack per combination (at most 256)" },
-	{ NULL },
+	{ .key = NULL },
 };
 
 const struct sb_opt_section sb_opt_root = { "", 0, -1, root_opts };

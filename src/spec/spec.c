@@ -47,6 +47,8 @@ static int check_key(const struct sb_spec_ctx *c, const struct sb_ynode *where, 
 		for (o = sec->opts; o->key; o++)
 			if (!strcmp(o->key, tok))
 				break;
+		if (o->key && o->type == SB_OPT_MATRIX)
+			return sb_spec_fail(c, where, true, "the matrix cannot be set or nested; put it in the file");
 		if (!o->key || (o->type != SB_OPT_SECTION && save && *save)) {
 			sb_opt_keys_list(sec, keys, sizeof(keys));
 			if (!o->key && !done[0])
@@ -55,8 +57,6 @@ static int check_key(const struct sb_spec_ctx *c, const struct sb_ynode *where, 
 				return sb_spec_fail(c, where, true, "unknown key '%s'; allowed in %s: %s", path, done, keys);
 			return sb_spec_fail(c, where, true, "unknown key '%s'; %s has no sub-keys", path, o->key);
 		}
-		if (o->type == SB_OPT_MATRIX)
-			return sb_spec_fail(c, where, true, "the matrix cannot be set or nested; put it in the file");
 		if (o->type == SB_OPT_SECTION)
 			sec = o->sub;
 		snprintf(done + strlen(done), sizeof(done) - strlen(done), "%s%s", done[0] ? "." : "", tok);
@@ -153,9 +153,24 @@ static int parse_set(const char *arg, struct set_op *op, struct sb_err *err)
 	rc = check_key(&c, &where, op->path);
 	if (rc < 0)
 		return rc;
-	rc = sb_ytree_parse(eq + 1, strlen(eq + 1), op->origin, &op->value, err);
-	if (rc < 0)
-		return rc;
+	{
+		/* the value is YAML of its own: drop the parser's LINE:COL
+		 * inside it, the --set argument is the location */
+		struct sb_err pe = { 0 };
+		size_t ol = strlen(op->origin);
+		const char *m, *p;
+
+		rc = sb_ytree_parse(eq + 1, strlen(eq + 1), op->origin, &op->value, &pe);
+		if (rc < 0) {
+			m = pe.msg;
+			if (!strncmp(m, op->origin, ol)) {
+				m += ol;
+				p = strstr(m, ": ");
+				m = p ? p + 2 : m;
+			}
+			return sb_err_set(err, rc, "%s: %s", op->origin, m);
+		}
+	}
 	if (!op->value) {   /* "key=" : null, reported as "has no value" by conversion */
 		op->value = sb_ytree_new(SB_Y_SCALAR, 1, 1);
 		if (!op->value || !(op->value->str = strdup("")))

@@ -123,7 +123,13 @@ struct sb_spec_list {
 /* Parse, apply --set overrides ("a.b.c=value", applied before validation and
  * validated exactly like the file), expand the matrix, validate. On error
  * returns -EINVAL with "FILE:LINE:COL: message" in err (for --set errors
- * the location is "--set a.b=c"). */
+ * the location is "--set a.b=c"). Order: each matrix combination is put into
+ * the YAML tree first, then every --set in turn (a later --set wins, and a
+ * --set overrides a matrix key), then the tree is converted and checked.
+ * The file must be a regular file of at most 1 MiB; out->items has out->n
+ * stacks (one unless the file has a matrix), named "<name>" or
+ * "<name>-<value>-<value>..." for matrix expansions. Free with
+ * sb_spec_list_free. */
 int sb_spec_load(const char *path, const char *const *sets, unsigned nsets,
 		 struct sb_spec_list *out, struct sb_err *err);
 void sb_spec_list_free(struct sb_spec_list *l);

@@ -20,17 +20,35 @@ static const struct unit size_units[] = {
 	{ "g", 1ULL << 30, 0 }, { "t", 1ULL << 40, 0 },
 };
 
+/* Strictly digits[.digits]: strtold alone would also take hex ("0x10"),
+ * exponents ("1e3"), "inf", "nan" and leading whitespace or signs. */
 static int parse_number(const char *s, const char **end, long double *val)
 {
-	char *e;
+	const char *p = s;
+	char buf[64];
+	size_t n;
 
-	if (!isdigit((unsigned char)*s))
+	if (!isdigit((unsigned char)*p))
 		return -EINVAL;
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (*p == '.') {
+		p++;
+		if (!isdigit((unsigned char)*p))
+			return -EINVAL;
+		while (isdigit((unsigned char)*p))
+			p++;
+	}
+	n = (size_t)(p - s);
+	if (n >= sizeof(buf))
+		return -ERANGE;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
 	errno = 0;
-	*val = strtold(s, &e);
-	if (errno || e == s)
-		return -EINVAL;
-	*end = e;
+	*val = strtold(buf, NULL);
+	if (errno)
+		return -ERANGE;
+	*end = p;
 	return 0;
 }
 
@@ -39,10 +57,14 @@ int sb_size_parse(const char *s, uint64_t *out, struct sb_err *err)
 	const char *p;
 	long double v, r;
 	size_t i;
+	int rc;
 
 	if (!s || !*s)
 		return sb_err_set(err, -EINVAL, "empty size; use a number with a unit such as 512KiB, 4GiB or 100MB");
-	if (parse_number(s, &p, &v) < 0)
+	rc = parse_number(s, &p, &v);
+	if (rc == -ERANGE)
+		return sb_err_set(err, -ERANGE, "'%s' is too large", s);
+	if (rc < 0)
 		return sb_err_set(err, -EINVAL, "'%s' is not a size; use a number with a unit such as 512KiB, 4GiB or 100MB", s);
 	while (*p == ' ')
 		p++;
@@ -77,9 +99,15 @@ int sb_duration_parse(const char *s, uint64_t *ns_out, struct sb_err *err)
 	const char *p;
 	long double v, r;
 	size_t i;
+	int rc;
 
-	if (!s || !*s || parse_number(s, &p, &v) < 0)
-		return sb_err_set(err, -EINVAL, "'%s' is not a duration; use a number with a unit such as 500ms, 5s, 2m or 1h", s ? s : "");
+	if (!s || !*s)
+		return sb_err_set(err, -EINVAL, "empty duration; use a number with a unit such as 500ms, 5s, 2m or 1h");
+	rc = parse_number(s, &p, &v);
+	if (rc == -ERANGE)
+		return sb_err_set(err, -ERANGE, "'%s' is too long", s);
+	if (rc < 0)
+		return sb_err_set(err, -EINVAL, "'%s' is not a duration; use a number with a unit such as 500ms, 5s, 2m or 1h", s);
 	while (*p == ' ')
 		p++;
 	if (!*p) {
@@ -92,9 +120,10 @@ int sb_duration_parse(const char *s, uint64_t *ns_out, struct sb_err *err)
 			return sb_err_set(err, -EINVAL, "'%s' has an unknown unit '%s'; allowed: ns, us, ms, s, m, h", s, p);
 		r = v * (long double)dur_units[i].ns;
 	}
-	if (r > (long double)UINT64_MAX)
+	/* roundl, not llroundl: the latter overflows above 2^63 */
+	if (roundl(r) > (long double)UINT64_MAX)
 		return sb_err_set(err, -ERANGE, "'%s' is too long", s);
-	*ns_out = (uint64_t)llroundl(r);
+	*ns_out = (uint64_t)roundl(r);
 	return 0;
 }
 

@@ -162,6 +162,28 @@ static void test_raid1_no_stride_and_order(void **ctx)
 	assert_has(plan.build[plan.nbuild - 2], "on /dev/mapper/sb-plain-crypt");
 }
 
+static void test_md_name_fits_mdadm(void **ctx)
+{
+	char a[SB_PATH_MAX], b[SB_PATH_MAX];
+
+	sb_layer_md_name(&spec, a, sizeof(a));
+	assert_string_equal(a, "/dev/md/sb-plain");
+	/* 29 characters still fit as they are: sb- + 29 = 32 */
+	snprintf(spec.name, sizeof(spec.name), "abcdefghijabcdefghijabcdefghi");
+	sb_layer_md_name(&spec, a, sizeof(a));
+	assert_string_equal(a, "/dev/md/sb-abcdefghijabcdefghijabcdefghi");
+	/* matrix names are longer: at most 32 bytes after /dev/md/, distinct */
+	snprintf(spec.name, sizeof(spec.name), "matrix-luks-512-aes-xts-plain64");
+	sb_layer_md_name(&spec, a, sizeof(a));
+	snprintf(spec.name, sizeof(spec.name), "matrix-luks-512-aes-cbc-essiv-sha256");
+	sb_layer_md_name(&spec, b, sizeof(b));
+	assert_true(strlen(a) - strlen("/dev/md/") <= 32);
+	assert_true(strlen(b) - strlen("/dev/md/") <= 32);
+	assert_string_not_equal(a, b);
+	assert_prefix(a, "/dev/md/sb-matrix-luks-512-aes-");
+	assert_null(strstr(a, "--"));
+}
+
 static void test_bad_layouts(void **ctx)
 {
 	struct sb_err err = { 0 };
@@ -255,6 +277,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_lazy_and_extra_mkfs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_raid_layers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_raid1_no_stride_and_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_md_name_fits_mdadm, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_layouts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_disks_plan, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_teardown_state_files, setup, teardown),

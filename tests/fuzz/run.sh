@@ -1,0 +1,24 @@
+#!/bin/sh
+# Build the stack-parser fuzzer (clang, ASan+UBSan) and run it for SECONDS
+# (default 60) with the shipped stacks and the bad-input corpus as seeds.
+# Crashes land in build-fuzz/fuzz-artifacts/ and fail the run.
+# usage: tests/fuzz/run.sh [SECONDS]
+set -eu
+secs=${1:-60}
+src=$(cd "$(dirname "$0")/../.." && pwd)
+bld=${SB_FUZZ_BUILD:-$src/build-fuzz}
+if [ ! -f "$bld/build.ninja" ]; then
+	CC=clang meson setup "$bld" "$src" -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false \
+		-Dbuildtype=debugoptimized >/dev/null
+fi
+ninja -C "$bld" tests/fuzz/fuzz_spec >/dev/null
+corpus=$bld/fuzz-corpus
+mkdir -p "$corpus" "$bld/fuzz-artifacts"
+cp "$src"/stacks/*.yml "$src"/tests/bad/*.yml "$corpus"/
+[ -d "$src/tests/fuzz/seeds" ] && cp "$src"/tests/fuzz/seeds/* "$corpus"/ 2>/dev/null || true
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+export ASAN_OPTIONS=detect_leaks=1
+"$bld/tests/fuzz/fuzz_spec" -max_total_time="$secs" -max_len=8192 -timeout=10 \
+	-rss_limit_mb=2048 -print_final_stats=1 \
+	-artifact_prefix="$bld/fuzz-artifacts/" \
+	-dict="$src/tests/fuzz/spec.dict" "$corpus"

@@ -1,0 +1,138 @@
+#!/bin/bash
+# Every stack in stacks/ (matrix files: every expansion), small: build,
+# write a file of random content, sync, drop caches, read back and compare;
+# check that md level/layout/chunk, the LUKS cipher/key size/sector size
+# (cryptsetup status) and the ext4 block size are what the stack asked for;
+# tear down and check that nothing is left (/proc/mdstat, dm devices, loop
+# devices, mounts, LVM, backing files, state). Needs md and device-mapper:
+# outside the throwaway kernel it boots one and runs itself inside.
+#   tests/integration/uml/prov_stacks.sh [STACK.yml...]   (SB_BUILD_DIR=build)
+set -u
+src=$(cd "$(dirname "$0")/../../.." && pwd)
+if ! grep -q "^vendor_id.*User Mode Linux" /proc/cpuinfo 2>/dev/null && { [ ! -e /proc/mdstat ] || [ ! -e /dev/mapper/control ]; }; then
+	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+	exec "$src/scripts/uml-run.sh" -- "$src/tests/integration/uml/prov_stacks.sh" "$@"
+fi
+build=${SB_BUILD_DIR:-$src/build}
+sb=$build/stackbench
+[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+[ -x "$sb" ] || { echo "FAIL: $sb not built"; exit 1; }
+if [ $# -eq 0 ]; then set -- "$src"/stacks/*.yml; fi
+# A binary built without the md/lvm/luks layers cannot run these.
+if "$sb" plan "$@" 2>&1 >/dev/null | grep -q "does not include"; then
+	echo "SKIP: this stackbench lacks a layer the shipped stacks need"; exit 77
+fi
+
+tmp=$(mktemp -d /tmp/sb-prov-stacks.XXXXXX)
+export STACKBENCH_STATE_DIR=$tmp/state
+work=$tmp/work
+sets=(--set "devices.loop.dir=$work" --set devices.loop.size=${SB_TEST_LOOP_SIZE:-64MiB})
+fails=0
+
+leaks() {
+	local f
+	for f in /sys/block/loop*/loop/backing_file; do
+		[ -r "$f" ] && grep -q -F "$tmp" "$f" 2>/dev/null && echo "leaked loop: $f -> $(cat "$f")"
+	done
+	for f in /sys/block/md*/md; do
+		[ -d "$f" ] && echo "leaked md: $f"
+	done
+	for f in /sys/block/dm-*/dm/name; do
+		[ -r "$f" ] && grep -q '^sb[-_]' "$f" && echo "leaked dm: $(cat "$f")"
+	done
+	findmnt -rn -o TARGET | grep -F "$tmp" | sed 's/^/leaked mount: /'
+	find "$work" -type f 2>/dev/null | sed 's/^/leaked file: /'
+	find "$STACKBENCH_STATE_DIR" -name '*.state' 2>/dev/null | sed 's/^/leaked state: /'
+	vgs --noheadings -o vg_name 2>/dev/null | grep -w 'sb_.*' | sed 's/^/leaked VG: /'
+}
+cleanup() {
+	local rc=$? left
+	trap - EXIT INT TERM
+	"$sb" -q teardown --all >/dev/null 2>&1
+	left=$(leaks)
+	if [ -n "$left" ]; then echo "FAIL: leaked after the tests:"; echo "$left"; rc=1; fi
+	rm -rf "$tmp"
+	exit $rc
+}
+trap cleanup EXIT INT TERM
+ok() { echo "ok: $*"; }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# md's RAID10 layout in sysfs: near copies in bits 0-7, far copies in bits
+# 8-15, 0x10000 for offset (near2 = 0x102, far2 = 0x201, offset2 = 0x10201)
+md_layout_value() {
+	local n=${1//[!0-9]/}
+	case "$1" in
+	n*) echo $((n | 1 << 8)) ;; f*) echo $((1 | n << 8)) ;; o*) echo $((1 | n << 8 | 0x10000)) ;;
+	esac
+}
+
+check_stack() { # name summary file
+	local name=$1 sum=$2 file=$3 out mnt top md lvl luks bs want chunk= raid_devs copies stride width
+	out=$("$sb" -q build "${sets[@]}" --stack "$name" "$file" 2>"$tmp/err") ||
+		{ bad "$name: build failed: $(cat "$tmp/err")"; return; }
+	mnt=$STACKBENCH_STATE_DIR/mnt/$name
+	head -c 8M /dev/urandom > "$tmp/random"
+	cp "$tmp/random" "$mnt/random" && sync && echo 3 > /proc/sys/vm/drop_caches
+	cmp -s "$tmp/random" "$mnt/random" && ok "$name: data read back identical" || bad "$name: data differs"
+	if [[ $sum =~ RAID(1|10)\  ]]; then
+		lvl=${BASH_REMATCH[1]}
+		# the array's node as the state recorded it (long names are shortened)
+		md=$("$sb" status | awk -v s="$name" '$1 == s { on = 1; next } /^[^ ]/ { on = 0 } on && $1 == "md" && $2 == "md" { print $3 }')
+		md=$(basename "$(readlink -f "$md")")
+		[ "$(cat /sys/block/$md/md/level)" = "raid$lvl" ] && ok "$name: md level raid$lvl" ||
+			bad "$name: md level $(cat /sys/block/$md/md/level), want raid$lvl"
+		if [ "$lvl" = 10 ] && [[ $sum =~ RAID10\ ([a-z]+[0-9]+)\ .*\ ([0-9]+)\ KiB\ chunks ]]; then
+			want=$(md_layout_value "${BASH_REMATCH[1]}")
+			[ "$(cat /sys/block/$md/md/layout)" = "$want" ] && ok "$name: md layout ${BASH_REMATCH[1]}" ||
+				bad "$name: md layout $(cat /sys/block/$md/md/layout), want $want"
+			chunk=${BASH_REMATCH[2]}
+			[ "$(cat /sys/block/$md/md/chunk_size)" = $((chunk * 1024)) ] && ok "$name: chunk $chunk KiB" ||
+				bad "$name: chunk $(cat /sys/block/$md/md/chunk_size)"
+			raid_devs=$(cat /sys/block/$md/md/raid_disks)
+			copies=${BASH_REMATCH[1]//[!0-9]/}
+		fi
+	fi
+	if [[ $sum =~ LUKS[12]\ ([^/]+)/([0-9]+),\ ([0-9]+)\ B\ sectors ]]; then
+		luks=$(cryptsetup status "sb-$name-crypt" 2>&1)
+		echo "$luks" | grep -q "cipher: *${BASH_REMATCH[1]}$" && ok "$name: cipher ${BASH_REMATCH[1]}" ||
+			bad "$name: cipher: $(echo "$luks" | grep cipher:)"
+		echo "$luks" | grep -q "keysize: *${BASH_REMATCH[2]} bits" && ok "$name: key ${BASH_REMATCH[2]} bits" ||
+			bad "$name: keysize: $(echo "$luks" | grep keysize:)"
+		echo "$luks" | grep -q "sector size: *${BASH_REMATCH[3]}$" && ok "$name: LUKS sector ${BASH_REMATCH[3]}" ||
+			bad "$name: sector size: $(echo "$luks" | grep 'sector size:')"
+	fi
+	if [[ $sum =~ ext4\ ([0-9]+)\ KiB ]]; then
+		top=$(findmnt -n -o SOURCE "$mnt")
+		bs=$(dumpe2fs -h "$top" 2>/dev/null | awk -F: '/^Block size/ { gsub(/ /, "", $2); print $2 }')
+		[ "$bs" = $((BASH_REMATCH[1] * 1024)) ] && ok "$name: ext4 block size $bs" || bad "$name: ext4 block size '$bs'"
+		if [ -n "$chunk" ] && [ -n "$bs" ]; then
+			# stride = chunk / block; stripe width = stride x data disks
+			stride=$(dumpe2fs -h "$top" 2>/dev/null | awk -F: '/^RAID stride/ { gsub(/ /, "", $2); print $2 }')
+			width=$(dumpe2fs -h "$top" 2>/dev/null | awk -F: '/^RAID stripe width/ { gsub(/ /, "", $2); print $2 }')
+			[ "$stride" = $((chunk * 1024 / bs)) ] && [ "$width" = $((chunk * 1024 / bs * (raid_devs / copies))) ] &&
+				ok "$name: ext4 stride $stride, stripe width $width" ||
+				bad "$name: ext4 stride '$stride', stripe width '$width'"
+		fi
+	fi
+	"$sb" -q teardown "$name" 2>"$tmp/err" || bad "$name: teardown: $(cat "$tmp/err")"
+	left=$(leaks)
+	[ -z "$left" ] && ok "$name: torn down, nothing left" || { bad "$name: left behind:"; echo "$left"; }
+}
+
+nstacks=0
+for f in "$@"; do
+	# no process substitution: the throwaway kernel has no /dev/fd
+	list=$("$sb" validate "${sets[@]}" "$f") || { bad "$f does not validate"; continue; }
+	while IFS= read -r line; do
+		# "ok FILE: NAME: SUMMARY"
+		rest=${line#ok "$f": }
+		name=${rest%%: *}
+		sum=${rest#*: }
+		nstacks=$((nstacks + 1))
+		check_stack "$name" "$sum" "$f"
+	done <<< "$list"
+done
+[ $nstacks -gt 0 ] || bad "no stack was tested"
+[ $fails -eq 0 ] && echo "PASS: prov_stacks ($nstacks stacks)" || echo "FAIL: prov_stacks ($fails failed, $nstacks stacks)"
+[ $fails -eq 0 ]

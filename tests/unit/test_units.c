@@ -1,0 +1,189 @@
+/* Units: every unit, fio suffixes, strict rejections, overflow, durations,
+ * formatting. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "util/units.h"
+
+static uint64_t size_ok(const char *s)
+{
+	struct sb_err e = { 0 };
+	uint64_t v = 0;
+
+	if (sb_size_parse(s, &v, &e) != 0)
+		fail_msg("'%s' rejected: %s", s, e.msg);
+	return v;
+}
+
+static int size_bad(const char *s)
+{
+	struct sb_err e = { 0 };
+	uint64_t v = 12345;
+	int rc = sb_size_parse(s, &v, &e);
+
+	if (rc == 0)
+		fail_msg("'%s' accepted as %llu", s, (unsigned long long)v);
+	assert_int_equal(v, 12345);      /* untouched on error */
+	assert_int_equal(e.code, rc);
+	assert_true(e.msg[0] != '\0');
+	return rc;
+}
+
+static void test_binary_units(void **st)
+{
+	(void)st;
+	assert_int_equal(size_ok("0"), 0);
+	assert_int_equal(size_ok("512"), 512);
+	assert_int_equal(size_ok("512B"), 512);
+	assert_int_equal(size_ok("1KiB"), 1024);
+	assert_int_equal(size_ok("512KiB"), 512 * 1024);
+	assert_int_equal(size_ok("4MiB"), 4ULL << 20);
+	assert_int_equal(size_ok("2GiB"), 2ULL << 30);
+	assert_int_equal(size_ok("3TiB"), 3ULL << 40);
+	assert_int_equal(size_ok("1.5GiB"), 3ULL << 29);
+	assert_int_equal(size_ok("0.5KiB"), 512);
+	assert_int_equal(size_ok("64 MiB"), 64ULL << 20);
+}
+
+static void test_decimal_units(void **st)
+{
+	(void)st;
+	assert_int_equal(size_ok("1KB"), 1000);
+	assert_int_equal(size_ok("100MB"), 100000000ULL);
+	assert_int_equal(size_ok("4GB"), 4000000000ULL);
+	assert_int_equal(size_ok("2TB"), 2000000000000ULL);
+	assert_int_equal(size_ok("1.5KB"), 1500);
+}
+
+static void test_fio_suffixes(void **st)
+{
+	(void)st;
+	assert_int_equal(size_ok("4k"), 4096);
+	assert_int_equal(size_ok("4K"), 4096);
+	assert_int_equal(size_ok("1m"), 1ULL << 20);
+	assert_int_equal(size_ok("1M"), 1ULL << 20);
+	assert_int_equal(size_ok("1g"), 1ULL << 30);
+	assert_int_equal(size_ok("2G"), 2ULL << 30);
+	assert_int_equal(size_ok("1t"), 1ULL << 40);
+}
+
+static void test_rejections(void **st)
+{
+	(void)st;
+	assert_int_equal(size_bad(""), -EINVAL);
+	assert_int_equal(size_bad("GiB"), -EINVAL);
+	assert_int_equal(size_bad("-1"), -EINVAL);
+	assert_int_equal(size_bad("-1GiB"), -EINVAL);
+	assert_int_equal(size_bad("+1GiB"), -EINVAL);
+	assert_int_equal(size_bad(" 1GiB"), -EINVAL);
+	assert_int_equal(size_bad("1GiB "), -EINVAL);
+	assert_int_equal(size_bad("1gib"), -EINVAL);   /* binary units are case-exact */
+	assert_int_equal(size_bad("1kb"), -EINVAL);
+	assert_int_equal(size_bad("1Kib"), -EINVAL);
+	assert_int_equal(size_bad("1PiB"), -EINVAL);
+	assert_int_equal(size_bad("1 GiB GiB"), -EINVAL);
+	assert_int_equal(size_bad("0x10"), -EINVAL);
+	assert_int_equal(size_bad("1e3"), -EINVAL);
+	assert_int_equal(size_bad("inf"), -EINVAL);
+	assert_int_equal(size_bad("nan"), -EINVAL);
+	assert_int_equal(size_bad("1."), -EINVAL);
+	assert_int_equal(size_bad(".5GiB"), -EINVAL);
+	assert_int_equal(size_bad("1,5GiB"), -EINVAL);
+	assert_int_equal(size_bad("0.3B"), -EINVAL);     /* not a whole number of bytes */
+	assert_int_equal(size_bad("1.1KiB"), -EINVAL);   /* 1126.4 bytes */
+	assert_int_equal(size_bad("4kk"), -EINVAL);
+}
+
+static void test_overflow(void **st)
+{
+	(void)st;
+	assert_int_equal(size_ok("18446744073709551615"), UINT64_MAX);
+	assert_int_equal(size_bad("18446744073709551616"), -ERANGE);
+	assert_int_equal(size_bad("16777216TiB"), -ERANGE);   /* 2^64 */
+	assert_int_equal(size_ok("16777215TiB"), 16777215ULL << 40);
+	assert_int_equal(size_bad("99999999999999999999999999GB"), -ERANGE);
+	assert_int_equal(size_bad("1000000000000000000000000000000000000000000000000000000000000000000000"), -ERANGE);
+}
+
+static uint64_t dur_ok(const char *s)
+{
+	struct sb_err e = { 0 };
+	uint64_t v = 0;
+
+	if (sb_duration_parse(s, &v, &e) != 0)
+		fail_msg("'%s' rejected: %s", s, e.msg);
+	return v;
+}
+
+static void dur_bad(const char *s, int code)
+{
+	struct sb_err e = { 0 };
+	uint64_t v = 7;
+
+	assert_int_equal(sb_duration_parse(s, &v, &e), code);
+	assert_int_equal(v, 7);
+	assert_true(e.msg[0] != '\0');
+}
+
+static void test_durations(void **st)
+{
+	(void)st;
+	assert_int_equal(dur_ok("0"), 0);
+	assert_int_equal(dur_ok("5"), 5000000000ULL);
+	assert_int_equal(dur_ok("5s"), 5000000000ULL);
+	assert_int_equal(dur_ok("500ms"), 500000000ULL);
+	assert_int_equal(dur_ok("250us"), 250000ULL);
+	assert_int_equal(dur_ok("10ns"), 10ULL);
+	assert_int_equal(dur_ok("2m"), 120000000000ULL);
+	assert_int_equal(dur_ok("1h"), 3600000000000ULL);
+	assert_int_equal(dur_ok("1.5s"), 1500000000ULL);
+	dur_bad("", -EINVAL);
+	dur_bad("s", -EINVAL);
+	dur_bad("-1s", -EINVAL);
+	dur_bad("5 sec", -EINVAL);
+	dur_bad("5S", -EINVAL);
+	dur_bad("1e3s", -EINVAL);
+	dur_bad("99999999999h", -ERANGE);
+}
+
+static void test_format(void **st)
+{
+	char b[32];
+
+	(void)st;
+	sb_size_format(512 * 1024, b, sizeof(b));
+	assert_string_equal(b, "512 KiB");
+	sb_size_format(1ULL << 30, b, sizeof(b));
+	assert_string_equal(b, "1 GiB");
+	sb_size_format(1000, b, sizeof(b));
+	assert_string_equal(b, "1000 B");
+	sb_size_format(0, b, sizeof(b));
+	assert_string_equal(b, "0 B");
+	sb_size_format(3ULL << 40, b, sizeof(b));
+	assert_string_equal(b, "3 TiB");
+	sb_size_format_human(3ULL << 29, b, sizeof(b));
+	assert_string_equal(b, "1.5 GiB");
+	sb_size_format_human(100, b, sizeof(b));
+	assert_string_equal(b, "100 B");
+	assert_true(sb_mbps(1000000, 1000000000ULL) > 0.999 && sb_mbps(1000000, 1000000000ULL) < 1.001);
+	assert_true(sb_mbps(1, 0) == 0.0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_binary_units),
+		cmocka_unit_test(test_decimal_units),
+		cmocka_unit_test(test_fio_suffixes),
+		cmocka_unit_test(test_rejections),
+		cmocka_unit_test(test_overflow),
+		cmocka_unit_test(test_durations),
+		cmocka_unit_test(test_format),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -57,10 +57,6 @@ static int cs_init(struct crypt_device **cd, const char *dev, struct sb_err *err
 	return 0;
 }
 
-void sb_luks_dm_name(const char *stack, char *buf, size_t len)
-{
-	snprintf(buf, len, "sb-%s", stack);
-}
 
 /* "aes-xts-plain64" -> "aes" + "xts-plain64", as cryptsetup's own parser
  * splits at the first '-'. */
@@ -114,10 +110,10 @@ static void flags_str(const struct sb_luks_spec *k, char *buf, size_t len)
 static void luks_plan(const struct sb_layer *l, struct sb_plan *p)
 {
 	const struct sb_luks_spec *k = &l->spec->luks;
-	char name[SB_NAME_MAX + 4], flags[128], cost[96];
+	char name[SB_NAME_MAX + 16], flags[128], cost[96];
 	const char *below = l->below && l->below->ndev ? l->below->dev[0] : "the device below";
 
-	sb_luks_dm_name(l->spec->name, name, sizeof(name));
+	sb_layer_luks_name(l->spec, name, sizeof(name));
 	flags_str(k, flags, sizeof(flags));
 	if (!strcmp(pbkdf_name(k), CRYPT_KDF_PBKDF2))
 		snprintf(cost, sizeof(cost), "pbkdf2-%s %u iterations",
@@ -139,7 +135,7 @@ static int luks_build(struct sb_layer *l, struct sb_err *err)
 	struct crypt_pbkdf_type pbkdf;
 	struct crypt_params_luks2 p2;
 	struct crypt_params_luks1 p1;
-	char cipher[32], mode[64], name[SB_NAME_MAX + 4], node[SB_PATH_MAX], extra[SB_PATH_MAX];
+	char cipher[32], mode[64], name[SB_NAME_MAX + 16], node[SB_PATH_MAX], extra[SB_PATH_MAX];
 	const char *dev, *type, *uuid;
 	bool luks1 = !strcmp(k->type, "luks1");
 	void *pass = NULL;
@@ -148,7 +144,7 @@ static int luks_build(struct sb_layer *l, struct sb_err *err)
 	if (!l->below || l->below->ndev < 1)
 		return sb_err_set(err, -EINVAL, "luks: no device below to encrypt");
 	dev = l->below->dev[0];
-	sb_luks_dm_name(l->spec->name, name, sizeof(name));
+	sb_layer_luks_name(l->spec, name, sizeof(name));
 	snprintf(node, sizeof(node), "/dev/mapper/%s", name);
 	r = split_cipher(k->cipher, cipher, sizeof(cipher), mode, sizeof(mode), err);
 	if (r)
@@ -245,7 +241,7 @@ static int luks_build(struct sb_layer *l, struct sb_err *err)
 			   k->sector_size, cs_detail());
 		goto out;
 	}
-	r = sb_udev_wait_node(node, 10000, err);
+	r = sb_udev_wait_node(node, SB_UDEV_TIMEOUT_MS, err);
 	if (r)
 		goto out;
 	snprintf(l->dev[0], sizeof(l->dev[0]), "%s", node);
@@ -325,7 +321,7 @@ static int luks_teardown(const struct sb_state_obj *obj, struct sb_err *err)
 	if (sscanf(obj->extra, "%511s %63s", dev, uuid) < 1)
 		dev[0] = '\0';
 
-	(void)sb_udev_settle(10000, NULL);
+	(void)sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
 	st = crypt_status(NULL, obj->id);
 	if (st == CRYPT_ACTIVE || st == CRYPT_BUSY) {
 		/* A suspended mapping cannot be removed as is, and its key may be
@@ -375,18 +371,18 @@ static int luks_describe(const struct sb_layer *l, struct json_object *out, stru
 	struct crypt_active_device cad;
 	struct crypt_pbkdf_type pk;
 	struct json_object *flags, *drv = NULL;
-	char name[SB_NAME_MAX + 4], spec[128];
-	const char *c, *m;
+	char name[SB_NAME_MAX + 16], spec[128], c[64] = "", m[64] = "";
+	unsigned key_bits, sector;
 	int r;
 
-	sb_luks_dm_name(l->spec->name, name, sizeof(name));
+	sb_layer_luks_name(l->spec, name, sizeof(name));
 	last_cs_error[0] = '\0';
 	r = crypt_init_by_name(&cd, name);
 	if (r < 0)
 		return sb_err_sys(err, r, "luks: %s is not active", name);
-	c = crypt_get_cipher(cd);
-	m = crypt_get_cipher_mode(cd);
-	snprintf(spec, sizeof(spec), "%s-%s", c ? c : "?", m ? m : "?");
+	snprintf(c, sizeof(c), "%s", crypt_get_cipher(cd) ? crypt_get_cipher(cd) : "?");
+	snprintf(m, sizeof(m), "%s", crypt_get_cipher_mode(cd) ? crypt_get_cipher_mode(cd) : "?");
+	snprintf(spec, sizeof(spec), "%s-%s", c, m);
 	add_str(out, "dm_name", name);
 	add_str(out, "device", l->dev[0]);
 	add_str(out, "type", crypt_get_type(cd));
@@ -422,6 +418,8 @@ static int luks_describe(const struct sb_layer *l, struct json_object *out, stru
 				       json_object_new_boolean(!!(cad.flags & CRYPT_ACTIVATE_SUSPENDED)));
 	}
 	json_object_object_add(out, "flags", flags);
+	key_bits = (unsigned)crypt_get_volume_key_size(cd) * 8;
+	sector = (unsigned)crypt_get_sector_size(cd);
 	crypt_free(cd);
 	/* The driver is only a fact worth recording if we can read it; a
 	 * missing /proc/crypto entry is noted, not fatal. */
@@ -429,6 +427,24 @@ static int luks_describe(const struct sb_layer *l, struct json_object *out, stru
 		json_object_object_add(out, "crypto_driver", drv);
 	else
 		json_object_object_add(out, "crypto_driver", NULL);
+	/* The cipher's ceiling on this machine: what the kernel crypto API
+	 * does from userspace, with no block layer in the way. */
+	{
+		struct json_object *b = json_object_new_object();
+		struct sb_err berr = { 0 };
+		double enc = 0, dec = 0;
+
+		if (sb_crypto_benchmark(c, m, key_bits, sector ? sector : 512,
+					&enc, &dec, &berr) == 0) {
+			json_object_object_add(b, "encrypt_MiB_s", json_object_new_double(enc));
+			json_object_object_add(b, "decrypt_MiB_s", json_object_new_double(dec));
+		} else {
+			json_object_object_add(b, "error", json_object_new_string(berr.msg));
+		}
+		json_object_object_add(b, "method", json_object_new_string(
+			"libcryptsetup crypt_benchmark: kernel crypto API via AF_ALG, 1 MiB buffers"));
+		json_object_object_add(out, "cipher_benchmark", b);
+	}
 	return 0;
 }
 

@@ -17,7 +17,4 @@ int sb_luks_check_header(const char *dev, struct sb_err *err);
  * fine but no keyslot opens, -EINVAL (as above) if the header is damaged. */
 int sb_luks_check_key(const char *dev, const void *key, size_t keylen, struct sb_err *err);
 
-/* dm name of a stack's LUKS mapping: "sb-<stack>". */
-void sb_luks_dm_name(const char *stack, char *buf, size_t len);
-
 #endif

@@ -23,11 +23,6 @@
 #include "util/log.h"
 #include "util/units.h"
 
-static void names(const struct sb_stack_spec *s, char *vg, size_t vl, char *lv, size_t ll)
-{
-	snprintf(vg, vl, "sb_%s", s->lvm.vg);
-	snprintf(lv, ll, "sb_%s", s->lvm.lv);
-}
 
 /* device-mapper name of vg/lv: '-' doubled in each part */
 static void dm_name(const char *vg, const char *lv, char *out, size_t len)
@@ -81,7 +76,7 @@ static void lvm_plan(const struct sb_layer *l, struct sb_plan *p)
 	char vg[SB_NAME_MAX + 4], lv[SB_NAME_MAX + 4], ext[32], size[48];
 	const char *below = l->below && l->below->ndev ? l->below->dev[0] : "the device below";
 
-	names(l->spec, vg, sizeof(vg), lv, sizeof(lv));
+	sb_layer_lvm_names(l->spec, vg, sizeof(vg), lv, sizeof(lv));
 	sb_size_format(s->extent_size, ext, sizeof(ext));
 	if (s->size_pct_free)
 		snprintf(size, sizeof(size), "%u%% of the free space", s->size_pct_free);
@@ -98,8 +93,9 @@ static int lvm_build(struct sb_layer *l, struct sb_err *err)
 	char vg[SB_NAME_MAX + 4], lv[SB_NAME_MAX + 4], id[SB_PATH_MAX], dm[2 * SB_NAME_MAX + 16];
 	char node[SB_PATH_MAX], a[32], b[32];
 	const gchar *pvs[2];
-	BDExtraArg yes = { "--yes", NULL }, wipe = { "--wipesignatures", "y" };
-	const BDExtraArg *lvextra[] = { &yes, &wipe, NULL };
+	/* libblockdev passes --yes itself; never let lvcreate stop to ask */
+	BDExtraArg wipe = { "--wipesignatures", "y" };
+	const BDExtraArg *lvextra[] = { &wipe, NULL };
 	BDLVMVGdata *vgi;
 	GError *gerr = NULL;
 	const char *pv;
@@ -109,7 +105,7 @@ static int lvm_build(struct sb_layer *l, struct sb_err *err)
 	if (!l->below || l->below->ndev < 1)
 		return sb_err_set(err, -EINVAL, "lvm: no device below");
 	pv = l->below->dev[0];
-	names(l->spec, vg, sizeof(vg), lv, sizeof(lv));
+	sb_layer_lvm_names(l->spec, vg, sizeof(vg), lv, sizeof(lv));
 	dm_name(vg, lv, dm, sizeof(dm));
 	snprintf(node, sizeof(node), "/dev/mapper/%s", dm);
 	r = sb_blockdev_init(err);
@@ -153,8 +149,8 @@ static int lvm_build(struct sb_layer *l, struct sb_err *err)
 		return r;
 	}
 	if (s->size_pct_free) {
-		size = vgi->free / 100 * s->size_pct_free;
-		size -= size % vgi->extent_size;
+		/* whole extents, as lvcreate -l N%FREE counts them */
+		size = vgi->free_count * s->size_pct_free / 100 * vgi->extent_size;
 	} else {
 		size = s->size_bytes;
 	}
@@ -176,7 +172,7 @@ static int lvm_build(struct sb_layer *l, struct sb_err *err)
 		g_clear_error(&gerr);
 		return r;
 	}
-	r = sb_udev_wait_node(node, 10000, err);
+	r = sb_udev_wait_node(node, SB_UDEV_TIMEOUT_MS, err);
 	if (r)
 		return r;
 	snprintf(l->dev[0], sizeof(l->dev[0]), "%s", node);
@@ -295,7 +291,7 @@ static int lvm_teardown(const struct sb_state_obj *obj, struct sb_err *err)
 	r = lvm_scope(obj->extra, err);
 	if (r)
 		return r;
-	(void)sb_udev_settle(10000, NULL);
+	(void)sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
 	r = sb_retry_busy(rm_once, &ra, SB_BUSY_BUDGET_MS);
 	if (r == -EBUSY) {
 		char h[512], node[SB_PATH_MAX], dm[2 * SB_NAME_MAX + 16];
@@ -328,7 +324,7 @@ static int lvm_describe(const struct sb_layer *l, struct json_object *out, struc
 	GError *gerr = NULL;
 	int r;
 
-	names(l->spec, vg, sizeof(vg), lv, sizeof(lv));
+	sb_layer_lvm_names(l->spec, vg, sizeof(vg), lv, sizeof(lv));
 	r = sb_blockdev_init(err);
 	if (r)
 		return r;

@@ -29,10 +29,6 @@ struct md_priv {
 	char uuid[64];
 };
 
-static void md_path(const char *stack, char *buf, size_t len)
-{
-	snprintf(buf, len, "/dev/md/sb-%s", stack);
-}
 
 /* "near2" / "n2" / "far2" / "f2" / "offset2" / "o2" -> mdadm's "n2"/"f2"/"o2". */
 static int md_layout_arg(const char *layout, char *out, size_t len, struct sb_err *err)
@@ -166,13 +162,13 @@ static void md_plan(const struct sb_layer *l, struct sb_plan *p)
 	char path[SB_PATH_MAX], lay[32] = "", chunk[32] = "", members[1024] = "";
 	unsigned i;
 
-	md_path(l->spec->name, path, sizeof(path));
+	sb_layer_md_name(l->spec, path, sizeof(path));
 	if (r->level == 10) {
 		char arg[8];
 
 		if (md_layout_arg(r->layout, arg, sizeof(arg), NULL) == 0)
 			snprintf(lay, sizeof(lay), " --layout=%s", arg);
-		sb_size_format(r->chunk, chunk, sizeof(chunk));
+		snprintf(chunk, sizeof(chunk), "%lluK", (unsigned long long)(r->chunk / 1024));
 	}
 	for (i = 0; l->below && i < l->below->ndev && i < r->devices; i++) {
 		size_t u = strlen(members);
@@ -278,7 +274,7 @@ static int md_build(struct sb_layer *l, struct sb_err *err)
 	r = sb_blockdev_init(err);
 	if (r)
 		return r;
-	md_path(l->spec->name, path, sizeof(path));
+	sb_layer_md_name(l->spec, path, sizeof(path));
 	if (access(path, F_OK) == 0)
 		return sb_err_set(err, -EEXIST, "md: %s already exists (an earlier run? try `stackbench teardown %s`)",
 				  path, l->spec->name);
@@ -336,7 +332,7 @@ static int md_build(struct sb_layer *l, struct sb_err *err)
 	if (!priv->kname[0])
 		return sb_err_set(err, -EIO, "md: %s was created but %s has no md holder", path, disks[0]);
 	snprintf(node, sizeof(node), "/dev/%s", priv->kname);
-	r = sb_udev_wait_node(node, 10000, err);
+	r = sb_udev_wait_node(node, SB_UDEV_TIMEOUT_MS, err);
 	if (r)
 		return r;
 	det = bd_md_detail(node, &gerr);
@@ -396,7 +392,7 @@ static int md_teardown(const struct sb_state_obj *obj, struct sb_err *err)
 	r = sb_blockdev_init(err);
 	if (r)
 		return r;
-	(void)sb_udev_settle(10000, NULL);
+	(void)sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
 	md_find(obj, kname, sizeof(kname));
 	if (kname[0]) {
 		snprintf(node, sizeof(node), "/dev/%s", kname);
@@ -416,7 +412,7 @@ static int md_teardown(const struct sb_state_obj *obj, struct sb_err *err)
 		if (md_present(kname))
 			return sb_err_set(err, -EBUSY, "md: %s stopped but /sys/block/%s is still there", obj->id, kname);
 	}
-	(void)sb_udev_settle(10000, NULL);
+	(void)sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
 	/* Zero the members' superblocks (only those of this array, by UUID) so
 	 * udev's incremental assembly never brings it back. */
 	extra_get(obj->extra, "uuid", uuid, sizeof(uuid));

@@ -119,7 +119,7 @@ static void test_raid_layers(void **ctx)
 	spec.devices.loop.count = 4;
 	rc = sb_stack_init(&stack, &spec, &err);
 	assert_int_equal(rc, 0);
-	assert_int_equal(stack.nlayers, 5);
+	assert_int_equal(stack.nlayers, 4);  /* loop, md, ext4, mount */
 	assert_string_equal(stack.layers[1].ops->name, "md");
 	assert_int_equal(sb_stack_plan(&stack, &plan, &err), 0);
 	assert_prefix(plan.build[1], "loop: create 4 sparse backing files");

@@ -50,26 +50,6 @@ int sb_run_opts_add_set(struct sb_run_opts *o, const char *kv, struct sb_err *er
 	return 0;
 }
 
-/* TODO(lead): move to stack.c as sb_stack_set_destroy_data once prov lands; shared with build.c. */
-static int sb_stack_set_destroy_data(struct sb_stack *s, const char *list, struct sb_err *err)
-{
-	char buf[SB_MAX_DISKS * 64], *tok, *save;
-
-	if ((size_t)snprintf(buf, sizeof(buf), "%s", list) >= sizeof(buf))
-		return sb_err_set(err, -EINVAL, "--destroy-data: list too long");
-	s->ndestroy = 0;
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (s->ndestroy >= SB_MAX_DISKS)
-			return sb_err_set(err, -EINVAL, "--destroy-data: more than %d disks", SB_MAX_DISKS);
-		snprintf(s->destroy[s->ndestroy++], SB_PATH_MAX, "%s", tok);
-	}
-	if (!s->ndestroy)
-		return sb_err_set(err, -EINVAL, "--destroy-data: no disk named");
-	s->destroy_data = true;
-	s->destroy_list = list;
-	return 0;
-}
-
 /* Run every suite of the stack, bench.repeat times, into res. A suite that
  * fails is recorded in the results ("errors") and ends the benchmark of this
  * stack; the teardown still happens. */

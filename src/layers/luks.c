@@ -230,6 +230,7 @@ static int luks_build(struct sb_layer *l, struct sb_err *err)
 	 * activation-only and not written to the header. */
 	r = crypt_activate_by_passphrase(cd, name, CRYPT_ANY_SLOT, pass, LUKS_PASS_LEN,
 					 activation_flags(k));
+	sb_test_pause("luks:key"); /* secrets test: key held, mapping open */
 	sb_secret_free(pass);
 	pass = NULL;
 	if (r == -EPERM) {

@@ -1,5 +1,7 @@
 #include "core/stack.h"
 
+#include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,6 +155,10 @@ static void test_pause(const struct sb_stack *s, const char *layer)
 	const char *mark = getenv("STACKBENCH_TEST_PAUSE_MARK");
 	int i;
 
+	char point[32];
+
+	snprintf(point, sizeof(point), "after:%s", layer);
+	sb_test_pause(point);
 	if (!after || strcmp(after, layer))
 		return;
 	sb_warn("test hook: pausing after layer %s", layer);
@@ -163,6 +169,84 @@ static void test_pause(const struct sb_stack *s, const char *layer)
 	}
 	for (i = 0; i < 600 && !stopped(s); i++)
 		usleep(100000);
+}
+
+static void read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/* Append "a b c" to the list in found (truncated when full). */
+static void add_found(char *found, size_t len, const char *a, const char *b, const char *c)
+{
+	size_t n = strlen(found);
+
+	if (n + 1 < len && snprintf(found + n, len - n, "%s%s%s%s", n ? ", " : "", a, b, c) < 0)
+		found[n] = '\0';
+}
+
+/* Kernel objects named like the ones this stack would create, left by an
+ * earlier run whose state file is gone (deleted by hand, a tmpfs /run
+ * lost on reboot while md auto-assembled the array...): an md array
+ * (/dev/md/sb-NAME), a dm device (the LUKS mapping, any LV of the stack's
+ * VG), a loop device over a backing file in the run directory. Building on
+ * top of them would fail half way or, worse, reuse them; refuse first. */
+static int check_leftovers(const struct sb_stack *s, struct sb_err *err)
+{
+	char found[SB_ERR_MSG_MAX / 2] = "", path[PATH_MAX], val[PATH_MAX], name[SB_NAME_MAX + 16];
+	char vg[SB_NAME_MAX + 4], lv[SB_NAME_MAX + 4], real[PATH_MAX];
+	const char *rundir = s->rundir;
+	struct dirent *de;
+	size_t vglen;
+	DIR *d;
+
+	sb_layer_md_name(s->spec, path, sizeof(path));
+	if (!access(path, F_OK))
+		add_found(found, sizeof(found), path, "", "");
+	sb_layer_luks_name(s->spec, name, sizeof(name));
+	sb_layer_lvm_names(s->spec, vg, sizeof(vg), lv, sizeof(lv));
+	vglen = strlen(vg);
+	if (realpath(s->rundir, real))
+		rundir = real;
+	d = opendir("/sys/block");
+	while (d && (de = readdir(d))) {
+		if (!strncmp(de->d_name, "dm-", 3)) {
+			if (snprintf(path, sizeof(path), "/sys/block/%s/dm/name", de->d_name) >= (int)sizeof(path))
+				continue;
+			read_line(path, val, sizeof(val));
+			/* LV dm names are VG-LV (dashes inside doubled) */
+			if (!strcmp(val, name) ||
+			    (s->spec->lvm.enabled && !strncmp(val, vg, vglen) && val[vglen] == '-' &&
+			     val[vglen + 1] != '-')) {
+				add_found(found, sizeof(found), "dm device ", val, "");
+			}
+		} else if (!strncmp(de->d_name, "loop", 4)) {
+			size_t rl = strlen(rundir);
+
+			if (snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file", de->d_name) >= (int)sizeof(path))
+				continue;
+			read_line(path, val, sizeof(val));
+			if (val[0] && !strncmp(val, rundir, rl) && val[rl] == '/') {
+				add_found(found, sizeof(found), "/dev/", de->d_name, "");
+			}
+		}
+	}
+	if (d)
+		closedir(d);
+	if (!found[0])
+		return 0;
+	return sb_err_set(err, -EEXIST,
+			  "an earlier, unfinished run of %s left %s but no state file in %s; "
+			  "remove them first (umount, `cryptsetup close`, `vgremove`, `mdadm --stop`, `losetup -d`)",
+			  s->spec->name, found, sb_state_dir());
 }
 
 int sb_stack_build(struct sb_stack *s, struct sb_err *err)
@@ -177,6 +261,11 @@ int sb_stack_build(struct sb_stack *s, struct sb_err *err)
 	rc = sb_state_create(&s->state, s->spec->name, s->spec->source, err);
 	if (rc)
 		return rc;
+	rc = check_leftovers(s, err);
+	if (rc) {
+		(void)sb_state_delete(&s->state, &terr);
+		return rc;
+	}
 	for (k = 0; k < s->nlayers; k++) {
 		struct sb_layer *l = &s->layers[k];
 

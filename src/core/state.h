@@ -60,7 +60,8 @@ int sb_state_delete(struct sb_state *st, struct sb_err *err);
 /* Test hook for the kill, signal and secret tests: when
  * $STACKBENCH_TEST_PAUSE_AT equals point, touch $STACKBENCH_TEST_PAUSE_MARK
  * and hold the process for up to 60 s (any caught signal ends the hold early,
- * so SIGINT/SIGTERM still stop at this step). Points:
+ * so SIGINT/SIGTERM still stop at this step; so does removing the mark).
+ * Points:
  *   "LAYER:KIND"        in sb_state_add, right after the object is recorded
  *                       and before it is created ("lvm:vg": PV made, no VG)
  *   "LAYER:KIND:extra"  in sb_state_set_extra, right after an object was

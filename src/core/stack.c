@@ -5,7 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
+
+#include <linux/dm-ioctl.h>
 
 #include "sys/udev.h"
 #include "util/log.h"
@@ -431,6 +435,88 @@ void sb_stack_release(struct sb_stack *s)
 	}
 }
 
+/* dm name of a recorded object: the LUKS mapping as recorded, an LV as
+ * VG-LV with dashes inside each part doubled (as lvm names them); "" else. */
+static void dm_name_of(const struct sb_state_obj *o, char *out, size_t len)
+{
+	const char *p;
+	size_t n = 0;
+
+	out[0] = '\0';
+	if (!strcmp(o->layer, "luks") && !strcmp(o->kind, "dm")) {
+		snprintf(out, len, "%s", o->id);
+		return;
+	}
+	if (strcmp(o->layer, "lvm") || strcmp(o->kind, "lv") || !strchr(o->id, '/'))
+		return;
+	for (p = o->id; *p && n + 3 < len; p++) {
+		if (*p == '/') {
+			out[n++] = '-';
+			continue;
+		}
+		if (*p == '-')
+			out[n++] = '-';
+		out[n++] = *p;
+	}
+	out[n] = '\0';
+}
+
+/* A dm device of the stack left suspended (by a user, a dying lvm or
+ * cryptsetup command, a test) blocks every I/O on it and above it: the
+ * unmount on top would write the ext4 superblock and hang in D state for
+ * good. Resume them all before anything else (a DM_DEV_SUSPEND ioctl
+ * without DM_SUSPEND_FLAG is "resume"; dm-crypt still has its key in the
+ * table unless it was luksSuspend'ed, which the luks layer handles). */
+static void resume_suspended(const struct sb_state *st)
+{
+	char name[DM_NAME_LEN], path[PATH_MAX], val[32];
+	struct dirent *de;
+	unsigned i;
+	DIR *d;
+	int fd = -1;
+
+	d = opendir("/sys/block");
+	while (d && (de = readdir(d))) {
+		if (strncmp(de->d_name, "dm-", 3))
+			continue;
+		if (snprintf(path, sizeof(path), "/sys/block/%s/dm/suspended", de->d_name) >= (int)sizeof(path))
+			continue;
+		read_line(path, val, sizeof(val));
+		if (strcmp(val, "1"))
+			continue;
+		snprintf(path, sizeof(path), "/sys/block/%s/dm/name", de->d_name);
+		read_line(path, name, sizeof(name));
+		for (i = 0; i < st->nobj; i++) {
+			char want[DM_NAME_LEN];
+			struct dm_ioctl io;
+
+			dm_name_of(&st->obj[i], want, sizeof(want));
+			if (!want[0] || strcmp(want, name))
+				continue;
+			if (fd < 0)
+				fd = open("/dev/mapper/control", O_RDWR | O_CLOEXEC);
+			if (fd < 0) {
+				sb_warn("%s: %s is suspended and /dev/mapper/control cannot be opened: %m", st->stack, name);
+				break;
+			}
+			memset(&io, 0, sizeof(io));
+			io.version[0] = DM_VERSION_MAJOR;
+			io.data_size = sizeof(io);
+			io.data_start = sizeof(io);
+			snprintf(io.name, sizeof(io.name), "%s", name);
+			if (ioctl(fd, DM_DEV_SUSPEND, &io))
+				sb_warn("%s: cannot resume the suspended dm device %s: %m", st->stack, name);
+			else
+				sb_info("%s: resumed the suspended dm device %s before tearing down", st->stack, name);
+			break;
+		}
+	}
+	if (d)
+		closedir(d);
+	if (fd >= 0)
+		close(fd);
+}
+
 int sb_stack_teardown_state(struct sb_state *st, struct sb_err *err)
 {
 	struct sb_state_obj *all;
@@ -443,6 +529,7 @@ int sb_stack_teardown_state(struct sb_state *st, struct sb_err *err)
 	if (!all)
 		return sb_err_set(err, -ENOMEM, "out of memory");
 	memcpy(all, st->obj, sizeof(*all) * nall);
+	resume_suspended(st);
 	for (i = st->nobj; i-- > 0;) {
 		const struct sb_layer_ops *ops = sb_layer_find(st->obj[i].layer);
 		struct sb_state_obj obj = st->obj[i];
@@ -464,6 +551,15 @@ int sb_stack_teardown_state(struct sb_state *st, struct sb_err *err)
 				first = rc;
 				sb_err_set(err, rc, "%s", e.msg);
 			}
+		}
+		/* Everything still recorded below a busy object sits under it
+		 * (mount over luks over md over loop): removing it can only fail
+		 * too, each after its own busy budget. Stop here and leave the
+		 * rest recorded for the next teardown. */
+		if (rc == -EBUSY && i > 0) {
+			sb_warn("%s: leaving the %u object(s) below %s %s for the next teardown",
+				st->stack, i, obj.kind, obj.id);
+			break;
 		}
 	}
 	/* Verify from the original list: a teardown that said yes but left the

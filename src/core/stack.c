@@ -6,7 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/dm-ioctl.h>
@@ -517,6 +521,101 @@ static void resume_suspended(const struct sb_state *st)
 		close(fd);
 }
 
+/* Upper bound on removing one object. The layers bound their own waits
+ * (udev settle 30 s, busy retries 30 s...), but mdadm, lvm and the kernel
+ * can still block forever on I/O to a hung device below (a suspended or
+ * dm-delay'ed member, a dead disk): umount, STOP_ARRAY and lvremove then
+ * sit in D state. $STACKBENCH_STEP_TIMEOUT (seconds) overrides it. */
+#define SB_STEP_TIMEOUT_S 180
+
+static unsigned step_timeout_s(void)
+{
+	const char *e = getenv("STACKBENCH_STEP_TIMEOUT");
+	long v = e ? strtol(e, NULL, 10) : 0;
+
+	return v > 0 && v < 86400 ? (unsigned)v : SB_STEP_TIMEOUT_S;
+}
+
+/* Run ops->teardown(obj) in a child so that a removal stuck in the kernel
+ * cannot hold teardown hostage: after the timeout we report it and go on
+ * (the child is left to finish or stay stuck on its own; a process in D
+ * state cannot be killed anyway). The child sends back its code and
+ * message through a pipe. */
+static int teardown_bounded(const struct sb_layer_ops *ops, const struct sb_state_obj *obj,
+			    struct sb_err *e)
+{
+	unsigned limit = step_timeout_s();
+	struct timespec t0, now;
+	struct sb_err ce = { 0 };
+	size_t got = 0;
+	int fds[2], status;
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC))
+		return ops->teardown(obj, e); /* cannot supervise: do it here */
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return ops->teardown(obj, e);
+	}
+	if (pid == 0) {
+		ssize_t n;
+		size_t off = 0;
+
+		close(fds[0]);
+		/* the parent handles SIGINT/SIGTERM; the child just finishes */
+		signal(SIGINT, SIG_IGN);
+		signal(SIGTERM, SIG_IGN);
+		ce.code = ops->teardown(obj, &ce);
+		while (off < sizeof(ce)) {
+			n = write(fds[1], (char *)&ce + off, sizeof(ce) - off);
+			if (n <= 0 && errno != EINTR)
+				break;
+			if (n > 0)
+				off += (size_t)n;
+		}
+		_exit(0);
+	}
+	close(fds[1]);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
+		long left;
+		ssize_t n;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left = (long)limit * 1000 - ((now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000);
+		if (left <= 0) {
+			close(fds[0]);
+			return sb_err_set(e, -ETIMEDOUT,
+					  "removing %s %s %s did not finish within %u s (a hung device below? "
+					  "process %d is still at it); run `stackbench teardown` again once the device responds",
+					  obj->layer, obj->kind, obj->id, limit, (int)pid);
+		}
+		if (poll(&pfd, 1, (int)(left > 1000 ? 1000 : left)) <= 0)
+			continue;
+		n = read(fds[0], (char *)&ce + got, sizeof(ce) - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+		if (got == sizeof(ce))
+			break;
+	}
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (got != sizeof(ce))
+		return sb_err_set(e, -EIO, "removing %s %s %s: the helper process died (status 0x%x)",
+				  obj->layer, obj->kind, obj->id, status);
+	if (ce.code)
+		return sb_err_set(e, ce.code, "%s", ce.msg);
+	return 0;
+}
+
 int sb_stack_teardown_state(struct sb_state *st, struct sb_err *err)
 {
 	struct sb_state_obj *all;
@@ -541,7 +640,7 @@ int sb_stack_teardown_state(struct sb_state *st, struct sb_err *err)
 					obj.kind, obj.id, obj.layer);
 		} else {
 			sb_verbose("%s: removing %s %s %s", st->stack, obj.layer, obj.kind, obj.id);
-			rc = ops->teardown(&obj, &e);
+			rc = teardown_bounded(ops, &obj, &e);
 		}
 		if (!rc)
 			rc = sb_state_remove(st, i, &e);

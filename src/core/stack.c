@@ -540,7 +540,9 @@ static unsigned step_timeout_s(void)
  * cannot hold teardown hostage: after the timeout we report it and go on
  * (the child is left to finish or stay stuck on its own; a process in D
  * state cannot be killed anyway). The child sends back its code and
- * message through a pipe. */
+ * message through one pipe; its stderr goes through another that we relay,
+ * so that a child left behind does not keep our caller's stdout/stderr
+ * open (a `$(stackbench teardown ...)` would wait for it forever). */
 static int teardown_bounded(const struct sb_layer_ops *ops, const struct sb_state_obj *obj,
 			    struct sb_err *e)
 {
@@ -548,26 +550,39 @@ static int teardown_bounded(const struct sb_layer_ops *ops, const struct sb_stat
 	struct timespec t0, now;
 	struct sb_err ce = { 0 };
 	size_t got = 0;
-	int fds[2], status;
+	int fds[2], errp[2], status = 0, devnull;
+	bool done = false;
 	pid_t pid;
 
 	if (pipe2(fds, O_CLOEXEC))
 		return ops->teardown(obj, e); /* cannot supervise: do it here */
+	if (pipe2(errp, O_CLOEXEC)) {
+		close(fds[0]);
+		close(fds[1]);
+		return ops->teardown(obj, e);
+	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		close(fds[0]);
 		close(fds[1]);
+		close(errp[0]);
+		close(errp[1]);
 		return ops->teardown(obj, e);
 	}
 	if (pid == 0) {
 		ssize_t n;
 		size_t off = 0;
 
-		close(fds[0]);
-		/* the parent handles SIGINT/SIGTERM; the child just finishes */
+		/* the parent handles SIGINT/SIGTERM; the child just finishes,
+		 * even after the parent stopped listening (EPIPE, not SIGPIPE) */
 		signal(SIGINT, SIG_IGN);
 		signal(SIGTERM, SIG_IGN);
+		signal(SIGPIPE, SIG_IGN);
+		devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+		if (devnull >= 0)
+			dup2(devnull, 1);
+		dup2(errp[1], 2);
 		ce.code = ops->teardown(obj, &ce);
 		while (off < sizeof(ce)) {
 			n = write(fds[1], (char *)&ce + off, sizeof(ce) - off);
@@ -579,9 +594,11 @@ static int teardown_bounded(const struct sb_layer_ops *ops, const struct sb_stat
 		_exit(0);
 	}
 	close(fds[1]);
+	close(errp[1]);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (;;) {
-		struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
+	while (!done) {
+		struct pollfd pfd[2] = { { .fd = fds[0], .events = POLLIN }, { .fd = errp[0], .events = POLLIN } };
+		char buf[512];
 		long left;
 		ssize_t n;
 
@@ -589,23 +606,48 @@ static int teardown_bounded(const struct sb_layer_ops *ops, const struct sb_stat
 		left = (long)limit * 1000 - ((now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000);
 		if (left <= 0) {
 			close(fds[0]);
+			close(errp[0]);
 			return sb_err_set(e, -ETIMEDOUT,
 					  "removing %s %s %s did not finish within %u s (a hung device below? "
 					  "process %d is still at it); run `stackbench teardown` again once the device responds",
 					  obj->layer, obj->kind, obj->id, limit, (int)pid);
 		}
-		if (poll(&pfd, 1, (int)(left > 1000 ? 1000 : left)) <= 0)
+		if (poll(pfd, errp[0] >= 0 ? 2 : 1, (int)(left > 1000 ? 1000 : left)) <= 0)
+			continue;
+		if (errp[0] >= 0 && (pfd[1].revents & (POLLIN | POLLHUP | POLLERR))) {
+			n = read(errp[0], buf, sizeof(buf));
+			if (n > 0) {
+				if (write(2, buf, (size_t)n) < 0) {
+					/* our stderr is gone: nothing to relay to */
+				}
+			} else if (n == 0 || errno != EINTR) {
+				close(errp[0]);
+				errp[0] = -1;
+			}
+		}
+		if (!(pfd[0].revents & (POLLIN | POLLHUP | POLLERR)))
 			continue;
 		n = read(fds[0], (char *)&ce + got, sizeof(ce) - got);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-		if (got == sizeof(ce))
-			break;
+		if (n > 0)
+			got += (size_t)n;
+		done = n <= 0 || got == sizeof(ce);
 	}
 	close(fds[0]);
+	/* relay what the child still had to say (non-blocking: a daemon the
+	 * child started may hold the pipe open for good) */
+	if (errp[0] >= 0) {
+		char buf[512];
+		ssize_t n;
+
+		(void)fcntl(errp[0], F_SETFL, O_NONBLOCK);
+
+		while ((n = read(errp[0], buf, sizeof(buf))) > 0)
+			if (write(2, buf, (size_t)n) < 0)
+				break;
+		close(errp[0]);
+	}
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (got != sizeof(ce))

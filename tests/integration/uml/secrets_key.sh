@@ -24,7 +24,13 @@ mark=$state/.paused
 luksf=$root/stacks/luks4096.yml
 tmp=$(mktemp -d /tmp/sb-secrets.XXXXXX)
 old_pattern=$(cat /proc/sys/kernel/core_pattern)
-trap 'echo "$old_pattern" > /proc/sys/kernel/core_pattern; rm -rf "$tmp"; cleanup; exit $?' EXIT
+old_suid=$(cat /proc/sys/fs/suid_dumpable)
+restore() {
+	umount "$tmp/cores" 2>/dev/null
+	echo "$old_pattern" > /proc/sys/kernel/core_pattern
+	echo "$old_suid" > /proc/sys/fs/suid_dumpable
+}
+trap 'restore; rm -rf "$tmp"; cleanup; exit $?' EXIT
 
 wait_mark() { # PID
 	local i
@@ -96,7 +102,12 @@ assert_clean "key search run"
 # 2. core dumps
 echo "# 2. core dumps"
 mkdir -p "$tmp/cores"
+# on tmpfs: the throwaway kernel cannot write a core file to hostfs
+mount -t tmpfs -o size=256m sbcores "$tmp/cores" || bad "cannot mount a tmpfs for core files"
 echo "$tmp/cores/core.%e.%p" > /proc/sys/kernel/core_pattern
+# PR_SET_DUMPABLE 0 means "no core" under the kernel's default
+# fs.suid_dumpable=0 (2 would dump non-dumpable processes root-only)
+echo 0 > /proc/sys/fs/suid_dumpable
 bash -c 'ulimit -c unlimited; exec sleep 600' &
 spid=$!
 sleep 0.3
@@ -123,5 +134,6 @@ for point in luks:dm:extra luks:key; do
 	"$SB" teardown --all > /dev/null 2>&1 || bad "$point: teardown failed"
 	assert_clean "core dump at $point"
 done
-echo "$old_pattern" > /proc/sys/kernel/core_pattern
+restore
 check "core_pattern restored" "$old_pattern" "$(cat /proc/sys/kernel/core_pattern)"
+check "suid_dumpable restored" "$old_suid" "$(cat /proc/sys/fs/suid_dumpable)"

@@ -110,9 +110,10 @@ echo "$tmp/cores/core.%e.%p" > /proc/sys/kernel/core_pattern
 echo 0 > /proc/sys/fs/suid_dumpable
 bash -c 'ulimit -c unlimited; exec sleep 600' &
 spid=$!
-sleep 0.3
+for ((i = 0; i < 100; i++)); do [ "$(cat /proc/$spid/comm 2>/dev/null)" = sleep ] && break; sleep 0.1; done
 kill -SEGV "$spid"; wait "$spid"
-if ls "$tmp/cores" | grep -q "core.sleep.$spid"; then ok "control: sleep dumps core into $tmp/cores"
+sleep 0.5
+if ls "$tmp/cores" | grep -q "\.$spid\$"; then ok "control: sleep dumps core into $tmp/cores"
 else bad "control: no core from sleep (core dumps do not work here; the check below means nothing)"; fi
 rm -f "$tmp/cores"/*
 for point in luks:dm:extra luks:key; do

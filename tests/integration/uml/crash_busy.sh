@@ -24,7 +24,7 @@ build_kill() { # FILE POINT
 	STACKBENCH_TEST_PAUSE_AT=$2 STACKBENCH_TEST_PAUSE_MARK=$mark \
 		"$SB" build "${sets[@]}" "$1" > "$state/.build.log" 2>&1 &
 	pid=$!
-	for ((i = 0; i < 600; i++)); do
+	for ((i = 0; i < 3000; i++)); do
 		[ -e "$mark" ] && break
 		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.1

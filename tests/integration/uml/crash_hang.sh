@@ -41,7 +41,7 @@ rm -f "$mark"
 STACKBENCH_TEST_PAUSE_AT=after:mount STACKBENCH_TEST_PAUSE_MARK=$mark \
 	"$SB" build "${sets[@]}" "$root/stacks/ext4.yml" > "$tmp/build.log" 2>&1 &
 pid=$!
-for ((i = 0; i < 900; i++)); do [ -e "$mark" ] && break; kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+for ((i = 0; i < 3000; i++)); do [ -e "$mark" ] && break; kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 [ -e "$mark" ] && ok "built and mounted on loops over $hostdev" || { bad "build did not get there"; cat "$tmp/build.log"; }
 kill -9 "$pid"; wait "$pid" 2>/dev/null
 mnt=$(mountpoint_of ext4)

@@ -21,7 +21,7 @@ signal_at() { # SIG FILE POINT
 	STACKBENCH_TEST_PAUSE_AT=$point STACKBENCH_TEST_PAUSE_MARK=$mark \
 		"$SB" -v build "${sets[@]}" "$file" > "$state/.build.log" 2>&1 &
 	pid=$!
-	for ((i = 0; i < 600; i++)); do
+	for ((i = 0; i < 3000; i++)); do
 		[ -e "$mark" ] && break
 		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.1
@@ -53,7 +53,7 @@ res=$(mktemp -d /tmp/sb-crash-res.XXXXXX)
 "$SB" -v build-and-test "${sets[@]}" --set bench.suites=[bonnie] --set bench.size=64MiB \
 	--results "$res" "$luksf" > "$state/.bat.log" 2>&1 &
 pid=$!
-for ((i = 0; i < 900; i++)); do
+for ((i = 0; i < 3000; i++)); do
 	grep -q "suite bonnie" "$state/.bat.log" && break
 	kill -0 "$pid" 2>/dev/null || break
 	sleep 0.1

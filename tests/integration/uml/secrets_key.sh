@@ -34,7 +34,7 @@ trap 'restore; rm -rf "$tmp"; cleanup; exit $?' EXIT
 
 wait_mark() { # PID
 	local i
-	for ((i = 0; i < 600; i++)); do
+	for ((i = 0; i < 3000; i++)); do
 		[ -e "$mark" ] && return 0
 		kill -0 "$1" 2>/dev/null || return 1
 		sleep 0.1

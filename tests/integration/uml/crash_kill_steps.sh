@@ -97,7 +97,7 @@ done
 if { [ $# = 0 ] && [ "$set_" != lvm ]; } || [[ " $* " == *" bench "* ]]; then
 	echo "# kill -9 of build-and-test during its benchmark"
 	res=$(mktemp -d /tmp/sb-crash-res.XXXXXX)
-	"$SB" -v build-and-test "${sets[@]}" --set bench.suites=[bonnie] --set bench.size=64MiB \
+	"$SB" -v build-and-test "${sets[@]}" --set bench.suites=[bonnie] --set bench.size=32MiB \
 		--results "$res" "$luksf" > "$state/.bat.log" 2>&1 &
 	pid=$!
 	for ((i = 0; i < 3000; i++)); do

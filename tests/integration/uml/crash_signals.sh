@@ -50,7 +50,7 @@ signal_at INT "$luksf" after:mount
 
 echo "# SIGINT during build-and-test's benchmark"
 res=$(mktemp -d /tmp/sb-crash-res.XXXXXX)
-"$SB" -v build-and-test "${sets[@]}" --set bench.suites=[bonnie] --set bench.size=64MiB \
+"$SB" -v build-and-test "${sets[@]}" --set bench.suites=[bonnie] --set bench.size=32MiB \
 	--results "$res" "$luksf" > "$state/.bat.log" 2>&1 &
 pid=$!
 for ((i = 0; i < 3000; i++)); do

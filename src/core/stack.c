@@ -1,9 +1,19 @@
 #include "core/stack.h"
 
+#include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+
+#include <linux/dm-ioctl.h>
 
 #include "sys/udev.h"
 #include "util/log.h"
@@ -153,6 +163,10 @@ static void test_pause(const struct sb_stack *s, const char *layer)
 	const char *mark = getenv("STACKBENCH_TEST_PAUSE_MARK");
 	int i;
 
+	char point[32];
+
+	snprintf(point, sizeof(point), "after:%s", layer);
+	sb_test_pause(point);
 	if (!after || strcmp(after, layer))
 		return;
 	sb_warn("test hook: pausing after layer %s", layer);
@@ -163,6 +177,84 @@ static void test_pause(const struct sb_stack *s, const char *layer)
 	}
 	for (i = 0; i < 600 && !stopped(s); i++)
 		usleep(100000);
+}
+
+static void read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/* Append "a b c" to the list in found (truncated when full). */
+static void add_found(char *found, size_t len, const char *a, const char *b, const char *c)
+{
+	size_t n = strlen(found);
+
+	if (n + 1 < len && snprintf(found + n, len - n, "%s%s%s%s", n ? ", " : "", a, b, c) < 0)
+		found[n] = '\0';
+}
+
+/* Kernel objects named like the ones this stack would create, left by an
+ * earlier run whose state file is gone (deleted by hand, a tmpfs /run
+ * lost on reboot while md auto-assembled the array...): an md array
+ * (/dev/md/sb-NAME), a dm device (the LUKS mapping, any LV of the stack's
+ * VG), a loop device over a backing file in the run directory. Building on
+ * top of them would fail half way or, worse, reuse them; refuse first. */
+static int check_leftovers(const struct sb_stack *s, struct sb_err *err)
+{
+	char found[SB_ERR_MSG_MAX / 2] = "", path[PATH_MAX], val[PATH_MAX], name[SB_NAME_MAX + 16];
+	char vg[SB_NAME_MAX + 4], lv[SB_NAME_MAX + 4], real[PATH_MAX];
+	const char *rundir = s->rundir;
+	struct dirent *de;
+	size_t vglen;
+	DIR *d;
+
+	sb_layer_md_name(s->spec, path, sizeof(path));
+	if (!access(path, F_OK))
+		add_found(found, sizeof(found), path, "", "");
+	sb_layer_luks_name(s->spec, name, sizeof(name));
+	sb_layer_lvm_names(s->spec, vg, sizeof(vg), lv, sizeof(lv));
+	vglen = strlen(vg);
+	if (realpath(s->rundir, real))
+		rundir = real;
+	d = opendir("/sys/block");
+	while (d && (de = readdir(d))) {
+		if (!strncmp(de->d_name, "dm-", 3)) {
+			if (snprintf(path, sizeof(path), "/sys/block/%s/dm/name", de->d_name) >= (int)sizeof(path))
+				continue;
+			read_line(path, val, sizeof(val));
+			/* LV dm names are VG-LV (dashes inside doubled) */
+			if (!strcmp(val, name) ||
+			    (s->spec->lvm.enabled && !strncmp(val, vg, vglen) && val[vglen] == '-' &&
+			     val[vglen + 1] != '-')) {
+				add_found(found, sizeof(found), "dm device ", val, "");
+			}
+		} else if (!strncmp(de->d_name, "loop", 4)) {
+			size_t rl = strlen(rundir);
+
+			if (snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file", de->d_name) >= (int)sizeof(path))
+				continue;
+			read_line(path, val, sizeof(val));
+			if (val[0] && !strncmp(val, rundir, rl) && val[rl] == '/') {
+				add_found(found, sizeof(found), "/dev/", de->d_name, "");
+			}
+		}
+	}
+	if (d)
+		closedir(d);
+	if (!found[0])
+		return 0;
+	return sb_err_set(err, -EEXIST,
+			  "an earlier, unfinished run of %s left %s but no state file in %s; "
+			  "remove them first (umount, `cryptsetup close`, `vgremove`, `mdadm --stop`, `losetup -d`)",
+			  s->spec->name, found, sb_state_dir());
 }
 
 int sb_stack_build(struct sb_stack *s, struct sb_err *err)
@@ -177,6 +269,11 @@ int sb_stack_build(struct sb_stack *s, struct sb_err *err)
 	rc = sb_state_create(&s->state, s->spec->name, s->spec->source, err);
 	if (rc)
 		return rc;
+	rc = check_leftovers(s, err);
+	if (rc) {
+		(void)sb_state_delete(&s->state, &terr);
+		return rc;
+	}
 	for (k = 0; k < s->nlayers; k++) {
 		struct sb_layer *l = &s->layers[k];
 
@@ -342,6 +439,225 @@ void sb_stack_release(struct sb_stack *s)
 	}
 }
 
+/* dm name of a recorded object: the LUKS mapping as recorded, an LV as
+ * VG-LV with dashes inside each part doubled (as lvm names them); "" else. */
+static void dm_name_of(const struct sb_state_obj *o, char *out, size_t len)
+{
+	const char *p;
+	size_t n = 0;
+
+	out[0] = '\0';
+	if (!strcmp(o->layer, "luks") && !strcmp(o->kind, "dm")) {
+		snprintf(out, len, "%s", o->id);
+		return;
+	}
+	if (strcmp(o->layer, "lvm") || strcmp(o->kind, "lv") || !strchr(o->id, '/'))
+		return;
+	for (p = o->id; *p && n + 3 < len; p++) {
+		if (*p == '/') {
+			out[n++] = '-';
+			continue;
+		}
+		if (*p == '-')
+			out[n++] = '-';
+		out[n++] = *p;
+	}
+	out[n] = '\0';
+}
+
+/* A dm device of the stack left suspended (by a user, a dying lvm or
+ * cryptsetup command, a test) blocks every I/O on it and above it: the
+ * unmount on top would write the ext4 superblock and hang in D state for
+ * good. Resume them all before anything else (a DM_DEV_SUSPEND ioctl
+ * without DM_SUSPEND_FLAG is "resume"; dm-crypt still has its key in the
+ * table unless it was luksSuspend'ed, which the luks layer handles). */
+static void resume_suspended(const struct sb_state *st)
+{
+	char name[DM_NAME_LEN], path[PATH_MAX], val[32];
+	struct dirent *de;
+	unsigned i;
+	DIR *d;
+	int fd = -1;
+
+	d = opendir("/sys/block");
+	while (d && (de = readdir(d))) {
+		if (strncmp(de->d_name, "dm-", 3))
+			continue;
+		if (snprintf(path, sizeof(path), "/sys/block/%s/dm/suspended", de->d_name) >= (int)sizeof(path))
+			continue;
+		read_line(path, val, sizeof(val));
+		if (strcmp(val, "1"))
+			continue;
+		snprintf(path, sizeof(path), "/sys/block/%s/dm/name", de->d_name);
+		read_line(path, name, sizeof(name));
+		for (i = 0; i < st->nobj; i++) {
+			char want[DM_NAME_LEN];
+			struct dm_ioctl io;
+
+			dm_name_of(&st->obj[i], want, sizeof(want));
+			if (!want[0] || strcmp(want, name))
+				continue;
+			if (fd < 0)
+				fd = open("/dev/mapper/control", O_RDWR | O_CLOEXEC);
+			if (fd < 0) {
+				sb_warn("%s: %s is suspended and /dev/mapper/control cannot be opened: %m", st->stack, name);
+				break;
+			}
+			memset(&io, 0, sizeof(io));
+			io.version[0] = DM_VERSION_MAJOR;
+			io.data_size = sizeof(io);
+			io.data_start = sizeof(io);
+			snprintf(io.name, sizeof(io.name), "%s", name);
+			if (ioctl(fd, DM_DEV_SUSPEND, &io))
+				sb_warn("%s: cannot resume the suspended dm device %s: %m", st->stack, name);
+			else
+				sb_info("%s: resumed the suspended dm device %s before tearing down", st->stack, name);
+			break;
+		}
+	}
+	if (d)
+		closedir(d);
+	if (fd >= 0)
+		close(fd);
+}
+
+/* Upper bound on removing one object. The layers bound their own waits
+ * (udev settle 30 s, busy retries 30 s...), but mdadm, lvm and the kernel
+ * can still block forever on I/O to a hung device below (a suspended or
+ * dm-delay'ed member, a dead disk): umount, STOP_ARRAY and lvremove then
+ * sit in D state. $STACKBENCH_STEP_TIMEOUT (seconds) overrides it. */
+#define SB_STEP_TIMEOUT_S 180
+
+static unsigned step_timeout_s(void)
+{
+	const char *e = getenv("STACKBENCH_STEP_TIMEOUT");
+	long v = e ? strtol(e, NULL, 10) : 0;
+
+	return v > 0 && v < 86400 ? (unsigned)v : SB_STEP_TIMEOUT_S;
+}
+
+/* Run ops->teardown(obj) in a child so that a removal stuck in the kernel
+ * cannot hold teardown hostage: after the timeout we report it and go on
+ * (the child is left to finish or stay stuck on its own; a process in D
+ * state cannot be killed anyway). The child sends back its code and
+ * message through one pipe; its stderr goes through another that we relay,
+ * so that a child left behind does not keep our caller's stdout/stderr
+ * open (a `$(stackbench teardown ...)` would wait for it forever). */
+static int teardown_bounded(const struct sb_layer_ops *ops, const struct sb_state_obj *obj,
+			    struct sb_err *e)
+{
+	unsigned limit = step_timeout_s();
+	struct timespec t0, now;
+	struct sb_err ce = { 0 };
+	size_t got = 0;
+	int fds[2], errp[2], status = 0, devnull;
+	bool done = false;
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC))
+		return ops->teardown(obj, e); /* cannot supervise: do it here */
+	if (pipe2(errp, O_CLOEXEC)) {
+		close(fds[0]);
+		close(fds[1]);
+		return ops->teardown(obj, e);
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		close(errp[0]);
+		close(errp[1]);
+		return ops->teardown(obj, e);
+	}
+	if (pid == 0) {
+		ssize_t n;
+		size_t off = 0;
+
+		/* the parent handles SIGINT/SIGTERM; the child just finishes,
+		 * even after the parent stopped listening (EPIPE, not SIGPIPE) */
+		signal(SIGINT, SIG_IGN);
+		signal(SIGTERM, SIG_IGN);
+		signal(SIGPIPE, SIG_IGN);
+		devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+		if (devnull >= 0)
+			dup2(devnull, 1);
+		dup2(errp[1], 2);
+		ce.code = ops->teardown(obj, &ce);
+		while (off < sizeof(ce)) {
+			n = write(fds[1], (char *)&ce + off, sizeof(ce) - off);
+			if (n <= 0 && errno != EINTR)
+				break;
+			if (n > 0)
+				off += (size_t)n;
+		}
+		_exit(0);
+	}
+	close(fds[1]);
+	close(errp[1]);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (!done) {
+		struct pollfd pfd[2] = { { .fd = fds[0], .events = POLLIN }, { .fd = errp[0], .events = POLLIN } };
+		char buf[512];
+		long left;
+		ssize_t n;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left = (long)limit * 1000 - ((now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000);
+		if (left <= 0) {
+			close(fds[0]);
+			close(errp[0]);
+			return sb_err_set(e, -ETIMEDOUT,
+					  "removing %s %s %s did not finish within %u s (a hung device below? "
+					  "process %d is still at it); run `stackbench teardown` again once the device responds",
+					  obj->layer, obj->kind, obj->id, limit, (int)pid);
+		}
+		if (poll(pfd, errp[0] >= 0 ? 2 : 1, (int)(left > 1000 ? 1000 : left)) <= 0)
+			continue;
+		if (errp[0] >= 0 && (pfd[1].revents & (POLLIN | POLLHUP | POLLERR))) {
+			n = read(errp[0], buf, sizeof(buf));
+			if (n > 0) {
+				if (write(2, buf, (size_t)n) < 0) {
+					/* our stderr is gone: nothing to relay to */
+				}
+			} else if (n == 0 || errno != EINTR) {
+				close(errp[0]);
+				errp[0] = -1;
+			}
+		}
+		if (!(pfd[0].revents & (POLLIN | POLLHUP | POLLERR)))
+			continue;
+		n = read(fds[0], (char *)&ce + got, sizeof(ce) - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n > 0)
+			got += (size_t)n;
+		done = n <= 0 || got == sizeof(ce);
+	}
+	close(fds[0]);
+	/* relay what the child still had to say (non-blocking: a daemon the
+	 * child started may hold the pipe open for good) */
+	if (errp[0] >= 0) {
+		char buf[512];
+		ssize_t n;
+
+		(void)fcntl(errp[0], F_SETFL, O_NONBLOCK);
+
+		while ((n = read(errp[0], buf, sizeof(buf))) > 0)
+			if (write(2, buf, (size_t)n) < 0)
+				break;
+		close(errp[0]);
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (got != sizeof(ce))
+		return sb_err_set(e, -EIO, "removing %s %s %s: the helper process died (status 0x%x)",
+				  obj->layer, obj->kind, obj->id, status);
+	if (ce.code)
+		return sb_err_set(e, ce.code, "%s", ce.msg);
+	return 0;
+}
+
 int sb_stack_teardown_state(struct sb_state *st, struct sb_err *err)
 {
 	struct sb_state_obj *all;
@@ -354,6 +670,7 @@ int sb_stack_teardown_state(struct sb_state *st, struct sb_err *err)
 	if (!all)
 		return sb_err_set(err, -ENOMEM, "out of memory");
 	memcpy(all, st->obj, sizeof(*all) * nall);
+	resume_suspended(st);
 	for (i = st->nobj; i-- > 0;) {
 		const struct sb_layer_ops *ops = sb_layer_find(st->obj[i].layer);
 		struct sb_state_obj obj = st->obj[i];
@@ -365,7 +682,7 @@ int sb_stack_teardown_state(struct sb_state *st, struct sb_err *err)
 					obj.kind, obj.id, obj.layer);
 		} else {
 			sb_verbose("%s: removing %s %s %s", st->stack, obj.layer, obj.kind, obj.id);
-			rc = ops->teardown(&obj, &e);
+			rc = teardown_bounded(ops, &obj, &e);
 		}
 		if (!rc)
 			rc = sb_state_remove(st, i, &e);
@@ -375,6 +692,15 @@ int sb_stack_teardown_state(struct sb_state *st, struct sb_err *err)
 				first = rc;
 				sb_err_set(err, rc, "%s", e.msg);
 			}
+		}
+		/* Everything still recorded below a busy object sits under it
+		 * (mount over luks over md over loop): removing it can only fail
+		 * too, each after its own busy budget. Stop here and leave the
+		 * rest recorded for the next teardown. */
+		if (rc == -EBUSY && i > 0) {
+			sb_warn("%s: leaving the %u object(s) below %s %s for the next teardown",
+				st->stack, i, obj.kind, obj.id);
+			break;
 		}
 	}
 	/* Verify from the original list: a teardown that said yes but left the

@@ -268,15 +268,24 @@ int sb_state_add(struct sb_state *st, const char *layer, const char *kind,
 	snprintf(o->extra, sizeof(o->extra), "%s", extra ? extra : "");
 	st->nobj++;
 	rc = write_file(st, false, err);
-	if (rc)
+	if (rc) {
 		st->nobj--; /* not recorded, so the caller must not create it */
-	return rc;
+		return rc;
+	}
+	{
+		char point[40];
+
+		snprintf(point, sizeof(point), "%s:%s", o->layer, o->kind);
+		sb_test_pause(point);
+	}
+	return 0;
 }
 
 int sb_state_set_extra(struct sb_state *st, const char *layer, const char *kind,
 		       const char *id, const char *extra, struct sb_err *err)
 {
 	unsigned i;
+	int rc;
 
 	for (i = st->nobj; i-- > 0;) {
 		struct sb_state_obj *o = &st->obj[i];
@@ -284,7 +293,14 @@ int sb_state_set_extra(struct sb_state *st, const char *layer, const char *kind,
 		if (strcmp(o->layer, layer) || strcmp(o->kind, kind) || strcmp(o->id, id))
 			continue;
 		snprintf(o->extra, sizeof(o->extra), "%s", extra ? extra : "");
-		return write_file(st, false, err);
+		rc = write_file(st, false, err);
+		if (!rc) {
+			char point[48];
+
+			snprintf(point, sizeof(point), "%s:%s:extra", o->layer, o->kind);
+			sb_test_pause(point);
+		}
+		return rc;
 	}
 	return sb_err_set(err, -ENOENT, "state of %s has no %s %s %s", st->stack, layer, kind, id);
 }
@@ -303,6 +319,33 @@ int sb_state_delete(struct sb_state *st, struct sb_err *err)
 	if (unlink(st->path) && errno != ENOENT)
 		return sb_err_sys(err, -errno, "cannot remove %s", st->path);
 	return fsync_dir(sb_state_dir(), err);
+}
+
+void sb_test_pause(const char *point)
+{
+	const char *at = getenv("STACKBENCH_TEST_PAUSE_AT");
+	const char *mark = getenv("STACKBENCH_TEST_PAUSE_MARK");
+	struct timespec ts = { 0, 100000000 };
+	int i;
+
+	if (!at || strcmp(at, point))
+		return;
+	fprintf(stderr, "stackbench: test hook: pausing at %s (pid %d)\n", point, (int)getpid());
+	if (mark && *mark) {
+		int fd = open(mark, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+
+		if (fd >= 0)
+			close(fd);
+	}
+	/* nanosleep returns EINTR when a handler ran (SIGINT/SIGTERM set the
+	 * stop flag): end the hold so the caller reaches its next check. */
+	for (i = 0; i < 600; i++) {
+		if (nanosleep(&ts, NULL) && errno == EINTR)
+			break;
+		/* the test removed the mark: carry on */
+		if (mark && *mark && access(mark, F_OK))
+			break;
+	}
 }
 
 static int cmp_str(const void *a, const void *b)

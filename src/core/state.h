@@ -57,6 +57,23 @@ int sb_state_remove(struct sb_state *st, unsigned idx, struct sb_err *err);
 int sb_state_load(const char *stack, struct sb_state *st, struct sb_err *err);
 /* Delete the state file (after a verified teardown). */
 int sb_state_delete(struct sb_state *st, struct sb_err *err);
+/* Test hook for the kill, signal and secret tests: when
+ * $STACKBENCH_TEST_PAUSE_AT equals point, touch $STACKBENCH_TEST_PAUSE_MARK
+ * and hold the process for up to 60 s (any caught signal ends the hold early,
+ * so SIGINT/SIGTERM still stop at this step; so does removing the mark).
+ * Points:
+ *   "LAYER:KIND"        in sb_state_add, right after the object is recorded
+ *                       and before it is created ("lvm:vg": PV made, no VG)
+ *   "LAYER:KIND:extra"  in sb_state_set_extra, right after an object was
+ *                       created and its id recorded ("luks:dm:extra": LUKS
+ *                       formatted, not opened)
+ *   "after:LAYER"       at the layer boundary (same as the older
+ *                       $STACKBENCH_TEST_PAUSE_AFTER=LAYER)
+ *   "luks:key"          while the luks layer holds the passphrase and the
+ *                       mapping is open
+ * Unset (normal runs): a getenv and nothing else. */
+void sb_test_pause(const char *point);
+
 /* Names of every stack with a state file; caller frees each and the array. */
 int sb_state_list(char ***names, unsigned *n, struct sb_err *err);
 

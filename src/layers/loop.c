@@ -125,7 +125,7 @@ static int loop_attach(struct sb_layer *l, const char *file, int ffd, char *dev,
 		rc = sb_state_add(st, "loop", "loopdev", dev, file, err);
 		if (rc)
 			break;
-		rc = sb_udev_wait_node(dev, 5000, err);
+		rc = sb_udev_wait_node(dev, SB_UDEV_TIMEOUT_MS, err);
 		if (rc)
 			break;
 		lfd = open(dev, O_RDWR | O_CLOEXEC);

@@ -166,9 +166,17 @@ static int luks_build(struct sb_layer *l, struct sb_err *err)
 	if (r)
 		return r;
 
+	/* Take the locked passphrase buffer first: while a secret is held the
+	 * process is non-dumpable, and from crypt_format on libcryptsetup holds
+	 * the volume key in cd (malloc'ed memory it mlocks but does not exclude
+	 * from core dumps) until crypt_free. */
+	pass = sb_secret_alloc(LUKS_PASS_LEN);
+	if (!pass)
+		return sb_err_sys(err, -errno, "luks: cannot lock memory for the key (RLIMIT_MEMLOCK?)");
+
 	r = cs_init(&cd, dev, err);
 	if (r)
-		return r;
+		goto out;
 
 	/* Fixed, low cost on purpose: the stack and its key are throwaway and a
 	 * benchmark must not depend on how fast this machine runs the PBKDF. */
@@ -213,11 +221,6 @@ static int luks_build(struct sb_layer *l, struct sb_err *err)
 	if (r)
 		goto out;
 
-	pass = sb_secret_alloc(LUKS_PASS_LEN);
-	if (!pass) {
-		r = sb_err_sys(err, -errno, "luks: cannot lock memory for the key (RLIMIT_MEMLOCK?)");
-		goto out;
-	}
 	r = sb_secret_random(pass, LUKS_PASS_LEN, err);
 	if (r)
 		goto out;
@@ -230,8 +233,7 @@ static int luks_build(struct sb_layer *l, struct sb_err *err)
 	 * activation-only and not written to the header. */
 	r = crypt_activate_by_passphrase(cd, name, CRYPT_ANY_SLOT, pass, LUKS_PASS_LEN,
 					 activation_flags(k));
-	sb_secret_free(pass);
-	pass = NULL;
+	sb_test_pause("luks:key"); /* secrets test: key held, mapping open */
 	if (r == -EPERM) {
 		sb_err_set(err, r, "luks: wrong key for %s (the keyslot just written does not open)", dev);
 		goto out;
@@ -248,8 +250,8 @@ static int luks_build(struct sb_layer *l, struct sb_err *err)
 	l->ndev = 1;
 	r = 0;
 out:
-	sb_secret_free(pass);
-	crypt_free(cd);
+	crypt_free(cd);      /* wipes the volume key it held */
+	sb_secret_free(pass); /* last: dumpable again only after both are gone */
 	return r;
 }
 

@@ -1,0 +1,127 @@
+#!/bin/bash
+# kill -9 of `stackbench build` at every build step in turn, then
+# `stackbench teardown --all`: nothing may be left (md array, dm device,
+# LV/VG/PV, loop device, mount, backing file, /dev/mapper or /dev/md or
+# /dev/VG link, state file). The build is held at an exact step by the
+# STACKBENCH_TEST_PAUSE_AT hook (src/core/state.c): "LAYER:KIND" = object
+# recorded but not yet created, "LAYER:KIND:extra" = just created,
+# "after:LAYER" = layer done. Before each kill the test checks that the
+# step really was reached (the objects made so far exist). Last case:
+# build-and-test killed while its benchmark suite runs.
+# This file runs the lvm stack's steps; crash_kill_luks.sh the LUKS steps
+# and the benchmark (SB_CRASH_SET=all: everything, plus the points where an
+# object is recorded but not yet created).
+#   scripts/uml-run.sh -- tests/integration/uml/crash_kill_steps.sh [POINT...]
+set -u
+. "$(dirname "$0")/layers_lib.sh"
+SIZE=${SB_CRASH_LOOP_SIZE:-96MiB}
+sets=(--set devices.loop.size="$SIZE" --set devices.loop.dir="$work")
+mark=$state/.paused
+lvmf=$root/stacks/omv-ext4-lvm.yml
+luksf=$root/stacks/luks4096.yml
+
+# More than layers_lib's list: a stale VG directory, and udev-made links.
+more_leftovers() {
+	ls -d /dev/sb_* 2>/dev/null | sed 's/^/dev-vg: /'
+	ls /dev/disk/by-id 2>/dev/null | grep -E '^(dm-name-sb|md-name-.*sb-)' | sed 's/^/by-id: /'
+}
+
+# kill_at FILE POINT PROBE: build FILE paused at POINT, check PROBE (shell
+# code that must succeed at that step), kill -9, teardown --all, check clean.
+kill_at() {
+	local file=$1 point=$2 probe=$3 pid rc i out l
+	rm -f "$mark"
+	STACKBENCH_TEST_PAUSE_AT=$point STACKBENCH_TEST_PAUSE_MARK=$mark \
+		"$SB" -vv build "${sets[@]}" "$file" > "$state/.build.log" 2>&1 &
+	pid=$!
+	for ((i = 0; i < 3000; i++)); do
+		[ -e "$mark" ] && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if [ ! -e "$mark" ]; then
+		bad "$point: build never reached the step"; sed 's/^/    | /' "$state/.build.log" | tail -5
+		kill -9 "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+	else
+		if bash -c "$probe" >/dev/null 2>&1; then ok "$point: reached (probe: $probe)"
+		else bad "$point: paused, but the probe failed: $probe"; fi
+		kill -9 "$pid"
+		wait "$pid"; rc=$?
+		check "$point: build killed" 137 "$rc"
+	fi
+	out=$("$SB" -v teardown --all 2>&1); rc=$?
+	if [ $rc = 0 ]; then ok "$point: teardown --all exit 0"
+	else bad "$point: teardown --all exit $rc"; echo "$out" | sed 's/^/    | /'; fi
+	assert_clean "$point"
+	l=$(more_leftovers)
+	[ -z "$l" ] || { bad "$point: stale links:"; echo "$l" | sed 's/^/    /'; }
+}
+
+vg=/dev/sb_vg0
+# SB_CRASH_SET: lvm (default: this file) or luks (crash_kill_luks.sh), so
+# that each half stays well inside the harness's per-test timeout; "all"
+# runs both plus the "recorded, not yet created" points.
+set_=${SB_CRASH_SET:-lvm}
+cases=()
+if [ "$set_" = lvm ] || [ "$set_" = all ]; then
+	[ "$set_" = all ] && cases+=("$lvmf|loop:loopdev|ls $work/omv-ext4-lvm/d0" "$lvmf|md:md|losetup -a | grep -q $work" "$lvmf|lvm:pv|grep -q ^md /proc/mdstat")
+	cases+=(
+	"$lvmf|after:loop|losetup -a | grep -q $work"
+	"$lvmf|md:md:extra|grep -q ^md /proc/mdstat"
+	"$lvmf|lvm:vg|lvm pvs --noheadings -o pv_name | grep -q md"
+	"$lvmf|lvm:lv|lvm vgs sb_vg0"
+	"$lvmf|after:lvm|lvm lvs sb_vg0/sb_data"
+	"$lvmf|after:ext4|blkid -o value -s TYPE $vg/sb_data | grep -qx ext4"
+	"$lvmf|after:mount|grep -q ' $state/' /proc/self/mountinfo"
+	)
+fi
+if [ "$set_" = luks ] || [ "$set_" = all ]; then
+	[ "$set_" = all ] && cases+=("$luksf|luks:dm|grep -q ^md /proc/mdstat")
+	cases+=(
+	"$luksf|luks:dm:extra|cryptsetup isLuks /dev/md/sb-luks4096"
+	"$luksf|luks:key|test -b /dev/mapper/sb-luks4096-crypt"
+	"$luksf|after:mount|grep -q ' $state/' /proc/self/mountinfo"
+	)
+fi
+t0=$(date +%s)
+for c in "${cases[@]}"; do
+	IFS='|' read -r file point probe <<<"$c"
+	if [ $# -gt 0 ] && [[ " $* " != *" $point "* ]]; then continue; fi
+	echo "# kill -9 at $point ($(basename "$file"))"
+	t1=$(date +%s)
+	kill_at "$file" "$point" "$probe"
+	echo "  ($(( $(date +%s) - t1 ))s)"
+done
+
+# Mid-benchmark: build-and-test killed while its suite runs.
+if { [ $# = 0 ] && [ "$set_" != lvm ]; } || [[ " $* " == *" bench "* ]]; then
+	echo "# kill -9 of build-and-test during its benchmark"
+	res=$(mktemp -d /tmp/sb-crash-res.XXXXXX)
+	"$SB" -v build-and-test "${sets[@]}" --set bench.suites=[bonnie] --set bench.size=32MiB \
+		--results "$res" "$luksf" > "$state/.bat.log" 2>&1 &
+	pid=$!
+	for ((i = 0; i < 3000; i++)); do
+		grep -q "suite bonnie" "$state/.bat.log" && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	sleep 1
+	if grep -q "suite bonnie" "$state/.bat.log" && ! grep -q "tearing down" "$state/.bat.log" &&
+	   kill -0 "$pid" 2>/dev/null; then
+		ok "bench: killed while the suite runs"
+	else
+		bad "bench: the suite was not running at the kill"; tail -5 "$state/.bat.log" | sed 's/^/    | /'
+	fi
+	kill -9 "$pid" 2>/dev/null
+	wait "$pid"; rc=$?
+	check "bench: build-and-test killed" 137 "$rc"
+	[ -e "$state/luks4096.state" ] && ok "bench: state file left for the teardown" || bad "bench: no state file after kill"
+	out=$("$SB" -v teardown --all 2>&1); rc=$?
+	if [ $rc = 0 ]; then ok "bench: teardown --all exit 0"
+	else bad "bench: teardown --all exit $rc"; echo "$out" | sed 's/^/    | /'; fi
+	assert_clean "bench"
+	l=$(more_leftovers)
+	[ -z "$l" ] || { bad "bench: stale links:"; echo "$l" | sed 's/^/    /'; }
+	rm -rf "$res"
+fi
+echo "crash_kill_steps: $(( $(date +%s) - t0 ))s"

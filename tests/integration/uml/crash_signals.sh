@@ -1,0 +1,77 @@
+#!/bin/bash
+# SIGINT and SIGTERM during `build` stop at the next step boundary and roll
+# back: exit 130, nothing left. The build is held at an exact step by the
+# STACKBENCH_TEST_PAUSE_AT hook; the signal ends the hold, the step in
+# progress completes, the stop flag is seen at the next boundary. Then
+# SIGINT during build-and-test's benchmark: the suite ends, the stack is torn
+# down, the exit status is non-zero, nothing is left, no state file.
+#   scripts/uml-run.sh -- tests/integration/uml/crash_signals.sh
+set -u
+. "$(dirname "$0")/layers_lib.sh"
+SIZE=${SB_CRASH_LOOP_SIZE:-96MiB}
+sets=(--set devices.loop.size="$SIZE" --set devices.loop.dir="$work")
+mark=$state/.paused
+lvmf=$root/stacks/omv-ext4-lvm.yml
+luksf=$root/stacks/luks4096.yml
+
+signal_at() { # SIG FILE POINT
+	local sig=$1 file=$2 point=$3 pid i rc t0 secs
+	echo "# SIG$sig at $point ($(basename "$file"))"
+	rm -f "$mark"
+	STACKBENCH_TEST_PAUSE_AT=$point STACKBENCH_TEST_PAUSE_MARK=$mark \
+		"$SB" -v build "${sets[@]}" "$file" > "$state/.build.log" 2>&1 &
+	pid=$!
+	for ((i = 0; i < 3000; i++)); do
+		[ -e "$mark" ] && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	[ -e "$mark" ] || { bad "$point: build never reached the step"; kill -9 "$pid"; wait "$pid"; return; }
+	t0=$(date +%s)
+	kill -"$sig" "$pid"
+	# bounded: the rollback of a small stack takes seconds, not minutes
+	for ((i = 0; i < 1200; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+	kill -0 "$pid" 2>/dev/null && { bad "$point: still running 120 s after SIG$sig"; kill -9 "$pid"; }
+	wait "$pid"; rc=$?
+	secs=$(( $(date +%s) - t0 ))
+	sed 's/^/    | /' "$state/.build.log" | tail -4
+	check "SIG$sig at $point: exit status" 130 "$rc"
+	grep -q "interrupted" "$state/.build.log" && ok "SIG$sig at $point: says interrupted (${secs}s)" ||
+		bad "SIG$sig at $point: no 'interrupted' message"
+	assert_clean "SIG$sig at $point"
+}
+
+signal_at INT "$lvmf" after:loop
+signal_at INT "$lvmf" lvm:lv
+signal_at TERM "$lvmf" after:ext4
+signal_at TERM "$luksf" luks:dm:extra
+signal_at INT "$luksf" luks:key
+signal_at INT "$luksf" after:mount
+
+echo "# SIGINT during build-and-test's benchmark"
+res=$(mktemp -d /tmp/sb-crash-res.XXXXXX)
+"$SB" -v build-and-test "${sets[@]}" --set bench.suites=[bonnie] --set bench.size=32MiB \
+	--results "$res" "$luksf" > "$state/.bat.log" 2>&1 &
+pid=$!
+for ((i = 0; i < 3000; i++)); do
+	grep -q "suite bonnie" "$state/.bat.log" && break
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.1
+done
+sleep 1
+if grep -q "suite bonnie" "$state/.bat.log" && ! grep -q "tearing down" "$state/.bat.log" && kill -0 "$pid" 2>/dev/null; then
+	ok "bench: SIGINT while the suite runs"
+else
+	bad "bench: the suite was not running at the signal"
+fi
+t0=$(date +%s)
+kill -INT "$pid"
+for ((i = 0; i < 1800; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$pid" 2>/dev/null && { bad "bench: still running 180 s after SIGINT"; kill -9 "$pid"; }
+wait "$pid"; rc=$?
+secs=$(( $(date +%s) - t0 ))
+tail -5 "$state/.bat.log" | sed 's/^/    | /'
+[ "$rc" != 0 ] && ok "bench: exit status $rc (non-zero) ${secs}s after SIGINT" || bad "bench: exit status 0 after SIGINT"
+grep -q "tearing down" "$state/.bat.log" && ok "bench: it tore the stack down" || bad "bench: no teardown in the log"
+assert_clean "bench SIGINT"
+rm -rf "$res"

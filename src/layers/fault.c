@@ -276,6 +276,8 @@ static int fault_describe(const struct sb_layer *l, struct json_object *out, str
 
 		json_object_object_add(o, "member", json_object_new_int((int)i));
 		json_object_object_add(o, "device", json_object_new_string(l->dev[i]));
+		sb_dev_kname(l->dev[i], name, sizeof(name));
+		json_object_object_add(o, "kernel_name", json_object_new_string(name));
 		json_object_object_add(o, "fault", kind ? json_object_new_string(kind) : NULL);
 		if (kind) {
 			uint64_t start, length;

@@ -131,7 +131,7 @@ int sb_degrade_begin(struct sb_degrade *d, const char *dir, const char *md_dev, 
 	memset(d, 0, sizeof(*d));
 	snprintf(d->dir, sizeof(d->dir), "%s", dir);
 	snprintf(d->md_dev, sizeof(d->md_dev), "%s", md_dev);
-	snprintf(d->member_dev, sizeof(d->member_dev), "%s", member_dev);
+	snprintf(d->member_dev, sizeof(d->member_dev), "%s", member_dev ? member_dev : "");
 	d->member = member;
 	d->after_ns = after_ns;
 	d->verify_size = verify_bytes - verify_bytes % (1 << 20);
@@ -154,6 +154,8 @@ int sb_degrade_begin(struct sb_degrade *d, const char *dir, const char *md_dev, 
 	}
 	sync();
 	d->start_ns = sb_now_ns();
+	if (!member_dev || !member_dev[0])
+		return 0;   /* no faults.fail: only the verify file and the md state */
 	rc = pthread_create(&d->thread, NULL, timer_main, d);
 	if (rc)
 		return sb_err_sys(err, -rc, "fail: cannot start the timer thread");
@@ -210,7 +212,8 @@ void sb_degrade_after_suite(struct sb_degrade *d, struct json_object *suite_obj,
 
 	pthread_mutex_lock(&d->lock);
 	fired = d->fired && !d->fire_rc;
-	note = fired && !d->noted;
+	/* a member md failed on its own (dm-flakey) is noted too, without a time */
+	note = (fired || json_object_array_length(failed) > 0) && !d->noted;
 	if (note)
 		d->noted = true;
 	at = d->fired_ns;
@@ -218,10 +221,15 @@ void sb_degrade_after_suite(struct sb_degrade *d, struct json_object *suite_obj,
 	if (note && json_object_object_get_ex(suite_obj, "notes", &notes)) {
 		char buf[256], mk[64];
 
-		if (kname_of(d->member_dev, mk, sizeof(mk)) < 0)
+		if (!fired)
+			snprintf(mk, sizeof(mk), "%.63s", json_object_get_string(json_object_array_get_idx(failed, 0)));
+		else if (kname_of(d->member_dev, mk, sizeof(mk)) < 0)
 			snprintf(mk, sizeof(mk), "%.63s", d->member_dev);
-		snprintf(buf, sizeof(buf), "%s degraded during this suite: %s failed at %.1f s", kname, mk,
-			 (double)at / 1e9);
+		if (fired)
+			snprintf(buf, sizeof(buf), "%s degraded during this suite: %s failed at %.1f s", kname, mk,
+				 (double)at / 1e9);
+		else
+			snprintf(buf, sizeof(buf), "%s degraded during this suite: %s failed", kname, mk);
 		json_object_array_add(notes, json_object_new_string(buf));
 	}
 }
@@ -241,6 +249,11 @@ int sb_degrade_end(struct sb_degrade *d, struct json_object *res, struct sb_err 
 		faults = json_object_new_object();
 		json_object_object_add(res, "faults", faults);
 	}
+	if (!d->member_dev[0]) {
+		json_object_put(fail);
+		fail = NULL;
+		goto verify;
+	}
 	json_object_object_add(fail, "member", json_object_new_int((int)d->member));
 	json_object_object_add(fail, "device", json_object_new_string(d->member_dev));
 	json_object_object_add(fail, "array", json_object_new_string(d->md_dev));
@@ -254,6 +267,7 @@ int sb_degrade_end(struct sb_degrade *d, struct json_object *res, struct sb_err 
 		json_object_object_add(fail, "error", json_object_new_string(
 			"the benchmark ended before `after`: the member was never failed"));
 	json_object_object_add(faults, "fail", fail);
+verify:
 
 	r = calloc(1, sizeof(*r));
 	if (!r)

@@ -39,13 +39,16 @@ struct sb_degrade {
 };
 
 /* Write the verify file (bytes, seeded blocks) in dir, then arm the timer
- * that marks member_dev faulty in md_dev after_ns from now. */
+ * that marks member_dev faulty in md_dev after_ns from now. member_dev NULL
+ * or "": no timer (a stack with faults.flakey / faults.delay only: the md
+ * state after every suite and the verify read are still recorded). */
 int sb_degrade_begin(struct sb_degrade *d, const char *dir, const char *md_dev, const char *member_dev,
 		     unsigned member, uint64_t after_ns, uint64_t verify_bytes, struct sb_err *err);
 /* After a suite: suite_obj gets "stack_state_after": {"md": {degraded,
  * failed_members, array_state, ...}} from md_desc (the md layer's
  * describe output), and, in the suite during which the timer fired, the
- * note "md127 degraded during this suite: loop1 failed at 3.0 s". */
+ * note "md127 degraded during this suite: loop1 failed at 3.0 s" (or
+ * "... dm-0 failed" when md failed a member on its own, e.g. dm-flakey). */
 void sb_degrade_after_suite(struct sb_degrade *d, struct json_object *suite_obj, struct json_object *md_desc);
 /* Stop the timer (if it has not fired), read the verify file back and check
  * every block; res gets "faults": {"fail": {...}, "verify": {...}}.

@@ -78,10 +78,10 @@ static struct json_object *md_state(const struct sb_stack *s)
 
 /* Run every suite of the stack, bench.repeat times, into res. A suite that
  * fails is recorded in the results ("errors") and ends the benchmark of this
- * stack; the teardown still happens. With faults.fail, a verify file is
- * written first, the member is failed from a timer `after` into the
- * benchmark, every suite records the md state after it, and the verify file
- * is read back at the end (sb_degrade_*). */
+ * stack; the teardown still happens. With faults on a RAID stack, a verify
+ * file is written first, (faults.fail) the member is failed from a timer
+ * `after` into the benchmark, every suite records the md state after it,
+ * and the verify file is read back at the end (sb_degrade_*). */
 static int run_suites(struct sb_stack *s, const struct sb_stack_spec *spec, unsigned repeat,
 		      struct json_object *res, struct sb_err *err)
 {
@@ -92,16 +92,17 @@ static int run_suites(struct sb_stack *s, const struct sb_stack_spec *spec, unsi
 	int rc = 0, r;
 
 	ndev = sb_stack_devices(s, devs, 64);
-	if (ff->enabled) {
+	if (spec->faults.enabled && spec->raid.enabled) {
 		const struct sb_layer *md = find_layer(s, "md");
 
-		if (!md || !md->ndev || !md->below || ff->member >= md->below->ndev)
-			return sb_err_set(err, -EINVAL, "faults.fail: the stack has no md member %u", ff->member);
+		if (!md || !md->ndev || !md->below || (ff->enabled && ff->member >= md->below->ndev))
+			return sb_err_set(err, -EINVAL, "faults: the stack has no md array (or no member %u)", ff->member);
 		deg = calloc(1, sizeof(*deg));
 		if (!deg)
 			return sb_err_set(err, -ENOMEM, "out of memory");
 		/* 8 MiB (or bench.size, if smaller) of data that must survive */
-		rc = sb_degrade_begin(deg, sb_stack_mountpoint(s), md->dev[0], md->below->dev[ff->member],
+		rc = sb_degrade_begin(deg, sb_stack_mountpoint(s), md->dev[0],
+				      ff->enabled ? md->below->dev[ff->member] : NULL,
 				      ff->member, ff->after_ns,
 				      spec->bench.size && spec->bench.size < (8ULL << 20) ? spec->bench.size : 8ULL << 20,
 				      err);

@@ -139,7 +139,15 @@ int sb_degrade_begin(struct sb_degrade *d, const char *dir, const char *md_dev, 
 		d->verify_size = 1 << 20;
 	d->verify_seed = sb_now_ns() ^ ((uint64_t)getpid() << 40);
 	pthread_mutex_init(&d->lock, NULL);
-	pthread_cond_init(&d->cond, NULL);
+	{
+		/* the timer's deadline is on CLOCK_MONOTONIC (not the default realtime) */
+		pthread_condattr_t ca;
+
+		pthread_condattr_init(&ca);
+		pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+		pthread_cond_init(&d->cond, &ca);
+		pthread_condattr_destroy(&ca);
+	}
 
 	/* the data that must survive the failure */
 	r = calloc(1, sizeof(*r));

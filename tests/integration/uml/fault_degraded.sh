@@ -32,6 +32,8 @@ r = json.load(open(sys.argv[1])); member = int(sys.argv[2])
 f = r.get('faults', {}); fail = f.get('fail', {}); ver = f.get('verify', {})
 errs = []
 if not fail.get('fired'): errs.append('faults.fail.fired is not true: %s' % fail)
+# `after` is 1 s: the timer must not fire early (nor absurdly late)
+if not (1.0 <= (fail.get('at_s') or 0) < 30): errs.append('failed at %s s, after is 1 s' % fail.get('at_s'))
 if fail.get('member') != member: errs.append('faults.fail.member %s' % fail.get('member'))
 if not ver.get('ok') or ver.get('errors') != 0 or not ver.get('verified_blocks'):
     errs.append('verify: %s' % ver)

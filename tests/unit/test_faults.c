@@ -8,10 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include <json-c/json.h>
 
+#include "bench/degrade.h"
 #include "core/stack.h"
 #include "spec/spec.h"
 
@@ -173,6 +175,47 @@ static void layer_order_and_plan(void **st)
 	free(s);
 }
 
+/* The failure timer fires `after` from the start, not before (its deadline
+ * is on the monotonic clock), and the verify file written before it reads
+ * back clean. /dev/null is not a block device, so the fire itself reports
+ * an error, recorded in results as fired: false with the message. */
+static void timer_fires_on_time(void **st)
+{
+	char dir[] = "/var/tmp/sb-test-faults.XXXXXX";
+	struct sb_degrade *d = calloc(1, sizeof(*d));
+	struct json_object *res = json_object_new_object(), *f, *fail, *ver, *v;
+	struct sb_err e = { 0 };
+
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(sb_degrade_begin(d, dir, "/dev/null", "/dev/null", 1, 400000000ULL, 2 << 20, &e), 0);
+	usleep(100000);
+	pthread_mutex_lock(&d->lock);
+	assert_false(d->fired);
+	pthread_mutex_unlock(&d->lock);
+	usleep(700000);
+	pthread_mutex_lock(&d->lock);
+	assert_true(d->fired);
+	assert_true(d->fired_ns >= 400000000ULL);
+	assert_true(d->fired_ns < 800000000ULL);
+	assert_int_not_equal(d->fire_rc, 0);
+	pthread_mutex_unlock(&d->lock);
+	if (sb_degrade_end(d, res, &e) != 0)
+		fail_msg("%s", e.msg);
+	assert_true(json_object_object_get_ex(res, "faults", &f));
+	assert_true(json_object_object_get_ex(f, "fail", &fail));
+	assert_true(json_object_object_get_ex(fail, "fired", &v));
+	assert_false(json_object_get_boolean(v));
+	assert_true(json_object_object_get_ex(fail, "error", &v));
+	assert_true(json_object_object_get_ex(f, "verify", &ver));
+	assert_true(json_object_object_get_ex(ver, "ok", &v));
+	assert_true(json_object_get_boolean(v));
+	assert_true(json_object_object_get_ex(ver, "verified_blocks", &v));
+	assert_int_equal(json_object_get_int64(v), 2);
+	json_object_put(res);
+	free(d);
+	assert_int_equal(rmdir(dir), 0);   /* the verify file is gone */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -182,6 +225,7 @@ int main(void)
 		cmocka_unit_test(json_has_faults),
 		cmocka_unit_test(rejections),
 		cmocka_unit_test(layer_order_and_plan),
+		cmocka_unit_test(timer_fires_on_time),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

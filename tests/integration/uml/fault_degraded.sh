@@ -61,3 +61,4 @@ PY
 
 deg_case fdeg-r1 1 2 1
 deg_case fdeg-r10 10 4 2
+finished=1

@@ -52,3 +52,4 @@ else
 	bad "no results file"
 fi
 assert_clean "fflakey-r1 teardown"
+finished=1

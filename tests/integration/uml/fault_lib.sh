@@ -4,7 +4,9 @@
 # the path of its results file. Inside the throwaway kernel only.
 . "$(dirname "${BASH_SOURCE[0]}")/layers_lib.sh"
 resdir=$(mktemp -d /tmp/sb-fault-res.XXXXXX)
-trap 'rm -rf "$resdir"; cleanup; exit $?' EXIT
+# a script that dies half-way (syntax error, set -e...) must not pass: each
+# test sets finished=1 as its last line
+trap 'rm -rf "$resdir"; [ -n "${finished:-}" ] || bad "the test stopped before its end"; cleanup; exit $?' EXIT
 
 # run_stack YAML-FILE: build-and-test into $resdir/<stack>; sets RC, OUT, RES
 run_stack() {

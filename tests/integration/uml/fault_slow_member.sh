@@ -64,3 +64,4 @@ else
 	bad "no results file"
 fi
 assert_clean "fslow-r10 teardown"
+finished=1

@@ -1,16 +1,16 @@
-/* stackbench bench: run suites on a directory (--suite --target), or on a
- * built stack (STACK.yml; wired by the orchestrator). */
+/* stackbench bench: run suites on a directory (--suite --target), or the
+ * stack's own suites on a stack `build` left up (STACK.yml). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 
 #include <json-c/json.h>
 
 #include "bench/suite.h"
 #include "cmd/cmd.h"
+#include "cmd/run.h"
+#include "report/results.h"
 #include "config.h"
 #include "util/log.h"
 #include "util/units.h"
@@ -61,7 +61,7 @@ static void print_suite_text(struct json_object *s)
 
 int sb_cmd_bench(int argc, char **argv, struct sb_err *err)
 {
-	enum { O_SUITE = 256, O_TARGET, O_SET, O_FMT, O_WATCH, O_RESULTS };
+	enum { O_SUITE = 256, O_TARGET, O_SET, O_FMT, O_WATCH, O_RESULTS, O_STACK };
 	static const struct option opts[] = {
 		{ "suite", required_argument, NULL, O_SUITE },
 		{ "target", required_argument, NULL, O_TARGET },
@@ -69,16 +69,18 @@ int sb_cmd_bench(int argc, char **argv, struct sb_err *err)
 		{ "output-format", required_argument, NULL, O_FMT },
 		{ "watch", required_argument, NULL, O_WATCH },
 		{ "results", required_argument, NULL, O_RESULTS },
+		{ "stack", required_argument, NULL, O_STACK },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct sb_bench_spec b;
-	const char *suite_arg = NULL, *target = NULL, *results = NULL;
+	const char *suite_arg = NULL, *target = NULL, *results = NULL, *stack_name = NULL;
+	struct sb_run_opts ro = { .results_dir = "results", .bench = true };
+	struct sb_table_opts to = { 0 };
 	const char *watch[32];
 	unsigned nwatch = 0, nsuites = 0;
-	char suites[SB_MAX_SUITES][32], started[32], finished[32];
-	struct json_object *arr = NULL;
+	char suites[SB_MAX_SUITES][32];
+	struct json_object *arr = NULL, *res = NULL;
 	bool json = false;
-	time_t now;
 	int c, rc = 0;
 
 	sb_bench_spec_defaults(&b);
@@ -89,9 +91,11 @@ int sb_cmd_bench(int argc, char **argv, struct sb_err *err)
 		case O_SUITE: suite_arg = optarg; break;
 		case O_TARGET: target = optarg; break;
 		case O_SET:
-			if ((rc = sb_bench_set(&b, optarg, err)) < 0)
+			/* kept for STACK mode, where the spec loader validates it */
+			if ((rc = sb_run_opts_add_set(&ro, optarg, err)) < 0)
 				return rc;
 			break;
+		case O_STACK: stack_name = optarg; break;
 		case O_FMT:
 			if (!strcmp(optarg, "json"))
 				json = true;
@@ -112,10 +116,19 @@ int sb_cmd_bench(int argc, char **argv, struct sb_err *err)
 		}
 	}
 	if (!suite_arg && !target) {
-		if (optind < argc)
-			return sb_err_set(err, -ENOSYS, "bench STACK: needs the provisioner; use build-and-test");
-		return sb_err_set(err, -EINVAL, "bench: give a STACK.yml, or --suite NAME --target PATH");
+		if (optind + 1 != argc)
+			return sb_err_set(err, -EINVAL, "bench: give one STACK.yml, or --suite NAME --target PATH");
+		ro.files = (const char *const *)argv + optind;
+		ro.nfiles = 1;
+		if (results)
+			ro.results_dir = results;
+		ro.table = &to;
+		return sb_run_bench_built(&ro, stack_name, err);
 	}
+	/* --target mode: --set takes bench.* keys only */
+	for (unsigned i = 0; i < ro.nsets; i++)
+		if ((rc = sb_bench_set(&b, ro.sets[i], err)) < 0)
+			return rc;
 	if (!suite_arg || !target)
 		return sb_err_set(err, -EINVAL, "bench: --suite and --target go together");
 	if (optind < argc)
@@ -138,8 +151,17 @@ int sb_cmd_bench(int argc, char **argv, struct sb_err *err)
 		if (!nsuites)
 			return sb_err_set(err, -EINVAL, "--suite: no suite named");
 	}
-	now = time(NULL);
-	strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	if (results) {
+		/* A directory, not a stack: the results file says what was measured. */
+		struct json_object *req = json_object_new_object();
+		char name[SB_NAME_MAX];
+		const char *base = strrchr(target, '/');
+
+		json_object_object_add(req, "target", json_object_new_string(target));
+		snprintf(name, sizeof(name), "target-%s", base && base[1] ? base + 1 : "root");
+		if ((rc = sb_results_new(name, req, &res, err)) < 0)
+			goto out;
+	}
 	arr = json_object_new_array();
 	for (unsigned r = 1; r <= b.repeat; r++) {
 		for (unsigned i = 0; i < nsuites; i++) {
@@ -154,36 +176,28 @@ int sb_cmd_bench(int argc, char **argv, struct sb_err *err)
 				fflush(stdout);
 			}
 			json_object_array_add(arr, s);
+			if (res)
+				sb_results_add_suite(res, json_object_get(s));
 		}
 	}
-	now = time(NULL);
-	strftime(finished, sizeof(finished), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	{
+	if (json) {
 		struct json_object *root = json_object_new_object();
-		const int flags = JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE;
 
-		json_object_object_add(root, "schema", json_object_new_string("stackbench-results/1"));
 		json_object_object_add(root, "stackbench_version", json_object_new_string(SB_VERSION));
-		json_object_object_add(root, "started", json_object_new_string(started));
-		json_object_object_add(root, "finished", json_object_new_string(finished));
 		json_object_object_add(root, "target", json_object_new_string(target));
 		json_object_object_add(root, "suites", json_object_get(arr));
-		if (json)
-			puts(json_object_to_json_string_ext(root, flags));
-		if (results) {
-			char path[1024], stamp[32];
-
-			strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", gmtime(&now));
-			mkdir(results, 0755);
-			snprintf(path, sizeof(path), "%s/target-%s.json", results, stamp);
-			if (json_object_to_file_ext(path, root, flags) < 0)
-				rc = sb_err_set(err, -EIO, "writing %s: %s", path, json_util_get_last_err());
-			else
-				sb_info("results in %s", path);
-		}
+		puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(root);
+	}
+	if (res) {
+		char path[SB_PATH_MAX];
+
+		sb_results_finish(res);
+		if ((rc = sb_results_write(res, results, path, sizeof(path), err)) == 0)
+			sb_info("results in %s", path);
 	}
 out:
 	json_object_put(arr);
+	json_object_put(res);
 	return rc;
 }

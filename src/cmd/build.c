@@ -23,25 +23,6 @@ static void on_signal(int sig)
 	stop_flag = 1;
 }
 
-static int split_disks(struct sb_stack *s, const char *list, struct sb_err *err)
-{
-	char buf[SB_MAX_DISKS * 64], *tok, *save;
-
-	if ((size_t)snprintf(buf, sizeof(buf), "%s", list) >= sizeof(buf))
-		return sb_err_set(err, -EINVAL, "--destroy-data: list too long");
-	s->ndestroy = 0;
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (s->ndestroy >= SB_MAX_DISKS)
-			return sb_err_set(err, -EINVAL, "--destroy-data: more than %d disks", SB_MAX_DISKS);
-		snprintf(s->destroy[s->ndestroy++], SB_PATH_MAX, "%s", tok);
-	}
-	if (!s->ndestroy)
-		return sb_err_set(err, -EINVAL, "--destroy-data: no disk named");
-	s->destroy_data = true;
-	s->destroy_list = list;
-	return 0;
-}
-
 static const struct sb_stack_spec *pick(const struct sb_spec_list *l, const char *file,
 					const char *name, struct sb_err *err)
 {
@@ -137,7 +118,7 @@ int sb_cmd_build(int argc, char **argv, struct sb_err *err)
 	}
 	s->wipe = wipe;
 	if (destroy) {
-		rc = split_disks(s, destroy, err);
+		rc = sb_stack_set_destroy_data(s, destroy, err);
 		if (rc)
 			goto out;
 	}

@@ -26,31 +26,28 @@ static void on_signal(int sig)
 	run_stop = 1;
 }
 
+/* SIGINT/SIGTERM stop the run at the next step or suite boundary; the
+ * stack is then torn down as after any other failure. */
+static void signals_catch(struct sigaction *old_int, struct sigaction *old_term)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, old_int);
+	sigaction(SIGTERM, &sa, old_term);
+}
+
+static void signals_restore(const struct sigaction *old_int, const struct sigaction *old_term)
+{
+	sigaction(SIGINT, old_int, NULL);
+	sigaction(SIGTERM, old_term, NULL);
+}
+
 int sb_run_opts_add_set(struct sb_run_opts *o, const char *kv, struct sb_err *err)
 {
 	if (o->nsets >= SB_RUN_MAX_SETS)
 		return sb_err_set(err, -E2BIG, "too many --set options (at most %d)", SB_RUN_MAX_SETS);
 	o->sets[o->nsets++] = kv;
-	return 0;
-}
-
-/* TODO(lead): move to stack.c as sb_stack_set_destroy_data once prov lands; shared with build.c. */
-static int sb_stack_set_destroy_data(struct sb_stack *s, const char *list, struct sb_err *err)
-{
-	char buf[SB_MAX_DISKS * 64], *tok, *save;
-
-	if ((size_t)snprintf(buf, sizeof(buf), "%s", list) >= sizeof(buf))
-		return sb_err_set(err, -EINVAL, "--destroy-data: list too long");
-	s->ndestroy = 0;
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (s->ndestroy >= SB_MAX_DISKS)
-			return sb_err_set(err, -EINVAL, "--destroy-data: more than %d disks", SB_MAX_DISKS);
-		snprintf(s->destroy[s->ndestroy++], SB_PATH_MAX, "%s", tok);
-	}
-	if (!s->ndestroy)
-		return sb_err_set(err, -EINVAL, "--destroy-data: no disk named");
-	s->destroy_data = true;
-	s->destroy_list = list;
 	return 0;
 }
 
@@ -162,15 +159,66 @@ static void results_add_error(struct json_object *res, const char *msg)
 	json_object_array_add(arr, json_object_new_string(msg));
 }
 
+/* The results object for a stack: what was asked, as validated. */
+static int results_begin(const struct sb_stack_spec *spec, struct json_object **res, struct sb_err *err)
+{
+	struct json_object *req = NULL;
+	int rc;
+
+	rc = sb_spec_to_json(spec, &req);
+	if (rc < 0)
+		return sb_err_set(err, rc, "cannot describe stack %s", spec->name);
+	return sb_results_new(spec->name, req, res, err);
+}
+
+/* Read back what is built, then run the suites: the part build-and-test and
+ * `bench STACK` share. */
+static int measure(const struct sb_run_opts *o, struct sb_stack *s, struct json_object *res,
+		   struct sb_err *err)
+{
+	const struct sb_stack_spec *spec = s->spec;
+	unsigned repeat = o->repeat ? o->repeat : (spec->bench.repeat ? spec->bench.repeat : 1);
+	struct json_object *built = NULL;
+	int rc;
+
+	rc = sb_stack_describe(s, &built, err);
+	if (rc == 0)
+		sb_results_set_built(res, built);
+	if (rc == 0 && o->bench)
+		rc = run_suites(s, spec, repeat, res, err);
+	if (rc < 0)
+		results_add_error(res, err->msg);
+	return rc;
+}
+
+/* Finish and write the results file; on success hand it to *out. */
+static void results_end(const struct sb_run_opts *o, const char *name, int rc,
+			struct json_object **res, struct json_object **out, struct sb_err *err)
+{
+	struct sb_err werr = { 0 };
+	char path[SB_PATH_MAX];
+
+	sb_results_finish(*res);
+	if (sb_results_write(*res, o->results_dir, path, sizeof(path), &werr) == 0)
+		sb_info("%s: results in %s", name, path);
+	else if (rc == 0)
+		*err = werr;
+	else
+		sb_warn("%s", werr.msg);
+	if (rc == 0 && out) {
+		*out = *res;
+		*res = NULL;
+	}
+}
+
 /* One stack, start to finish. On success *out holds its results. */
 static int run_one(const struct sb_run_opts *o, const struct sb_stack_spec *spec,
 		   struct json_object **out, struct sb_err *err)
 {
 	struct sb_stack *s;
-	struct json_object *req = NULL, *built = NULL, *res = NULL;
+	struct json_object *res = NULL;
 	struct sb_err terr = { 0 };
-	char summary[512], path[SB_PATH_MAX];
-	unsigned repeat = o->repeat ? o->repeat : (spec->bench.repeat ? spec->bench.repeat : 1);
+	char summary[512];
 	int rc, trc;
 
 	s = calloc(1, sizeof(*s));
@@ -188,29 +236,14 @@ static int run_one(const struct sb_run_opts *o, const struct sb_stack_spec *spec
 	s->wipe = o->wipe;
 	sb_spec_summary(spec, summary, sizeof(summary));
 	sb_info("%s: building %s", spec->name, summary);
-
-	rc = sb_spec_to_json(spec, &req);
-	if (rc < 0) {
-		sb_err_set(err, rc, "cannot describe stack %s", spec->name);
+	rc = results_begin(spec, &res, err);
+	if (rc < 0)
 		goto out_free;
-	}
-	rc = sb_results_new(spec->name, req, &res, err);
-	if (rc < 0) {
-		json_object_put(req);
-		goto out_free;
-	}
 
 	rc = sb_stack_build(s, err);
 	if (rc < 0)
 		goto out_free;   /* sb_stack_build already rolled back */
-
-	rc = sb_stack_describe(s, &built, err);
-	if (rc == 0)
-		sb_results_set_built(res, built);
-	if (rc == 0 && o->bench)
-		rc = run_suites(s, spec, repeat, res, err);
-	if (rc < 0)
-		results_add_error(res, err->msg);
+	rc = measure(o, s, res, err);
 
 	sb_info("%s: tearing down", spec->name);
 	trc = sb_stack_teardown_state(&s->state, &terr);
@@ -223,17 +256,66 @@ static int run_one(const struct sb_run_opts *o, const struct sb_stack_spec *spec
 			sb_warn("%s", terr.msg);
 		}
 	}
-	sb_results_finish(res);
-	if (sb_results_write(res, o->results_dir, path, sizeof(path), rc < 0 ? &terr : err) == 0)
-		sb_info("%s: results in %s", spec->name, path);
-	if (rc == 0) {
-		*out = res;
-		res = NULL;
-	}
+	results_end(o, spec->name, rc, &res, out, err);
 out_free:
 	if (res)
 		json_object_put(res);
+	sb_stack_release(s);
 	free(s);
+	return rc;
+}
+
+/* `bench STACK`: run the stack's suites on the stack `build` left up. */
+int sb_run_bench_built(const struct sb_run_opts *o, const char *stack_name, struct sb_err *err)
+{
+	struct sb_spec_list list = { 0 };
+	const struct sb_stack_spec *spec = NULL;
+	struct json_object *res = NULL, *done = NULL;
+	struct sigaction old_int, old_term;
+	struct sb_stack *s = NULL;
+	unsigned i;
+	int rc;
+
+	rc = sb_spec_load(o->files[0], o->sets, o->nsets, &list, err);
+	if (rc < 0)
+		return rc;
+	for (i = 0; i < list.n; i++)
+		if (stack_name ? !strcmp(list.items[i].name, stack_name) : list.n == 1)
+			spec = &list.items[i];
+	if (!spec) {
+		rc = sb_err_set(err, -EINVAL, "%s: %s; name one with --stack NAME", o->files[0],
+				stack_name ? "no stack of that name" : "it expands to several stacks");
+		goto out;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		rc = sb_err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	rc = sb_stack_init(s, spec, err);
+	if (rc == 0)
+		rc = sb_stack_attach(s, err);
+	if (rc < 0)
+		goto out;
+	s->stop = &run_stop;
+	rc = results_begin(spec, &res, err);
+	if (rc < 0)
+		goto out;
+	signals_catch(&old_int, &old_term);
+	rc = measure(o, s, res, err);
+	signals_restore(&old_int, &old_term);
+	results_end(o, spec->name, rc, &res, &done, err);
+	if (done && o->table)
+		rc = sb_table_render(&done, 1, o->table, stdout, err);
+out:
+	if (res)
+		json_object_put(res);
+	if (done)
+		json_object_put(done);
+	if (s)
+		sb_stack_release(s);
+	free(s);
+	sb_spec_list_free(&list);
 	return rc;
 }
 
@@ -242,7 +324,7 @@ int sb_run(const struct sb_run_opts *o, struct sb_err *err)
 	struct sb_spec_list *lists;
 	struct json_object **results = NULL;
 	bool need_md = false, need_dm = false, has_disks = false, use_sandbox = false;
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	struct sigaction old_int, old_term;
 	unsigned i, j, total = 0, nres = 0, nfail = 0, k = 0;
 	int rc = 0, code;
 
@@ -278,9 +360,7 @@ int sb_run(const struct sb_run_opts *o, struct sb_err *err)
 		rc = sb_err_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	signals_catch(&old_int, &old_term);
 	for (i = 0; i < o->nfiles; i++) {
 		for (j = 0; j < lists[i].n; j++) {
 			struct sb_err e1 = { 0 };
@@ -306,8 +386,7 @@ int sb_run(const struct sb_run_opts *o, struct sb_err *err)
 			}
 		}
 	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	signals_restore(&old_int, &old_term);
 
 	if (nres) {
 		struct sb_err terr = { 0 };

@@ -29,5 +29,8 @@ int sb_run_opts_add_set(struct sb_run_opts *o, const char *kv, struct sb_err *er
 /* Returns 0, -errno with err set, or a positive exit code carried back from
  * the throwaway kernel. */
 int sb_run(const struct sb_run_opts *o, struct sb_err *err);
+/* `bench STACK`: the suites of o->files[0]'s stack (or stack_name of a
+ * matrix) on the stack `build` left up; results file and table as above. */
+int sb_run_bench_built(const struct sb_run_opts *o, const char *stack_name, struct sb_err *err);
 
 #endif

@@ -457,3 +457,25 @@ int sb_stack_teardown_all(struct sb_err *err)
 	free(names);
 	return first;
 }
+
+/* --destroy-data=DEV,DEV: the disks the user named for destruction, kept as
+ * given; the disks layer hands them to the safety checks, which require the
+ * same set as the stack lists. */
+int sb_stack_set_destroy_data(struct sb_stack *s, const char *list, struct sb_err *err)
+{
+	char buf[SB_MAX_DISKS * 64], *tok, *save;
+
+	if ((size_t)snprintf(buf, sizeof(buf), "%s", list) >= sizeof(buf))
+		return sb_err_set(err, -EINVAL, "--destroy-data: list too long");
+	s->ndestroy = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (s->ndestroy >= SB_MAX_DISKS)
+			return sb_err_set(err, -EINVAL, "--destroy-data: more than %d disks", SB_MAX_DISKS);
+		snprintf(s->destroy[s->ndestroy++], SB_PATH_MAX, "%s", tok);
+	}
+	if (!s->ndestroy)
+		return sb_err_set(err, -EINVAL, "--destroy-data: no disk named");
+	s->destroy_data = true;
+	s->destroy_list = list;
+	return 0;
+}

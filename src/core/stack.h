@@ -60,5 +60,8 @@ unsigned sb_stack_devices(const struct sb_stack *s, const char **devs, unsigned 
 int sb_stack_teardown_state(struct sb_state *st, struct sb_err *err);
 int sb_stack_teardown_name(const char *stack, struct sb_err *err);
 int sb_stack_teardown_all(struct sb_err *err);
+/* Parse --destroy-data=DEV,DEV into s->destroy[] (the list string must
+ * outlive s). */
+int sb_stack_set_destroy_data(struct sb_stack *s, const char *list, struct sb_err *err);
 
 #endif

@@ -1,4 +1,5 @@
 #include "core/state.h"
+#include "util/fs.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -24,25 +25,6 @@ static int check_name(const char *stack, struct sb_err *err)
 {
 	if (!stack[0] || stack[0] == '.' || strchr(stack, '/') || strlen(stack) >= SB_NAME_MAX)
 		return sb_err_set(err, -EINVAL, "\"%s\" is not a stack name", stack);
-	return 0;
-}
-
-static int mkdir_p(const char *path, mode_t mode, struct sb_err *err)
-{
-	char tmp[SB_PATH_MAX], *p;
-
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s", path) >= sizeof(tmp))
-		return sb_err_set(err, -ENAMETOOLONG, "path too long: %s", path);
-	for (p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, mode) && errno != EEXIST)
-			return sb_err_sys(err, -errno, "cannot create %s", tmp);
-		*p = '/';
-	}
-	if (mkdir(tmp, mode) && errno != EEXIST)
-		return sb_err_sys(err, -errno, "cannot create %s", tmp);
 	return 0;
 }
 
@@ -237,7 +219,7 @@ int sb_state_create(struct sb_state *st, const char *stack, const char *source, 
 	memset(st, 0, sizeof(*st));
 	rc = check_name(stack, err);
 	if (!rc)
-		rc = mkdir_p(sb_state_dir(), 0755, err);
+		rc = sb_mkdir_p(sb_state_dir(), 0755, err);
 	if (!rc)
 		rc = state_path(stack, st->path, sizeof(st->path), err);
 	if (rc)

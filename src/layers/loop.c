@@ -21,6 +21,7 @@
 #include "sys/udev.h"
 #include "util/log.h"
 #include "util/units.h"
+#include "util/fs.h"
 
 #define LOOP_DETACH_TIMEOUT_MS 10000
 #define LOOP_ATTACH_TRIES 16
@@ -68,24 +69,6 @@ static void loop_plan(const struct sb_layer *l, struct sb_plan *p)
 	sb_plan_teardown(p, "loop: detach the %u loop device%s (confirmed through /sys/block/loopN/loop), "
 			 "delete the backing files and %s",
 			 ls->count, ls->count == 1 ? "" : "s", l->stack->rundir);
-}
-
-static int mkdir_p(const char *path, struct sb_err *err)
-{
-	char tmp[SB_PATH_MAX], *p;
-
-	snprintf(tmp, sizeof(tmp), "%s", path);
-	for (p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0755) && errno != EEXIST)
-			return sb_err_sys(err, -errno, "cannot create %s", tmp);
-		*p = '/';
-	}
-	if (mkdir(tmp, 0755) && errno != EEXIST)
-		return sb_err_sys(err, -errno, "cannot create %s", tmp);
-	return 0;
 }
 
 /* Older kernels (< 5.8) lack LOOP_CONFIGURE: three ioctls instead. */
@@ -201,7 +184,7 @@ static int loop_build(struct sb_layer *l, struct sb_err *err)
 	if (access(l->stack->rundir, F_OK)) {
 		rc = sb_state_add(st, "loop", "dir", l->stack->rundir, NULL, err);
 		if (!rc)
-			rc = mkdir_p(l->stack->rundir, err);
+			rc = sb_mkdir_p(l->stack->rundir, 0755, err);
 		if (rc)
 			return rc;
 	}

@@ -486,8 +486,23 @@ int sb_luks_check_key(const char *dev, const void *key, size_t keylen, struct sb
 	return 0;
 }
 
+/* Re-attach to the mapping `build` left open; it must still be active. */
+static int luks_attach(struct sb_layer *l, const struct sb_state *st, struct sb_err *err)
+{
+	char name[SB_NAME_MAX + 16];
+	struct stat sb;
+
+	sb_layer_luks_name(l->spec, name, sizeof(name));
+	snprintf(l->dev[0], sizeof(l->dev[0]), "/dev/mapper/%s", name);
+	if (stat(l->dev[0], &sb) < 0 || !S_ISBLK(sb.st_mode))
+		return sb_err_set(err, -ENOENT, "luks: %s is not open any more", l->dev[0]);
+	l->ndev = 1;
+	return 0;
+}
+
 const struct sb_layer_ops sb_layer_luks = {
 	.name = "luks",
+	.attach = luks_attach,
 	.plan = luks_plan,
 	.build = luks_build,
 	.describe = luks_describe,

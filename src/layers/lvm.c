@@ -358,8 +358,25 @@ static int lvm_describe(const struct sb_layer *l, struct json_object *out, struc
 	return 0;
 }
 
+/* Re-attach to an LV that `build` left up: its node follows from the names
+ * the spec derives, and it must still exist. */
+static int lvm_attach(struct sb_layer *l, const struct sb_state *st, struct sb_err *err)
+{
+	char vg[SB_NAME_MAX + 8], lv[SB_NAME_MAX + 8], dm[2 * SB_NAME_MAX + 16];
+	struct stat sb;
+
+	sb_layer_lvm_names(l->spec, vg, sizeof(vg), lv, sizeof(lv));
+	dm_name(vg, lv, dm, sizeof(dm));
+	snprintf(l->dev[0], sizeof(l->dev[0]), "/dev/mapper/%s", dm);
+	if (stat(l->dev[0], &sb) < 0 || !S_ISBLK(sb.st_mode))
+		return sb_err_set(err, -ENOENT, "lvm: %s is not there any more", l->dev[0]);
+	l->ndev = 1;
+	return 0;
+}
+
 const struct sb_layer_ops sb_layer_lvm = {
 	.name = "lvm",
+	.attach = lvm_attach,
 	.plan = lvm_plan,
 	.build = lvm_build,
 	.describe = lvm_describe,

@@ -14,6 +14,7 @@
 #include "sys/sysfs.h"
 #include "sys/udev.h"
 #include "util/log.h"
+#include "util/fs.h"
 
 #define UMOUNT_TRIES 20
 #define UMOUNT_WAIT_US 250000
@@ -54,24 +55,6 @@ static bool is_mounted(const char *target)
 	return yes;
 }
 
-static int mkdir_p(const char *path, struct sb_err *err)
-{
-	char tmp[SB_PATH_MAX], *p;
-
-	snprintf(tmp, sizeof(tmp), "%s", path);
-	for (p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0755) && errno != EEXIST)
-			return sb_err_sys(err, -errno, "cannot create %s", tmp);
-		*p = '/';
-	}
-	if (mkdir(tmp, 0755) && errno != EEXIST)
-		return sb_err_sys(err, -errno, "cannot create %s", tmp);
-	return 0;
-}
-
 static int mount_build(struct sb_layer *l, struct sb_err *err)
 {
 	struct sb_state *st = &l->stack->state;
@@ -89,7 +72,7 @@ static int mount_build(struct sb_layer *l, struct sb_err *err)
 	if (access(dir, F_OK)) {
 		rc = sb_state_add(st, "mount", "dir", dir, NULL, err);
 		if (!rc)
-			rc = mkdir_p(dir, err);
+			rc = sb_mkdir_p(dir, 0755, err);
 		if (rc)
 			return rc;
 	}

@@ -260,9 +260,15 @@ static void ex_stack(const struct sb_column *col, struct json_object *const *res
 	set_str(cell, sb_results_stack_name(res[0]));
 }
 
+/* A section of the stack as requested; NULL when absent or disabled
+ * (sb_spec_to_json writes a disabled section as {"enabled": false}). */
 static struct json_object *requested(struct json_object *r, const char *key)
 {
-	return get(get(get(r, "stack"), "requested"), key);
+	struct json_object *o = get(get(get(r, "stack"), "requested"), key), *en;
+
+	if (o && json_object_object_get_ex(o, "enabled", &en) && !json_object_get_boolean(en))
+		return NULL;
+	return o;
 }
 
 static void upper(char *dst, const char *src, size_t len)

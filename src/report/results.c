@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "util/fs.h"
 
 void sb_results_iso_time(long t, char *buf, size_t len)
 {
@@ -87,26 +88,6 @@ int sb_results_finish(struct json_object *res)
 	return 0;
 }
 
-static int mkdir_p(const char *dir, struct sb_err *err)
-{
-	char buf[4096];
-	size_t i, n = strlen(dir);
-
-	if (n == 0 || n >= sizeof(buf))
-		return sb_err_set(err, -EINVAL, "results directory '%s': bad path", dir);
-	memcpy(buf, dir, n + 1);
-	for (i = 1; i <= n; i++) {
-		if (buf[i] != '/' && buf[i] != '\0')
-			continue;
-		buf[i] = '\0';
-		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-			return sb_err_sys(err, -errno, "cannot create results directory %s", buf);
-		if (i < n)
-			buf[i] = '/';
-	}
-	return 0;
-}
-
 /* Stack names come from YAML; keep the file name to a safe alphabet. */
 static void safe_name(const char *in, char *out, size_t len)
 {
@@ -129,7 +110,7 @@ int sb_results_write(struct json_object *res, const char *dir,
 	size_t tlen, off = 0;
 	int fd = -1, r, i;
 
-	r = mkdir_p(dir, err);
+	r = sb_mkdir_p(dir, 0755, err);
 	if (r < 0)
 		return r;
 	safe_name(sb_results_stack_name(res), name, sizeof(name));

@@ -9,13 +9,13 @@
 # FAIL, and are cleaned up.
 #   tests/integration/run.sh [--native|--sandbox] [NAME-FILTER...]
 # Environment: STACKBENCH_BIN (default build/stackbench), SB_TEST_TIMEOUT
-# (seconds per test, default 600). Ends with "N passed, N failed".
+# (seconds per test, default 1500). Ends with "N passed, N failed".
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 export SB_ROOT=$root
 export STACKBENCH_BIN=${STACKBENCH_BIN:-$root/build/stackbench}
-timeout_s=${SB_TEST_TIMEOUT:-600}
+timeout_s=${SB_TEST_TIMEOUT:-1500}
 mode=auto
 inside=
 results=

@@ -474,6 +474,28 @@ static void test_requested_fallback(void **state)
 	json_object_put(r);
 }
 
+/* What sb_spec_to_json writes: a disabled section is {"enabled": false},
+ * which is no LUKS, not an unknown one. */
+static void test_requested_disabled(void **state)
+{
+	struct json_object *r[1];
+	struct sb_table_opts o = { .columns = "setup,luks_sector,cipher" };
+	struct sb_table t;
+	struct sb_err err = { 0 };
+
+	r[0] = json_tokener_parse(
+		"{\"schema\":\"stackbench-results/1\",\"host\":{},\"suites\":[],"
+		"\"stack\":{\"name\":\"ext4\",\"requested\":{\"fs\":{\"type\":\"ext4\"},"
+		"\"luks\":{\"enabled\":false},\"lvm\":{\"enabled\":false}}}}");
+	assert_non_null(r[0]);
+	assert_int_equal(sb_table_build(r, 1, &o, &t, &err), 0);
+	assert_string_equal(sb_table_cell(&t, 0, 0)->str, "EXT4");
+	assert_string_equal(sb_table_cell(&t, 0, 1)->str, "no luks");
+	assert_string_equal(sb_table_cell(&t, 0, 2)->str, "none");
+	sb_table_free(&t);
+	json_object_put(r[0]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -488,6 +510,7 @@ int main(void)
 		cmocka_unit_test(test_bonnie_line),
 		cmocka_unit_test(test_goldens),
 		cmocka_unit_test(test_requested_fallback),
+		cmocka_unit_test(test_requested_disabled),
 		cmocka_unit_test(test_odd_shapes),
 		cmocka_unit_test(test_bon_tools),
 		cmocka_unit_test(test_cmd_compare_bad_file),

@@ -1,6 +1,7 @@
 #!/bin/bash
-# Every shipped stack with a raid, lvm or luks section (or the files given):
-# build it small, check with mdadm / sysfs / cryptsetup / lvm that md level,
+# Every shipped stack with an lvm or luks section (or the files given; md
+# geometry of every stack and matrix expansion is prov_stacks.sh's): build it
+# small, check with mdadm / sysfs / cryptsetup / lvm that md level,
 # layout, chunk, LUKS type, cipher, key size, sector size, PBKDF, LV and
 # extent size are exactly what the file asks, write and read back a random
 # file, tear it down and check nothing is left.
@@ -12,7 +13,7 @@ stacks=("$@")
 if [ ${#stacks[@]} = 0 ]; then
 	for f in "$root"/stacks/*.yml; do
 		grep -q '^matrix:' "$f" && continue   # layers_matrix.sh builds expansions
-		grep -qE '^(raid|lvm|luks):' "$f" && stacks+=("$f")
+		grep -qE '^(lvm|luks):' "$f" && stacks+=("$f")
 	done
 fi
 

@@ -11,7 +11,7 @@ pkgs=(
 	meson ninja-build pkg-config gcc clang
 	libblockdev-dev libblockdev-mdraid-dev libblockdev-lvm-dev libblockdev-loop-dev
 	libblockdev-fs-dev libblockdev-crypto-dev
-	libcryptsetup-dev libmount-dev libudev-dev libblkid-dev libaio-dev libyaml-dev
+	libcryptsetup-dev libdevmapper-dev libmount-dev libudev-dev libblkid-dev libaio-dev libyaml-dev
 	libjson-c-dev libcairo2-dev
 	# tests: unit suite, sanitizers and the fuzzer with clang
 	libcmocka-dev libclang-rt-14-dev python3

@@ -7,6 +7,7 @@
 
 #include <json-c/json.h>
 
+#include "bench/degrade.h"
 #include "bench/suite.h"
 #include "cmd/cmd.h"
 #include "core/sandbox.h"
@@ -50,35 +51,101 @@ int sb_run_opts_add_set(struct sb_run_opts *o, const char *kv, struct sb_err *er
 	return 0;
 }
 
+static const struct sb_layer *find_layer(const struct sb_stack *s, const char *name)
+{
+	for (unsigned i = 0; i < s->nlayers; i++)
+		if (!strcmp(s->layers[i].ops->name, name))
+			return &s->layers[i];
+	return NULL;
+}
+
+/* faults.fail: the md layer's description after a suite (NULL if it fails). */
+static struct json_object *md_state(const struct sb_stack *s)
+{
+	const struct sb_layer *md = find_layer(s, "md");
+	struct json_object *o = json_object_new_object();
+	struct sb_err e = { 0 };
+
+	if (!md || md->ops->describe(md, o, &e) < 0) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
 /* Run every suite of the stack, bench.repeat times, into res. A suite that
  * fails is recorded in the results ("errors") and ends the benchmark of this
- * stack; the teardown still happens. */
+ * stack; the teardown still happens. With faults on a RAID stack, a verify
+ * file is written first, (faults.fail) the member is failed from a timer
+ * `after` into the benchmark, every suite records the md state after it,
+ * and the verify file is read back at the end (sb_degrade_*). */
 static int run_suites(struct sb_stack *s, const struct sb_stack_spec *spec, unsigned repeat,
 		      struct json_object *res, struct sb_err *err)
 {
+	const struct sb_fault_fail_spec *ff = &spec->faults.fail;
+	struct sb_degrade *deg = NULL;
 	const char *devs[64];
 	unsigned ndev, rep, i;
-	int rc;
+	int rc = 0, r;
 
 	ndev = sb_stack_devices(s, devs, 64);
-	for (rep = 1; rep <= repeat; rep++) {
+	if (spec->faults.enabled && spec->raid.enabled) {
+		const struct sb_layer *md = find_layer(s, "md");
+
+		if (!md || !md->ndev || !md->below || (ff->enabled && ff->member >= md->below->ndev))
+			return sb_err_set(err, -EINVAL, "faults: the stack has no md array (or no member %u)", ff->member);
+		deg = calloc(1, sizeof(*deg));
+		if (!deg)
+			return sb_err_set(err, -ENOMEM, "out of memory");
+		/* 8 MiB (or bench.size, if smaller) of data that must survive */
+		rc = sb_degrade_begin(deg, sb_stack_mountpoint(s), md->dev[0],
+				      ff->enabled ? md->below->dev[ff->member] : NULL,
+				      ff->member, ff->after_ns,
+				      spec->bench.size && spec->bench.size < (8ULL << 20) ? spec->bench.size : 8ULL << 20,
+				      err);
+		if (rc < 0) {
+			free(deg);
+			return rc;
+		}
+	}
+	for (rep = 1; rep <= repeat && !rc; rep++) {
 		for (i = 0; i < spec->bench.nsuites; i++) {
 			struct json_object *obj = NULL;
 
-			if (run_stop)
-				return sb_err_set(err, -EINTR, "interrupted");
+			if (run_stop) {
+				rc = sb_err_set(err, -EINTR, "interrupted");
+				break;
+			}
 			sb_info("%s: suite %s (repetition %u of %u) in %s", spec->name,
 				spec->bench.suites[i], rep, repeat, sb_stack_mountpoint(s));
 			rc = sb_suite_run(spec->bench.suites[i], &spec->bench, sb_stack_mountpoint(s),
 					  devs, ndev, rep, &obj, err);
 			if (rc < 0) {
 				sb_err_prefix(err, "suite %s: ", spec->bench.suites[i]);
-				return rc;
+				break;
+			}
+			if (deg) {
+				struct json_object *st = md_state(s);
+
+				sb_degrade_after_suite(deg, obj, st);
+				json_object_put(st);
 			}
 			sb_results_add_suite(res, obj);
 		}
 	}
-	return 0;
+	if (deg) {
+		struct sb_err verr = { 0 };
+
+		r = sb_degrade_end(deg, res, &verr);
+		if (r < 0 && !rc) {
+			rc = r;
+			*err = verr;
+		} else if (r < 0) {
+			sb_warn("%s", verr.msg);
+		}
+		free(deg);
+	}
+	return rc;
 }
 
 static void results_add_error(struct json_object *res, const char *msg)
@@ -271,7 +338,8 @@ int sb_run(const struct sb_run_opts *o, struct sb_err *err)
 		for (j = 0; j < lists[i].n; j++) {
 			const struct sb_stack_spec *sp = &lists[i].items[j];
 			need_md |= sp->raid.enabled;
-			need_dm |= sp->lvm.enabled || sp->luks.enabled;
+			need_dm |= sp->lvm.enabled || sp->luks.enabled || sp->faults.delay.enabled ||
+				   sp->faults.flakey.enabled;
 			has_disks |= sp->devices.kind == SB_DEVICES_DISKS;
 		}
 		total += lists[i].n;

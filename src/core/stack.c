@@ -62,6 +62,8 @@ int sb_stack_init(struct sb_stack *s, const struct sb_stack_spec *spec, struct s
 		return sb_err_set(err, -EINVAL, "stack %s: raid.devices is %u but %u devices are given",
 				  spec->name, spec->raid.devices, ndev);
 	rc = add_layer(s, d->kind == SB_DEVICES_LOOP ? "loop" : "disks", err);
+	if (!rc && spec->faults.enabled)
+		rc = add_layer(s, "fault", err);
 	if (!rc && spec->raid.enabled)
 		rc = add_layer(s, "md", err);
 	if (!rc && spec->lvm.enabled)
@@ -102,7 +104,8 @@ bool sb_kernel_has_dm(void)
 int sb_stack_check_kernel(const struct sb_stack_spec *spec, struct sb_err *err)
 {
 	bool md = spec->raid.enabled && !sb_kernel_has_md();
-	bool dm = (spec->lvm.enabled || spec->luks.enabled) && !sb_kernel_has_dm();
+	bool dm = (spec->lvm.enabled || spec->luks.enabled || spec->faults.delay.enabled ||
+		   spec->faults.flakey.enabled) && !sb_kernel_has_dm();
 
 	if (!md && !dm)
 		return 0;

@@ -298,7 +298,7 @@ static void ex_setup(const struct sb_column *col, struct json_object *const *res
 			struct json_object *l = json_object_array_get_idx(built, (size_t)i);
 			const char *name = str_or(get(l, "layer"), "?");
 
-			if (!strcmp(name, "mount") || !strcmp(name, "md") ||
+			if (!strcmp(name, "mount") || !strcmp(name, "md") || !strcmp(name, "fault") ||
 			    !strcmp(name, "loop") || !strcmp(name, "disks"))
 				continue;
 			if (get(l, "fstype"))
@@ -372,6 +372,37 @@ static void ex_crypto_driver(const struct sb_column *col, struct json_object *co
 		set_str(cell, str_or(get(cd, "driver"), str_or(get(cd, "name"), "?")));
 }
 
+/* "degraded": did md run degraded (faults.fail, or md's own view after the
+ * last suite)? "loop1 at 3.0 s", "yes", "no", "-" without md. */
+static void ex_degraded(const struct sb_column *col, struct json_object *const *res,
+			unsigned n, struct sb_cell *cell)
+{
+	struct json_object *fail = get(get(res[0], "faults"), "fail");
+	struct json_object *suites = get(res[0], "suites"), *md = NULL, *failed;
+	char buf[SB_CELL_STR_MAX];
+	size_t len = suites && json_object_is_type(suites, json_type_array) ? json_object_array_length(suites) : 0;
+
+	if (len)
+		md = get(get(json_object_array_get_idx(suites, len - 1), "stack_state_after"), "md");
+	if (!md)
+		md = sb_results_built_layer(res[0], "md");
+	if (!md) {
+		set_str(cell, "-");
+		return;
+	}
+	failed = get(md, "failed_members");
+	if (fail && json_object_get_boolean(get(fail, "fired")) && failed &&
+	    json_object_is_type(failed, json_type_array) && json_object_array_length(failed)) {
+		snprintf(buf, sizeof(buf), "%s at %.1f s", json_object_get_string(json_object_array_get_idx(failed, 0)),
+			 json_object_get_double(get(fail, "at_s")));
+		set_str(cell, buf);
+	} else if (is_num(get(md, "degraded"))) {
+		set_str(cell, json_object_get_int(get(md, "degraded")) ? "yes" : "no");
+	} else {
+		set_str(cell, "?");
+	}
+}
+
 static const struct sb_col_def defs[] = {
 	{ "stack", "Stack", "", 0, ex_stack, NULL, NULL },
 	{ "setup", "Setup", "", 0, ex_setup, NULL, NULL },
@@ -388,6 +419,7 @@ static const struct sb_col_def defs[] = {
 	{ "kernel", "kernel", "", 0, ex_kernel, NULL, NULL },
 	{ "sandbox", "sandbox", "", 0, ex_sandbox, NULL, NULL },
 	{ "crypto_driver", "crypto driver", "", 0, ex_crypto_driver, NULL, NULL },
+	{ "degraded", "degraded", "", 0, ex_degraded, NULL, NULL },
 };
 
 static const struct sb_col_def def_util = { "util:", "util", "%", 1, ex_util, NULL, NULL };

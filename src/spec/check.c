@@ -312,6 +312,64 @@ static int check_capacity(const struct sb_spec_ctx *c, struct sb_stack_spec *s)
 	return 0;
 }
 
+static int check_member(const struct sb_spec_ctx *c, const char *key, uint32_t member, uint32_t have)
+{
+	char path[64];
+
+	if (member < have)
+		return 0;
+	snprintf(path, sizeof(path), "faults.%s.member", key);
+	return sb_spec_fail(c, AT(path), false, "%s: %u is not a device of this stack; it has %u (members 0..%u)",
+			    path, member, have, have - 1);
+}
+
+static int check_whole(const struct sb_spec_ctx *c, const char *path, uint64_t ns, uint64_t unit,
+		       uint64_t min, uint64_t max, const char *what)
+{
+	if (ns % unit == 0 && ns >= min && ns <= max)
+		return 0;
+	return sb_spec_fail(c, AT(path), false, "%s: must be %s", path, what);
+}
+
+/* Faults: members exist, one dm device per member, fail needs md. */
+static int check_faults(const struct sb_spec_ctx *c, struct sb_stack_spec *s)
+{
+	struct sb_faults_spec *f = &s->faults;
+	uint32_t have = s->devices.kind == SB_DEVICES_LOOP ? s->devices.loop.count : s->devices.ndisks;
+	const uint64_t ms = 1000000ULL, sec = 1000000000ULL;
+	int rc;
+
+	if (!f->enabled)
+		return 0;
+	if (!f->delay.enabled && !f->flakey.enabled && !f->fail.enabled)
+		return sb_spec_fail(c, AT("faults"), true, "faults: give at least one of delay, flakey, fail");
+	if (f->delay.enabled &&
+	    ((rc = check_member(c, "delay", f->delay.member, have)) < 0 ||
+	     (rc = check_whole(c, "faults.delay.latency", f->delay.latency_ns, ms, ms, 10 * sec,
+			       "whole milliseconds from 1ms to 10s")) < 0))
+		return rc;
+	if (f->flakey.enabled &&
+	    ((rc = check_member(c, "flakey", f->flakey.member, have)) < 0 ||
+	     (rc = check_whole(c, "faults.flakey.up", f->flakey.up_ns, sec, sec, 3600 * sec,
+			       "whole seconds from 1s to 1h (dm-flakey counts seconds)")) < 0 ||
+	     (rc = check_whole(c, "faults.flakey.down", f->flakey.down_ns, sec, sec, 3600 * sec,
+			       "whole seconds from 1s to 1h (dm-flakey counts seconds)")) < 0))
+		return rc;
+	if (f->delay.enabled && f->flakey.enabled && f->delay.member == f->flakey.member)
+		return sb_spec_fail(c, AT("faults.flakey.member"), false,
+				    "faults.flakey.member: member %u already has faults.delay; one fault device per member",
+				    f->flakey.member);
+	if (f->fail.enabled) {
+		if (!s->raid.enabled)
+			return sb_spec_fail(c, AT("faults.fail"), true,
+					    "faults.fail: needs a raid section (md marks a RAID member faulty)");
+		rc = check_member(c, "fail", f->fail.member, have);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
 int sb_spec_check(const struct sb_spec_ctx *c, struct sb_stack_spec *s)
 {
 	int rc;
@@ -322,7 +380,8 @@ int sb_spec_check(const struct sb_spec_ctx *c, struct sb_stack_spec *s)
 	    (rc = check_luks(c, s)) < 0 ||
 	    (rc = check_fs(c, s)) < 0 ||
 	    (rc = check_loop(c, s)) < 0 ||
-	    (rc = check_capacity(c, s)) < 0)
+	    (rc = check_capacity(c, s)) < 0 ||
+	    (rc = check_faults(c, s)) < 0)
 		return rc;
 	return 0;
 }

@@ -176,6 +176,57 @@ static const struct sb_opt bench_opts[] = {
 static const struct sb_opt_section bench_sec = {
 	"bench", offsetof(struct sb_stack_spec, bench), -1, bench_opts };
 
+static const struct sb_opt fault_delay_opts[] = {
+	{ "member", SB_OPT_U32, FLD(sb_fault_delay_spec, member), "0", 0, SB_MAX_DISKS - 1, NULL, NULL,
+	  "which device (0-based, below the RAID) gets a dm-delay device over it" },
+	{ "latency", SB_OPT_DURATION, FLD(sb_fault_delay_spec, latency_ns), "50ms", 0, 0, NULL, NULL,
+	  "added to every read and write of that member, whole milliseconds (1ms..10s)" },
+	{ .key = NULL },
+};
+
+static const struct sb_opt_section fault_delay_sec = {
+	"faults.delay", offsetof(struct sb_stack_spec, faults.delay),
+	offsetof(struct sb_stack_spec, faults.delay.enabled), fault_delay_opts };
+
+static const struct sb_opt fault_flakey_opts[] = {
+	{ "member", SB_OPT_U32, FLD(sb_fault_flakey_spec, member), "0", 0, SB_MAX_DISKS - 1, NULL, NULL,
+	  "which device (0-based, below the RAID) gets a dm-flakey device over it" },
+	{ "up", SB_OPT_DURATION, FLD(sb_fault_flakey_spec, up_ns), "5s", 0, 0, NULL, NULL,
+	  "time the member works, whole seconds (1s..1h)" },
+	{ "down", SB_OPT_DURATION, FLD(sb_fault_flakey_spec, down_ns), "1s", 0, 0, NULL, NULL,
+	  "then time every I/O to it fails, whole seconds (1s..1h)" },
+	{ .key = NULL },
+};
+
+static const struct sb_opt_section fault_flakey_sec = {
+	"faults.flakey", offsetof(struct sb_stack_spec, faults.flakey),
+	offsetof(struct sb_stack_spec, faults.flakey.enabled), fault_flakey_opts };
+
+static const struct sb_opt fault_fail_opts[] = {
+	{ "member", SB_OPT_U32, FLD(sb_fault_fail_spec, member), "0", 0, SB_MAX_DISKS - 1, NULL, NULL,
+	  "which RAID member (0-based) md marks faulty" },
+	{ "after", SB_OPT_DURATION, FLD(sb_fault_fail_spec, after_ns), "3s", 0, 0, NULL, NULL,
+	  "how long into the benchmark" },
+	{ .key = NULL },
+};
+
+static const struct sb_opt_section fault_fail_sec = {
+	"faults.fail", offsetof(struct sb_stack_spec, faults.fail),
+	offsetof(struct sb_stack_spec, faults.fail.enabled), fault_fail_opts };
+
+static const struct sb_opt faults_opts[] = {
+	{ "delay", SB_OPT_SECTION, 0, 0, NULL, 0, 0, NULL, &fault_delay_sec,
+	  "dm-delay over one member: a slow disk" },
+	{ "flakey", SB_OPT_SECTION, 0, 0, NULL, 0, 0, NULL, &fault_flakey_sec,
+	  "dm-flakey over one member: a disk that fails all I/O for `down` every `up`" },
+	{ "fail", SB_OPT_SECTION, 0, 0, NULL, 0, 0, NULL, &fault_fail_sec,
+	  "md marks one member faulty during the benchmark (needs raid)" },
+	{ .key = NULL },
+};
+
+static const struct sb_opt_section faults_sec = {
+	"faults", offsetof(struct sb_stack_spec, faults), offsetof(struct sb_stack_spec, faults.enabled), faults_opts };
+
 static const struct sb_opt root_opts[] = {
 	{ "name", SB_OPT_NAME, FLD(sb_stack_spec, name), NULL, 0, 0, NULL, NULL,
 	  "stack name, [a-z0-9][a-z0-9._-]* (default: the file name without .yml)" },
@@ -193,6 +244,8 @@ static const struct sb_opt root_opts[] = {
 	  "the filesystem" },
 	{ "bench", SB_OPT_SECTION, 0, 0, NULL, 0, 0, NULL, &bench_sec,
 	  "benchmark suites and their sizes" },
+	{ "faults", SB_OPT_SECTION, 0, 0, NULL, 0, 0, NULL, &faults_sec,
+	  "faults injected into the run: delay, flakey, fail (absent: none)" },
 	{ "matrix", SB_OPT_MATRIX, 0, 0, NULL, 0, 0, NULL, NULL,
 	  "dotted key -> list of values; expands into one stack per combination (at most 256)" },
 	{ .key = NULL },

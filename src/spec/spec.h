@@ -102,6 +102,34 @@ struct sb_bench_spec {
 	bool per_layer;           /* also run the engine on every layer's block device (read-only) */
 };
 
+/* Faults injected into a run (dm-delay / dm-flakey under md, md member
+ * failure during the benchmark): what a degraded or slow array does. */
+struct sb_fault_delay_spec {
+	bool enabled;
+	uint32_t member;          /* index into the devices (0-based) */
+	uint64_t latency_ns;      /* dm-delay, reads and writes; whole ms */
+};
+
+struct sb_fault_flakey_spec {
+	bool enabled;
+	uint32_t member;
+	uint64_t up_ns;           /* dm-flakey up interval; whole seconds */
+	uint64_t down_ns;         /* dm-flakey down interval (all I/O fails); whole seconds */
+};
+
+struct sb_fault_fail_spec {
+	bool enabled;
+	uint32_t member;          /* md member marked faulty ... */
+	uint64_t after_ns;        /* ... this long into the benchmark */
+};
+
+struct sb_faults_spec {
+	bool enabled;
+	struct sb_fault_delay_spec delay;
+	struct sb_fault_flakey_spec flakey;
+	struct sb_fault_fail_spec fail;
+};
+
 struct sb_stack_spec {
 	char name[SB_NAME_MAX];           /* [a-z0-9][a-z0-9._-]*; matrix expansions derive theirs */
 	char description[SB_OPTSTR_MAX];
@@ -112,6 +140,7 @@ struct sb_stack_spec {
 	struct sb_luks_spec luks;
 	struct sb_fs_spec fs;
 	struct sb_bench_spec bench;
+	struct sb_faults_spec faults;
 };
 
 /* A list of stacks: one file expands into several when it has a matrix. */

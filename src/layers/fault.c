@@ -1,0 +1,338 @@
+/* fault layer: dm-delay or dm-flakey over chosen members, between the
+ * devices (loop/disks) and md, so a stack can run with a slow or an
+ * unreliable disk (faults.delay / faults.flakey). Members without a fault
+ * pass through unchanged: dev[i] is the device below, or
+ * /dev/mapper/sb-NAME-fault-I over it. Device-mapper through libdevmapper
+ * (not the dmsetup CLI), with udev cookies so the node exists when create
+ * returns. State objects: "dm" sb-NAME-fault-I, extra "member=I dev=/dev/loopN". */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libdevmapper.h>
+
+#include "core/layer.h"
+#include "core/stack.h"
+#include "core/state.h"
+#include "layers/holders.h"
+#include "sys/udev.h"
+#include "util/log.h"
+
+/* libdevmapper logs through a callback: keep the last error for our
+ * message, and let nothing reach stderr on its own. */
+static char dm_last[256];
+
+__attribute__((format(printf, 5, 6)))
+static void dm_logfn(int level, const char *file, int line, int dm_errno_or_class, const char *f, ...)
+{
+	va_list ap;
+
+	(void)file;
+	(void)line;
+	(void)dm_errno_or_class;
+	if ((level & 7) > 3)   /* _LOG_ERR is 3; warnings and debug are noise here */
+		return;
+	va_start(ap, f);
+	vsnprintf(dm_last, sizeof(dm_last), f, ap);
+	va_end(ap);
+}
+
+static void dm_init(void)
+{
+	static bool done;
+
+	if (done)
+		return;
+	dm_log_with_errno_init(dm_logfn);
+	dm_udev_set_sync_support(1);
+	done = true;
+}
+
+static void fault_name(const struct sb_stack_spec *spec, unsigned member, char *out, size_t len)
+{
+	snprintf(out, len, "sb-%s-fault-%u", spec->name, member);
+}
+
+/* Which fault member i gets: "delay", "flakey" or NULL. */
+static const char *fault_kind(const struct sb_stack_spec *spec, unsigned i)
+{
+	if (spec->faults.delay.enabled && spec->faults.delay.member == i)
+		return "delay";
+	if (spec->faults.flakey.enabled && spec->faults.flakey.member == i)
+		return "flakey";
+	return NULL;
+}
+
+/* dm table parameters after "<start> <len> <target>": the device, offset 0,
+ * then the target's own arguments. */
+static void fault_params(const struct sb_stack_spec *spec, const char *kind, const char *dev,
+			 char *out, size_t len)
+{
+	if (!strcmp(kind, "delay"))
+		snprintf(out, len, "%s 0 %llu", dev,
+			 (unsigned long long)(spec->faults.delay.latency_ns / 1000000ULL));
+	else
+		snprintf(out, len, "%s 0 %llu %llu", dev,
+			 (unsigned long long)(spec->faults.flakey.up_ns / 1000000000ULL),
+			 (unsigned long long)(spec->faults.flakey.down_ns / 1000000000ULL));
+}
+
+static void fault_plan(const struct sb_layer *l, struct sb_plan *p)
+{
+	unsigned n = l->spec->devices.kind == SB_DEVICES_LOOP ? l->spec->devices.loop.count : l->spec->devices.ndisks;
+	char name[SB_NAME_MAX + 32], params[SB_PATH_MAX + 64], below[SB_PATH_MAX];
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		const char *kind = fault_kind(l->spec, i);
+
+		if (!kind)
+			continue;
+		fault_name(l->spec, i, name, sizeof(name));
+		if (l->below && i < l->below->ndev)
+			snprintf(below, sizeof(below), "%s", l->below->dev[i]);
+		else
+			snprintf(below, sizeof(below), "DEV%u", i);
+		fault_params(l->spec, kind, below, params, sizeof(params));
+		sb_plan_build(p, "fault: dm create /dev/mapper/%s over member %u, table \"0 SECTORS %s %s\" (%s; via libdevmapper); "
+			      "the other members pass through", name, i, kind, params,
+			      !strcmp(kind, "delay") ? "every read and write delayed" : "all I/O fails in the down interval");
+		sb_plan_teardown(p, "fault: udev settle, dm remove %s (retry while busy, at most %d s)",
+				 name, SB_BUSY_BUDGET_MS / 1000);
+	}
+	if (l->spec->faults.fail.enabled)
+		sb_plan_build(p, "fault: (during the benchmark) write a verify file, then %.1f s into the benchmark write "
+			      "\"faulty\" to /sys/block/MD/md/dev-MEMBER/state for RAID member %u; record the md state "
+			      "after every suite; read the verify file back at the end",
+			      (double)l->spec->faults.fail.after_ns / 1e9, l->spec->faults.fail.member);
+}
+
+static unsigned long long dev_sectors(const char *dev)
+{
+	char kname[64], p[256], v[64] = "";
+	FILE *f;
+
+	sb_dev_kname(dev, kname, sizeof(kname));
+	if (!kname[0])
+		return 0;
+	snprintf(p, sizeof(p), "/sys/class/block/%s/size", kname);
+	f = fopen(p, "re");
+	if (!f)
+		return 0;
+	if (!fgets(v, sizeof(v), f))
+		v[0] = '\0';
+	fclose(f);
+	return strtoull(v, NULL, 10);
+}
+
+static int dm_create(const char *name, const char *target, unsigned long long sectors,
+		     const char *params, struct sb_err *err)
+{
+	struct dm_task *dmt;
+	uint32_t cookie = 0;
+	int ok;
+
+	dm_init();
+	dm_last[0] = '\0';
+	dmt = dm_task_create(DM_DEVICE_CREATE);
+	if (!dmt)
+		return sb_err_set(err, -ENOMEM, "fault: dm_task_create failed");
+	ok = dm_task_set_name(dmt, name) &&
+	     dm_task_add_target(dmt, 0, sectors, target, params) &&
+	     dm_task_set_cookie(dmt, &cookie, 0) &&
+	     dm_task_run(dmt);
+	if (cookie)
+		(void)dm_udev_wait(cookie);
+	dm_task_destroy(dmt);
+	if (!ok)
+		return sb_err_set(err, -EIO, "fault: creating dm device %s (%s %s) failed: %s", name, target, params,
+				  dm_last[0] ? dm_last : "device-mapper error (is the dm-" "delay/dm-flakey module there?)");
+	return 0;
+}
+
+static int fault_build(struct sb_layer *l, struct sb_err *err)
+{
+	char name[SB_NAME_MAX + 32], node[SB_PATH_MAX], params[SB_PATH_MAX + 64], extra[SB_PATH_MAX];
+	unsigned i;
+	int rc;
+
+	if (!l->below || !l->below->ndev)
+		return sb_err_set(err, -EINVAL, "fault: no devices below");
+	for (i = 0; i < l->below->ndev; i++) {
+		const char *kind = fault_kind(l->spec, i);
+		unsigned long long sectors;
+
+		snprintf(l->dev[i], sizeof(l->dev[i]), "%s", l->below->dev[i]);
+		if (!kind)
+			continue;
+		fault_name(l->spec, i, name, sizeof(name));
+		sectors = dev_sectors(l->below->dev[i]);
+		if (!sectors)
+			return sb_err_set(err, -ENODEV, "fault: cannot read the size of %s", l->below->dev[i]);
+		snprintf(extra, sizeof(extra), "member=%u dev=%s", i, l->below->dev[i]);
+		rc = sb_state_add(&l->stack->state, "fault", "dm", name, extra, err);
+		if (rc)
+			return rc;
+		fault_params(l->spec, kind, l->below->dev[i], params, sizeof(params));
+		rc = dm_create(name, kind, sectors, params, err);
+		if (rc)
+			return rc;
+		snprintf(node, sizeof(node), "/dev/mapper/%s", name);
+		rc = sb_udev_wait_node(node, SB_UDEV_TIMEOUT_MS, err);
+		if (rc)
+			return rc;
+		snprintf(l->dev[i], sizeof(l->dev[i]), "%s", node);
+		sb_info("fault: %s over member %u (%s): %s", node, i, l->below->dev[i], kind);
+	}
+	l->ndev = l->below->ndev;
+	return 0;
+}
+
+/* 1 exists, 0 gone, -errno when device-mapper cannot be asked. */
+static int dm_exists(const char *name)
+{
+	struct dm_task *dmt;
+	struct dm_info info;
+	int r = -EIO;
+
+	dm_init();
+	dmt = dm_task_create(DM_DEVICE_INFO);
+	if (!dmt)
+		return -ENOMEM;
+	if (dm_task_set_name(dmt, name) && dm_task_run(dmt) && dm_task_get_info(dmt, &info))
+		r = info.exists ? 1 : 0;
+	dm_task_destroy(dmt);
+	return r;
+}
+
+static int remove_once(void *arg)
+{
+	const char *name = arg;
+	struct dm_task *dmt;
+	uint32_t cookie = 0;
+	int ok, e;
+
+	if (dm_exists(name) == 0)
+		return 0;
+	dm_last[0] = '\0';
+	dmt = dm_task_create(DM_DEVICE_REMOVE);
+	if (!dmt)
+		return -ENOMEM;
+	ok = dm_task_set_name(dmt, name) && dm_task_set_cookie(dmt, &cookie, 0) && dm_task_run(dmt);
+	e = ok ? 0 : dm_task_get_errno(dmt);
+	if (cookie)
+		(void)dm_udev_wait(cookie);
+	dm_task_destroy(dmt);
+	if (ok || dm_exists(name) == 0)
+		return 0;
+	return e == EBUSY || strstr(dm_last, "busy") ? -EBUSY : -EIO;
+}
+
+static int fault_teardown(const struct sb_state_obj *obj, struct sb_err *err)
+{
+	char node[SB_PATH_MAX + 16], h[512];
+	int r;
+
+	if (strcmp(obj->kind, "dm"))
+		return sb_err_set(err, -EINVAL, "fault: unknown object kind '%s'", obj->kind);
+	if (strncmp(obj->id, "sb-", 3) || !strstr(obj->id, "-fault-"))
+		return sb_err_set(err, -EINVAL, "fault: refusing to remove %s: not a stackbench fault device", obj->id);
+	dm_init();
+	(void)sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
+	r = sb_retry_busy(remove_once, (void *)obj->id, SB_BUSY_BUDGET_MS);
+	if (r == -EBUSY) {
+		snprintf(node, sizeof(node), "/dev/mapper/%s", obj->id);
+		sb_holders_describe(node, h, sizeof(h));
+		return sb_err_set(err, -EBUSY, "fault: %s still busy after %d s: %s", obj->id,
+				  SB_BUSY_BUDGET_MS / 1000, h);
+	}
+	if (r < 0)
+		return sb_err_set(err, r, "fault: removing dm device %s failed: %s", obj->id,
+				  dm_last[0] ? dm_last : "device-mapper error");
+	(void)sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
+	return 0;
+}
+
+static bool fault_exists(const struct sb_state_obj *obj)
+{
+	return dm_exists(obj->id) != 0;   /* cannot ask: say it may be there */
+}
+
+/* dm status line of the target ("delay": the device and delay; "flakey":
+ * up/down), plus which member it wraps. */
+static int fault_describe(const struct sb_layer *l, struct json_object *out, struct sb_err *err)
+{
+	struct json_object *arr = json_object_new_array();
+	char name[SB_NAME_MAX + 32];
+	unsigned i;
+
+	for (i = 0; i < l->ndev; i++) {
+		const char *kind = fault_kind(l->spec, i);
+		struct json_object *o = json_object_new_object();
+		struct dm_task *dmt;
+
+		json_object_object_add(o, "member", json_object_new_int((int)i));
+		json_object_object_add(o, "device", json_object_new_string(l->dev[i]));
+		sb_dev_kname(l->dev[i], name, sizeof(name));
+		json_object_object_add(o, "kernel_name", json_object_new_string(name));
+		json_object_object_add(o, "fault", kind ? json_object_new_string(kind) : NULL);
+		if (kind) {
+			uint64_t start, length;
+			char *target = NULL, *params = NULL;
+
+			fault_name(l->spec, i, name, sizeof(name));
+			json_object_object_add(o, "over", json_object_new_string(l->below ? l->below->dev[i] : ""));
+			dmt = dm_task_create(DM_DEVICE_TABLE);
+			if (dmt && dm_task_set_name(dmt, name) && dm_task_run(dmt)) {
+				(void)dm_get_next_target(dmt, NULL, &start, &length, &target, &params);
+				json_object_object_add(o, "target", json_object_new_string(target ? target : ""));
+				json_object_object_add(o, "table", json_object_new_string(params ? params : ""));
+				json_object_object_add(o, "sectors", json_object_new_int64((int64_t)length));
+			}
+			if (dmt)
+				dm_task_destroy(dmt);
+		}
+		json_object_array_add(arr, o);
+	}
+	json_object_object_add(out, "members", arr);
+	(void)err;
+	return 0;
+}
+
+/* `bench STACK` on a stack an earlier command built: the devices below,
+ * with the recorded fault devices in their members' places. */
+static int fault_attach(struct sb_layer *l, const struct sb_state *st, struct sb_err *err)
+{
+	unsigned i;
+
+	if (!l->below)
+		return sb_err_set(err, -EINVAL, "fault: no devices below");
+	for (i = 0; i < l->below->ndev; i++)
+		snprintf(l->dev[i], sizeof(l->dev[i]), "%s", l->below->dev[i]);
+	l->ndev = l->below->ndev;
+	for (i = 0; i < st->nobj; i++) {
+		const char *m;
+		unsigned member;
+
+		if (strcmp(st->obj[i].layer, "fault") || strcmp(st->obj[i].kind, "dm"))
+			continue;
+		m = strstr(st->obj[i].extra, "member=");
+		if (!m || sscanf(m, "member=%u", &member) != 1 || member >= l->ndev)
+			continue;
+		snprintf(l->dev[member], sizeof(l->dev[member]), "/dev/mapper/%s", st->obj[i].id);
+	}
+	return 0;
+}
+
+const struct sb_layer_ops sb_layer_fault = {
+	.name = "fault",
+	.plan = fault_plan,
+	.build = fault_build,
+	.describe = fault_describe,
+	.teardown = fault_teardown,
+	.exists = fault_exists,
+	.attach = fault_attach,
+};

@@ -1,0 +1,55 @@
+#!/bin/bash
+# An unreliable member (faults.flakey): RAID1 on 2 loop devices, dm-flakey
+# over member 0, up 8 s then down 4 s (every I/O fails). A write in the down
+# interval makes md fail the member on its own; the run completes, the
+# results record the array degraded with that member failed (suite
+# stack_state_after and its note), the verify read of data written at the
+# start passes, and teardown leaves nothing.
+#   scripts/uml-run.sh -- tests/integration/uml/fault_flakey.sh
+set -u
+. "$(dirname "$0")/fault_lib.sh"
+
+d=$(mktemp -d /tmp/sb-fault-XXXXXX)
+y=$d/fflakey-r1.yml
+cat > "$y" <<YML
+name: fflakey-r1
+devices:
+  loop: {count: 2, size: 64MiB, dir: $work}
+raid: {level: 1}
+fs: {block_size: 4096}
+bench: {suites: [quick, quick], size: 16MiB, runtime: 3s}
+faults:
+  flakey: {member: 0, up: 8s, down: 4s}
+YML
+run_stack "$y"
+rm -rf "$d"
+if [ "$RC" = 0 ]; then ok "build-and-test with a flakey member exits 0"; else bad "exit $RC"; fi
+if [ -n "$RES" ]; then
+	python3 - "$RES" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+built = {b.get('layer'): b for b in r['stack']['built']}
+flakey = [m for m in built['fault']['members'] if m.get('fault') == 'flakey']
+errs = []
+if len(flakey) != 1 or flakey[0].get('target') != 'flakey': errs.append('fault layer: %s' % built['fault'])
+kname = flakey[0].get('kernel_name') if flakey else None
+md = r['suites'][-1].get('stack_state_after', {}).get('md', {})
+print('    md after the last suite: degraded=%s failed=%s state=%s' % (md.get('degraded'), md.get('failed_members'), md.get('array_state')))
+if md.get('degraded') != 1: errs.append('md not degraded')
+if md.get('failed_members') != [kname]: errs.append('failed_members %s, want [%s]' % (md.get('failed_members'), kname))
+notes = [n for s in r['suites'] for n in s.get('notes', []) if 'degraded during this suite' in n]
+print('    notes: %s' % notes)
+if len(notes) != 1 or kname not in notes[0]: errs.append('notes %s' % notes)
+ver = r.get('faults', {}).get('verify', {})
+print('    verify: %s' % ver)
+if not ver.get('ok') or ver.get('errors') != 0: errs.append('verify %s' % ver)
+if 'fail' in r.get('faults', {}): errs.append('faults.fail recorded without faults.fail')
+for e in errs: print('    ' + e)
+sys.exit(1 if errs else 0)
+PY
+	if [ $? = 0 ]; then ok "md failed the flakey member on its own; results record it; verify passes"; else bad "results"; fi
+else
+	bad "no results file"
+fi
+assert_clean "fflakey-r1 teardown"
+finished=1

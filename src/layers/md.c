@@ -559,8 +559,38 @@ static void md_release(struct sb_layer *l)
 	l->priv = NULL;
 }
 
+/* Re-attach to the array `build` left up: find it from the recorded md
+ * object (kernel name, /dev/md link or the members' holder), so describe
+ * and the fault timer see the live array. */
+static int md_attach(struct sb_layer *l, const struct sb_state *st, struct sb_err *err)
+{
+	const struct sb_state_obj *obj = NULL;
+	struct md_priv *priv;
+	unsigned i;
+
+	for (i = 0; i < st->nobj; i++)
+		if (!strcmp(st->obj[i].layer, "md") && !strcmp(st->obj[i].kind, "md"))
+			obj = &st->obj[i];
+	if (!obj)
+		return sb_err_set(err, -ENOENT, "md: the state records no array");
+	priv = calloc(1, sizeof(*priv));
+	if (!priv)
+		return sb_err_set(err, -ENOMEM, "out of memory");
+	md_find(obj, priv->kname, sizeof(priv->kname));
+	if (!priv->kname[0]) {
+		free(priv);
+		return sb_err_set(err, -ENOENT, "md: the array %s is not there any more", obj->id);
+	}
+	extra_get(obj->extra, "uuid", priv->uuid, sizeof(priv->uuid));
+	l->priv = priv;
+	snprintf(l->dev[0], sizeof(l->dev[0]), "/dev/%s", priv->kname);
+	l->ndev = 1;
+	return 0;
+}
+
 const struct sb_layer_ops sb_layer_md = {
 	.name = "md",
+	.attach = md_attach,
 	.plan = md_plan,
 	.build = md_build,
 	.describe = md_describe,

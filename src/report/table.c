@@ -313,15 +313,58 @@ out:
 	return ret;
 }
 
+/* Without bonnie figures the Helios4 columns would all be empty: show the
+ * stack and every SUITE.FIGURE the results hold instead (first seen first,
+ * at most 12), e.g. fio-matrix's cells or quick's. 0 if some result has a
+ * bonnie suite (then the Helios4 default stands). */
+static int figure_columns(struct json_object *const *results, unsigned n, char *buf, size_t len)
+{
+	unsigned i, ncols = 0;
+	size_t used;
+
+	used = (size_t)snprintf(buf, len, "stack");
+	for (i = 0; i < n; i++) {
+		struct json_object *suites;
+		size_t j;
+
+		if (!json_object_object_get_ex(results[i], "suites", &suites) ||
+		    !json_object_is_type(suites, json_type_array))
+			continue;
+		for (j = 0; j < json_object_array_length(suites); j++) {
+			struct json_object *su = json_object_array_get_idx(suites, j), *name, *figs;
+			char col[SB_COL_NAME_MAX + 2];
+
+			if (!json_object_object_get_ex(su, "suite", &name) ||
+			    !json_object_object_get_ex(su, "figures", &figs))
+				continue;
+			if (!strcmp(json_object_get_string(name), "bonnie"))
+				return 0;
+			json_object_object_foreach(figs, fig, v) {
+				(void)v;
+				snprintf(col, sizeof(col), ",%s.%s", json_object_get_string(name), fig);
+				if (ncols >= 12 || strstr(buf, col) || used + strlen(col) >= len)
+					continue;
+				memcpy(buf + used, col, strlen(col) + 1);
+				used += strlen(col);
+				ncols++;
+			}
+		}
+	}
+	return ncols > 0;
+}
+
 int sb_table_build(struct json_object *const *results, unsigned n,
 		   const struct sb_table_opts *o, struct sb_table *t, struct sb_err *err)
 {
+	char figcols[2048];
 	int r;
 
 	if (!n)
 		return sb_err_set(err, -EINVAL, "no results to compare");
 	if (o->columns)
 		return build_once(results, n, o->columns, o->baseline, t, err);
+	if (figure_columns(results, n, figcols, sizeof(figcols)))
+		return build_once(results, n, figcols, o->baseline, t, err);
 	r = build_once(results, n, DEFAULT_COLUMNS, o->baseline, t, err);
 	if (r < 0 || !rows_ambiguous(t))
 		return r;

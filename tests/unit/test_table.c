@@ -496,6 +496,30 @@ static void test_requested_disabled(void **state)
 	json_object_put(r[0]);
 }
 
+/* No bonnie suite: the default columns are the stack and its suite's figures. */
+static void test_default_without_bonnie(void **state)
+{
+	struct json_object *r[1];
+	struct sb_table_opts o = { 0 };
+	struct sb_table t;
+	struct sb_err err = { 0 };
+
+	r[0] = json_tokener_parse(
+		"{\"schema\":\"stackbench-results/1\",\"host\":{},"
+		"\"stack\":{\"name\":\"raid10-near2\"},"
+		"\"suites\":[{\"suite\":\"fio-matrix\",\"repetition\":1,\"figures\":{"
+		"\"read_qd1_j1\":{\"value\":300.5,\"unit\":\"MB/s\"},"
+		"\"write_qd32_j4\":{\"value\":250,\"unit\":\"MB/s\"}}}]}");
+	assert_non_null(r[0]);
+	assert_int_equal(sb_table_build(r, 1, &o, &t, &err), 0);
+	assert_int_equal(t.ncols, 3);
+	assert_string_equal(sb_table_cell(&t, 0, 0)->str, "raid10-near2");
+	assert_true(sb_table_cell(&t, 0, 1)->present);
+	assert_true(sb_table_cell(&t, 0, 2)->present);
+	sb_table_free(&t);
+	json_object_put(r[0]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -511,6 +535,7 @@ int main(void)
 		cmocka_unit_test(test_goldens),
 		cmocka_unit_test(test_requested_fallback),
 		cmocka_unit_test(test_requested_disabled),
+		cmocka_unit_test(test_default_without_bonnie),
 		cmocka_unit_test(test_odd_shapes),
 		cmocka_unit_test(test_bon_tools),
 		cmocka_unit_test(test_cmd_compare_bad_file),

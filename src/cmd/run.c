@@ -131,6 +131,14 @@ static int run_suites(struct sb_stack *s, const struct sb_stack_spec *spec, unsi
 				json_object_put(st);
 			}
 			sb_results_add_suite(res, obj);
+			/* The engine finishes the phase it is in; a signal that came
+			 * meanwhile still ends the run here, so the stack is torn
+			 * down and the exit status says it was interrupted. */
+			if (run_stop) {
+				rc = sb_err_set(err, -EINTR, "interrupted during suite %s",
+						spec->bench.suites[i]);
+				break;
+			}
 		}
 	}
 	if (deg) {

@@ -16,6 +16,7 @@ cd "$root"
 export SB_ROOT=$root
 export STACKBENCH_BIN=${STACKBENCH_BIN:-$root/build/stackbench}
 timeout_s=${SB_TEST_TIMEOUT:-1500}
+. "$root/tests/integration/lib.sh"
 mode=auto
 inside=
 results=
@@ -42,7 +43,7 @@ matches() {
 
 # Kernel objects a test may leave behind, one per line, for diffing.
 snapshot() {
-	losetup -n -l -O NAME,BACK-FILE 2>/dev/null | sed 's/^/loop /'
+	sb_loops_backed_by "" | sed 's/^/loop /'
 	grep -E '^md[0-9a-z_]+ :' /proc/mdstat 2>/dev/null | awk '{print "md /dev/" $1}'
 	for d in /sys/block/dm-*; do [ -e "$d" ] && echo "dm $(cat "$d/dm/name" 2>/dev/null) ${d##*/}"; done
 	awk '{print "mount " $5 " " $10}' /proc/self/mountinfo
@@ -54,15 +55,27 @@ snapshot() {
 # dir, or stackbench's own mount/state paths, count; inside a private
 # kernel everything new counts.
 leaks() {
+	local base=$1 dir=$2 state=$3 private=$4 i
+	# A detach or lazy unmount the test started may still be finishing:
+	# look again for a bounded time before calling what is new a leak.
+	for ((i = 0; i < SB_DETACH_WAIT * 10; i++)); do
+		snapshot | sort > "$logdir/after"
+		[ -z "$(leaks_in "$base" "$dir" "$state" "$private")" ] && break
+		sleep 0.1
+	done
+	leaks_in "$base" "$dir" "$state" "$private"
+	[ -n "$(ls -A "$state" 2>/dev/null)" ] && echo "state files left in $state: $(ls -A "$state" | tr '\n' ' ')"
+}
+
+# leaks_in BASE DIR STATE PRIVATE: what $logdir/after has that BASE has not.
+leaks_in() {
 	local base=$1 dir=$2 state=$3 private=$4
-	snapshot | sort > "$logdir/after"
 	comm -13 "$base" "$logdir/after" | while read -r kind a b; do
 		if [ -n "$private" ] || [[ "$a $b" == *"$dir"* ]] || [[ "$a $b" == *"$state"* ]] ||
 		   { [ "$kind" = mount ] && [[ "$a" == *stackbench* ]]; }; then
 			echo "$kind $a $b"
 		fi
 	done
-	[ -n "$(ls -A "$state" 2>/dev/null)" ] && echo "state files left in $state: $(ls -A "$state" | tr '\n' ' ')"
 }
 
 cleanup_leaks() {
@@ -75,7 +88,7 @@ cleanup_leaks() {
 		esac
 	done < <(grep -E '^(mount|dm|md) ' "$1" | sort -r -k1,1)
 	while read -r kind a b; do
-		[ "$kind" = loop ] && losetup -d "$a" 2>/dev/null
+		[ "$kind" = loop ] && sb_loop_detach "$a"
 	done < "$1"
 }
 

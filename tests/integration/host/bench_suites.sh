@@ -3,24 +3,11 @@
 # there, positive and sane (MB/s in 0.1..100000, /s > 0), CPU % present for
 # bonnie's, nothing left in the directory. Needs root; no md/dm.
 set -uo pipefail
-SB=${SB_BIN:-$(cd "$(dirname "$0")/../../.." && pwd)/build/stackbench}
-TMP=$(mktemp -d /dev/shm/sb-bench-suites.XXXXXX)
-LOOP=
-FAILED=0
-fail() { echo "FAIL: $*" >&2; FAILED=1; }
-cleanup() {
+. "$(dirname "$0")/../lib.sh"
+sb_host_test bench-suites
+sb_cleanup_hook() {
 	mountpoint -q "$TMP/mnt" 2>/dev/null && umount "$TMP/mnt"
-	[ -n "$LOOP" ] && losetup -d "$LOOP" 2>/dev/null
-	if [ -n "$(losetup -j "$TMP/img" 2>/dev/null)" ]; then
-		echo "FAIL: leaked loop device: $(losetup -j "$TMP/img")" >&2
-		FAILED=1
-	fi
-	rm -rf "$TMP"
-	exit $FAILED
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root" >&2; FAILED=77; exit; }
 
 truncate -s 256M "$TMP/img"
 LOOP=$(losetup -f --show "$TMP/img") || { fail "losetup"; exit; }

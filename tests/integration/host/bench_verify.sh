@@ -5,23 +5,8 @@
 # exit, the offset in the message); a wrong generation is caught too.
 # Runs on this kernel (plain loop, no md/dm); needs root.
 set -uo pipefail
-SB=${SB_BIN:-$(cd "$(dirname "$0")/../../.." && pwd)/build/stackbench}
-TMP=$(mktemp -d /dev/shm/sb-bench-verify.XXXXXX)
-LOOP=
-FAILED=0
-fail() { echo "FAIL: $*" >&2; FAILED=1; }
-cleanup() {
-	[ -n "$LOOP" ] && losetup -d "$LOOP" 2>/dev/null
-	if [ -n "$(losetup -j "$TMP/img" 2>/dev/null)" ]; then
-		echo "FAIL: leaked loop device: $(losetup -j "$TMP/img")" >&2
-		FAILED=1
-	fi
-	rm -rf "$TMP"
-	exit $FAILED
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root" >&2; FAILED=77; exit; }
+. "$(dirname "$0")/../lib.sh"
+sb_host_test bench-verify
 
 truncate -s 64M "$TMP/img"
 LOOP=$(losetup -f --show "$TMP/img") || { fail "losetup"; exit; }

@@ -8,6 +8,7 @@
 # looked at (the check refuses it before opening it).
 #   tests/integration/host/safety_disks.sh        (SB_BUILD_DIR=build by default)
 set -u
+. "$(dirname "$0")/../lib.sh"
 # shellcheck disable=SC2317  # leaks and cleanup run from the EXIT trap
 src=$(cd "$(dirname "$0")/../../.." && pwd)
 build=${SB_BUILD_DIR:-$src/build}
@@ -31,7 +32,7 @@ leaks() {
 	local f
 	for f in "$tmp"/*.img; do
 		[ -e "$f" ] || continue
-		losetup -j "$f" | sed 's/^/leaked loop: /'
+		sb_loops_backed_by "$f" | sed 's/^/leaked loop: /'
 	done
 	findmnt -rn -o TARGET | grep -F "$tmp" | sed 's/^/leaked mount: /'
 	if [ -n "$holder_pid" ] && kill -0 "$holder_pid" 2>/dev/null; then
@@ -51,16 +52,9 @@ cleanup() {
 	done
 	for f in "$tmp"/*.img; do
 		[ -e "$f" ] || continue
-		for l in $(losetup -j "$f" | cut -d: -f1); do
-			losetup -d "$l"
-		done
+		sb_loop_detach $(sb_loops_backed_by "$f" | cut -d' ' -f1)
 	done
-	# Detaching is asynchronous; give it a moment before calling it a leak.
-	for _ in 1 2 3 4 5 6 7 8 9 10; do
-		left=$(leaks)
-		[ -z "$left" ] && break
-		sleep 0.3
-	done
+	left=$(leaks)
 	if [ -n "$left" ]; then
 		echo "FAIL: cleanup left objects behind:"
 		echo "$left"

@@ -15,6 +15,7 @@ if ! grep -q "^vendor_id.*User Mode Linux" /proc/cpuinfo 2>/dev/null &&
 fi
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
 sb=${STACKBENCH_BIN:-$src/build/stackbench}
+. "$src/tests/integration/lib.sh"
 [ -x "$sb" ] || { echo "FAIL: $sb not built"; exit 1; }
 
 tmp=$(mktemp -d "${SB_TEST_DIR:-/tmp}/sb-cli.XXXXXX")
@@ -71,7 +72,7 @@ EOF
 "$sb" status 2>&1 | grep -q "luks4096-cesa" && fail "status still lists the stack"
 grep -q "^md" /proc/mdstat && fail "md array left: $(grep ^md /proc/mdstat)"
 ls /sys/block | grep -q "^dm-" && fail "dm device left"
-losetup -a | grep -q "$tmp" && fail "loop device left"
+[ -n "$(sb_loop_leaks "$tmp")" ] && fail "loop device left"
 grep -q "$tmp" /proc/self/mountinfo && fail "mount left"
 [ -z "$(ls -A "$tmp/work" 2>/dev/null)" ] || fail "backing files left: $(ls -A "$tmp/work")"
 

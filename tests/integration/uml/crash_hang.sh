@@ -63,7 +63,7 @@ sleep 2
 out=$(timeout -k 5 200 "$SB" teardown --all 2>&1); rc=$?
 check "second teardown after resume: exit" 0 "$rc"
 [ $rc = 0 ] || echo "$out" | sed 's/^/    | /'
-left=$(losetup -a | grep -F "$tmp/host/work"; find "$tmp/host/work" -type f 2>/dev/null)
+left=$(sb_loop_leaks "$tmp/host/work"; find "$tmp/host/work" -type f 2>/dev/null)
 [ -z "$left" ] && ok "no loop device or backing file left on the host fs" || { bad "left:"; echo "$left"; }
 undo_host
 assert_clean "hung device"

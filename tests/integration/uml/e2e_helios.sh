@@ -16,6 +16,7 @@ if ! grep -q "^vendor_id.*User Mode Linux" /proc/cpuinfo 2>/dev/null &&
 fi
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
 sb=${STACKBENCH_BIN:-$src/build/stackbench}
+. "$src/tests/integration/lib.sh"
 [ -x "$sb" ] || { echo "FAIL: $sb not built"; exit 1; }
 
 tmp=$(mktemp -d "${SB_TEST_DIR:-/tmp}/sb-e2e.XXXXXX")
@@ -95,7 +96,7 @@ grep -q "<svg" "$tmp/run.svg" && tail -c 200 "$tmp/run.svg" | grep -q "</svg>" |
 [ -z "$(ls -A "$STACKBENCH_STATE_DIR" 2>/dev/null | grep -v '^mnt$')" ] || fail "state left: $(ls -A "$STACKBENCH_STATE_DIR")"
 grep -q "^md" /proc/mdstat && fail "md array left: $(grep ^md /proc/mdstat)"
 ls /sys/block | grep -q "^dm-" && fail "dm device left"
-losetup -a | grep -q "$tmp" && fail "loop device left: $(losetup -a | grep "$tmp")"
+left=$(sb_loop_leaks "$tmp"); [ -n "$left" ] && fail "loop device left: $left"
 grep -q "$tmp" /proc/self/mountinfo && fail "mount left"
 
 [ $fails -eq 0 ] && echo "PASS: e2e_helios" || echo "FAIL: e2e_helios ($fails problems)"

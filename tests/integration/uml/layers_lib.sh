@@ -4,7 +4,7 @@
 # Runs as root inside the throwaway kernel (scripts/uml-run.sh), where the
 # only block devices are the ones the test makes.
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
-SB=${SB_BIN:-$root/build/stackbench}
+. "$root/tests/integration/lib.sh"
 SIZE=${SB_LAYERS_LOOP_SIZE:-128MiB}
 fails=0
 passes=0
@@ -25,7 +25,7 @@ check() { # check DESCRIPTION EXPECTED ACTUAL
 leftovers() {
 	grep -E '^md[0-9]+' /proc/mdstat | sed 's/^/mdstat: /'
 	ls /sys/block | grep -E '^(dm-|md)' | sed 's/^/block: /'
-	losetup -a | grep -F "$work" | sed 's/^/loop: /'
+	sb_loops_backed_by "$work" | sed 's/^/loop: /'
 	grep -F " $state/" /proc/self/mountinfo | sed 's/^/mount: /'
 	grep -F " $work/" /proc/self/mountinfo | sed 's/^/mount: /'
 	lvm pvs --noheadings -o pv_name 2>/dev/null | sed 's/^ */pv: /'
@@ -60,7 +60,7 @@ cleanup() {
 		for d in /dev/mapper/sb-*; do [ -e "$d" ] && dmsetup remove -f "$(basename "$d")"; done 2>/dev/null
 		lvm vgremove -f $(lvm vgs --noheadings -o vg_name 2>/dev/null | grep sb_) 2>/dev/null
 		mdadm --stop --scan 2>/dev/null
-		losetup -a | grep -F "$work" | cut -d: -f1 | xargs -r -n1 losetup -d
+		sb_loop_detach $(sb_loops_backed_by "$work" | cut -d' ' -f1)
 	fi
 	rm -rf "$state" "$work"
 	echo "layers: $passes passed, $fails failed"

@@ -33,7 +33,7 @@ static void usage(FILE *f)
 		"  --version        print the version\n"
 		"  -h, --help       this text; `stackbench help COMMAND` for a command\n\n"
 		"Exit codes: 0 ok, 1 failure, 2 bad usage or bad stack description,\n"
-		"3 needs root, 4 device busy or leftovers of an earlier run, 5 not implemented,\n"
+		"3 needs root, 4 device busy or leftovers of an earlier run, 5 refused for safety,\n"
 		"130 interrupted.\n");
 }
 

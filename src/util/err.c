@@ -77,8 +77,8 @@ int sb_err_exit_code(int code)
 	case -EBUSY:
 	case -EEXIST:
 		return SB_EXIT_BUSY;
-	case -ENOSYS:
-		return SB_EXIT_NOTIMPL;
+	case -SB_EREFUSED:
+		return SB_EXIT_REFUSED;
 	case -EINTR:
 		return SB_EXIT_INTERRUPTED;
 	default:

@@ -39,9 +39,14 @@ enum sb_exit {
 	SB_EXIT_USAGE = 2,     /* bad usage or bad stack description (-EINVAL) */
 	SB_EXIT_NOROOT = 3,    /* needs root (-EPERM, -EACCES) */
 	SB_EXIT_BUSY = 4,      /* device busy / earlier run still present (-EBUSY, -EEXIST) */
-	SB_EXIT_NOTIMPL = 5,   /* command not implemented yet (-ENOSYS) */
+	SB_EXIT_REFUSED = 5,   /* refused for safety: a disk or path failed a check (SB_EREFUSED) */
 	SB_EXIT_INTERRUPTED = 130, /* stopped by SIGINT/SIGTERM (-EINTR) */
 };
+
+/* "Refused for safety" (a disk in use, a signature, no consent, an untrusted
+ * path): its own errno so that every refusal maps to one exit code, whatever
+ * check made it. Set it with sb_err_set (its strerror text says nothing). */
+#define SB_EREFUSED EMEDIUMTYPE
 
 int sb_err_exit_code(int code);
 

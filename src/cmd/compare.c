@@ -167,6 +167,7 @@ int sb_cmd_compare(int argc, char **argv, struct sb_err *err)
 		nres++;
 	}
 	sort_dir_groups(&f, res);
+	o.paths = (const char *const *)f.v;   /* the HTML report names each file */
 	if (chart) {
 		r = sb_chart_write(res, nres, &o, chart, err);
 		if (r < 0)

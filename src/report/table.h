@@ -15,15 +15,17 @@ enum sb_table_format {
 	SB_FMT_CSV,
 	SB_FMT_JSON,
 	SB_FMT_BONNIE_CSV,
+	SB_FMT_HTML,
 };
 
 struct sb_table_opts {
 	enum sb_table_format format;
 	const char *columns;   /* "write,read,fio-matrix.read_qd32_j4"; NULL = the Helios4 columns */
 	const char *baseline;  /* stack name whose row is 100%, or NULL */
+	const char *const *paths; /* file of each results object, for the HTML report; may be NULL */
 };
 
-/* "text", "markdown"/"md", "csv", "json", "bonnie-csv" -> format; -EINVAL otherwise. */
+/* "text", "markdown"/"md", "csv", "json", "bonnie-csv", "html" -> format; -EINVAL otherwise. */
 int sb_table_format_parse(const char *s, enum sb_table_format *out, struct sb_err *err);
 
 int sb_table_render(struct json_object *const *results, unsigned n,
@@ -52,6 +54,7 @@ struct sb_cell {
 	unsigned n;                   /* number of samples */
 	double pct;                   /* % of the baseline row's median; valid if has_pct */
 	int has_pct;
+	int bound;                    /* some sample is marked "bound_by_machine" */
 };
 
 struct sb_table {

@@ -1,0 +1,456 @@
+/* The report's section per stack: the stack as asked (stack.requested) and
+ * as read back (stack.built) side by side, layer by layer, with what
+ * differs called out; the host (and the outer host of a sandboxed run);
+ * the notes and caveats; the command line that reproduces it; then each
+ * results file's device statistics and per-layer view (html_dev.c). */
+#include "report/html_int.h"
+#include "report/results.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define G sb_html_get
+#define S sb_html_str
+
+/* 671088640 -> "640MiB"; sizes that are not whole units stay in bytes. */
+static void iec(double v, char *buf, size_t len)
+{
+	static const char *const u[] = { "TiB", "GiB", "MiB", "KiB" };
+	double f = 1099511627776.0;
+
+	for (int i = 0; i < 4; i++, f /= 1024)
+		if (v >= f && fmod(v, f) == 0) {
+			snprintf(buf, len, "%.0f%s", v / f, u[i]);
+			return;
+		}
+	snprintf(buf, len, "%.0f", v);
+}
+
+static int sizeish(const char *key)
+{
+	size_t l = strlen(key);
+
+	return (l >= 4 && !strcmp(key + l - 4, "size")) || (l >= 5 && !strcmp(key + l - 5, "bytes")) ||
+	       !strcmp(key, "memory") || !strcmp(key, "chunk");
+}
+
+static void scalar(FILE *out, const char *key, struct json_object *v)
+{
+	char buf[64];
+
+	if (!v) {
+		fputs("null", out);
+		return;
+	}
+	if (json_object_is_type(v, json_type_string)) {
+		sb_html_esc(out, *json_object_get_string(v) ? json_object_get_string(v) : "\"\"");
+		return;
+	}
+	sb_html_esc(out, json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
+	if (json_object_is_type(v, json_type_int) && sizeish(key) && json_object_get_int64(v) >= 1024) {
+		iec((double)json_object_get_int64(v), buf, sizeof(buf));
+		if (strspn(buf, "0123456789") != strlen(buf))
+			fprintf(out, " (%s)", buf);
+	}
+}
+
+/* Every key of o as "key value" items; nested objects as "a.b", arrays of
+ * objects as "key[i].x". skip names keys not to repeat. */
+static void kv(FILE *out, struct json_object *o, const char *prefix, const char *skip, int *first)
+{
+	char name[256];
+
+	json_object_object_foreach(o, k, v) {
+		if (!*prefix && skip && strstr(skip, k) && strstr(skip, k)[strlen(k)] == ' ')
+			continue;
+		snprintf(name, sizeof(name), "%s%s%s", prefix, *prefix ? "." : "", k);
+		if (v && json_object_is_type(v, json_type_object)) {
+			kv(out, v, name, NULL, first);
+			continue;
+		}
+		if (v && json_object_is_type(v, json_type_array) && json_object_array_length(v) &&
+		    json_object_is_type(json_object_array_get_idx(v, 0), json_type_object)) {
+			for (size_t i = 0; i < json_object_array_length(v); i++) {
+				char sub[280];
+
+				snprintf(sub, sizeof(sub), "%s[%zu]", name, i);
+				kv(out, json_object_array_get_idx(v, i), sub, NULL, first);
+			}
+			continue;
+		}
+		fputs(*first ? "" : "; ", out);
+		*first = 0;
+		fputs("<code>", out);
+		sb_html_esc(out, name);
+		fputs("</code>&nbsp;", out);
+		scalar(out, k, v);
+	}
+}
+
+static void kv_cell(FILE *out, struct json_object *o, const char *skip)
+{
+	int first = 1;
+
+	fputs("<td class=\"kv\">", out);
+	if (o && json_object_is_type(o, json_type_object))
+		kv(out, o, "", skip, &first);
+	if (first)
+		fputs("-", out);
+	fputs("</td>", out);
+}
+
+/* The requested section a built layer was made from. */
+static const char *section_of(const char *layer)
+{
+	if (!strcmp(layer, "loop") || !strcmp(layer, "disks"))
+		return "devices";
+	if (!strcmp(layer, "md"))
+		return "raid";
+	if (!strcmp(layer, "fault"))
+		return "faults";
+	if (!strcmp(layer, "lvm") || !strcmp(layer, "luks"))
+		return layer;
+	if (!strcmp(layer, "mount"))
+		return NULL;
+	return "fs";
+}
+
+static void facts(FILE *out, struct json_object *res)
+{
+	struct json_object *req = G(G(res, "stack"), "requested"), *built = G(G(res, "stack"), "built");
+	char shown[256] = " name description source ";
+
+	fputs("<table class=\"facts\"><caption>The stack as asked (<code>stack.requested</code>) and as "
+	      "read back from the system (<code>stack.built</code>), bottom up</caption>\n<thead><tr>"
+	      "<th scope=\"col\">layer</th><th scope=\"col\">as asked</th><th scope=\"col\">as read back</th>"
+	      "</tr></thead><tbody>\n", out);
+	for (size_t i = 0; built && json_object_is_type(built, json_type_array) &&
+			   i < json_object_array_length(built); i++) {
+		struct json_object *l = json_object_array_get_idx(built, i);
+		const char *name = S(l, "layer", "?"), *sec = section_of(name);
+
+		fputs("<tr><th scope=\"row\">", out);
+		sb_html_esc(out, name);
+		fputs("</th>", out);
+		if (sec && !strstr(shown, sec)) {
+			kv_cell(out, G(req, sec), NULL);
+			snprintf(shown + strlen(shown), sizeof(shown) - strlen(shown), "%s ", sec);
+		} else {
+			fputs("<td class=\"kv\">(above)</td>", out);
+		}
+		kv_cell(out, l, " layer ");
+		fputs("</tr>\n", out);
+	}
+	/* sections asked for that no built layer stands for (bench, ...) */
+	json_object_object_foreach(req, k, v) {
+		struct json_object *en = G(v, "enabled");
+		char key[80];
+
+		snprintf(key, sizeof(key), " %s ", k);
+		if (strstr(shown, key) || !v || !json_object_is_type(v, json_type_object) ||
+		    (en && !json_object_get_boolean(en)))
+			continue;
+		fputs("<tr><th scope=\"row\">", out);
+		sb_html_esc(out, k);
+		fputs("</th>", out);
+		kv_cell(out, v, NULL);
+		fputs("<td class=\"kv\">-</td></tr>\n", out);
+	}
+	fputs("</tbody></table>\n", out);
+}
+
+/* ---- asked vs read back: the keys where a difference changes a figure ---- */
+
+static void differs(FILE *out, const char *what, const char *asked, const char *got, int *n)
+{
+	if (!strcasecmp(asked, got))
+		return;
+	fputs("<li class=\"mismatch\"><strong>asked \xe2\x89\xa0 read back:</strong> ", out);
+	sb_html_escf(out, "%s asked %s, read back %s", what, asked, got);
+	fputs("</li>\n", out);
+	(*n)++;
+}
+
+static const char *js(struct json_object *v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", v ? json_object_get_string(v) : "?");
+	return buf;
+}
+
+static void mismatches(FILE *out, struct json_object *res, int *n)
+{
+	struct json_object *req = G(G(res, "stack"), "requested"), *built = G(G(res, "stack"), "built");
+	struct json_object *loop = G(G(req, "devices"), "loop"), *luks = sb_results_built_layer(res, "luks");
+	struct json_object *lp = sb_results_built_layer(res, "loop"), *ld = G(lp, "loop_devices");
+	static const char *const lkeys[] = { "cipher", "key_size", "sector_size", "type" };
+	char a[128], b[128], what[160];
+
+	(void)built;
+	for (size_t i = 0; loop && ld && json_object_is_type(ld, json_type_array) &&
+			   i < json_object_array_length(ld); i++) {
+		struct json_object *d = json_object_array_get_idx(ld, i);
+
+		snprintf(what, sizeof(what), "%s direct I/O", S(d, "dev", "loop"));
+		if (G(loop, "direct_io") && G(d, "direct_io"))
+			differs(out, what, js(G(loop, "direct_io"), a, sizeof(a)), js(G(d, "direct_io"), b, sizeof(b)), n);
+		snprintf(what, sizeof(what), "%s logical sector size", S(d, "dev", "loop"));
+		if (G(loop, "sector_size") && G(d, "logical_block_size"))
+			differs(out, what, js(G(loop, "sector_size"), a, sizeof(a)),
+				js(G(d, "logical_block_size"), b, sizeof(b)), n);
+	}
+	for (size_t i = 0; luks && i < 4; i++) {
+		struct json_object *x = G(G(req, "luks"), lkeys[i]);
+
+		snprintf(what, sizeof(what), "LUKS %s", lkeys[i]);
+		if (x && G(luks, lkeys[i]))
+			differs(out, what, js(x, a, sizeof(a)), js(G(luks, lkeys[i]), b, sizeof(b)), n);
+	}
+	if (sb_results_built_layer(res, "md") && G(G(req, "raid"), "level")) {
+		snprintf(a, sizeof(a), "raid%s", json_object_get_string(G(G(req, "raid"), "level")));
+		differs(out, "RAID level", a, S(sb_results_built_layer(res, "md"), "level", "?"), n);
+	}
+}
+
+/* ---- host ---- */
+
+static void host_row(FILE *out, const char *k, struct json_object *a, struct json_object *b, int two)
+{
+	fputs("<tr><th scope=\"row\">", out);
+	sb_html_esc(out, k);
+	fputs("</th><td>", out);
+	if (G(a, k))
+		scalar(out, k, G(a, k));
+	else
+		fputs("-", out);
+	fputs("</td>", out);
+	if (two) {
+		fputs("<td>", out);
+		if (G(b, k))
+			scalar(out, k, G(b, k));
+		else
+			fputs("-", out);
+		fputs("</td>", out);
+	}
+	fputs("</tr>\n", out);
+}
+
+static void host(FILE *out, struct json_object *res)
+{
+	struct json_object *h = G(res, "host"), *outer = G(h, "outer");
+	int two = outer && json_object_is_type(outer, json_type_object);
+
+	fputs("<table class=\"host\"><caption>Where it was measured (<code>host</code>", out);
+	fputs(two ? ", and <code>host.outer</code>: the machine the throwaway kernel ran on" : "", out);
+	fputs(")</caption>\n<thead><tr><th scope=\"col\">key</th><th scope=\"col\">", out);
+	fputs(two ? "measured in (sandbox)" : "measured on", out);
+	fputs("</th>", out);
+	if (two)
+		fputs("<th scope=\"col\">outer host</th>", out);
+	fputs("</tr></thead><tbody>\n", out);
+	json_object_object_foreach(h, k, v) {
+		if (!strcmp(k, "outer") || (v && (json_object_is_type(v, json_type_object) ||
+						  json_object_is_type(v, json_type_array))))
+			continue;
+		host_row(out, k, h, outer, two);
+	}
+	if (two) {
+		json_object_object_foreach(outer, k2, v2) {
+			(void)v2;
+			if (!G(h, k2) && !(v2 && json_object_is_type(v2, json_type_object)))
+				host_row(out, k2, h, outer, two);
+		}
+	}
+	fputs("</tbody></table>\n", out);
+}
+
+/* ---- notes and caveats ---- */
+
+static void note_list(FILE *out, struct json_object *arr, const char *what, int *n)
+{
+	for (size_t i = 0; arr && json_object_is_type(arr, json_type_array) &&
+			   i < json_object_array_length(arr); i++) {
+		fputs("<li>", out);
+		if (what) {
+			sb_html_esc(out, what);
+			fputs(": ", out);
+		}
+		sb_html_esc(out, json_object_get_string(json_object_array_get_idx(arr, i)));
+		fputs("</li>\n", out);
+		(*n)++;
+	}
+}
+
+/* Suite notes once each (repetitions repeat them), errors, bound figures. */
+static void notes(const struct sb_html *h, struct json_object *const *files, unsigned nf)
+{
+	FILE *out = h->out;
+	int n = 0;
+
+	fputs("<h4>Notes and caveats</h4>\n<ul class=\"notes\">\n", out);
+	for (unsigned f = 0; f < nf; f++) {
+		struct json_object *suites = G(files[f], "suites"), *sb = G(G(files[f], "host"), "sandbox");
+		char seen[4096] = "";
+
+		if (sb && json_object_get_boolean(sb) && f == 0) {
+			fputs("<li>measured inside the throwaway user-mode-linux kernel: every system call is a "
+			      "host context switch; compare only with stacks measured the same way</li>\n", out);
+			n++;
+		}
+		note_list(out, G(files[f], "notes"), NULL, &n);
+		note_list(out, G(files[f], "errors"), "error", &n);
+		for (size_t s = 0; suites && s < json_object_array_length(suites); s++) {
+			struct json_object *su = json_object_array_get_idx(suites, s), *nt = G(su, "notes");
+
+			for (size_t i = 0; nt && json_object_is_type(nt, json_type_array) &&
+					   i < json_object_array_length(nt); i++) {
+				const char *txt = json_object_get_string(json_object_array_get_idx(nt, i));
+
+				if (strstr(seen, txt))
+					continue;
+				if (strlen(seen) + strlen(txt) + 2 < sizeof(seen))
+					snprintf(seen + strlen(seen), sizeof(seen) - strlen(seen), "%s\n", txt);
+				fputs("<li>", out);
+				sb_html_esc(out, S(su, "suite", "?"));
+				fputs(": ", out);
+				sb_html_esc(out, txt);
+				fputs("</li>\n", out);
+				n++;
+			}
+			json_object_object_foreach(G(su, "figures"), fig, v) {
+				if (!json_object_get_boolean(G(v, "bound_by_machine")))
+					continue;
+				fputs("<li>", out);
+				sb_html_escf(out, "%s.%s (repetition %s): bound by the machine, not the stack",
+					     S(su, "suite", "?"), fig, json_object_get_string(G(su, "repetition")));
+				fputs("</li>\n", out);
+				n++;
+			}
+		}
+		mismatches(out, files[f], &n);
+	}
+	if (!n)
+		fputs("<li>none recorded</li>\n", out);
+	fputs("</ul>\n", out);
+}
+
+/* ---- the command line ---- */
+
+static int max_repetition(struct json_object *res)
+{
+	struct json_object *suites = G(res, "suites");
+	double rep;
+	int m = 1;
+
+	for (size_t s = 0; suites && s < json_object_array_length(suites); s++)
+		if (sb_html_dbl(json_object_array_get_idx(suites, s), "repetition", &rep) && rep > m)
+			m = (int)rep;
+	return m;
+}
+
+static void set_opt(FILE *out, struct json_object *sec, const char *key, const char *name, int size)
+{
+	struct json_object *v = G(sec, key);
+	char buf[64];
+
+	if (!v)
+		return;
+	if (size && json_object_is_type(v, json_type_int)) {
+		iec((double)json_object_get_int64(v), buf, sizeof(buf));
+		sb_html_escf(out, " --set %s=%s", name, buf);
+	} else if (json_object_is_type(v, json_type_array)) {
+		fprintf(out, " --set '%s=[", name);
+		for (size_t i = 0; i < json_object_array_length(v); i++)
+			sb_html_escf(out, "%s%s", i ? "," : "", json_object_get_string(json_object_array_get_idx(v, i)));
+		fputs("]'", out);
+	} else {
+		sb_html_escf(out, " --set %s=%s", name, json_object_get_string(v));
+	}
+}
+
+static void command(FILE *out, struct json_object *res, unsigned nfiles)
+{
+	struct json_object *st = G(res, "stack"), *req = G(st, "requested"), *cl = G(res, "command_line");
+	struct json_object *sb = G(G(res, "host"), "sandbox");
+	int reps = max_repetition(res);
+
+	fputs("<h4>Reproduce</h4>\n", out);
+	if (cl && json_object_is_type(cl, json_type_string)) {
+		fputs("<pre><code>", out);
+		sb_html_esc(out, json_object_get_string(cl));
+		fputs("</code></pre>\n<p class=\"fn\">As recorded in the results file "
+		      "(<code>command_line</code>).</p>\n", out);
+		return;
+	}
+	fputs("<pre><code>stackbench ", out);
+	if (sb && json_object_get_boolean(sb))
+		fputs("--sandbox ", out);
+	fputs("build-and-test ", out);
+	sb_html_esc(out, S(st, "source", S(req, "source", "STACK.yml")));
+	if (G(G(req, "devices"), "loop")) {
+		set_opt(out, G(G(req, "devices"), "loop"), "count", "devices.loop.count", 0);
+		set_opt(out, G(G(req, "devices"), "loop"), "size", "devices.loop.size", 1);
+	}
+	set_opt(out, G(req, "bench"), "size", "bench.size", 1);
+	set_opt(out, G(req, "bench"), "suites", "bench.suites", 0);
+	if (reps > 1 || nfiles > 1)
+		fprintf(out, " --repeat %d", reps > 1 ? reps : (int)nfiles);
+	fputs("</code></pre>\n<p class=\"fn\">Rebuilt from the results file: the stack file named in "
+	      "<code>stack.source</code> with the sizes and suites of <code>stack.requested</code> "
+	      "(the file may have changed since; <code>stack.requested</code> above is what ran).</p>\n", out);
+}
+
+/* ---- the section ---- */
+
+static void stack_section(const struct sb_html *h, unsigned row)
+{
+	struct json_object *first = h->t->row_first[row], **files;
+	const char *desc = S(G(G(first, "stack"), "requested"), "description", S(G(first, "stack"), "description", NULL));
+	FILE *out = h->out;
+	unsigned nf = 0;
+	char id[160];
+
+	files = calloc(h->n, sizeof(*files));
+	if (!files)
+		return;
+	for (unsigned i = 0; i < h->n; i++)
+		if (!strcmp(sb_results_stack_name(h->res[i]), h->t->row_stack[row]))
+			files[nf++] = h->res[i];
+	sb_html_stack_id(h, row, id, sizeof(id));
+	fprintf(out, "<section class=\"stack\" id=\"%s\">\n<h3>", id);
+	sb_html_swatch(out, row);
+	fputc(' ', out);
+	sb_html_esc(out, h->t->row_stack[row]);
+	fputs("</h3>\n", out);
+	if (desc) {
+		fputs("<p>", out);
+		sb_html_esc(out, desc);
+		fputs("</p>\n", out);
+	}
+	fprintf(out, "<p>Results file%s: ", nf == 1 ? "" : "s");
+	for (unsigned f = 0; f < nf; f++) {
+		fputs(f ? ", " : "", out);
+		sb_html_src_link(h, (unsigned)sb_html_file_index(h, files[f]));
+	}
+	fputs(nf > 1 ? " (pooled as repetitions; the stack below is the first file's)</p>\n" : "</p>\n", out);
+	facts(out, first);
+	host(out, first);
+	notes(h, files, nf);
+	command(out, first, nf);
+	for (unsigned f = 0; f < nf; f++)
+		sb_html_heat(h, files[f], (unsigned)sb_html_file_index(h, files[f]));
+	for (unsigned f = 0; f < nf; f++)
+		sb_html_per_layer(h, files[f], (unsigned)sb_html_file_index(h, files[f]), row);
+	fputs("</section>\n", out);
+	free(files);
+}
+
+void sb_html_stacks(const struct sb_html *h)
+{
+	fputs("<section id=\"stacks\"><h2>The stacks</h2>\n", h->out);
+	for (unsigned r = 0; r < h->t->nrows; r++)
+		stack_section(h, r);
+	fputs("</section>\n", h->out);
+}

@@ -1,7 +1,7 @@
 /* build-and-test: for each stack (matrix files expand to several), build it,
  * run its suites on the mounted filesystem, read back what was built, tear
  * it down, write one results file, then print the comparison table of this
- * run. A stack that fails does not stop the others; the first error is
+ * run (and, with --report FILE, its HTML report). A stack that fails does not stop the others; the first error is
  * reported at the end and the exit code says the run was not clean. */
 #include <getopt.h>
 #include <signal.h>
@@ -23,6 +23,7 @@ int sb_cmd_build_and_test(int argc, char **argv, struct sb_err *err)
 		{ "columns", required_argument, NULL, 'c' },
 		{ "baseline", required_argument, NULL, 'b' },
 		{ "chart", required_argument, NULL, 'C' },
+		{ "report", required_argument, NULL, 'P' },
 		{ "destroy-data", required_argument, NULL, 'D' },
 		{ "wipe", no_argument, NULL, 'W' },
 		{ NULL, 0, NULL, 0 },
@@ -56,6 +57,7 @@ int sb_cmd_build_and_test(int argc, char **argv, struct sb_err *err)
 		case 'c': to.columns = optarg; break;
 		case 'b': to.baseline = optarg; break;
 		case 'C': chart = optarg; break;
+		case 'P': ro.report = optarg; break;
 		case 'D': ro.destroy_data = optarg; break;
 		case 'W': ro.wipe = true; break;
 		default:

@@ -35,6 +35,19 @@ int sb_cmd_compare(int argc, char **argv, struct sb_err *err);
 int sb_cmd_status(int argc, char **argv, struct sb_err *err);
 int sb_cmd_job(int argc, char **argv, struct sb_err *err);
 
+int sb_cmd_report(int argc, char **argv, struct sb_err *err);
+
+/* compare.c: results files named on the command line (directories: every
+ * *.json in it, in run order), read and checked; report uses it too. */
+struct json_object;
+struct sb_loaded {
+	struct json_object **res;
+	char **paths;            /* paths[i] names res[i] */
+	unsigned n, npaths;
+};
+int sb_cmd_results_load(char *const *args, unsigned nargs, struct sb_loaded *l, struct sb_err *err);
+void sb_cmd_results_free(struct sb_loaded *l);
+
 extern const struct sb_cmd sb_cmds[];
 const struct sb_cmd *sb_cmd_find(const char *name);
 /* Print usage of a command to stdout. */

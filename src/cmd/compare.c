@@ -103,6 +103,49 @@ static int expand(const char *arg, struct files *f, struct sb_err *err)
 	return r;
 }
 
+/* The files named by args (directories expanded), read and checked, in
+ * compare's order; shared with `report`. */
+int sb_cmd_results_load(char *const *args, unsigned nargs, struct sb_loaded *l, struct sb_err *err)
+{
+	struct files f = { 0 };
+	unsigned i;
+	int r = 0;
+
+	memset(l, 0, sizeof(*l));
+	for (i = 0; i < nargs && r == 0; i++)
+		r = expand(args[i], &f, err);
+	if (r == 0 && !(l->res = calloc(f.n + 1, sizeof(*l->res))))
+		r = -ENOMEM;
+	for (i = 0; r == 0 && i < f.n; i++) {
+		r = sb_results_read(f.v[i], &l->res[l->n], err);
+		if (r < 0)
+			r = -EINVAL; /* any bad file is bad usage: exit 2 */
+		else
+			l->n++;
+	}
+	if (r == 0)
+		sort_dir_groups(&f, l->res);
+	l->paths = f.v;
+	l->npaths = f.n;
+	free(f.group);
+	if (r < 0)
+		sb_cmd_results_free(l);
+	return r;
+}
+
+void sb_cmd_results_free(struct sb_loaded *l)
+{
+	unsigned i;
+
+	for (i = 0; i < l->n; i++)
+		json_object_put(l->res[i]);
+	free(l->res);
+	for (i = 0; i < l->npaths; i++)
+		free(l->paths[i]);
+	free(l->paths);
+	memset(l, 0, sizeof(*l));
+}
+
 int sb_cmd_compare(int argc, char **argv, struct sb_err *err)
 {
 	static const struct option longopts[] = {
@@ -115,9 +158,9 @@ int sb_cmd_compare(int argc, char **argv, struct sb_err *err)
 	};
 	struct sb_table_opts o = { .format = SB_FMT_TEXT };
 	struct json_object **res = NULL;
-	struct files f = { 0 };
+	struct sb_loaded l = { 0 };
 	const char *chart = NULL;
-	unsigned i, nres = 0;
+	unsigned nres = 0;
 	int c, r = 0;
 
 	optind = 1;
@@ -148,26 +191,12 @@ int sb_cmd_compare(int argc, char **argv, struct sb_err *err)
 	}
 	if (optind >= argc)
 		return sb_err_set(err, -EINVAL, "compare: name at least one results file or directory");
-	for (; optind < argc; optind++) {
-		r = expand(argv[optind], &f, err);
-		if (r < 0)
-			goto out;
-	}
-	res = calloc(f.n, sizeof(*res));
-	if (!res) {
-		r = -ENOMEM;
-		goto out;
-	}
-	for (i = 0; i < f.n; i++) {
-		r = sb_results_read(f.v[i], &res[nres], err);
-		if (r < 0) {
-			r = -EINVAL; /* any bad file is bad usage: exit 2 */
-			goto out;
-		}
-		nres++;
-	}
-	sort_dir_groups(&f, res);
-	o.paths = (const char *const *)f.v;   /* the HTML report names each file */
+	r = sb_cmd_results_load(argv + optind, (unsigned)(argc - optind), &l, err);
+	if (r < 0)
+		return r;
+	res = l.res;
+	nres = l.n;
+	o.paths = (const char *const *)l.paths;   /* the HTML report names each file */
 	if (chart) {
 		r = sb_chart_write(res, nres, &o, chart, err);
 		if (r < 0)
@@ -176,12 +205,6 @@ int sb_cmd_compare(int argc, char **argv, struct sb_err *err)
 	}
 	r = sb_table_render(res, nres, &o, stdout, err);
 out:
-	for (i = 0; i < nres; i++)
-		json_object_put(res[i]);
-	free(res);
-	for (i = 0; i < f.n; i++)
-		free(f.v[i]);
-	free(f.v);
-	free(f.group);
+	sb_cmd_results_free(&l);
 	return r;
 }

@@ -13,6 +13,7 @@
 #include "core/sandbox.h"
 #include "core/stack.h"
 #include "report/chart.h"
+#include "report/html.h"
 #include "report/results.h"
 #include "report/table.h"
 #include "spec/spec.h"
@@ -201,14 +202,18 @@ static int measure(const struct sb_run_opts *o, struct sb_stack *s, struct json_
 
 /* Finish and write the results file; on success hand it to *out. */
 static void results_end(const struct sb_run_opts *o, const char *name, int rc,
-			struct json_object **res, struct json_object **out, struct sb_err *err)
+			struct json_object **res, struct json_object **out, char **path_out,
+			struct sb_err *err)
 {
 	struct sb_err werr = { 0 };
 	char path[SB_PATH_MAX];
 
 	sb_results_finish(*res);
-	if (sb_results_write(*res, o->results_dir, path, sizeof(path), &werr) == 0)
+	if (sb_results_write(*res, o->results_dir, path, sizeof(path), &werr) == 0) {
 		sb_info("%s: results in %s", name, path);
+		if (path_out)
+			*path_out = strdup(path);   /* the HTML report names it */
+	}
 	else if (rc == 0)
 		*err = werr;
 	else
@@ -221,7 +226,7 @@ static void results_end(const struct sb_run_opts *o, const char *name, int rc,
 
 /* One stack, start to finish. On success *out holds its results. */
 static int run_one(const struct sb_run_opts *o, const struct sb_stack_spec *spec,
-		   struct json_object **out, struct sb_err *err)
+		   struct json_object **out, char **path_out, struct sb_err *err)
 {
 	struct sb_stack *s;
 	struct json_object *res = NULL;
@@ -264,7 +269,7 @@ static int run_one(const struct sb_run_opts *o, const struct sb_stack_spec *spec
 			sb_warn("%s", terr.msg);
 		}
 	}
-	results_end(o, spec->name, rc, &res, out, err);
+	results_end(o, spec->name, rc, &res, out, path_out, err);
 out_free:
 	if (res)
 		json_object_put(res);
@@ -312,7 +317,7 @@ int sb_run_bench_built(const struct sb_run_opts *o, const char *stack_name, stru
 	signals_catch(&old_int, &old_term);
 	rc = measure(o, s, res, err);
 	signals_restore(&old_int, &old_term);
-	results_end(o, spec->name, rc, &res, &done, err);
+	results_end(o, spec->name, rc, &res, &done, NULL, err);
 	if (done && o->table)
 		rc = sb_table_render(&done, 1, o->table, stdout, err);
 out:
@@ -331,6 +336,7 @@ int sb_run(const struct sb_run_opts *o, struct sb_err *err)
 {
 	struct sb_spec_list *lists;
 	struct json_object **results = NULL;
+	char **paths = NULL;
 	bool need_md = false, need_dm = false, has_disks = false, use_sandbox = false;
 	struct sigaction old_int, old_term;
 	unsigned i, j, total = 0, nres = 0, nfail = 0, k = 0;
@@ -364,7 +370,8 @@ int sb_run(const struct sb_run_opts *o, struct sb_err *err)
 	}
 
 	results = calloc(total, sizeof(*results));
-	if (!results) {
+	paths = calloc(total, sizeof(*paths));
+	if (!results || !paths) {
 		rc = sb_err_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
@@ -381,7 +388,7 @@ int sb_run(const struct sb_run_opts *o, struct sb_err *err)
 				break;
 			}
 			sb_info("[%u/%u] %s", k, total, lists[i].items[j].name);
-			r = run_one(o, &lists[i].items[j], &results[nres], &e1);
+			r = run_one(o, &lists[i].items[j], &results[nres], &paths[nres], &e1);
 			if (r < 0) {
 				nfail++;
 				sb_warn("%s: %s", lists[i].items[j].name, e1.msg);
@@ -401,6 +408,11 @@ int sb_run(const struct sb_run_opts *o, struct sb_err *err)
 		int r = sb_table_render(results, nres, o->table, stdout, &terr);
 		if (r == 0 && o->chart)
 			r = sb_chart_write(results, nres, o->table, o->chart, &terr);
+		if (r == 0 && o->report) {
+			r = sb_html_write(results, (const char *const *)paths, nres, o->table, o->report, &terr);
+			if (r == 0)
+				sb_info("report written to %s", o->report);
+		}
 		if (r < 0 && !rc) {
 			rc = r;
 			*err = terr;
@@ -412,6 +424,9 @@ out:
 	for (i = 0; results && i < nres; i++)
 		json_object_put(results[i]);
 	free(results);
+	for (i = 0; paths && i < total; i++)
+		free(paths[i]);
+	free(paths);
 	for (i = 0; i < o->nfiles; i++)
 		sb_spec_list_free(&lists[i]);
 	free(lists);

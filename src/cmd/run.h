@@ -23,6 +23,7 @@ struct sb_run_opts {
 	bool bench;                   /* run the suites (build-and-test) */
 	const struct sb_table_opts *table;
 	const char *chart;
+	const char *report;           /* --report FILE.html: the HTML report of this run */
 };
 
 int sb_run_opts_add_set(struct sb_run_opts *o, const char *kv, struct sb_err *err);

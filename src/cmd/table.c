@@ -33,16 +33,24 @@ const struct sb_cmd sb_cmds[] = {
 	  "  Works from /run/stackbench/<name>.state, so the stack file need not exist.\n" },
 	{ "build-and-test", sb_cmd_build_and_test, "build, benchmark and tear down each stack, then print the table",
 	  "usage: stackbench build-and-test [--set KEY=VALUE]... [--repeat N] [--results DIR]\n"
-	  "                                 [--format text|markdown|csv|json|bonnie-csv] [--chart FILE]\n"
-	  "                                 [--columns LIST] [--baseline NAME]\n"
+	  "                                 [--format text|markdown|csv|json|bonnie-csv|html] [--chart FILE]\n"
+	  "                                 [--columns LIST] [--baseline NAME] [--report FILE.html]\n"
 	  "                                 [--destroy-data=DEV,...] [--wipe] STACK.yml...\n"
 	  "  Builds each stack (matrix files: each expansion), runs its bench suites, tears it down,\n"
-	  "  writes one results file per stack (default ./results) and prints the table.\n"
+	  "  writes one results file per stack (default ./results) and prints the table;\n"
+	  "  --report FILE.html also writes the HTML report of this run (see stackbench report).\n"
 	  "  Runs in the throwaway kernel when this one lacks md or device-mapper.\n" },
 	{ "compare", sb_cmd_compare, "print a comparison table from results files",
 	  "usage: stackbench compare [--columns LIST] [--baseline NAME]\n"
-	  "                          [--format text|markdown|csv|json|bonnie-csv] [--chart FILE.svg|FILE.png]\n"
+	  "                          [--format text|markdown|csv|json|bonnie-csv|html] [--chart FILE.svg|FILE.png]\n"
 	  "                          RESULTS.json...\n" },
+	{ "report", sb_cmd_report, "write one self-contained HTML page from results files",
+	  "usage: stackbench report -o FILE.html [--columns LIST] [--baseline NAME] RESULTS...\n"
+	  "  RESULTS: results files or directories of them, as compare takes them. The page has\n"
+	  "  compare's table (same --columns and --baseline), a chart per figure group, each stack\n"
+	  "  as asked and as read back, its host, notes and command line, device statistics per\n"
+	  "  phase and the per-layer view; no network, scripts or fonts from elsewhere.\n"
+	  "  -o - writes it to stdout. `compare --format html` prints the same page.\n" },
 	{ "status", sb_cmd_status, "list active stacks and their layers",
 	  "usage: stackbench status\n" },
 	{ "job", sb_cmd_job, "run one I/O job, like fio",

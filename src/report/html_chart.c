@@ -89,7 +89,8 @@ static void list_add(char *list, size_t len, unsigned *n, const char *name)
 }
 
 /* Latency columns of one suite object's jobs that recorded percentiles. */
-static void jobs_latency(struct json_object *su, const char *suite, char *list, size_t len, unsigned *n)
+static void jobs_latency(struct json_object *su, const char *suite, char *list, size_t len, unsigned *n,
+			 char *ambiguous, size_t alen)
 {
 	struct json_object *jobs = sb_html_get(su, "jobs");
 	static const char *const pcts[] = { "p50", "p99", "p99.9" };
@@ -101,6 +102,19 @@ static void jobs_latency(struct json_object *su, const char *suite, char *list, 
 		struct json_object *jo = json_object_array_get_idx(jobs, j);
 		const char *jn = sb_html_str(jo, "jobname", sb_html_str(jo, "name", NULL));
 
+		size_t same = 0;
+
+		for (size_t k = 0; jn && k < json_object_array_length(jobs); k++) {
+			struct json_object *o = json_object_array_get_idx(jobs, k);
+
+			same += !strcmp(jn, sb_html_str(o, "jobname", sb_html_str(o, "name", "")));
+		}
+		/* jobs that share a name (quick's "sb-quick") would pool into one
+		 * column: different jobs shown as repetitions. Leave them out. */
+		if (same > 1) {
+			snprintf(ambiguous, alen, "%s (%s)", suite, jn);
+			continue;
+		}
 		if (!jn || strchr(jn, ',') ||
 		    (!sb_html_get(sb_html_get(sb_html_get(jo, "read"), "clat_ns"), "percentile") &&
 		     !sb_html_get(sb_html_get(sb_html_get(jo, "write"), "clat_ns"), "percentile")))
@@ -113,7 +127,8 @@ static void jobs_latency(struct json_object *su, const char *suite, char *list, 
 }
 
 /* "stack,SUITE.FIGURE,..." for each group, from every figure in the results. */
-static void discover(const struct sb_html *h, char lists[G_N][4096], unsigned counts[G_N])
+static void discover(const struct sb_html *h, char lists[G_N][4096], unsigned counts[G_N],
+		     char *ambiguous, size_t alen)
 {
 	for (int g = 0; g < G_N; g++) {
 		snprintf(lists[g], 4096, "stack");
@@ -138,7 +153,7 @@ static void discover(const struct sb_html *h, char lists[G_N][4096], unsigned co
 				snprintf(name, sizeof(name), "%s.%s", suite, fig);
 				list_add(lists[g], 4096, &counts[g], name);
 			}
-			jobs_latency(su, suite, lists[G_LATENCY], 4096, &counts[G_LATENCY]);
+			jobs_latency(su, suite, lists[G_LATENCY], 4096, &counts[G_LATENCY], ambiguous, alen);
 		}
 	}
 }
@@ -306,11 +321,11 @@ static void legend(const struct sb_html *h)
 
 int sb_html_charts(const struct sb_html *h, struct sb_err *err)
 {
-	char lists[G_N][4096];
+	char lists[G_N][4096], ambiguous[160] = "";
 	unsigned counts[G_N];
 	int any = 0;
 
-	discover(h, lists, counts);
+	discover(h, lists, counts, ambiguous, sizeof(ambiguous));
 	fputs("<section id=\"charts\"><h2>Charts</h2>\n", h->out);
 	legend(h);
 	for (int g = 0; g < G_N; g++) {
@@ -330,6 +345,11 @@ int sb_html_charts(const struct sb_html *h, struct sb_err *err)
 	}
 	if (!any)
 		fputs("<p>The results hold no throughput, rate or latency figures to chart.</p>\n", h->out);
+	if (*ambiguous) {
+		fputs("<p class=\"fn\">Latency percentiles not charted for jobs that share one name, e.g. ", h->out);
+		sb_html_esc(h->out, ambiguous);
+		fputs(": their percentiles cannot be told apart by name.</p>\n", h->out);
+	}
 	fputs("</section>\n", h->out);
 	return 0;
 }

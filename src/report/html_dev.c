@@ -129,12 +129,13 @@ void sb_html_heat(const struct sb_html *hh, struct json_object *res, unsigned fi
 	heat_collect(res, &h);
 	if (!h.ndev)
 		return;
-	fputs("<h4>Device statistics per phase</h4>\n<table class=\"heat\"><caption>Per device and "
-	      "benchmark phase (iostat -x semantics, <code>suites[].disk_util</code> of ", out);
+	fputs("<h4>Device statistics per phase</h4>\n<p class=\"fn\">iostat -x semantics, from "
+	      "<code>suites[].disk_util</code> of ", out);
 	sb_html_src_link(hh, file);
-	fputs("): %util, and await = mean time per I/O including queueing, in ms. Shading grows with "
-	      "the value (await relative to this table's largest); the numbers are the data.</caption>\n"
-	      "<thead><tr><th scope=\"col\" rowspan=\"2\">device</th><th scope=\"col\" rowspan=\"2\">role</th>", out);
+	fputs(": %util, and await = mean time per I/O including queueing, in ms. Shading grows with "
+	      "the value (await relative to this table's largest); the numbers are the data.</p>\n"
+	      "<table class=\"heat\"><caption>Devices by phase: %util and await</caption>\n"
+"<thead><tr><th scope=\"col\" rowspan=\"2\">device</th><th scope=\"col\" rowspan=\"2\">role</th>", out);
 	for (unsigned p = 0; p < h.nph; p++) {
 		fputs("<th scope=\"colgroup\" colspan=\"2\">", out);
 		sb_html_escf(out, "%s #%s", S(h.ph[p], "suite", "?"),

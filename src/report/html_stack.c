@@ -34,7 +34,21 @@ static int sizeish(const char *key)
 	size_t l = strlen(key);
 
 	return (l >= 4 && !strcmp(key + l - 4, "size")) || (l >= 5 && !strcmp(key + l - 5, "bytes")) ||
+	       !strcmp(key, "ram_bytes") ||
 	       !strcmp(key, "memory") || !strcmp(key, "chunk");
+}
+
+/* 25276510208 -> "23.5 GiB" */
+static void human(double v, char *buf, size_t len)
+{
+	static const char *const u[] = { "KiB", "MiB", "GiB", "TiB" };
+	int i = -1;
+
+	while (v >= 1024 && i < 3) {
+		v /= 1024;
+		i++;
+	}
+	snprintf(buf, len, "%.1f %s", v, i < 0 ? "B" : u[i]);
 }
 
 static void scalar(FILE *out, const char *key, struct json_object *v)
@@ -49,11 +63,21 @@ static void scalar(FILE *out, const char *key, struct json_object *v)
 		sb_html_esc(out, *json_object_get_string(v) ? json_object_get_string(v) : "\"\"");
 		return;
 	}
-	sb_html_esc(out, json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
+	if (json_object_is_type(v, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(v); i++) {
+			fputs(i ? ", " : "", out);
+			scalar(out, key, json_object_array_get_idx(v, i));
+		}
+		if (!json_object_array_length(v))
+			fputs("none", out);
+		return;
+	}
+	sb_html_esc(out, json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 	if (json_object_is_type(v, json_type_int) && sizeish(key) && json_object_get_int64(v) >= 1024) {
 		iec((double)json_object_get_int64(v), buf, sizeof(buf));
-		if (strspn(buf, "0123456789") != strlen(buf))
-			fprintf(out, " (%s)", buf);
+		if (strspn(buf, "0123456789") == strlen(buf) || strtod(buf, NULL) >= 10000)
+			human((double)json_object_get_int64(v), buf, sizeof(buf));
+		fprintf(out, " (%s)", buf);
 	}
 }
 
@@ -139,7 +163,7 @@ static void facts(FILE *out, struct json_object *res)
 			kv_cell(out, G(req, sec), NULL);
 			snprintf(shown + strlen(shown), sizeof(shown) - strlen(shown), "%s ", sec);
 		} else {
-			fputs("<td class=\"kv\">(above)</td>", out);
+			fputs(sec ? "<td class=\"kv\">(above)</td>" : "<td class=\"kv\">(see fs)</td>", out);
 		}
 		kv_cell(out, l, " layer ");
 		fputs("</tr>\n", out);
@@ -395,6 +419,8 @@ static void command(FILE *out, struct json_object *res, unsigned nfiles)
 	}
 	set_opt(out, G(req, "bench"), "size", "bench.size", 1);
 	set_opt(out, G(req, "bench"), "suites", "bench.suites", 0);
+	if (G(G(req, "bench"), "runtime") && json_object_get_int64(G(G(req, "bench"), "runtime")) > 0)
+		fprintf(out, " --set bench.runtime=%gs", json_object_get_int64(G(G(req, "bench"), "runtime")) / 1e9);
 	if (reps > 1 || nfiles > 1)
 		fprintf(out, " --repeat %d", reps > 1 ? reps : (int)nfiles);
 	fputs("</code></pre>\n<p class=\"fn\">Rebuilt from the results file: the stack file named in "

@@ -153,7 +153,8 @@ static const char css[] =
 	".legend svg,.sw{vertical-align:middle}"
 	"pre{background:#f6f6f6;border:1px solid var(--rule);padding:.5em;overflow-x:auto;white-space:pre-wrap;"
 	"word-break:break-all;font-size:.85em}"
-	".heat td{text-align:right;font-size:.85em}.notes li{margin:.2em 0}"
+	".heat td{text-align:right;font-size:.85em}table.layers th,table.heat th{white-space:normal}"
+	"table.layers,table.heat{font-size:.85em}.notes li{margin:.2em 0}"
 	".src li{font-size:.9em;word-break:break-all}.fn{font-size:.85em;color:var(--muted)}"
 	"section.stack{border-top:1px solid var(--rule);margin-top:1.5em}"
 	"nav ul{padding-left:1.2em;columns:2}"
@@ -161,7 +162,7 @@ static const char css[] =
 	"@media print{body{font-size:9pt;max-width:none;padding:0}nav{display:none}"
 	"th button.sort::after{content:none}h2{break-after:avoid}h3,h4{break-after:avoid}"
 	"table,figure.chart,pre{break-inside:avoid}section.stack{break-before:auto}"
-	"figure.chart svg{max-width:100%}th,td{padding:.1em .3em}a{color:inherit;text-decoration:none}"
+	"figure.chart svg{max-width:100%}th,td{padding:.1em .3em}table.layers,table.heat,table.facts{font-size:7.5pt}a{color:inherit;text-decoration:none}"
 	".mismatch{outline:1px solid #000}}";
 
 /* Sorting by column, added by the script only: rows keep their cells, so
@@ -200,18 +201,10 @@ static void col_header(FILE *out, const struct sb_column *c)
 
 static void cell_value(FILE *out, const struct sb_cell *x)
 {
-	char m[64], a[64], b[64];
+	char buf[SB_CELL_STR_MAX];
 
-	sb_num_format(x->med, m, sizeof(m));
-	fputs(m, out);
-	if (x->n > 1) {
-		sb_num_format(x->min, a, sizeof(a));
-		sb_num_format(x->max, b, sizeof(b));
-		if (x->min != x->max && fabs(x->med) >= 10 && (!strcmp(a, m) || !strcmp(b, m)))
-			fprintf(out, " (%.1f\xe2\x80\x93%.1f)", x->min, x->max);
-		else
-			fprintf(out, " (%s\xe2\x80\x93%s)", a, b);
-	}
+	sb_cell_format(x, buf, sizeof(buf));
+	fputs(buf, out);
 	if (x->bound)
 		fputs("<sup><a href=\"#fn-bound\" title=\"bound by the machine, not the stack\">*</a></sup>", out);
 }

@@ -162,7 +162,7 @@ static void discover(const struct sb_html *h, char lists[G_N][4096], unsigned co
 
 #define CW 760.0        /* viewBox width */
 #define PX 210.0        /* plot starts: stack names to its left */
-#define PW 440.0        /* plot width: value labels to its right */
+#define PW 400.0        /* plot width: value labels to its right */
 #define ROW 17.0
 #define HEAD 22.0
 #define GAP 8.0

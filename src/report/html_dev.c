@@ -285,7 +285,7 @@ static int below(struct json_object **e, size_t i, int f, double *v)
 }
 
 #define WX 230.0
-#define WW 420.0
+#define WW 330.0
 #define WROW 20.0
 
 static void waterfall_panel(FILE *out, struct json_object **e, size_t n, int f, double y,
@@ -319,10 +319,10 @@ static void waterfall_panel(FILE *out, struct json_object **e, size_t n, int f, 
 		if (below(e, i, f, &bl) && bl > v) {
 			fputs(" (\xe2\x88\x92", out);
 			sb_html_num(out, bl - v);
-			fputs(" below)", out);
+			fputs(")", out);
 		}
 		if (layer_fig(e[i], "expected", figs[f], &x, &b)) {
-			fputs(", expected ", out);
+			fputs(", exp. ", out);
 			sb_html_num(out, x);
 		}
 		fputs("</text></g>", out);
@@ -354,7 +354,8 @@ static void waterfall(FILE *out, struct json_object **e, size_t n, unsigned file
 	for (int f = 0; f < 2; f++)
 		waterfall_panel(out, e, n, f, 4 + f * (22 + n * WROW + 10), xmax, row);
 	fputs("</svg>\n<figcaption>Waterfall: each layer's bar is what it measured; the hatched grey part "
-	      "is what it lost against the layer below it; the dashed line is what it was expected to do. "
+	      "is what it lost against the layer below it (\xe2\x88\x92N MB/s); the dashed line and \"exp.\" are "
+	      "what it was expected to do. "
 	      "Same axis for write and read, 0 to ", out);
 	sb_html_num(out, xmax);
 	fputs(" MB/s.</figcaption>\n</figure>\n", out);

@@ -65,10 +65,30 @@ static void grid_free(struct grid *g)
 	free(g->right);
 }
 
+void sb_cell_format(const struct sb_cell *x, char *buf, size_t len)
+{
+	char a[64], b[64], m[64];
+
+	sb_num_format(x->med, m, sizeof(m));
+	if (x->n <= 1) {
+		snprintf(buf, len, "%s", m);
+		return;
+	}
+	sb_num_format(x->min, a, sizeof(a));
+	sb_num_format(x->max, b, sizeof(b));
+	/* a spread that rounds away ("96 (96-97)") gets a decimal */
+	if (x->min != x->max && fabs(x->med) >= 10 && (!strcmp(a, m) || !strcmp(b, m))) {
+		snprintf(m, sizeof(m), "%.1f", x->med);
+		snprintf(a, sizeof(a), "%.1f", x->min);
+		snprintf(b, sizeof(b), "%.1f", x->max);
+	}
+	snprintf(buf, len, "%s (%s\xe2\x80\x93%s)", m, a, b);
+}
+
 static int grid_make(const struct sb_table *t, struct grid *g)
 {
 	unsigned r, c, k;
-	char buf[256], a[64], b[64], m[64];
+	char buf[256];
 
 	g->ncols = out_cols(t);
 	g->nrows = t->nrows + 1;
@@ -94,21 +114,7 @@ static int grid_make(const struct sb_table *t, struct grid *g)
 			} else if (!t->cols[c].numeric) {
 				snprintf(buf, sizeof(buf), "%s", x->str);
 			} else {
-				sb_num_format(x->med, m, sizeof(m));
-				if (x->n > 1) {
-					sb_num_format(x->min, a, sizeof(a));
-					sb_num_format(x->max, b, sizeof(b));
-					/* a spread that rounds away ("96 (96-97)") gets a decimal */
-					if (x->min != x->max && fabs(x->med) >= 10 &&
-					    (!strcmp(a, m) || !strcmp(b, m))) {
-						snprintf(m, sizeof(m), "%.1f", x->med);
-						snprintf(a, sizeof(a), "%.1f", x->min);
-						snprintf(b, sizeof(b), "%.1f", x->max);
-					}
-					snprintf(buf, sizeof(buf), "%s (%s\xe2\x80\x93%s)", m, a, b);
-				} else {
-					snprintf(buf, sizeof(buf), "%s", m);
-				}
+				sb_cell_format(x, buf, sizeof(buf));
 			}
 			g->s[(r + 1) * g->ncols + k++] = strdup(buf);
 			if (t->baseline >= 0 && t->cols[c].numeric) {

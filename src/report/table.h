@@ -98,6 +98,9 @@ int sb_unit_convert(double v, const char *from, const char *want, double *out);
 /* Number as the table prints it: >= 10 as an integer, else 3 significant digits. */
 void sb_num_format(double v, char *buf, size_t len);
 
+/* A numeric cell as every table prints it: "146", "162 (160–164)". */
+void sb_cell_format(const struct sb_cell *x, char *buf, size_t len);
+
 /* render.c: the model as aligned text or Markdown (-ENOMEM possible), CSV, JSON. */
 int sb_render_grid(const struct sb_table *t, int markdown, FILE *out);
 void sb_render_csv(const struct sb_table *t, FILE *out);

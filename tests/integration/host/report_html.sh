@@ -67,7 +67,7 @@ expect helios4-baseline --columns setup,cipher,write,read,seeks --baseline ext4 
 
 # 3. a 20-stack matrix, varied copies of a golden results file
 mkdir -p "$TMP/matrix"
-$py - "$TMP/matrix" docs/helios4-results/luks4096-*.json tests/golden/rep/ext4-2runs.json <<'PY' || fail "generating the matrix"
+$py - "$TMP/matrix" docs/helios4-results/luks4096-2*.json tests/golden/rep/ext4-2runs.json <<'PY' || fail "generating the matrix"
 import copy, json, sys
 outdir, base, rep = sys.argv[1], json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
 quick = [s for s in rep["suites"] if s["suite"] == "quick"]
@@ -121,13 +121,15 @@ size=$(stat -c %s "$out/matrix.html" 2>/dev/null || echo 0)
 echo "20-stack matrix report: $size bytes"
 [ "$size" -gt 0 ] && [ "$size" -lt 2000000 ] || fail "20-stack matrix report is $size bytes, not under 2 MB"
 expect matrix "$TMP/matrix"
+grep -q '"chart-latency"' "$TMP/matrix.exp.json" || fail "matrix: the latency chart is not exercised"
 grep -q 'bound by the machine, not the stack' "$out/matrix.html" || fail "matrix: bound_by_machine figure not marked"
 grep -q 'outer host' "$out/matrix.html" || fail "matrix: host.outer not shown"
 grep -q 'luks: 183 of 190 MB/s cipher ceiling' "$out/matrix.html" || fail "matrix: per-layer limit line missing"
 grep -q 'Per layer' "$out/helios4.html" && fail "helios4: a per-layer section without per_layer in the results"
 
 # 4. build-and-test --report on a real stack
-if "$SB" -q --no-progress build-and-test tests/stacks/plain.yml --set "devices.loop.dir=$TMP/work" \
+# (its own state directory: the run leaves the empty mount parent there)
+if STACKBENCH_STATE_DIR=$TMP/state "$SB" -q --no-progress build-and-test tests/stacks/plain.yml --set "devices.loop.dir=$TMP/work" \
 	--set bench.size=8MiB --set bench.runtime=1s --results "$TMP/res" --report "$out/run.html" >"$TMP/bt.out" 2>&1; then
 	[ -s "$out/run.html" ] || fail "build-and-test --report wrote no page"
 	expect run "$TMP/res"

@@ -226,10 +226,17 @@ static void layer_row(FILE *out, struct json_object *e, int *any_bound)
 		num_cell(out, have, v, b, "");
 		*any_bound |= b;
 	}
-	for (int f = 0; f < 3; f++)
-		num_cell(out, layer_fig(e, "pct_of_below", figs[f], &pb, &bx), pb, 0, " %");
-	for (int f = 0; f < 3; f++)
-		num_cell(out, layer_fig(e, "expected", figs[f], &x, &bx), x, 0, "");
+	/* the value is read after layer_fig has stored it: not in one call's arguments */
+	for (int f = 0; f < 3; f++) {
+		int have = layer_fig(e, "pct_of_below", figs[f], &pb, &bx);
+
+		num_cell(out, have, pb, 0, " %");
+	}
+	for (int f = 0; f < 3; f++) {
+		int have = layer_fig(e, "expected", figs[f], &x, &bx);
+
+		num_cell(out, have, x, 0, "");
+	}
 	for (int f = 0; f < 3; f++) {
 		int have = layer_fig(e, "figures", figs[f], &v, &b) && layer_fig(e, "expected", figs[f], &x, &bx) && x > 0;
 

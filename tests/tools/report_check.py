@@ -269,6 +269,8 @@ DOM_FACTS = r"""
             caption: f.querySelector('figcaption') ? txt(f.querySelector('figcaption')) : ''};
   });
   out.heat_tables = document.querySelectorAll('table.heat').length;
+  const lt = document.querySelector('table.layers');
+  out.layer_rows = lt ? Array.from(lt.tBodies[0].rows).map(r => Array.from(r.cells).map(bare)) : [];
   out.layer_tables = document.querySelectorAll('table.layers').length;
   out.stack_sections = Array.from(document.querySelectorAll('section.stack')).map(s => s.id);
   out.sources = Array.from(document.querySelectorAll('#sources li code')).map(txt);
@@ -347,6 +349,11 @@ def check_case(br, name, page, expect, outdir):
     extra = [c for c in got_charts if c not in expect["charts"]]
     if extra:
         fail(f"{name}: unexpected charts {extra}")
+    for k, (got, want) in enumerate(zip(facts["layer_rows"], expect.get("layer_rows", []))):
+        if got != want:
+            fail(f"{name}: per-layer row {k + 1} reads {got}, the results file says {want}")
+    if len(facts["layer_rows"]) != len(expect.get("layer_rows", [])):
+        fail(f"{name}: {len(facts['layer_rows'])} per-layer rows, expected {len(expect.get('layer_rows', []))}")
     if facts["heat_tables"] != expect["heat_tables"]:
         fail(f"{name}: {facts['heat_tables']} device heat tables, expected {expect['heat_tables']}")
     if facts["layer_tables"] != expect["layer_tables"]:
@@ -433,6 +440,27 @@ def fig_value(v):
     return v.get("value") if isinstance(v, dict) else v
 
 
+def num(v, suffix=""):
+    """A number as the tables print it (sb_num_format)."""
+    if not isinstance(v, (int, float)):
+        return "-"
+    return ("%.0f" % v if abs(v) >= 10 or v == 0 else "%.3g" % v) + suffix
+
+
+def layer_rows(pl):
+    keys = ("seq_write_mbs", "seq_read_mbs", "randread_4k_iops")
+    rows = []
+    for e in sorted(pl, key=lambda e: e.get("order", 0)):
+        f = {k: fig_value((e.get("figures") or {}).get(k)) for k in keys}
+        x = {k: (e.get("expected") or {}).get(k) for k in keys}
+        rows.append([e.get("layer") or "?", e.get("device") or "-"] + [num(f[k]) for k in keys]
+                    + [num((e.get("pct_of_below") or {}).get(k), " %") for k in keys]
+                    + [num(x[k]) for k in keys]
+                    + [num(f[k] / x[k] * 100, " %") if isinstance(f[k], (int, float)) and
+                       isinstance(x[k], (int, float)) and x[k] > 0 else "-" for k in keys])
+    return rows
+
+
 def expect_main(args):
     """expect MARKDOWN OUT RESULTS...: what the page must show, worked out
     from compare's Markdown table and the results files themselves."""
@@ -475,16 +503,18 @@ def expect_main(args):
                             cells["chart-latency"].add((st, su["suite"], n, p))
     charts = {k: len(v) for k, v in cells.items() if v}
     heat = sum(1 for _, r in res if any(su.get("disk_util") for su in r["suites"]))
-    layers = 0
+    layers, first_layers = 0, []
     for i, (_, r) in enumerate(res):
         pl = r.get("per_layer") or []
         if pl:
             layers += 1
+            first_layers = first_layers or layer_rows(pl)
             charts[f"waterfall-{i + 1}"] = sum(
                 1 for e in pl for k in ("seq_write_mbs", "seq_read_mbs")
                 if isinstance(fig_value((e.get("figures") or {}).get(k)), (int, float)))
     json.dump({"headers": headers, "rows": rows, "files": [f for f, _ in res], "stacks": stacks,
-               "charts": charts, "heat_tables": heat, "layer_tables": layers, "pdf": pdf},
+               "charts": charts, "heat_tables": heat, "layer_tables": layers, "pdf": pdf,
+               "layer_rows": first_layers},
               open(out, "w"), indent=1)
     print(f"expect: {len(rows)} rows, charts {charts}, {heat} heat tables, {layers} per-layer tables")
 

@@ -21,6 +21,8 @@ pkgs=(
 	fio bonnie++ procps
 	# iostat, to cross-check the per-device statistics
 	sysstat
+	# the HTML report's test: headless Chromium, HTML5 strict parsing
+	chromium python3-html5lib
 )
 
 missing=()

@@ -109,12 +109,16 @@ void sb_html_src_link(const struct sb_html *h, unsigned i)
 	fputs("</code></a>", h->out);
 }
 
-unsigned sb_html_row_of(const struct sb_html *h, const char *stack)
+void sb_html_stack_files(const struct sb_html *h, const char *stack)
 {
-	for (unsigned r = 0; r < h->t->nrows; r++)
-		if (!strcmp(h->t->row_stack[r], stack))
-			return r;
-	return 0;
+	char buf[64];
+	int k = 0;
+
+	for (unsigned i = 0; i < h->n; i++)
+		if (!strcmp(sb_results_stack_name(h->res[i]), stack)) {
+			fputs(k++ ? ", " : "", h->out);
+			sb_html_esc(h->out, sb_html_path(h, i, buf, sizeof(buf)));
+		}
 }
 
 void sb_html_stack_id(const struct sb_html *h, unsigned row, char *buf, size_t len)

@@ -23,11 +23,6 @@ static const char *const strokes[] = {
 };
 #define NPAT (sizeof(strokes) / sizeof(strokes[0]))
 
-const char *sb_html_colour(unsigned row)
-{
-	return palette[row % NPAL];
-}
-
 void sb_html_pattern_defs(FILE *out, unsigned nrows)
 {
 	fputs("<svg width=\"0\" height=\"0\" style=\"position:absolute\" aria-hidden=\"true\" focusable=\"false\">"
@@ -234,6 +229,8 @@ static void bar(const struct sb_html *h, const struct sb_table *t, unsigned r, u
 		sb_html_num(out, max);
 		fputs(")", out);
 	}
+	fputs(", from ", out);
+	sb_html_stack_files(h, t->row_stack[r]);
 	fputs("</title>", out);
 	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.2f\" height=\"12\" fill=\"url(#sbp-%u)\" "
 		"stroke=\"#000\" stroke-width=\".6\"/>", PX, y + 1, med / xmax * PW, r);

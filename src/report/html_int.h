@@ -27,12 +27,11 @@ int sb_html_file_index(const struct sb_html *h, struct json_object *r);
 const char *sb_html_path(const struct sb_html *h, unsigned i, char *buf, size_t len);
 /* <a href="#src-N">path</a> for file i. */
 void sb_html_src_link(const struct sb_html *h, unsigned i);
-/* Row of the comparison table for a stack name (its colour), or 0. */
-unsigned sb_html_row_of(const struct sb_html *h, const char *stack);
+/* The files of a stack, comma-separated and escaped (for <title>s). */
+void sb_html_stack_files(const struct sb_html *h, const char *stack);
 /* id-safe "stack-ROW-NAME" for a table row. */
 void sb_html_stack_id(const struct sb_html *h, unsigned row, char *buf, size_t len);
-/* A stack's fill: "url(#sbp-ROW)" (colour and pattern) and plain colour. */
-const char *sb_html_colour(unsigned row);
+/* A stack's fill is "url(#sbp-ROW)": its colour and pattern. */
 /* The hidden <svg> holding one pattern per row; a small swatch of a row. */
 void sb_html_pattern_defs(FILE *out, unsigned nrows);
 void sb_html_swatch(FILE *out, unsigned row);

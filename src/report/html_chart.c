@@ -238,7 +238,7 @@ static void bar(const struct sb_html *h, const struct sb_table *t, unsigned r, u
 	if (x->n > 1) {
 		double a = PX + min / xmax * PW, b = PX + max / xmax * PW;
 
-		fprintf(out, "<path d=\"M%.1f %.1fH%.1fM%.1f %.1fV%.1fM%.1f %.1fV%.1f\" stroke=\"#000\" "
+		fprintf(out, "<path class=\"whisker\" d=\"M%.1f %.1fH%.1fM%.1f %.1fV%.1fM%.1f %.1fV%.1f\" stroke=\"#000\" "
 			"stroke-width=\"1.2\"/>", a, y + 7, b, a, y + 3, y + 11, b, y + 3, y + 11);
 		end = max > med ? max : med;
 	}

@@ -265,6 +265,9 @@ DOM_FACTS = r"""
   out.charts = Array.from(document.querySelectorAll('figure.chart')).map(f => {
     const svg = f.querySelector('svg'); const b = svg.getBoundingClientRect();
     return {id: f.id, bars: svg.querySelectorAll('rect[fill^="url(#sbp-"]:not([fill="url(#sbp-drop)"])').length,
+            whiskers: svg.querySelectorAll('path.whisker').length,
+            fills: Array.from(svg.querySelectorAll('g')).filter(g => g.querySelector('rect') && g.querySelector('text'))
+              .map(g => [g.querySelector('text').textContent, g.querySelector('rect').getAttribute('fill')]),
             width: b.width, height: b.height, labels: Array.from(svg.querySelectorAll('text')).map(txt),
             caption: f.querySelector('figcaption') ? txt(f.querySelector('figcaption')) : ''};
   });
@@ -346,6 +349,20 @@ def check_case(br, name, page, expect, outdir):
         for s in expect["stacks"]:
             if not cid.startswith("waterfall") and s[:28] not in c["labels"]:
                 fail(f"{name}: chart {cid} has no text label for stack {s} (readable without colour)")
+    for cid, n in expect.get("whiskers", {}).items():
+        if cid in got_charts and got_charts[cid]["whiskers"] != n:
+            fail(f"{name}: chart {cid} has {got_charts[cid]['whiskers']} min-max whiskers, expected {n}")
+    fill_of = {}
+    for c in facts["charts"]:
+        if c["id"].startswith("waterfall"):
+            continue
+        for stack, fill in c["fills"]:
+            fill_of.setdefault(stack, set()).add(fill)
+    if any(len(f) != 1 for f in fill_of.values()):
+        fail(f"{name}: a stack changes its fill between charts: {fill_of}")
+    fills = [next(iter(f)) for f in fill_of.values()]
+    if len(set(fills)) != len(fills):
+        fail(f"{name}: two stacks share a fill: {fill_of}")
     extra = [c for c in got_charts if c not in expect["charts"]]
     if extra:
         fail(f"{name}: unexpected charts {extra}")
@@ -483,16 +500,17 @@ def expect_main(args):
         if r["stack"]["name"] not in stacks:
             stacks.append(r["stack"]["name"])
     cells = {"chart-throughput": set(), "chart-iops": set(), "chart-latency": set()}
+    samples = {}
     for _, r in res:
         st = r["stack"]["name"]
         for su in r["suites"]:
             for fig, v in su["figures"].items():
                 if not isinstance(v, dict) or not isinstance(v.get("value"), (int, float)):
                     continue
-                if v.get("unit") in RATE:
-                    cells["chart-throughput"].add((st, su["suite"], fig))
-                elif v.get("unit") == "/s":
-                    cells["chart-iops"].add((st, su["suite"], fig))
+                g = "chart-throughput" if v.get("unit") in RATE else "chart-iops" if v.get("unit") == "/s" else None
+                if g:
+                    cells[g].add((st, su["suite"], fig))
+                    samples[(g, st, su["suite"], fig)] = samples.get((g, st, su["suite"], fig), 0) + 1
             jobs = su.get("jobs") or []
             names = [j.get("jobname", j.get("name")) for j in jobs]
             for j in jobs:
@@ -501,7 +519,10 @@ def expect_main(args):
                     for p in (50, 99, 99.9):
                         if pct_present(j, p):
                             cells["chart-latency"].add((st, su["suite"], n, p))
+                            k = ("chart-latency", st, su["suite"], n, p)
+                            samples[k] = samples.get(k, 0) + 1
     charts = {k: len(v) for k, v in cells.items() if v}
+    whiskers = {g: sum(1 for k, n in samples.items() if k[0] == g and n > 1) for g in charts}
     heat = sum(1 for _, r in res if any(su.get("disk_util") for su in r["suites"]))
     layers, first_layers = 0, []
     for i, (_, r) in enumerate(res):
@@ -514,7 +535,7 @@ def expect_main(args):
                 if isinstance(fig_value((e.get("figures") or {}).get(k)), (int, float)))
     json.dump({"headers": headers, "rows": rows, "files": [f for f, _ in res], "stacks": stacks,
                "charts": charts, "heat_tables": heat, "layer_tables": layers, "pdf": pdf,
-               "layer_rows": first_layers},
+               "layer_rows": first_layers, "whiskers": whiskers},
               open(out, "w"), indent=1)
     print(f"expect: {len(rows)} rows, charts {charts}, {heat} heat tables, {layers} per-layer tables")
 

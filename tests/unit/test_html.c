@@ -188,6 +188,27 @@ static void test_bound_in_table(void **state)
 	json_object_put(r);
 }
 
+/* A stack name is data from a YAML file: escaped everywhere, ids sanitized. */
+static void test_escaping(void **state)
+{
+	struct json_object *r = json_object_get(res[0]), *one[1] = { r };
+	struct json_object *st = json_object_object_get(r, "stack");
+	struct sb_table_opts o = { .columns = "stack,write" };
+	char *old = strdup(json_object_get_string(json_object_object_get(st, "name"))), *html;
+
+	json_object_object_add(st, "name", json_object_new_string("a<b>&\"c' d"));
+	html = render(one, 1, &o, 0);
+	assert_null(strstr(html, "<b>"));
+	assert_null(strstr(html, "a<b"));
+	assert_non_null(strstr(html, "a&lt;b&gt;&amp;&quot;c&#39; d"));
+	assert_non_null(strstr(html, "id=\"stack-1-a_b___c__d\""));
+	assert_non_null(strstr(html, "href=\"#stack-1-a_b___c__d\""));
+	free(html);
+	json_object_object_add(st, "name", json_object_new_string(old));
+	free(old);
+	json_object_put(r);
+}
+
 static void test_write_file(void **state)
 {
 	char dir[] = "/tmp/sb-test-html.XXXXXX", path[512];
@@ -218,6 +239,7 @@ int main(void)
 		cmocka_unit_test(test_baseline_columns),
 		cmocka_unit_test(test_per_layer),
 		cmocka_unit_test(test_bound_in_table),
+		cmocka_unit_test(test_escaping),
 		cmocka_unit_test(test_write_file),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

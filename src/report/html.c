@@ -157,7 +157,7 @@ static const char css[] =
 	".legend svg,.sw{vertical-align:middle}"
 	"pre{background:#f6f6f6;border:1px solid var(--rule);padding:.5em;overflow-x:auto;white-space:pre-wrap;"
 	"word-break:break-all;font-size:.85em}"
-	".heat td{text-align:right;font-size:.85em}table.layers th,table.heat th{white-space:normal}"
+	".heat td{text-align:right;font-size:.85em}table.layers th,table.heat th{white-space:normal}.heat tbody th{white-space:nowrap}"
 	"table.layers,table.heat{font-size:.85em}.notes li{margin:.2em 0}"
 	".src li{font-size:.9em;word-break:break-all}.fn{font-size:.85em;color:var(--muted)}"
 	"section.stack{border-top:1px solid var(--rule);margin-top:1.5em}"
@@ -166,7 +166,7 @@ static const char css[] =
 	"@media print{body{font-size:9pt;max-width:none;padding:0}nav{display:none}"
 	"th button.sort::after{content:none}h2{break-after:avoid}h3,h4{break-after:avoid}"
 	"table,figure.chart,pre{break-inside:avoid}section.stack{break-before:auto}"
-	"figure.chart svg{max-width:100%}th,td{padding:.1em .3em}table.layers,table.heat,table.facts{font-size:7.5pt}a{color:inherit;text-decoration:none}"
+	"figure.chart svg{max-width:100%}th,td{padding:.1em .3em}td.num,th.num{white-space:normal}table.layers,table.heat,table.facts{font-size:7.5pt}a{color:inherit;text-decoration:none}"
 	".mismatch{outline:1px solid #000}}";
 
 /* Sorting by column, added by the script only: rows keep their cells, so

@@ -103,7 +103,7 @@ static void heat_collect(struct json_object *res, struct heat *h)
 }
 
 /* A cell shaded by frac (0..1): white to orange; the number is the data. */
-static void heat_cell(FILE *out, int have, double v, double frac, int pct)
+static void heat_cell(FILE *out, int have, double v, double frac)
 {
 	int g, b;
 
@@ -116,7 +116,6 @@ static void heat_cell(FILE *out, int have, double v, double frac, int pct)
 	b = (int)(255 - frac * (255 - 80));
 	fprintf(out, "<td data-v=\"%.4g\" style=\"background:rgb(255,%d,%d)\">", v, g, b);
 	sb_html_num(out, v);
-	(void)pct;
 	fputs("</td>", out);
 }
 
@@ -129,36 +128,36 @@ void sb_html_heat(const struct sb_html *hh, struct json_object *res, unsigned fi
 	heat_collect(res, &h);
 	if (!h.ndev)
 		return;
+	/* phases down, devices across: a stack has a handful of devices but a
+	 * run may have many phases (suites x repetitions), and pages are narrow */
 	fputs("<h4>Device statistics per phase</h4>\n<p class=\"fn\">iostat -x semantics, from "
 	      "<code>suites[].disk_util</code> of ", out);
 	sb_html_src_link(hh, file);
 	fputs(": %util, and await = mean time per I/O including queueing, in ms. Shading grows with "
 	      "the value (await relative to this table's largest); the numbers are the data.</p>\n"
-	      "<table class=\"heat\"><caption>Devices by phase: %util and await</caption>\n"
-"<thead><tr><th scope=\"col\" rowspan=\"2\">device</th><th scope=\"col\" rowspan=\"2\">role</th>", out);
-	for (unsigned p = 0; p < h.nph; p++) {
+	      "<table class=\"heat\"><caption>Phases by device: %util and await</caption>\n"
+	      "<thead><tr><th scope=\"col\" rowspan=\"2\">phase</th>", out);
+	for (unsigned d = 0; d < h.ndev; d++) {
 		fputs("<th scope=\"colgroup\" colspan=\"2\">", out);
+		sb_html_esc(out, h.dev[d]);
+		fprintf(out, " <span class=\"unit\">(%s)</span></th>", roles[rank(res, h.dev[d])]);
+	}
+	fputs("</tr><tr>", out);
+	for (unsigned d = 0; d < h.ndev; d++)
+		fputs("<th scope=\"col\">%util</th><th scope=\"col\">await <span class=\"unit\">ms</span></th>", out);
+	fputs("</tr></thead><tbody>\n", out);
+	for (unsigned p = 0; p < h.nph; p++) {
+		fputs("<tr><th scope=\"row\">", out);
 		sb_html_escf(out, "%s #%s", S(h.ph[p], "suite", "?"),
 			     G(h.ph[p], "repetition") ? json_object_get_string(G(h.ph[p], "repetition")) : "1");
 		fputs("</th>", out);
-	}
-	fputs("</tr><tr>", out);
-	for (unsigned p = 0; p < h.nph; p++)
-		fputs("<th scope=\"col\">%util</th><th scope=\"col\">await <span class=\"unit\">ms</span></th>", out);
-	fputs("</tr></thead><tbody>\n", out);
-	for (unsigned d = 0; d < h.ndev; d++) {
-		fputs("<tr><th scope=\"row\">", out);
-		sb_html_esc(out, h.dev[d]);
-		fputs("</th><td>", out);
-		fputs(roles[rank(res, h.dev[d])], out);
-		fputs("</td>", out);
-		for (unsigned p = 0; p < h.nph; p++) {
+		for (unsigned d = 0; d < h.ndev; d++) {
 			struct json_object *x = dev_in(h.ph[p], h.dev[d]);
 			double u = 0, a = 0;
 			int hu = sb_html_dbl(x, "util_pct", &u), ha = x && await_ms(x, &a);
 
-			heat_cell(out, hu, u, u / 100, 1);
-			heat_cell(out, ha, a, h.await_max > 0 ? a / h.await_max : 0, 0);
+			heat_cell(out, hu, u, u / 100);
+			heat_cell(out, ha, a, h.await_max > 0 ? a / h.await_max : 0);
 		}
 		fputs("</tr>\n", out);
 	}

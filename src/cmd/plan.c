@@ -1,12 +1,14 @@
 /* stackbench plan [--set K=V]... FILE...: for every stack each file
  * expands to, the ordered build steps (bottom up) and teardown steps (top
- * down) it would take. Touches nothing. */
+ * down) it would take, and what the run costs: disk space and where, the
+ * benchmark sizes, an estimated time (cmd/cost.h). Touches nothing. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/cost.h"
 #include "core/stack.h"
 #include "spec/spec.h"
 #include "util/log.h"
@@ -15,6 +17,7 @@ static int plan_one(const struct sb_stack_spec *spec, const char *file, struct s
 {
 	struct sb_stack *s;
 	struct sb_plan *p;
+	struct sb_cost cost;
 	unsigned i;
 	int rc;
 
@@ -36,6 +39,8 @@ static int plan_one(const struct sb_stack_spec *spec, const char *file, struct s
 	printf("teardown:\n");
 	for (i = 0; i < p->nteardown; i++)
 		printf("  %2u. %s\n", i + 1, p->teardown[i]);
+	sb_cost_compute(spec, 0, &cost);
+	sb_cost_print(stdout, spec, &cost);
 out:
 	free(p);
 	free(s);

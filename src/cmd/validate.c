@@ -6,9 +6,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/sizing.h"
 #include "cmd/cmd.h"
 #include "spec/spec.h"
 #include "util/log.h"
+#include "util/units.h"
+
+/* A bench.size no larger than the devices (check.c refuses that) can still
+ * not fit in the filesystem once md, LVM, LUKS and ext4 took their share:
+ * say so now rather than after the build. */
+static void warn_fit(const char *file, const struct sb_stack_spec *s)
+{
+	uint64_t fs = sb_spec_fs_free_estimate(s);
+	char a[32], b[32];
+
+	if (!s->bench.size || !fs || s->bench.size <= sb_sizing_room(fs))
+		return;
+	sb_size_format_human(s->bench.size, a, sizeof(a));
+	sb_size_format_human(fs, b, sizeof(b));
+	sb_warn("%s: %s: bench.size %s will not fit: this stack's filesystem will have about %s free "
+		"(estimated); use a smaller bench.size or 0 (automatic: what fits)", file, s->name, a, b);
+}
 
 int sb_cmd_validate(int argc, char **argv, struct sb_err *err)
 {
@@ -61,6 +79,8 @@ int sb_cmd_validate(int argc, char **argv, struct sb_err *err)
 		for (i = 0; i < l.n; i++) {
 			sb_spec_summary(&l.items[i], sum, sizeof(sum));
 			printf("ok %s: %s: %s\n", argv[optind], l.items[i].name, sum);
+			fflush(stdout);
+			warn_fit(argv[optind], &l.items[i]);
 		}
 		sb_spec_list_free(&l);
 	}

@@ -533,8 +533,9 @@ int sb_suite_bonnie(struct sb_suite_ctx *c, struct sb_err *err)
 	int rc;
 
 	bn.chunk = c->b->chunk ? c->b->chunk : 8192;
-	/* bonnie++ refuses files smaller than twice RAM; so is our default */
-	bn.size = sb_suite_size(c, 2 * c->ram);
+	/* bonnie++ refuses files smaller than twice RAM; so is our default,
+	 * capped to what the filesystem holds (sizing.c) */
+	bn.size = sb_suite_size(c);
 	bn.size -= bn.size % bn.chunk;
 	bn.nchunks = bn.size / bn.chunk;
 	bn.sync = c->b->fsync;

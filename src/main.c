@@ -1,12 +1,14 @@
 /* stackbench: build storage stacks, benchmark them, tear them down, compare.
- * Global options come before the command; the command table is in
- * cmd/table.c. This is the only place that turns errors into exit codes. */
+ * Global options come before the command; each command takes its own
+ * options anywhere among its operands (cmd/args.h); the command table is
+ * in cmd/table.c. This is the only place that turns errors into exit codes. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
+#include "cmd/args.h"
 #include "cmd/cmd.h"
 #include "core/sandbox.h"
 #include "util/err.h"
@@ -31,47 +33,61 @@ static void usage(FILE *f)
 		"  -q, --quiet      only errors and results\n"
 		"  --progress / --no-progress   force the live progress line on or off\n"
 		"  --version        print the version\n"
-		"  -h, --help       this text; `stackbench help COMMAND` for a command\n\n"
-		"Exit codes: 0 ok, 1 failure, 2 bad usage or bad stack description,\n"
-		"3 needs root, 4 device busy or leftovers of an earlier run, 5 refused for safety,\n"
-		"130 interrupted.\n");
+		"  -h, --help       this text; `stackbench help COMMAND` for a command\n"
+		"Command options may come before, between or after the files; `--` ends them.\n"
+		"\nExit codes (every command):\n");
+	for (const struct sb_exit_doc *e = sb_exit_docs; e->text; e++)
+		fprintf(f, "  %-4d %s\n", e->code, e->text);
 }
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "sandbox", no_argument, NULL, 'S' },
-		{ "no-sandbox", no_argument, NULL, 'N' },
-		{ "in-sandbox", no_argument, NULL, 'I' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "progress", no_argument, NULL, 'P' },
-		{ "no-progress", no_argument, NULL, 'p' },
-		{ "version", no_argument, NULL, 'V' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	enum { G_SANDBOX = 1, G_NO_SANDBOX, G_IN_SANDBOX, G_VERBOSE, G_QUIET, G_PROGRESS,
+	       G_NO_PROGRESS, G_VERSION, G_HELP };
+	static const struct sb_optdef opts[] = {
+		{ "sandbox", 0, false, G_SANDBOX },
+		{ "no-sandbox", 0, false, G_NO_SANDBOX },
+		{ "in-sandbox", 0, false, G_IN_SANDBOX },
+		{ "verbose", 'v', false, G_VERBOSE },
+		{ "quiet", 'q', false, G_QUIET },
+		{ "progress", 0, false, G_PROGRESS },
+		{ "no-progress", 0, false, G_NO_PROGRESS },
+		{ "version", 0, false, G_VERSION },
+		{ "help", 'h', false, G_HELP },
+		{ NULL, 0, false, 0 },
 	};
 	struct sb_err err = { 0 };
 	const struct sb_cmd *cmd;
+	struct sb_args ga;
+	const char *val;
 	int c, rc, verbose = SB_LOG_INFO;
 
 	sb_globals.argv0 = argv[0];
 	sb_globals.orig_argc = argc;
 	sb_globals.orig_argv = argv;
-	/* '+': stop at the first non-option, the command. */
-	while ((c = getopt_long(argc, argv, "+vqh", opts, NULL)) != -1) {
+	/* Global options stop at the first operand: the command. */
+	if (sb_args_init(&ga, argc, argv, 1, opts, NULL, &err) < 0)
+		return SB_EXIT_FAIL;
+	ga.stop_at_operand = true;
+	while ((c = sb_args_next(&ga, &val, &err)) > 0) {
 		switch (c) {
-		case 'S': sb_globals.sandbox = 1; break;
-		case 'N': sb_globals.sandbox = 0; break;
-		case 'I': sb_globals.in_sandbox = 1; sb_globals.sandbox = 0; break;
-		case 'v': verbose++; break;
-		case 'q': verbose = SB_LOG_QUIET; break;
-		case 'P': sb_log_set_progress(1); break;
-		case 'p': sb_log_set_progress(0); break;
-		case 'V': printf("stackbench %s\n", SB_VERSION); return SB_EXIT_OK;
-		case 'h': usage(stdout); return SB_EXIT_OK;
-		default: usage(stderr); return SB_EXIT_USAGE;
+		case G_SANDBOX: sb_globals.sandbox = 1; break;
+		case G_NO_SANDBOX: sb_globals.sandbox = 0; break;
+		case G_IN_SANDBOX: sb_globals.in_sandbox = 1; sb_globals.sandbox = 0; break;
+		case G_VERBOSE: verbose++; break;
+		case G_QUIET: verbose = SB_LOG_QUIET; break;
+		case G_PROGRESS: sb_log_set_progress(1); break;
+		case G_NO_PROGRESS: sb_log_set_progress(0); break;
+		case G_VERSION: printf("stackbench %s\n", SB_VERSION); return SB_EXIT_OK;
+		case G_HELP: usage(stdout); return SB_EXIT_OK;
 		}
+	}
+	optind = ga.i;
+	sb_args_free(&ga);
+	if (c < 0) {
+		/* one line, not the whole usage: the option is what was wrong */
+		fprintf(stderr, "stackbench: %s\n", err.msg);
+		return sb_err_exit_code(c);
 	}
 	sb_log_set_level(verbose > SB_LOG_DEBUG ? SB_LOG_DEBUG : verbose);
 	if (optind >= argc) {

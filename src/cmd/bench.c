@@ -1,6 +1,5 @@
 /* stackbench bench: run suites on a directory (--suite --target), or the
  * stack's own suites on a stack `build` left up (STACK.yml). */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +7,7 @@
 #include <json-c/json.h>
 
 #include "bench/suite.h"
+#include "cmd/args.h"
 #include "cmd/cmd.h"
 #include "cmd/run.h"
 #include "report/results.h"
@@ -59,21 +59,12 @@ static void print_suite_text(struct json_object *s)
 	}
 }
 
-int sb_cmd_bench(int argc, char **argv, struct sb_err *err)
+enum { O_SUITE = 256, O_TARGET, O_SET, O_FMT, O_WATCH, O_RESULTS, O_STACK };
+
+static int bench_run(struct sb_args *a, struct sb_err *err)
 {
-	enum { O_SUITE = 256, O_TARGET, O_SET, O_FMT, O_WATCH, O_RESULTS, O_STACK };
-	static const struct option opts[] = {
-		{ "suite", required_argument, NULL, O_SUITE },
-		{ "target", required_argument, NULL, O_TARGET },
-		{ "set", required_argument, NULL, O_SET },
-		{ "output-format", required_argument, NULL, O_FMT },
-		{ "watch", required_argument, NULL, O_WATCH },
-		{ "results", required_argument, NULL, O_RESULTS },
-		{ "stack", required_argument, NULL, O_STACK },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct sb_bench_spec b;
-	const char *suite_arg = NULL, *target = NULL, *results = NULL, *stack_name = NULL;
+	const char *suite_arg = NULL, *target = NULL, *results = NULL, *stack_name = NULL, *optarg;
 	struct sb_run_opts ro = { .results_dir = "results", .bench = true };
 	struct sb_table_opts to = { 0 };
 	const char *watch[32];
@@ -84,10 +75,7 @@ int sb_cmd_bench(int argc, char **argv, struct sb_err *err)
 	int c, rc = 0;
 
 	sb_bench_spec_defaults(&b);
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
-		switch (c) {
+	while ((c = sb_args_next(a, &optarg, err)) > 0) {		switch (c) {
 		case O_SUITE: suite_arg = optarg; break;
 		case O_TARGET: target = optarg; break;
 		case O_SET:
@@ -108,17 +96,14 @@ int sb_cmd_bench(int argc, char **argv, struct sb_err *err)
 			watch[nwatch++] = optarg;
 			break;
 		case O_RESULTS: results = optarg; break;
-		case ':':
-			return sb_err_set(err, -EINVAL, "option '%s' needs a value", argv[optind - 1]);
-		default:
-			return sb_err_set(err, -EINVAL, "unknown option '%s'; see `stackbench help bench`",
-					  argv[optind - 1]);
 		}
 	}
+	if (c < 0)
+		return c;
 	if (!suite_arg && !target) {
-		if (optind + 1 != argc)
-			return sb_err_set(err, -EINVAL, "bench: give one STACK.yml, or --suite NAME --target PATH");
-		ro.files = (const char *const *)argv + optind;
+		if (a->npos != 1)
+			return sb_args_usage_error("bench", err, "give one STACK.yml, or --suite NAME --target PATH");
+		ro.files = (const char *const *)a->pos;
 		ro.nfiles = 1;
 		if (results)
 			ro.results_dir = results;
@@ -131,8 +116,8 @@ int sb_cmd_bench(int argc, char **argv, struct sb_err *err)
 			return rc;
 	if (!suite_arg || !target)
 		return sb_err_set(err, -EINVAL, "bench: --suite and --target go together");
-	if (optind < argc)
-		return sb_err_set(err, -EINVAL, "bench: unexpected argument '%s' with --target", argv[optind]);
+	if (a->npos)
+		return sb_args_usage_error("bench", err, "unexpected argument '%s' with --target", a->pos[0]);
 	/* NAME[,NAME] */
 	{
 		char tmp[256], *save = NULL, *tok;
@@ -199,5 +184,27 @@ int sb_cmd_bench(int argc, char **argv, struct sb_err *err)
 out:
 	json_object_put(arr);
 	json_object_put(res);
+	return rc;
+}
+
+int sb_cmd_bench(int argc, char **argv, struct sb_err *err)
+{
+	static const struct sb_optdef opts[] = {
+		{ "suite", 0, true, O_SUITE },
+		{ "target", 0, true, O_TARGET },
+		{ "set", 0, true, O_SET },
+		{ "output-format", 0, true, O_FMT },
+		{ "watch", 0, true, O_WATCH },
+		{ "results", 0, true, O_RESULTS },
+		{ "stack", 0, true, O_STACK },
+		{ NULL, 0, false, 0 },
+	};
+	struct sb_args a;
+	int rc;
+
+	if (sb_args_init(&a, argc, argv, 1, opts, "bench", err) < 0)
+		return -ENOMEM;
+	rc = bench_run(&a, err);
+	sb_args_free(&a);
 	return rc;
 }

@@ -36,6 +36,13 @@ int sb_cmd_status(int argc, char **argv, struct sb_err *err);
 int sb_cmd_job(int argc, char **argv, struct sb_err *err);
 
 extern const struct sb_cmd sb_cmds[];
+
+/* The exit codes, documented once (--help, the man page, README). */
+struct sb_exit_doc {
+	int code;
+	const char *text;
+};
+extern const struct sb_exit_doc sb_exit_docs[];
 const struct sb_cmd *sb_cmd_find(const char *name);
 /* Print usage of a command to stdout. */
 void sb_cmd_print_usage(const struct sb_cmd *c);

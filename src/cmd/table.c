@@ -56,6 +56,17 @@ const struct sb_cmd sb_cmds[] = {
 	{ NULL, NULL, NULL, NULL },
 };
 
+const struct sb_exit_doc sb_exit_docs[] = {
+	{ SB_EXIT_OK, "ok" },
+	{ SB_EXIT_FAIL, "failure (a step, a suite or a teardown failed)" },
+	{ SB_EXIT_USAGE, "bad usage, a bad stack description or a missing/unreadable/invalid input file" },
+	{ SB_EXIT_NOROOT, "needs root" },
+	{ SB_EXIT_BUSY, "device busy, or leftovers of an earlier run" },
+	{ SB_EXIT_REFUSED, "refused for safety (a disk or path failed a check, or no consent)" },
+	{ SB_EXIT_INTERRUPTED, "interrupted (SIGINT/SIGTERM; what was built is torn down)" },
+	{ 0, NULL },
+};
+
 const struct sb_cmd *sb_cmd_find(const char *name)
 {
 	const struct sb_cmd *c;

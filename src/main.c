@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "sb_version.h"
 #include "cmd/args.h"
 #include "cmd/cmd.h"
 #include "core/sandbox.h"
@@ -25,16 +26,11 @@ static void usage(FILE *f)
 		"Commands:\n");
 	for (c = sb_cmds; c->name; c++)
 		fprintf(f, "  %-16s %s\n", c->name, c->summary);
+	fprintf(f, "\nGlobal options:\n");
+	for (const struct sb_global_doc *g = sb_global_docs; g->flags; g++)
+		fprintf(f, "  %-27s %s\n", g->flags, g->text);
 	fprintf(f,
-		"\nGlobal options:\n"
-		"  --sandbox        always run in the throwaway user-mode-linux kernel\n"
-		"  --no-sandbox     never; fail if this kernel lacks md or device-mapper\n"
-		"  -v, --verbose    more messages (twice: debug)\n"
-		"  -q, --quiet      only errors and results\n"
-		"  --progress / --no-progress   force the live progress line on or off\n"
-		"  --version        print the version\n"
-		"  -h, --help       this text; `stackbench help COMMAND` for a command\n"
-		"Command options may come before, between or after the files; `--` ends them.\n"
+		"\nCommand options may come before, between or after the files; `--` ends them.\n"
 		"\nExit codes (every command):\n");
 	for (const struct sb_exit_doc *e = sb_exit_docs; e->text; e++)
 		fprintf(f, "  %-4d %s\n", e->code, e->text);
@@ -43,7 +39,7 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
 	enum { G_SANDBOX = 1, G_NO_SANDBOX, G_IN_SANDBOX, G_VERBOSE, G_QUIET, G_PROGRESS,
-	       G_NO_PROGRESS, G_VERSION, G_HELP };
+	       G_NO_PROGRESS, G_VERSION, G_HELP, G_HELP_MAN };
 	static const struct sb_optdef opts[] = {
 		{ "sandbox", 0, false, G_SANDBOX },
 		{ "no-sandbox", 0, false, G_NO_SANDBOX },
@@ -54,6 +50,7 @@ int main(int argc, char **argv)
 		{ "no-progress", 0, false, G_NO_PROGRESS },
 		{ "version", 0, false, G_VERSION },
 		{ "help", 'h', false, G_HELP },
+		{ "help-man", 0, false, G_HELP_MAN },   /* hidden: the man page, for the build */
 		{ NULL, 0, false, 0 },
 	};
 	struct sb_err err = { 0 };
@@ -78,8 +75,12 @@ int main(int argc, char **argv)
 		case G_QUIET: verbose = SB_LOG_QUIET; break;
 		case G_PROGRESS: sb_log_set_progress(1); break;
 		case G_NO_PROGRESS: sb_log_set_progress(0); break;
-		case G_VERSION: printf("stackbench %s\n", SB_VERSION); return SB_EXIT_OK;
+		case G_VERSION:
+			printf("stackbench %s%s%s%s\n", SB_VERSION, SB_GIT_DESCRIBE[0] ? " (git " : "",
+			       SB_GIT_DESCRIBE, SB_GIT_DESCRIBE[0] ? ")" : "");
+			return SB_EXIT_OK;
 		case G_HELP: usage(stdout); return SB_EXIT_OK;
+		case G_HELP_MAN: sb_cmd_print_man(stdout); return SB_EXIT_OK;
 		}
 	}
 	optind = ga.i;

@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/table.h"
+
 struct sb_globals sb_globals = { .sandbox = -1 };
 
 /* Usage texts live here, beside the table, so `stackbench help` and each
@@ -56,6 +58,17 @@ const struct sb_cmd sb_cmds[] = {
 	{ NULL, NULL, NULL, NULL },
 };
 
+const struct sb_global_doc sb_global_docs[] = {
+	{ "--sandbox", "always run in the throwaway user-mode-linux kernel" },
+	{ "--no-sandbox", "never; fail if this kernel lacks md or device-mapper" },
+	{ "-v, --verbose", "more messages (twice: debug)" },
+	{ "-q, --quiet", "only errors and results" },
+	{ "--progress, --no-progress", "force the live progress line on or off (default: on when stderr is a terminal)" },
+	{ "--version", "print the version (and the git description when built from git)" },
+	{ "-h, --help", "this text; `stackbench help COMMAND` for a command" },
+	{ NULL, NULL },
+};
+
 const struct sb_exit_doc sb_exit_docs[] = {
 	{ SB_EXIT_OK, "ok" },
 	{ SB_EXIT_FAIL, "failure (a step, a suite or a teardown failed)" },
@@ -77,9 +90,17 @@ const struct sb_cmd *sb_cmd_find(const char *name)
 	return NULL;
 }
 
+void sb_cmd_usage_text(const struct sb_cmd *c, FILE *f)
+{
+	fputs(c->usage, f);
+	if (!strcmp(c->name, "compare") || !strcmp(c->name, "build-and-test"))
+		fprintf(f, "  columns: %s\n", sb_column_names());
+}
+
 void sb_cmd_print_usage(const struct sb_cmd *c)
 {
-	printf("stackbench %s: %s\n\n%s", c->name, c->summary, c->usage);
+	printf("stackbench %s: %s\n\n", c->name, c->summary);
+	sb_cmd_usage_text(c, stdout);
 }
 
 int sb_cmd_wants_help(int argc, char **argv)

@@ -21,6 +21,9 @@ pkgs=(
 	fio bonnie++ procps
 	# iostat, to cross-check the per-device statistics
 	sysstat
+	# packaging and its tests: the .deb build, man -l, the completion,
+	# git describe for --version, the results JSON Schema check
+	debhelper dpkg-dev fakeroot man-db bash-completion git python3-jsonschema
 )
 
 missing=()

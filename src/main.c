@@ -3,6 +3,7 @@
  * options anywhere among its operands (cmd/args.h); the command table is
  * in cmd/table.c. This is the only place that turns errors into exit codes. */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,10 +76,14 @@ int main(int argc, char **argv)
 		case G_QUIET: verbose = SB_LOG_QUIET; break;
 		case G_PROGRESS: sb_log_set_progress(1); break;
 		case G_NO_PROGRESS: sb_log_set_progress(0); break;
-		case G_VERSION:
-			printf("stackbench %s%s%s%s\n", SB_VERSION, SB_GIT_DESCRIBE[0] ? " (git " : "",
-			       SB_GIT_DESCRIBE, SB_GIT_DESCRIBE[0] ? ")" : "");
+		case G_VERSION: {
+			/* vcs_tag falls back to the project version outside git */
+			bool git = SB_GIT_DESCRIBE[0] && strcmp(SB_GIT_DESCRIBE, SB_VERSION);
+
+			printf("stackbench %s%s%s%s\n", SB_VERSION, git ? " (git " : "",
+			       git ? SB_GIT_DESCRIBE : "", git ? ")" : "");
 			return SB_EXIT_OK;
+		}
 		case G_HELP: usage(stdout); return SB_EXIT_OK;
 		case G_HELP_MAN: sb_cmd_print_man(stdout); return SB_EXIT_OK;
 		}

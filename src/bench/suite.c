@@ -23,13 +23,22 @@
 static const struct {
 	const char *name;
 	int (*fn)(struct sb_suite_ctx *c, struct sb_err *err);
+	unsigned nphases;    /* engine jobs it runs (bonnie sets its own) */
 } suites[] = {
-	{ "bonnie", sb_suite_bonnie },
-	{ "fio-matrix", sb_suite_fio_matrix },
-	{ "dd", sb_suite_dd },
-	{ "smallfile", sb_suite_smallfile },
-	{ "quick", sb_suite_quick },
+	{ "bonnie", sb_suite_bonnie, 6 },
+	{ "fio-matrix", sb_suite_fio_matrix, 12 },
+	{ "dd", sb_suite_dd, 2 },
+	{ "smallfile", sb_suite_smallfile, 4 },
+	{ "quick", sb_suite_quick, 4 },
 };
+
+void sb_suite_phase(struct sb_suite_ctx *c, const char *what)
+{
+	c->phase++;
+	sb_progress_context(SB_PROGRESS_SUITE, "%s phase %u of %u%s%s%s", c->suite, c->phase,
+			    c->nphases > c->phase ? c->nphases : c->phase, what ? " (" : "",
+			    what ? what : "", what ? ")" : "");
+}
 
 bool sb_suite_exists(const char *name)
 {
@@ -172,6 +181,7 @@ int sb_suite_job(struct sb_suite_ctx *c, struct sb_job_opts *o, struct sb_job_re
 	struct json_object *j;
 	int rc;
 
+	sb_suite_phase(c, NULL);   /* the engine's line names the job */
 	if (reads(o->rw))
 		sb_suite_drop_caches(c);
 	if (!o->direct && o->size * o->numjobs < 2 * c->ram) {
@@ -286,9 +296,11 @@ int sb_suite_run(const char *suite, const struct sb_bench_spec *b, const char *t
 	detect_md_sync(&c);
 	detect_lazyinit(&c);
 	sb_iostat_start(&c.io);
+	c.nphases = suites[i].nphases;
 	rc = suites[i].fn(&c, err);
 	sb_iostat_stop(&c.io);
 	sb_progress_done();
+	sb_progress_context(SB_PROGRESS_SUITE, NULL);
 	if (rc < 0) {
 		json_object_put(c.notes);
 		json_object_put(c.figures);

@@ -414,7 +414,11 @@ int sb_run(const struct sb_run_opts *o, struct sb_err *err)
 				break;
 			}
 			sb_info("[%u/%u] %s", k, total, lists[i].items[j].name);
+			sb_progress_context(SB_PROGRESS_RUN, "[stack %u of %u] %s", k, total,
+					    lists[i].items[j].name);
 			r = run_one(o, &lists[i].items[j], &results[nres], &e1);
+			sb_progress_done();
+			sb_progress_context(SB_PROGRESS_RUN, NULL);
 			if (r < 0) {
 				nfail++;
 				sb_warn("%s: %s", lists[i].items[j].name, e1.msg);

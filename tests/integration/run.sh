@@ -193,6 +193,7 @@ if [ ${#uml[@]} -gt 0 ]; then
 			crash_kill_luks|layers_stacks) w=550 ;;
 			e2e_helios|layers_fail|safety_md_signature) w=400 ;;
 			sandbox_kernel) w=100 ;;
+			readme_examples) w=150 ;;
 			*) w=300 ;;
 			esac
 			echo "$w $n"

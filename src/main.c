@@ -77,6 +77,7 @@ int main(int argc, char **argv)
 		case G_PROGRESS: sb_log_set_progress(1); break;
 		case G_NO_PROGRESS: sb_log_set_progress(0); break;
 		case G_VERSION: {
+			sb_args_free(&ga);
 			/* vcs_tag falls back to the project version outside git */
 			bool git = SB_GIT_DESCRIBE[0] && strcmp(SB_GIT_DESCRIBE, SB_VERSION);
 
@@ -84,8 +85,8 @@ int main(int argc, char **argv)
 			       git ? SB_GIT_DESCRIBE : "", git ? ")" : "");
 			return SB_EXIT_OK;
 		}
-		case G_HELP: usage(stdout); return SB_EXIT_OK;
-		case G_HELP_MAN: sb_cmd_print_man(stdout); return SB_EXIT_OK;
+		case G_HELP: sb_args_free(&ga); usage(stdout); return SB_EXIT_OK;
+		case G_HELP_MAN: sb_args_free(&ga); sb_cmd_print_man(stdout); return SB_EXIT_OK;
 		}
 	}
 	optind = ga.i;

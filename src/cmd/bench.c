@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -116,6 +117,9 @@ static int bench_run(struct sb_args *a, struct sb_err *err)
 			return rc;
 	if (!suite_arg || !target)
 		return sb_err_set(err, -EINVAL, "bench: --suite and --target go together");
+	/* a missing target is a missing input, exit 2 like a missing stack file */
+	if (access(target, F_OK) < 0)
+		return sb_err_set(err, -EINVAL, "bench: --target %s: %s", target, strerror(errno));
 	if (a->npos)
 		return sb_args_usage_error("bench", err, "unexpected argument '%s' with --target", a->pos[0]);
 	/* NAME[,NAME] */

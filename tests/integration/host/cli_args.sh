@@ -63,6 +63,7 @@ for c in validate plan build build-and-test bench; do
 	expect 2 "/nonexistent/x.yml:1:1: cannot open the stack file" $c /nonexistent/x.yml
 done
 expect 2 "/nonexistent/x.json: cannot read" compare /nonexistent/x.json
+expect 2 "bench: --target /nonexistent/dir: No such file or directory" bench --suite quick --target /nonexistent/dir
 mkdir -p "$tmp/unreadable"
 cp "$src/docs/helios4-results/ext4-"*.json "$tmp/r.json"
 head -c 300 "$tmp/r.json" > "$tmp/trunc.json"

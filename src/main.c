@@ -37,7 +37,19 @@ static void usage(FILE *f)
 		fprintf(f, "  %-4d %s\n", e->code, e->text);
 }
 
-int main(int argc, char **argv)
+static void print_version(void)
+{
+	/* vcs_tag falls back to the project version outside git */
+	bool git = SB_GIT_DESCRIBE[0] && strcmp(SB_GIT_DESCRIBE, SB_VERSION);
+
+	printf("stackbench %s%s%s%s\n", SB_VERSION, git ? " (git " : "", git ? SB_GIT_DESCRIBE : "",
+	       git ? ")" : "");
+}
+
+/* The global options, up to the command. Returns -1 to go on with the
+ * command at argv[*cmd_index], else the exit code (--help, --version, a
+ * bad option: one line, not the whole usage). */
+static int parse_globals(int argc, char **argv, int *cmd_index)
 {
 	enum { G_SANDBOX = 1, G_NO_SANDBOX, G_IN_SANDBOX, G_VERBOSE, G_QUIET, G_PROGRESS,
 	       G_NO_PROGRESS, G_VERSION, G_HELP, G_HELP_MAN };
@@ -55,19 +67,14 @@ int main(int argc, char **argv)
 		{ NULL, 0, false, 0 },
 	};
 	struct sb_err err = { 0 };
-	const struct sb_cmd *cmd;
 	struct sb_args ga;
 	const char *val;
-	int c, rc, verbose = SB_LOG_INFO;
+	int c, verbose = SB_LOG_INFO, done = -1;
 
-	sb_globals.argv0 = argv[0];
-	sb_globals.orig_argc = argc;
-	sb_globals.orig_argv = argv;
-	/* Global options stop at the first operand: the command. */
 	if (sb_args_init(&ga, argc, argv, 1, opts, NULL, &err) < 0)
 		return SB_EXIT_FAIL;
 	ga.stop_at_operand = true;
-	while ((c = sb_args_next(&ga, &val, &err)) > 0) {
+	while (done < 0 && (c = sb_args_next(&ga, &val, &err)) > 0) {
 		switch (c) {
 		case G_SANDBOX: sb_globals.sandbox = 1; break;
 		case G_NO_SANDBOX: sb_globals.sandbox = 0; break;
@@ -76,44 +83,59 @@ int main(int argc, char **argv)
 		case G_QUIET: verbose = SB_LOG_QUIET; break;
 		case G_PROGRESS: sb_log_set_progress(1); break;
 		case G_NO_PROGRESS: sb_log_set_progress(0); break;
-		case G_VERSION: {
-			sb_args_free(&ga);
-			/* vcs_tag falls back to the project version outside git */
-			bool git = SB_GIT_DESCRIBE[0] && strcmp(SB_GIT_DESCRIBE, SB_VERSION);
-
-			printf("stackbench %s%s%s%s\n", SB_VERSION, git ? " (git " : "",
-			       git ? SB_GIT_DESCRIBE : "", git ? ")" : "");
-			return SB_EXIT_OK;
-		}
-		case G_HELP: sb_args_free(&ga); usage(stdout); return SB_EXIT_OK;
-		case G_HELP_MAN: sb_args_free(&ga); sb_cmd_print_man(stdout); return SB_EXIT_OK;
+		case G_VERSION: print_version(); done = SB_EXIT_OK; break;
+		case G_HELP: usage(stdout); done = SB_EXIT_OK; break;
+		case G_HELP_MAN: sb_cmd_print_man(stdout); done = SB_EXIT_OK; break;
 		}
 	}
-	optind = ga.i;
+	*cmd_index = ga.i;
 	sb_args_free(&ga);
+	if (done >= 0)
+		return done;
 	if (c < 0) {
-		/* one line, not the whole usage: the option is what was wrong */
 		fprintf(stderr, "stackbench: %s\n", err.msg);
 		return sb_err_exit_code(c);
 	}
 	sb_log_set_level(verbose > SB_LOG_DEBUG ? SB_LOG_DEBUG : verbose);
+	return -1;
+}
+
+/* `stackbench help [COMMAND]` */
+static int help(int argc, char **argv, int i)
+{
+	const struct sb_cmd *cmd;
+
+	if (i + 1 >= argc) {
+		usage(stdout);
+		return SB_EXIT_OK;
+	}
+	cmd = sb_cmd_find(argv[i + 1]);
+	if (!cmd) {
+		fprintf(stderr, "stackbench: unknown command '%s'; see `stackbench help`\n", argv[i + 1]);
+		return SB_EXIT_USAGE;
+	}
+	sb_cmd_print_usage(cmd);
+	return SB_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	struct sb_err err = { 0 };
+	const struct sb_cmd *cmd;
+	int rc;
+
+	sb_globals.argv0 = argv[0];
+	sb_globals.orig_argc = argc;
+	sb_globals.orig_argv = argv;
+	rc = parse_globals(argc, argv, &optind);
+	if (rc >= 0)
+		return rc;
 	if (optind >= argc) {
 		usage(stderr);
 		return SB_EXIT_USAGE;
 	}
-	if (!strcmp(argv[optind], "help")) {
-		if (optind + 1 >= argc) {
-			usage(stdout);
-			return SB_EXIT_OK;
-		}
-		cmd = sb_cmd_find(argv[optind + 1]);
-		if (!cmd) {
-			fprintf(stderr, "stackbench: unknown command '%s'; see `stackbench help`\n", argv[optind + 1]);
-			return SB_EXIT_USAGE;
-		}
-		sb_cmd_print_usage(cmd);
-		return SB_EXIT_OK;
-	}
+	if (!strcmp(argv[optind], "help"))
+		return help(argc, argv, optind);
 	cmd = sb_cmd_find(argv[optind]);
 	if (!cmd) {
 		fprintf(stderr, "stackbench: unknown command '%s'; see `stackbench help`\n", argv[optind]);
@@ -141,7 +163,7 @@ int main(int argc, char **argv)
 	}
 	sb_globals.cmd_argc = cargc;
 	sb_globals.cmd_argv = cargv;
-	optind = 0; /* handlers run getopt_long again on their own argv */
+	optind = 0; /* `job` still runs getopt_long on its own argv */
 	rc = cmd->fn(cargc, cargv, &err);
 	sb_progress_done();
 	if (rc < 0) {

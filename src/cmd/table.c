@@ -15,10 +15,14 @@ const struct sb_cmd sb_cmds[] = {
 	  "       stackbench validate --keys\n"
 	  "  Parses, applies --set overrides, expands any matrix and validates.\n"
 	  "  --keys prints every key with its type, allowed values and default.\n"
-	  "  Prints one line per stack; errors name FILE:LINE:COL. Exit 0 if all are valid, 2 if not.\n" },
-	{ "plan", sb_cmd_plan, "print the ordered build and teardown steps (dry run, touches nothing)",
+	  "  Prints one line per stack; errors name FILE:LINE:COL. Exit 0 if all are valid, 2 if not.\n"
+	  "  Warns (exit 0) when bench.size will not fit in the stack's filesystem.\n" },
+	{ "plan", sb_cmd_plan, "print the build and teardown steps and what the run costs (dry run)",
 	  "usage: stackbench plan [--set KEY=VALUE]... STACK.yml...\n"
-	  "  Prints every build step, bottom up, then every teardown step, top down.\n" },
+	  "  Prints every build step, bottom up, then every teardown step, top down, then what\n"
+	  "  the run costs: the disk space and where, each suite's file size (bench.size, or the\n"
+	  "  default from the RAM of the machine that runs it, capped to what the filesystem will\n"
+	  "  hold) and the estimated time. Touches nothing.\n" },
 	{ "build", sb_cmd_build, "build a stack and leave it up",
 	  "usage: stackbench build [--set KEY=VALUE]... [--destroy-data=DEV,...] [--wipe] STACK.yml\n"
 	  "  Needs root and a kernel with md and device-mapper (see --sandbox).\n" },

@@ -23,6 +23,9 @@ pkgs=(
 	sysstat
 	# the HTML report's test: headless Chromium, HTML5 strict parsing
 	chromium python3-html5lib
+	# packaging and its tests: the .deb build, man -l, the completion,
+	# git describe for --version, the results JSON Schema check
+	debhelper dpkg-dev fakeroot man-db bash-completion git python3-jsonschema
 )
 
 missing=()

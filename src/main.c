@@ -1,12 +1,16 @@
 /* stackbench: build storage stacks, benchmark them, tear them down, compare.
- * Global options come before the command; the command table is in
- * cmd/table.c. This is the only place that turns errors into exit codes. */
+ * Global options come before the command; each command takes its own
+ * options anywhere among its operands (cmd/args.h); the command table is
+ * in cmd/table.c. This is the only place that turns errors into exit codes. */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
+#include "sb_version.h"
+#include "cmd/args.h"
 #include "cmd/cmd.h"
 #include "core/sandbox.h"
 #include "util/err.h"
@@ -23,74 +27,115 @@ static void usage(FILE *f)
 		"Commands:\n");
 	for (c = sb_cmds; c->name; c++)
 		fprintf(f, "  %-16s %s\n", c->name, c->summary);
+	fprintf(f, "\nGlobal options:\n");
+	for (const struct sb_global_doc *g = sb_global_docs; g->flags; g++)
+		fprintf(f, "  %-27s %s\n", g->flags, g->text);
 	fprintf(f,
-		"\nGlobal options:\n"
-		"  --sandbox        always run in the throwaway user-mode-linux kernel\n"
-		"  --no-sandbox     never; fail if this kernel lacks md or device-mapper\n"
-		"  -v, --verbose    more messages (twice: debug)\n"
-		"  -q, --quiet      only errors and results\n"
-		"  --progress / --no-progress   force the live progress line on or off\n"
-		"  --version        print the version\n"
-		"  -h, --help       this text; `stackbench help COMMAND` for a command\n\n"
-		"Exit codes: 0 ok, 1 failure, 2 bad usage or bad stack description,\n"
-		"3 needs root, 4 device busy or leftovers of an earlier run, 5 refused for safety,\n"
-		"130 interrupted.\n");
+		"\nCommand options may come before, between or after the files; `--` ends them.\n"
+		"\nExit codes (every command):\n");
+	for (const struct sb_exit_doc *e = sb_exit_docs; e->text; e++)
+		fprintf(f, "  %-4d %s\n", e->code, e->text);
+}
+
+static void print_version(void)
+{
+	/* vcs_tag falls back to the project version outside git */
+	bool git = SB_GIT_DESCRIBE[0] && strcmp(SB_GIT_DESCRIBE, SB_VERSION);
+
+	printf("stackbench %s%s%s%s\n", SB_VERSION, git ? " (git " : "", git ? SB_GIT_DESCRIBE : "",
+	       git ? ")" : "");
+}
+
+/* The global options, up to the command. Returns -1 to go on with the
+ * command at argv[*cmd_index], else the exit code (--help, --version, a
+ * bad option: one line, not the whole usage). */
+static int parse_globals(int argc, char **argv, int *cmd_index)
+{
+	enum { G_SANDBOX = 1, G_NO_SANDBOX, G_IN_SANDBOX, G_VERBOSE, G_QUIET, G_PROGRESS,
+	       G_NO_PROGRESS, G_VERSION, G_HELP, G_HELP_MAN };
+	static const struct sb_optdef opts[] = {
+		{ "sandbox", 0, false, G_SANDBOX },
+		{ "no-sandbox", 0, false, G_NO_SANDBOX },
+		{ "in-sandbox", 0, false, G_IN_SANDBOX },
+		{ "verbose", 'v', false, G_VERBOSE },
+		{ "quiet", 'q', false, G_QUIET },
+		{ "progress", 0, false, G_PROGRESS },
+		{ "no-progress", 0, false, G_NO_PROGRESS },
+		{ "version", 0, false, G_VERSION },
+		{ "help", 'h', false, G_HELP },
+		{ "help-man", 0, false, G_HELP_MAN },   /* hidden: the man page, for the build */
+		{ NULL, 0, false, 0 },
+	};
+	struct sb_err err = { 0 };
+	struct sb_args ga;
+	const char *val;
+	int c, verbose = SB_LOG_INFO, done = -1;
+
+	if (sb_args_init(&ga, argc, argv, 1, opts, NULL, &err) < 0)
+		return SB_EXIT_FAIL;
+	ga.stop_at_operand = true;
+	while (done < 0 && (c = sb_args_next(&ga, &val, &err)) > 0) {
+		switch (c) {
+		case G_SANDBOX: sb_globals.sandbox = 1; break;
+		case G_NO_SANDBOX: sb_globals.sandbox = 0; break;
+		case G_IN_SANDBOX: sb_globals.in_sandbox = 1; sb_globals.sandbox = 0; break;
+		case G_VERBOSE: verbose++; break;
+		case G_QUIET: verbose = SB_LOG_QUIET; break;
+		case G_PROGRESS: sb_log_set_progress(1); break;
+		case G_NO_PROGRESS: sb_log_set_progress(0); break;
+		case G_VERSION: print_version(); done = SB_EXIT_OK; break;
+		case G_HELP: usage(stdout); done = SB_EXIT_OK; break;
+		case G_HELP_MAN: sb_cmd_print_man(stdout); done = SB_EXIT_OK; break;
+		}
+	}
+	*cmd_index = ga.i;
+	sb_args_free(&ga);
+	if (done >= 0)
+		return done;
+	if (c < 0) {
+		fprintf(stderr, "stackbench: %s\n", err.msg);
+		return sb_err_exit_code(c);
+	}
+	sb_log_set_level(verbose > SB_LOG_DEBUG ? SB_LOG_DEBUG : verbose);
+	return -1;
+}
+
+/* `stackbench help [COMMAND]` */
+static int help(int argc, char **argv, int i)
+{
+	const struct sb_cmd *cmd;
+
+	if (i + 1 >= argc) {
+		usage(stdout);
+		return SB_EXIT_OK;
+	}
+	cmd = sb_cmd_find(argv[i + 1]);
+	if (!cmd) {
+		fprintf(stderr, "stackbench: unknown command '%s'; see `stackbench help`\n", argv[i + 1]);
+		return SB_EXIT_USAGE;
+	}
+	sb_cmd_print_usage(cmd);
+	return SB_EXIT_OK;
 }
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "sandbox", no_argument, NULL, 'S' },
-		{ "no-sandbox", no_argument, NULL, 'N' },
-		{ "in-sandbox", no_argument, NULL, 'I' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "progress", no_argument, NULL, 'P' },
-		{ "no-progress", no_argument, NULL, 'p' },
-		{ "version", no_argument, NULL, 'V' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct sb_err err = { 0 };
 	const struct sb_cmd *cmd;
-	int c, rc, verbose = SB_LOG_INFO;
+	int rc;
 
 	sb_globals.argv0 = argv[0];
 	sb_globals.orig_argc = argc;
 	sb_globals.orig_argv = argv;
-	/* '+': stop at the first non-option, the command. */
-	while ((c = getopt_long(argc, argv, "+vqh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'S': sb_globals.sandbox = 1; break;
-		case 'N': sb_globals.sandbox = 0; break;
-		case 'I': sb_globals.in_sandbox = 1; sb_globals.sandbox = 0; break;
-		case 'v': verbose++; break;
-		case 'q': verbose = SB_LOG_QUIET; break;
-		case 'P': sb_log_set_progress(1); break;
-		case 'p': sb_log_set_progress(0); break;
-		case 'V': printf("stackbench %s\n", SB_VERSION); return SB_EXIT_OK;
-		case 'h': usage(stdout); return SB_EXIT_OK;
-		default: usage(stderr); return SB_EXIT_USAGE;
-		}
-	}
-	sb_log_set_level(verbose > SB_LOG_DEBUG ? SB_LOG_DEBUG : verbose);
+	rc = parse_globals(argc, argv, &optind);
+	if (rc >= 0)
+		return rc;
 	if (optind >= argc) {
 		usage(stderr);
 		return SB_EXIT_USAGE;
 	}
-	if (!strcmp(argv[optind], "help")) {
-		if (optind + 1 >= argc) {
-			usage(stdout);
-			return SB_EXIT_OK;
-		}
-		cmd = sb_cmd_find(argv[optind + 1]);
-		if (!cmd) {
-			fprintf(stderr, "stackbench: unknown command '%s'; see `stackbench help`\n", argv[optind + 1]);
-			return SB_EXIT_USAGE;
-		}
-		sb_cmd_print_usage(cmd);
-		return SB_EXIT_OK;
-	}
+	if (!strcmp(argv[optind], "help"))
+		return help(argc, argv, optind);
 	cmd = sb_cmd_find(argv[optind]);
 	if (!cmd) {
 		fprintf(stderr, "stackbench: unknown command '%s'; see `stackbench help`\n", argv[optind]);
@@ -118,7 +163,7 @@ int main(int argc, char **argv)
 	}
 	sb_globals.cmd_argc = cargc;
 	sb_globals.cmd_argv = cargv;
-	optind = 0; /* handlers run getopt_long again on their own argv */
+	optind = 0; /* `job` still runs getopt_long on its own argv */
 	rc = cmd->fn(cargc, cargv, &err);
 	sb_progress_done();
 	if (rc < 0) {

@@ -541,25 +541,31 @@ static int open_worker(const struct sb_job_opts *o, struct worker *w, const stru
 	return 0;
 }
 
+/* The live line: MB/s and IOPS over the last interval, percent done and
+ * ETA (of the runtime when timed, of the bytes otherwise). */
 static void progress(const struct sb_job_opts *o, struct worker *ws, uint64_t t0,
 		     uint64_t total, uint64_t *last_b, uint64_t *last_t)
 {
 	uint64_t now = sb_now_ns(), b = 0, eta_s = 0;
+	double rate, iops, pct = 0;
 	unsigned i;
-	double rate;
 
 	for (i = 0; i < o->numjobs; i++)
 		b += atomic_load_explicit(&ws[i].prog_bytes, memory_order_relaxed);
 	rate = sb_mbps(b - *last_b, now - *last_t);
+	iops = now > *last_t && o->bs ? (double)(b - *last_b) / o->bs * 1e9 / (double)(now - *last_t) : 0;
 	if (o->runtime_ns) {
 		uint64_t end = t0 + o->ramp_ns + o->runtime_ns;
 
 		eta_s = end > now ? (end - now) / 1000000000ULL : 0;
+		pct = 100.0 * (double)(now - t0) / (double)(o->ramp_ns + o->runtime_ns);
 	} else if (b > 0 && total > b) {
 		eta_s = (uint64_t)((double)(total - b) / ((double)b / (double)(now - t0))) / 1000000000ULL;
 	}
-	sb_progress("%s: %s %s, %.1f MB/s, ETA %llus", o->phase[0] ? o->phase : o->name,
-		    sb_rw_name(o->rw), o->target, rate, (unsigned long long)eta_s);
+	if (!o->runtime_ns && total)
+		pct = 100.0 * (double)b / (double)total;
+	sb_progress("%s: %s %s, %.1f MB/s, %.0f IOPS, %.0f%%, ETA %llus", o->phase[0] ? o->phase : o->name,
+		    sb_rw_name(o->rw), o->target, rate, iops, pct > 100 ? 100 : pct, (unsigned long long)eta_s);
 	*last_b = b;
 	*last_t = now;
 }

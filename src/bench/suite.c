@@ -23,13 +23,22 @@
 static const struct {
 	const char *name;
 	int (*fn)(struct sb_suite_ctx *c, struct sb_err *err);
+	unsigned nphases;    /* engine jobs it runs (bonnie sets its own) */
 } suites[] = {
-	{ "bonnie", sb_suite_bonnie },
-	{ "fio-matrix", sb_suite_fio_matrix },
-	{ "dd", sb_suite_dd },
-	{ "smallfile", sb_suite_smallfile },
-	{ "quick", sb_suite_quick },
+	{ "bonnie", sb_suite_bonnie, 6 },
+	{ "fio-matrix", sb_suite_fio_matrix, 12 },
+	{ "dd", sb_suite_dd, 2 },
+	{ "smallfile", sb_suite_smallfile, 4 },
+	{ "quick", sb_suite_quick, 4 },
 };
+
+void sb_suite_phase(struct sb_suite_ctx *c, const char *what)
+{
+	c->phase++;
+	sb_progress_context(SB_PROGRESS_SUITE, "%s phase %u of %u%s%s%s", c->suite, c->phase,
+			    c->nphases > c->phase ? c->nphases : c->phase, what ? " (" : "",
+			    what ? what : "", what ? ")" : "");
+}
 
 bool sb_suite_exists(const char *name)
 {
@@ -107,9 +116,30 @@ void sb_suite_figure(struct sb_suite_ctx *c, const char *name, double value, con
 	json_object_object_add(c->figures, name, f);
 }
 
-uint64_t sb_suite_size(struct sb_suite_ctx *c, uint64_t def)
+uint64_t sb_suite_size(const struct sb_suite_ctx *c)
 {
-	return c->b->size ? c->b->size : def;
+	return c->sz.size;
+}
+
+/* The size this run writes: the default follows this machine's RAM and the
+ * free space of the target, and says so when it had to be cut down. */
+static int choose_size(struct sb_suite_ctx *c, struct sb_err *err)
+{
+	struct statvfs v;
+	char a[32], b[32];
+
+	if (statvfs(c->target, &v) < 0)
+		return sb_err_sys(err, -errno, "statvfs %s", c->target);
+	sb_sizing_choose(c->suite, c->b->size, c->ram,
+			 sb_sizing_room((uint64_t)v.f_bavail * v.f_frsize), &c->sz);
+	if (c->sz.capped) {
+		sb_size_format_human(c->sz.wanted, a, sizeof(a));
+		sb_size_format_human(c->sz.size, b, sizeof(b));
+		sb_suite_note(c, "bench.size automatic: %s (%s) does not fit in the filesystem; "
+			      "capped to %s, what fits in %s", c->sz.twice_ram ? "twice RAM" : "the default",
+			      a, b, c->target);
+	}
+	return 0;
 }
 
 void sb_suite_job_init(struct sb_suite_ctx *c, struct sb_job_opts *o, const char *name)
@@ -151,6 +181,7 @@ int sb_suite_job(struct sb_suite_ctx *c, struct sb_job_opts *o, struct sb_job_re
 	struct json_object *j;
 	int rc;
 
+	sb_suite_phase(c, NULL);   /* the engine's line names the job */
 	if (reads(o->rw))
 		sb_suite_drop_caches(c);
 	if (!o->direct && o->size * o->numjobs < 2 * c->ram) {
@@ -256,12 +287,20 @@ int sb_suite_run(const char *suite, const struct sb_bench_spec *b, const char *t
 	c.notes = json_object_new_array();
 	c.figures = json_object_new_object();
 	c.jobs = json_object_new_array();
+	if ((rc = choose_size(&c, err)) < 0) {
+		json_object_put(c.notes);
+		json_object_put(c.figures);
+		json_object_put(c.jobs);
+		return rc;
+	}
 	detect_md_sync(&c);
 	detect_lazyinit(&c);
 	sb_iostat_start(&c.io);
+	c.nphases = suites[i].nphases;
 	rc = suites[i].fn(&c, err);
 	sb_iostat_stop(&c.io);
 	sb_progress_done();
+	sb_progress_context(SB_PROGRESS_SUITE, NULL);
 	if (rc < 0) {
 		json_object_put(c.notes);
 		json_object_put(c.figures);

@@ -1,13 +1,14 @@
 /* stackbench bench: run suites on a directory (--suite --target), or the
  * stack's own suites on a stack `build` left up (STACK.yml). */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
 #include "bench/suite.h"
+#include "cmd/args.h"
 #include "cmd/cmd.h"
 #include "cmd/run.h"
 #include "report/results.h"
@@ -59,119 +60,77 @@ static void print_suite_text(struct json_object *s)
 	}
 }
 
-int sb_cmd_bench(int argc, char **argv, struct sb_err *err)
-{
-	enum { O_SUITE = 256, O_TARGET, O_SET, O_FMT, O_WATCH, O_RESULTS, O_STACK };
-	static const struct option opts[] = {
-		{ "suite", required_argument, NULL, O_SUITE },
-		{ "target", required_argument, NULL, O_TARGET },
-		{ "set", required_argument, NULL, O_SET },
-		{ "output-format", required_argument, NULL, O_FMT },
-		{ "watch", required_argument, NULL, O_WATCH },
-		{ "results", required_argument, NULL, O_RESULTS },
-		{ "stack", required_argument, NULL, O_STACK },
-		{ NULL, 0, NULL, 0 },
-	};
+enum { O_SUITE = 256, O_TARGET, O_SET, O_FMT, O_WATCH, O_RESULTS, O_STACK };
+
+/* What `bench --suite --target` runs. */
+struct target_run {
 	struct sb_bench_spec b;
-	const char *suite_arg = NULL, *target = NULL, *results = NULL, *stack_name = NULL;
-	struct sb_run_opts ro = { .results_dir = "results", .bench = true };
-	struct sb_table_opts to = { 0 };
+	const char *target, *results;
 	const char *watch[32];
-	unsigned nwatch = 0, nsuites = 0;
+	unsigned nwatch, nsuites;
 	char suites[SB_MAX_SUITES][32];
+	bool json;
+};
+
+/* --suite NAME[,NAME] */
+static int parse_suites(const char *arg, struct target_run *t, struct sb_err *err)
+{
+	char tmp[256], *save = NULL, *tok;
+
+	if (strlen(arg) >= sizeof(tmp))
+		return sb_err_set(err, -EINVAL, "--suite: too long");
+	snprintf(tmp, sizeof(tmp), "%s", arg);
+	for (tok = strtok_r(tmp, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!sb_suite_exists(tok))
+			return sb_err_set(err, -EINVAL, "--suite: unknown suite '%s' (known: %s)",
+					  tok, sb_suite_names());
+		if (t->nsuites >= SB_MAX_SUITES || strlen(tok) >= sizeof(t->suites[0]))
+			return sb_err_set(err, -EINVAL, "--suite: too many suites");
+		snprintf(t->suites[t->nsuites++], sizeof(t->suites[0]), "%s", tok);
+	}
+	if (!t->nsuites)
+		return sb_err_set(err, -EINVAL, "--suite: no suite named");
+	return 0;
+}
+
+static void print_json(const struct target_run *t, struct json_object *arr)
+{
+	struct json_object *root = json_object_new_object();
+
+	json_object_object_add(root, "stackbench_version", json_object_new_string(SB_VERSION));
+	json_object_object_add(root, "target", json_object_new_string(t->target));
+	json_object_object_add(root, "suites", json_object_get(arr));
+	puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(root);
+}
+
+/* The suites on a directory; a results file when --results is given. */
+static int run_target(const struct target_run *t, struct sb_err *err)
+{
 	struct json_object *arr = NULL, *res = NULL;
-	bool json = false;
-	int c, rc = 0;
+	int rc = 0;
 
-	sb_bench_spec_defaults(&b);
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
-		switch (c) {
-		case O_SUITE: suite_arg = optarg; break;
-		case O_TARGET: target = optarg; break;
-		case O_SET:
-			/* kept for STACK mode, where the spec loader validates it */
-			if ((rc = sb_run_opts_add_set(&ro, optarg, err)) < 0)
-				return rc;
-			break;
-		case O_STACK: stack_name = optarg; break;
-		case O_FMT:
-			if (!strcmp(optarg, "json"))
-				json = true;
-			else if (strcmp(optarg, "text"))
-				return sb_err_set(err, -EINVAL, "--output-format: '%s' is not text or json", optarg);
-			break;
-		case O_WATCH:
-			if (nwatch >= 32)
-				return sb_err_set(err, -EINVAL, "--watch: at most 32 devices");
-			watch[nwatch++] = optarg;
-			break;
-		case O_RESULTS: results = optarg; break;
-		case ':':
-			return sb_err_set(err, -EINVAL, "option '%s' needs a value", argv[optind - 1]);
-		default:
-			return sb_err_set(err, -EINVAL, "unknown option '%s'; see `stackbench help bench`",
-					  argv[optind - 1]);
-		}
-	}
-	if (!suite_arg && !target) {
-		if (optind + 1 != argc)
-			return sb_err_set(err, -EINVAL, "bench: give one STACK.yml, or --suite NAME --target PATH");
-		ro.files = (const char *const *)argv + optind;
-		ro.nfiles = 1;
-		if (results)
-			ro.results_dir = results;
-		ro.table = &to;
-		return sb_run_bench_built(&ro, stack_name, err);
-	}
-	/* --target mode: --set takes bench.* keys only */
-	for (unsigned i = 0; i < ro.nsets; i++)
-		if ((rc = sb_bench_set(&b, ro.sets[i], err)) < 0)
-			return rc;
-	if (!suite_arg || !target)
-		return sb_err_set(err, -EINVAL, "bench: --suite and --target go together");
-	if (optind < argc)
-		return sb_err_set(err, -EINVAL, "bench: unexpected argument '%s' with --target", argv[optind]);
-	/* NAME[,NAME] */
-	{
-		char tmp[256], *save = NULL, *tok;
-
-		if (strlen(suite_arg) >= sizeof(tmp))
-			return sb_err_set(err, -EINVAL, "--suite: too long");
-		snprintf(tmp, sizeof(tmp), "%s", suite_arg);
-		for (tok = strtok_r(tmp, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-			if (!sb_suite_exists(tok))
-				return sb_err_set(err, -EINVAL, "--suite: unknown suite '%s' (known: %s)",
-						  tok, sb_suite_names());
-			if (nsuites >= SB_MAX_SUITES || strlen(tok) >= sizeof(suites[0]))
-				return sb_err_set(err, -EINVAL, "--suite: too many suites");
-			snprintf(suites[nsuites++], sizeof(suites[0]), "%s", tok);
-		}
-		if (!nsuites)
-			return sb_err_set(err, -EINVAL, "--suite: no suite named");
-	}
-	if (results) {
+	if (t->results) {
 		/* A directory, not a stack: the results file says what was measured. */
 		struct json_object *req = json_object_new_object();
 		char name[SB_NAME_MAX];
-		const char *base = strrchr(target, '/');
+		const char *base = strrchr(t->target, '/');
 
-		json_object_object_add(req, "target", json_object_new_string(target));
+		json_object_object_add(req, "target", json_object_new_string(t->target));
 		snprintf(name, sizeof(name), "target-%s", base && base[1] ? base + 1 : "root");
 		if ((rc = sb_results_new(name, req, &res, err)) < 0)
 			goto out;
 	}
 	arr = json_object_new_array();
-	for (unsigned r = 1; r <= b.repeat; r++) {
-		for (unsigned i = 0; i < nsuites; i++) {
+	for (unsigned r = 1; r <= t->b.repeat; r++) {
+		for (unsigned i = 0; i < t->nsuites; i++) {
 			struct json_object *s;
 
-			sb_info("suite %s on %s (repetition %u of %u)", suites[i], target, r, b.repeat);
-			rc = sb_suite_run(suites[i], &b, target, watch, nwatch, r, &s, err);
+			sb_info("suite %s on %s (repetition %u of %u)", t->suites[i], t->target, r, t->b.repeat);
+			rc = sb_suite_run(t->suites[i], &t->b, t->target, t->watch, t->nwatch, r, &s, err);
 			if (rc < 0)
 				goto out;
-			if (!json) {
+			if (!t->json) {
 				print_suite_text(s);
 				fflush(stdout);
 			}
@@ -180,24 +139,103 @@ int sb_cmd_bench(int argc, char **argv, struct sb_err *err)
 				sb_results_add_suite(res, json_object_get(s));
 		}
 	}
-	if (json) {
-		struct json_object *root = json_object_new_object();
-
-		json_object_object_add(root, "stackbench_version", json_object_new_string(SB_VERSION));
-		json_object_object_add(root, "target", json_object_new_string(target));
-		json_object_object_add(root, "suites", json_object_get(arr));
-		puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(root);
-	}
+	if (t->json)
+		print_json(t, arr);
 	if (res) {
 		char path[SB_PATH_MAX];
 
 		sb_results_finish(res);
-		if ((rc = sb_results_write(res, results, path, sizeof(path), err)) == 0)
+		if ((rc = sb_results_write(res, t->results, path, sizeof(path), err)) == 0)
 			sb_info("results in %s", path);
 	}
 out:
 	json_object_put(arr);
 	json_object_put(res);
+	return rc;
+}
+
+static int bench_run(struct sb_args *a, struct target_run *t, struct sb_err *err)
+{
+	const char *suite_arg = NULL, *stack_name = NULL, *optarg;
+	struct sb_run_opts ro = { .results_dir = "results", .bench = true };
+	struct sb_table_opts to = { 0 };
+	int c, rc = 0;
+
+	while ((c = sb_args_next(a, &optarg, err)) > 0) {
+		switch (c) {
+		case O_SUITE: suite_arg = optarg; break;
+		case O_TARGET: t->target = optarg; break;
+		case O_SET:
+			/* kept for STACK mode, where the spec loader validates it */
+			if ((rc = sb_run_opts_add_set(&ro, optarg, err)) < 0)
+				return rc;
+			break;
+		case O_STACK: stack_name = optarg; break;
+		case O_FMT:
+			if (!strcmp(optarg, "json"))
+				t->json = true;
+			else if (strcmp(optarg, "text"))
+				return sb_err_set(err, -EINVAL, "--output-format: '%s' is not text or json", optarg);
+			break;
+		case O_WATCH:
+			if (t->nwatch >= 32)
+				return sb_err_set(err, -EINVAL, "--watch: at most 32 devices");
+			t->watch[t->nwatch++] = optarg;
+			break;
+		case O_RESULTS: t->results = optarg; break;
+		}
+	}
+	if (c < 0)
+		return c;
+	if (!suite_arg && !t->target) {
+		if (a->npos != 1)
+			return sb_args_usage_error("bench", err, "give one STACK.yml, or --suite NAME --target PATH");
+		ro.files = (const char *const *)a->pos;
+		ro.nfiles = 1;
+		if (t->results)
+			ro.results_dir = t->results;
+		ro.table = &to;
+		return sb_run_bench_built(&ro, stack_name, err);
+	}
+	/* --target mode: --set takes bench.* keys only */
+	for (unsigned i = 0; i < ro.nsets; i++)
+		if ((rc = sb_bench_set(&t->b, ro.sets[i], err)) < 0)
+			return rc;
+	if (!suite_arg || !t->target)
+		return sb_err_set(err, -EINVAL, "bench: --suite and --target go together");
+	/* a missing target is a missing input, exit 2 like a missing stack file */
+	if (access(t->target, F_OK) < 0)
+		return sb_err_set(err, -EINVAL, "bench: --target %s: %s", t->target, strerror(errno));
+	if (a->npos)
+		return sb_args_usage_error("bench", err, "unexpected argument '%s' with --target", a->pos[0]);
+	if ((rc = parse_suites(suite_arg, t, err)) < 0)
+		return rc;
+	return run_target(t, err);
+}
+
+int sb_cmd_bench(int argc, char **argv, struct sb_err *err)
+{
+	static const struct sb_optdef opts[] = {
+		{ "suite", 0, true, O_SUITE },
+		{ "target", 0, true, O_TARGET },
+		{ "set", 0, true, O_SET },
+		{ "output-format", 0, true, O_FMT },
+		{ "watch", 0, true, O_WATCH },
+		{ "results", 0, true, O_RESULTS },
+		{ "stack", 0, true, O_STACK },
+		{ NULL, 0, false, 0 },
+	};
+	struct target_run *t = calloc(1, sizeof(*t));
+	struct sb_args a;
+	int rc;
+
+	if (!t || sb_args_init(&a, argc, argv, 1, opts, "bench", err) < 0) {
+		free(t);
+		return sb_err_set(err, -ENOMEM, "out of memory");
+	}
+	sb_bench_spec_defaults(&t->b);
+	rc = bench_run(&a, t, err);
+	free(t);
+	sb_args_free(&a);
 	return rc;
 }

@@ -2,19 +2,17 @@
  *                  [--stack NAME] STACK.yml
  * Build one stack and leave it up (state in the state directory). SIGINT or
  * SIGTERM stop it at the next step boundary and tear down what was built. */
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/args.h"
 #include "cmd/cmd.h"
 #include "core/stack.h"
 #include "spec/spec.h"
 #include "util/log.h"
-
-#define BUILD_USAGE "usage: stackbench build [--set KEY=VALUE]... [--destroy-data=DEV,...] [--wipe] [--stack NAME] STACK.yml"
 
 static volatile sig_atomic_t stop_flag;
 
@@ -63,13 +61,15 @@ static void print_built(const struct sb_stack *s)
 
 int sb_cmd_build(int argc, char **argv, struct sb_err *err)
 {
-	static const struct option opts[] = {
-		{ "set", required_argument, NULL, 's' },
-		{ "destroy-data", required_argument, NULL, 'd' },
-		{ "wipe", no_argument, NULL, 'w' },
-		{ "stack", required_argument, NULL, 'n' },
-		{ NULL, 0, NULL, 0 },
+	static const struct sb_optdef opts[] = {
+		{ "set", 0, true, 's' },
+		{ "destroy-data", 0, true, 'd' },
+		{ "wipe", 0, false, 'w' },
+		{ "stack", 0, true, 'n' },
+		{ NULL, 0, false, 0 },
 	};
+	struct sb_args a;
+	const char *val;
 	struct sigaction sa, old_int, old_term;
 	struct sb_spec_list l = { 0 };
 	const struct sb_stack_spec *spec;
@@ -79,27 +79,30 @@ int sb_cmd_build(int argc, char **argv, struct sb_err *err)
 	int c, rc = 0, wipe = 0;
 
 	sets = calloc((size_t)argc, sizeof(*sets));
-	if (!sets)
+	if (!sets || sb_args_init(&a, argc, argv, 1, opts, "build", err) < 0) {
+		free(sets);
 		return sb_err_set(err, -ENOMEM, "out of memory");
-	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+	}
+	while ((c = sb_args_next(&a, &val, err)) > 0) {
 		switch (c) {
-		case 's': sets[nsets++] = optarg; break;
-		case 'd': destroy = optarg; break;
+		case 's': sets[nsets++] = val; break;
+		case 'd': destroy = val; break;
 		case 'w': wipe = 1; break;
-		case 'n': name = optarg; break;
-		default:
-			rc = sb_err_set(err, -EINVAL, BUILD_USAGE);
-			goto out;
+		case 'n': name = val; break;
 		}
 	}
-	if (optind != argc - 1) {
-		rc = sb_err_set(err, -EINVAL, "build takes exactly one stack file; " BUILD_USAGE);
+	if (c < 0) {
+		rc = c;
 		goto out;
 	}
-	rc = sb_spec_load(argv[optind], sets, nsets, &l, err);
+	if (a.npos != 1) {
+		rc = sb_args_usage_error("build", err, "takes exactly one stack file, not %d", a.npos);
+		goto out;
+	}
+	rc = sb_spec_load(a.pos[0], sets, nsets, &l, err);
 	if (rc)
 		goto out;
-	spec = pick(&l, argv[optind], name, err);
+	spec = pick(&l, a.pos[0], name, err);
 	if (!spec) {
 		rc = err->code;
 		goto out;
@@ -142,6 +145,7 @@ int sb_cmd_build(int argc, char **argv, struct sb_err *err)
 out:
 	free(s);
 	sb_spec_list_free(&l);
+	sb_args_free(&a);
 	free(sets);
 	return rc;
 }

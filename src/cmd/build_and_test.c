@@ -3,73 +3,74 @@
  * it down, write one results file, then print the comparison table of this
  * run (and, with --report FILE, its HTML report). A stack that fails does not stop the others; the first error is
  * reported at the end and the exit code says the run was not clean. */
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/args.h"
 #include "cmd/cmd.h"
 #include "cmd/run.h"
 #include "report/table.h"
 
 int sb_cmd_build_and_test(int argc, char **argv, struct sb_err *err)
 {
-	static const struct option opts[] = {
-		{ "set", required_argument, NULL, 's' },
-		{ "repeat", required_argument, NULL, 'r' },
-		{ "results", required_argument, NULL, 'R' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "columns", required_argument, NULL, 'c' },
-		{ "baseline", required_argument, NULL, 'b' },
-		{ "chart", required_argument, NULL, 'C' },
-		{ "report", required_argument, NULL, 'P' },
-		{ "destroy-data", required_argument, NULL, 'D' },
-		{ "wipe", no_argument, NULL, 'W' },
-		{ NULL, 0, NULL, 0 },
+	static const struct sb_optdef opts[] = {
+		{ "set", 0, true, 's' },
+		{ "repeat", 0, true, 'r' },
+		{ "results", 0, true, 'R' },
+		{ "format", 0, true, 'f' },
+		{ "columns", 0, true, 'c' },
+		{ "baseline", 0, true, 'b' },
+		{ "chart", 0, true, 'C' },
+		{ "report", 0, true, 'P' },
+		{ "destroy-data", 0, true, 'D' },
+		{ "wipe", 0, false, 'W' },
+		{ NULL, 0, false, 0 },
 	};
 	struct sb_run_opts ro = { .results_dir = "results" };
 	struct sb_table_opts to = { 0 };
-	const char *chart = NULL;
-	int c, rc;
+	struct sb_args a;
+	const char *chart = NULL, *val;
+	int c, rc = 0;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	if (sb_args_init(&a, argc, argv, 1, opts, "build-and-test", err) < 0)
+		return -ENOMEM;
+	while (rc == 0 && (c = sb_args_next(&a, &val, err)) > 0) {
 		switch (c) {
 		case 's':
-			rc = sb_run_opts_add_set(&ro, optarg, err);
-			if (rc < 0)
-				return rc;
+			rc = sb_run_opts_add_set(&ro, val, err);
 			break;
 		case 'r': {
 			char *end;
-			unsigned long n = strtoul(optarg, &end, 10);
+			unsigned long n = strtoul(val, &end, 10);
 			if (*end || n < 1 || n > 100)
-				return sb_err_set(err, -EINVAL, "--repeat takes a whole number from 1 to 100, not '%s'", optarg);
+				rc = sb_err_set(err, -EINVAL, "--repeat takes a whole number from 1 to 100, not '%s'", val);
 			ro.repeat = (unsigned)n;
 			break;
 		}
-		case 'R': ro.results_dir = optarg; break;
-		case 'f':
-			rc = sb_table_format_parse(optarg, &to.format, err);
-			if (rc < 0)
-				return rc;
-			break;
-		case 'c': to.columns = optarg; break;
-		case 'b': to.baseline = optarg; break;
-		case 'C': chart = optarg; break;
-		case 'P': ro.report = optarg; break;
-		case 'D': ro.destroy_data = optarg; break;
+		case 'R': ro.results_dir = val; break;
+		case 'f': rc = sb_table_format_parse(val, &to.format, err); break;
+		case 'c': to.columns = val; break;
+		case 'b': to.baseline = val; break;
+		case 'C': chart = val; break;
+		case 'P': ro.report = val; break;
+		case 'D': ro.destroy_data = val; break;
 		case 'W': ro.wipe = true; break;
-		default:
-			return sb_err_set(err, -EINVAL, "build-and-test: bad option; see `stackbench help build-and-test`");
 		}
 	}
-	if (optind >= argc)
-		return sb_err_set(err, -EINVAL, "build-and-test: name at least one stack file; see `stackbench help build-and-test`");
-	ro.files = (const char *const *)argv + optind;
-	ro.nfiles = (unsigned)(argc - optind);
-	ro.bench = true;
-	ro.table = &to;
-	ro.chart = chart;
-	return sb_run(&ro, err);
+	if (rc == 0 && c < 0)
+		rc = c;
+	if (rc == 0 && !a.npos)
+		rc = sb_args_usage_error("build-and-test", err, "name at least one stack file");
+	if (rc == 0) {
+		ro.files = (const char *const *)a.pos;
+		ro.nfiles = (unsigned)a.npos;
+		ro.bench = true;
+		ro.table = &to;
+		ro.chart = chart;
+		rc = sb_run(&ro, err);
+	}
+	sb_args_free(&a);
+	return rc;
 }

@@ -4,6 +4,8 @@
 #ifndef SB_CMD_CMD_H
 #define SB_CMD_CMD_H
 
+#include <stdio.h>
+
 #include "util/err.h"
 
 struct sb_globals {
@@ -49,9 +51,30 @@ int sb_cmd_results_load(char *const *args, unsigned nargs, struct sb_loaded *l, 
 void sb_cmd_results_free(struct sb_loaded *l);
 
 extern const struct sb_cmd sb_cmds[];
+
+/* The exit codes, documented once (--help, the man page, README). */
+struct sb_exit_doc {
+	int code;
+	const char *text;
+};
+extern const struct sb_exit_doc sb_exit_docs[];
 const struct sb_cmd *sb_cmd_find(const char *name);
 /* Print usage of a command to stdout. */
 void sb_cmd_print_usage(const struct sb_cmd *c);
+/* The usage text and what follows from the tables (compare's columns). */
+void sb_cmd_usage_text(const struct sb_cmd *c, FILE *f);
+
+/* Global options, documented once (--help, the man page). */
+struct sb_global_doc {
+	const char *flags;    /* "-v, --verbose" */
+	const char *text;
+};
+extern const struct sb_global_doc sb_global_docs[];
+
+/* stackbench(1) in roff, from the tables above, the stack-key tables and
+ * the column registry (`stackbench --help-man`; meson builds the page
+ * with it, so it cannot drift from --help). */
+void sb_cmd_print_man(FILE *f);
 /* For handlers: true if argv has -h/--help (then print usage and return 0). */
 int sb_cmd_wants_help(int argc, char **argv);
 

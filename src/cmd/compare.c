@@ -1,8 +1,8 @@
 /* stackbench compare: results files (or directories of them) -> one table. */
 #include "cmd/cmd.h"
+#include "cmd/args.h"
 
 #include <dirent.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,7 +80,8 @@ static int expand(const char *arg, struct files *f, struct sb_err *err)
 	unsigned before = f->n;
 
 	if (stat(arg, &st) < 0)
-		return sb_err_set(err, -EINVAL, "%s: %s", arg, strerror(errno));
+		return sb_err_set(err, -EINVAL, "%s: cannot read this results file or directory: %s",
+				  arg, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
 		return files_add(f, arg, 0);
 	f->ngroups++;
@@ -148,52 +149,39 @@ void sb_cmd_results_free(struct sb_loaded *l)
 
 int sb_cmd_compare(int argc, char **argv, struct sb_err *err)
 {
-	static const struct option longopts[] = {
-		{ "columns", required_argument, NULL, 'c' },
-		{ "baseline", required_argument, NULL, 'b' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "chart", required_argument, NULL, 'C' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const struct sb_optdef opts[] = {
+		{ "columns", 0, true, 'c' },
+		{ "baseline", 0, true, 'b' },
+		{ "format", 0, true, 'f' },
+		{ "chart", 0, true, 'C' },
+		{ NULL, 0, false, 0 },
 	};
 	struct sb_table_opts o = { .format = SB_FMT_TEXT };
 	struct json_object **res = NULL;
 	struct sb_loaded l = { 0 };
-	const char *chart = NULL;
+	struct sb_args a;
+	const char *chart = NULL, *val;
 	unsigned nres = 0;
 	int c, r = 0;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+	if (sb_args_init(&a, argc, argv, 1, opts, "compare", err) < 0)
+		return -ENOMEM;
+	while (r == 0 && (c = sb_args_next(&a, &val, err)) > 0) {
 		switch (c) {
-		case 'c':
-			o.columns = optarg;
-			break;
-		case 'b':
-			o.baseline = optarg;
-			break;
-		case 'f':
-			r = sb_table_format_parse(optarg, &o.format, err);
-			if (r < 0)
-				return r;
-			break;
-		case 'C':
-			chart = optarg;
-			break;
-		case 'h':
-			sb_cmd_print_usage(sb_cmd_find("compare"));
-			return 0;
-		default:
-			return sb_err_set(err, -EINVAL, "compare: unknown or incomplete option '%s' (see stackbench compare --help)",
-					  argv[optind - 1]);
+		case 'c': o.columns = val; break;
+		case 'b': o.baseline = val; break;
+		case 'f': r = sb_table_format_parse(val, &o.format, err); break;
+		case 'C': chart = val; break;
 		}
 	}
-	if (optind >= argc)
-		return sb_err_set(err, -EINVAL, "compare: name at least one results file or directory");
-	r = sb_cmd_results_load(argv + optind, (unsigned)(argc - optind), &l, err);
+	if (r == 0 && c < 0)
+		r = c;
+	if (r == 0 && !a.npos)
+		r = sb_args_usage_error("compare", err, "name at least one results file or directory");
+	if (r == 0)
+		r = sb_cmd_results_load(a.pos, (unsigned)a.npos, &l, err);
 	if (r < 0)
-		return r;
+		goto out;
 	res = l.res;
 	nres = l.n;
 	o.paths = (const char *const *)l.paths;   /* the HTML report names each file */
@@ -206,5 +194,6 @@ int sb_cmd_compare(int argc, char **argv, struct sb_err *err)
 	r = sb_table_render(res, nres, &o, stdout, err);
 out:
 	sb_cmd_results_free(&l);
+	sb_args_free(&a);
 	return r;
 }

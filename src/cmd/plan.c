@@ -1,12 +1,14 @@
 /* stackbench plan [--set K=V]... FILE...: for every stack each file
  * expands to, the ordered build steps (bottom up) and teardown steps (top
- * down) it would take. Touches nothing. */
-#include <getopt.h>
+ * down) it would take, and what the run costs: disk space and where, the
+ * benchmark sizes, an estimated time (cmd/cost.h). Touches nothing. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/args.h"
+#include "cmd/cost.h"
 #include "core/stack.h"
 #include "spec/spec.h"
 #include "util/log.h"
@@ -15,6 +17,7 @@ static int plan_one(const struct sb_stack_spec *spec, const char *file, struct s
 {
 	struct sb_stack *s;
 	struct sb_plan *p;
+	struct sb_cost cost;
 	unsigned i;
 	int rc;
 
@@ -36,6 +39,8 @@ static int plan_one(const struct sb_stack_spec *spec, const char *file, struct s
 	printf("teardown:\n");
 	for (i = 0; i < p->nteardown; i++)
 		printf("  %2u. %s\n", i + 1, p->teardown[i]);
+	sb_cost_compute(spec, 0, &cost);
+	sb_cost_print(stdout, spec, &cost);
 out:
 	free(p);
 	free(s);
@@ -44,39 +49,41 @@ out:
 
 int sb_cmd_plan(int argc, char **argv, struct sb_err *err)
 {
-	static const struct option opts[] = {
-		{ "set", required_argument, NULL, 's' },
-		{ NULL, 0, NULL, 0 },
+	static const struct sb_optdef opts[] = {
+		{ "set", 0, true, 's' },
+		{ NULL, 0, false, 0 },
 	};
-	const char **sets;
+	const char **sets, *val;
+	struct sb_args a;
 	unsigned nsets = 0, i, nstacks = 0;
-	int c, rc = 0;
+	int c, k, rc = 0;
 
 	sets = calloc((size_t)argc, sizeof(*sets));
-	if (!sets)
+	if (!sets || sb_args_init(&a, argc, argv, 1, opts, "plan", err) < 0) {
+		free(sets);
 		return sb_err_set(err, -ENOMEM, "out of memory");
-	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
-		if (c != 's') {
-			rc = sb_err_set(err, -EINVAL, "usage: stackbench plan [--set KEY=VALUE]... STACK.yml...");
-			goto out;
-		}
-		sets[nsets++] = optarg;
 	}
-	if (optind >= argc) {
-		rc = sb_err_set(err, -EINVAL, "plan: no stack file given; usage: stackbench plan [--set KEY=VALUE]... STACK.yml...");
+	while ((c = sb_args_next(&a, &val, err)) > 0)
+		sets[nsets++] = val;
+	if (c < 0) {
+		rc = c;
 		goto out;
 	}
-	for (; optind < argc; optind++) {
+	if (!a.npos) {
+		rc = sb_args_usage_error("plan", err, "no stack file given");
+		goto out;
+	}
+	for (k = 0; k < a.npos; k++) {
 		struct sb_spec_list l;
 		struct sb_err e = { 0 };
 		int r;
 
-		r = sb_spec_load(argv[optind], sets, nsets, &l, &e);
+		r = sb_spec_load(a.pos[k], sets, nsets, &l, &e);
 		if (!r) {
 			for (i = 0; !r && i < l.n; i++) {
 				if (nstacks++)
 					printf("\n");
-				r = plan_one(&l.items[i], argv[optind], &e);
+				r = plan_one(&l.items[i], a.pos[k], &e);
 			}
 			sb_spec_list_free(&l);
 		}
@@ -91,6 +98,7 @@ int sb_cmd_plan(int argc, char **argv, struct sb_err *err)
 	}
 	fflush(stdout);
 out:
+	sb_args_free(&a);
 	free(sets);
 	return rc;
 }

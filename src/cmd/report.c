@@ -3,55 +3,62 @@
  * compare's, with the same --columns and --baseline. */
 #include "cmd/cmd.h"
 
-#include <getopt.h>
+#include <errno.h>
 #include <stdio.h>
 
+#include "cmd/args.h"
 #include "report/html.h"
 #include "util/log.h"
 
+static int write_page(const struct sb_loaded *l, struct sb_table_opts *o, const char *path,
+		      struct sb_err *err)
+{
+	bool to_stdout = path[0] == '-' && !path[1];
+	int r;
+
+	o->paths = (const char *const *)l->paths;
+	if (to_stdout)
+		return sb_html_render(l->res, o->paths, l->n, o, stdout, err);
+	r = sb_html_write(l->res, o->paths, l->n, o, path, err);
+	if (r == 0)
+		sb_info("report written to %s (%u results file%s)", path, l->n, l->n == 1 ? "" : "s");
+	return r;
+}
+
 int sb_cmd_report(int argc, char **argv, struct sb_err *err)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "columns", required_argument, NULL, 'c' },
-		{ "baseline", required_argument, NULL, 'b' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const struct sb_optdef opts[] = {
+		{ "output", 'o', true, 'o' },
+		{ "columns", 0, true, 'c' },
+		{ "baseline", 0, true, 'b' },
+		{ NULL, 0, false, 0 },
 	};
 	struct sb_table_opts o = { .format = SB_FMT_HTML };
 	struct sb_loaded l = { 0 };
-	const char *path = NULL;
-	int c, r;
+	struct sb_args a;
+	const char *path = NULL, *val;
+	int c, r = 0;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+ho:", longopts, NULL)) != -1) {
+	if (sb_args_init(&a, argc, argv, 1, opts, "report", err) < 0)
+		return -ENOMEM;
+	while (r == 0 && (c = sb_args_next(&a, &val, err)) > 0) {
 		switch (c) {
-		case 'o': path = optarg; break;
-		case 'c': o.columns = optarg; break;
-		case 'b': o.baseline = optarg; break;
-		case 'h':
-			sb_cmd_print_usage(sb_cmd_find("report"));
-			return 0;
-		default:
-			return sb_err_set(err, -EINVAL, "report: unknown or incomplete option '%s' (see stackbench report --help)",
-					  argv[optind - 1]);
+		case 'o': path = val; break;
+		case 'c': o.columns = val; break;
+		case 'b': o.baseline = val; break;
 		}
 	}
-	if (!path)
-		return sb_err_set(err, -EINVAL, "report: name the page to write with -o FILE.html ('-' for stdout)");
-	if (optind >= argc)
-		return sb_err_set(err, -EINVAL, "report: name at least one results file or directory");
-	r = sb_cmd_results_load(argv + optind, (unsigned)(argc - optind), &l, err);
-	if (r < 0)
-		return r;
-	o.paths = (const char *const *)l.paths;
-	if (path[0] == '-' && !path[1])
-		r = sb_html_render(l.res, o.paths, l.n, &o, stdout, err);
-	else
-		r = sb_html_write(l.res, o.paths, l.n, &o, path, err);
-	if (r == 0 && !(path[0] == '-' && !path[1]))
-		sb_info("report written to %s (%u results file%s)", path, l.n, l.n == 1 ? "" : "s");
+	if (r == 0 && c < 0)
+		r = c;
+	if (r == 0 && !path)
+		r = sb_args_usage_error("report", err, "name the page to write with -o FILE.html ('-' for stdout)");
+	if (r == 0 && !a.npos)
+		r = sb_args_usage_error("report", err, "name at least one results file or directory");
+	if (r == 0)
+		r = sb_cmd_results_load(a.pos, (unsigned)a.npos, &l, err);
+	if (r == 0)
+		r = write_page(&l, &o, path, err);
 	sb_cmd_results_free(&l);
+	sb_args_free(&a);
 	return r;
 }

@@ -10,6 +10,7 @@
 #include "bench/degrade.h"
 #include "bench/suite.h"
 #include "cmd/cmd.h"
+#include "cmd/cost.h"
 #include "core/sandbox.h"
 #include "core/stack.h"
 #include "report/chart.h"
@@ -332,6 +333,37 @@ out:
 	return rc;
 }
 
+/* Before anything is built: what each stack will cost (time, disk), so a
+ * user knows what the run takes before it takes it. Said once: the host
+ * says it before booting the throwaway kernel, which then stays quiet
+ * (SB_COST_SHOWN is passed in like every SB_* variable). */
+static void announce_cost(const struct sb_run_opts *o, const struct sb_spec_list *lists)
+{
+	struct sb_cost c;
+	double lo = 0, hi = 0;
+	unsigned i, j, n = 0;
+	char sum[512], a[32], b[32];
+
+	if (!o->bench || getenv("SB_COST_SHOWN"))
+		return;
+	for (i = 0; i < o->nfiles; i++) {
+		for (j = 0; j < lists[i].n; j++) {
+			sb_cost_compute(&lists[i].items[j], o->repeat, &c);
+			sb_cost_summary(&lists[i].items[j], &c, sum, sizeof(sum));
+			sb_info("%s: expect %s (`stackbench plan` details it)", lists[i].items[j].name, sum);
+			lo += c.min_s;
+			hi += c.max_s;
+			n++;
+		}
+	}
+	if (n > 1) {
+		sb_sizing_format_duration(lo, a, sizeof(a));
+		sb_sizing_format_duration(hi, b, sizeof(b));
+		sb_info("%u stacks: expect about %s to %s in all", n, a, b);
+	}
+	setenv("SB_COST_SHOWN", "1", 1);
+}
+
 int sb_run(const struct sb_run_opts *o, struct sb_err *err)
 {
 	struct sb_spec_list *lists;
@@ -362,6 +394,7 @@ int sb_run(const struct sb_run_opts *o, struct sb_err *err)
 	rc = sb_sandbox_decide(need_md, need_dm, has_disks, &use_sandbox, err);
 	if (rc < 0)
 		goto out;
+	announce_cost(o, lists);
 	if (use_sandbox) {
 		rc = sb_sandbox_rerun(sb_globals.cmd_argc, sb_globals.cmd_argv, &code, err);
 		if (rc == 0)
@@ -388,7 +421,11 @@ int sb_run(const struct sb_run_opts *o, struct sb_err *err)
 				break;
 			}
 			sb_info("[%u/%u] %s", k, total, lists[i].items[j].name);
+			sb_progress_context(SB_PROGRESS_RUN, "[stack %u of %u] %s", k, total,
+					    lists[i].items[j].name);
 			r = run_one(o, &lists[i].items[j], &results[nres], &paths[nres], &e1);
+			sb_progress_done();
+			sb_progress_context(SB_PROGRESS_RUN, NULL);
 			if (r < 0) {
 				nfail++;
 				sb_warn("%s: %s", lists[i].items[j].name, e1.msg);

@@ -1,12 +1,12 @@
 /* stackbench status: every stack recorded in the state directory, the
  * process that built it (alive or not), and each object it recorded with
  * whether it still exists. Reads only; no root needed. */
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/args.h"
 #include "cmd/cmd.h"
 #include "core/stack.h"
 #include "util/log.h"
@@ -57,8 +57,18 @@ int sb_cmd_status(int argc, char **argv, struct sb_err *err)
 	unsigned n, i;
 	int rc;
 
-	if (argc > 1)
-		return sb_err_set(err, -EINVAL, "usage: stackbench status");
+	static const struct sb_optdef opts[] = { { NULL, 0, false, 0 } };
+	struct sb_args a;
+	const char *val;
+
+	if (sb_args_init(&a, argc, argv, 1, opts, "status", err) < 0)
+		return -ENOMEM;
+	rc = sb_args_next(&a, &val, err);
+	if (rc == 0 && a.npos)
+		rc = sb_args_usage_error("status", err, "takes no arguments ('%s')", a.pos[0]);
+	sb_args_free(&a);
+	if (rc < 0)
+		return rc;
 	rc = sb_state_list(&names, &n, err);
 	if (rc)
 		return rc;

@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/table.h"
+
 struct sb_globals sb_globals = { .sandbox = -1 };
 
 /* Usage texts live here, beside the table, so `stackbench help` and each
@@ -13,10 +15,14 @@ const struct sb_cmd sb_cmds[] = {
 	  "       stackbench validate --keys\n"
 	  "  Parses, applies --set overrides, expands any matrix and validates.\n"
 	  "  --keys prints every key with its type, allowed values and default.\n"
-	  "  Prints one line per stack; errors name FILE:LINE:COL. Exit 0 if all are valid, 2 if not.\n" },
-	{ "plan", sb_cmd_plan, "print the ordered build and teardown steps (dry run, touches nothing)",
+	  "  Prints one line per stack; errors name FILE:LINE:COL. Exit 0 if all are valid, 2 if not.\n"
+	  "  Warns (exit 0) when bench.size will not fit in the stack's filesystem.\n" },
+	{ "plan", sb_cmd_plan, "print the build and teardown steps and what the run costs (dry run)",
 	  "usage: stackbench plan [--set KEY=VALUE]... STACK.yml...\n"
-	  "  Prints every build step, bottom up, then every teardown step, top down.\n" },
+	  "  Prints every build step, bottom up, then every teardown step, top down, then what\n"
+	  "  the run costs: the disk space and where, each suite's file size (bench.size, or the\n"
+	  "  default from the RAM of the machine that runs it, capped to what the filesystem will\n"
+	  "  hold) and the estimated time. Touches nothing.\n" },
 	{ "build", sb_cmd_build, "build a stack and leave it up",
 	  "usage: stackbench build [--set KEY=VALUE]... [--destroy-data=DEV,...] [--wipe] STACK.yml\n"
 	  "  Needs root and a kernel with md and device-mapper (see --sandbox).\n" },
@@ -64,6 +70,28 @@ const struct sb_cmd sb_cmds[] = {
 	{ NULL, NULL, NULL, NULL },
 };
 
+const struct sb_global_doc sb_global_docs[] = {
+	{ "--sandbox", "always run in the throwaway user-mode-linux kernel" },
+	{ "--no-sandbox", "never; fail if this kernel lacks md or device-mapper" },
+	{ "-v, --verbose", "more messages (twice: debug)" },
+	{ "-q, --quiet", "only errors and results" },
+	{ "--progress, --no-progress", "force the live progress line on or off (default: on when stderr is a terminal)" },
+	{ "--version", "print the version (and the git description when built from git)" },
+	{ "-h, --help", "this text; `stackbench help COMMAND` for a command" },
+	{ NULL, NULL },
+};
+
+const struct sb_exit_doc sb_exit_docs[] = {
+	{ SB_EXIT_OK, "ok" },
+	{ SB_EXIT_FAIL, "failure (a step, a suite or a teardown failed)" },
+	{ SB_EXIT_USAGE, "bad usage, a bad stack description or a missing/unreadable/invalid input file" },
+	{ SB_EXIT_NOROOT, "needs root" },
+	{ SB_EXIT_BUSY, "device busy, or leftovers of an earlier run" },
+	{ SB_EXIT_REFUSED, "refused for safety (a disk or path failed a check, or no consent)" },
+	{ SB_EXIT_INTERRUPTED, "interrupted (SIGINT/SIGTERM; what was built is torn down)" },
+	{ 0, NULL },
+};
+
 const struct sb_cmd *sb_cmd_find(const char *name)
 {
 	const struct sb_cmd *c;
@@ -74,9 +102,17 @@ const struct sb_cmd *sb_cmd_find(const char *name)
 	return NULL;
 }
 
+void sb_cmd_usage_text(const struct sb_cmd *c, FILE *f)
+{
+	fputs(c->usage, f);
+	if (!strcmp(c->name, "compare") || !strcmp(c->name, "build-and-test"))
+		fprintf(f, "  columns: %s\n", sb_column_names());
+}
+
 void sb_cmd_print_usage(const struct sb_cmd *c)
 {
-	printf("stackbench %s: %s\n\n%s", c->name, c->summary, c->usage);
+	printf("stackbench %s: %s\n\n", c->name, c->summary);
+	sb_cmd_usage_text(c, stdout);
 }
 
 int sb_cmd_wants_help(int argc, char **argv)

@@ -1,33 +1,42 @@
 /* stackbench teardown NAME... | --all: remove everything the state files
  * record, top down, verified; works when the stack files are gone. */
-#include <getopt.h>
 #include <stdio.h>
 
+#include "cmd/args.h"
 #include "cmd/cmd.h"
 #include "core/stack.h"
 #include "util/log.h"
 
 int sb_cmd_teardown(int argc, char **argv, struct sb_err *err)
 {
-	static const struct option opts[] = {
-		{ "all", no_argument, NULL, 'a' },
-		{ NULL, 0, NULL, 0 },
+	static const struct sb_optdef opts[] = {
+		{ "all", 0, false, 'a' },
+		{ NULL, 0, false, 0 },
 	};
-	int c, all = 0, rc = 0;
+	struct sb_args a;
+	const char *val;
+	int c, k, all = 0, rc = 0;
 
-	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
-		if (c != 'a')
-			return sb_err_set(err, -EINVAL, "usage: stackbench teardown STACK-NAME... | --all");
+	if (sb_args_init(&a, argc, argv, 1, opts, "teardown", err) < 0)
+		return -ENOMEM;
+	while ((c = sb_args_next(&a, &val, err)) > 0)
 		all = 1;
+	if (c < 0) {
+		rc = c;
+		goto out;
 	}
-	if (all == (optind < argc))
-		return sb_err_set(err, -EINVAL, "teardown: give stack names or --all (not both, not neither); "
-				  "`stackbench status` lists the stacks");
-	if (all)
-		return sb_stack_teardown_all(err);
-	for (; optind < argc; optind++) {
+	if (all == (a.npos > 0)) {
+		rc = sb_args_usage_error("teardown", err, "give stack names or --all (not both, not neither); "
+					 "`stackbench status` lists the stacks");
+		goto out;
+	}
+	if (all) {
+		rc = sb_stack_teardown_all(err);
+		goto out;
+	}
+	for (k = 0; k < a.npos; k++) {
 		struct sb_err e = { 0 };
-		int r = sb_stack_teardown_name(argv[optind], &e);
+		int r = sb_stack_teardown_name(a.pos[k], &e);
 
 		if (!r)
 			continue;
@@ -37,5 +46,7 @@ int sb_cmd_teardown(int argc, char **argv, struct sb_err *err)
 		else
 			rc = sb_err_set(err, r, "%s", e.msg);
 	}
+out:
+	sb_args_free(&a);
 	return rc;
 }

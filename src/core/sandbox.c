@@ -299,6 +299,29 @@ int sb_sandbox_decide(bool need_md, bool need_dm, bool has_disks, bool *use_sand
 				       has_disks, use_sandbox, err);
 }
 
+bool sb_sandbox_would_use(bool need_md, bool need_dm)
+{
+	struct sb_kernel_facts f;
+
+	if (sb_sandbox_inside() || sb_globals.sandbox == 0)
+		return false;
+	if (sb_globals.sandbox == 1)
+		return true;
+	sb_sandbox_probe(&f, need_md, need_dm, false);
+	return (need_md && !f.md) || (need_dm && !f.dm);
+}
+
+uint64_t sb_sandbox_mem_bytes(void)
+{
+	const char *mem = getenv("STACKBENCH_UML_MEM");
+	struct sb_err e = { 0 };
+	uint64_t v;
+
+	if (mem && *mem && sb_size_parse(mem, &v, &e) == 0 && v >= (64ULL << 20))
+		return v;
+	return 1ULL << 30;
+}
+
 int sb_sandbox_host_info(struct json_object *host)
 {
 	struct utsname u;

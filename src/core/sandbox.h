@@ -34,6 +34,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <json-c/json.h>
 
@@ -89,6 +90,12 @@ int sb_sandbox_decide(bool need_md, bool need_dm, bool has_disks, bool *use_sand
 int sb_sandbox_decide_facts(const struct sb_kernel_facts *f, int mode, bool inside,
 			    bool need_md, bool need_dm, bool has_disks,
 			    bool *use_sandbox, struct sb_err *err);
+
+/* For estimates (`plan`): would a run with these needs go into the
+ * throwaway kernel? Probes without loading modules. */
+bool sb_sandbox_would_use(bool need_md, bool need_dm);
+/* The throwaway kernel's memory: STACKBENCH_UML_MEM, default 1 GiB. */
+uint64_t sb_sandbox_mem_bytes(void);
 
 /* Add the kernel the results were measured on to a results "host" object:
  * "kernel" (uname -r), "kernel_version" and "kernel_build" (uname -v),

@@ -286,7 +286,10 @@ int sb_stack_build(struct sb_stack *s, struct sb_err *err)
 			break;
 		}
 		sb_info("%s: building layer %s", s->spec->name, l->ops->name);
+		/* the live line shows the step while it runs (mkfs, luksFormat) */
+		sb_progress("build step %u of %u: %s", k + 1, s->nlayers, l->ops->name);
 		rc = l->ops->build(l, err);
+		sb_progress_done();
 		if (rc) {
 			sb_err_prefix(err, "layer %s: ", l->ops->name);
 			break;

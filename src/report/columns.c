@@ -430,12 +430,22 @@ static const struct sb_col_def def_util = { "util:", "util", "%", 1, ex_util, NU
 static const struct sb_col_def def_fig = { "SUITE.FIGURE", "", "", 1, ex_suite_figure, NULL, NULL };
 static const struct sb_col_def def_lat = { "SUITE.JOB.pNN", "", "ms", 1, ex_latency, NULL, NULL };
 
+/* From the registry itself, so --help, the man page and the shell
+ * completion list exactly the columns that resolve. */
 const char *sb_column_names(void)
 {
-	return "stack, setup, luks_sector, cipher, write, rewrite, read, seeks, create, "
-	       "cpu_write, cpu_rewrite, cpu_read, kernel, sandbox, crypto_driver, "
-	       "SUITE.FIGURE (e.g. fio-matrix.read_qd32_j4), SUITE.JOB.pNN (latency percentile, "
-	       "e.g. quick.randread.p99), util:DEV (e.g. util:loop0)";
+	static char buf[1024];
+	size_t i, n = 0;
+
+	if (buf[0])
+		return buf;
+	for (i = 0; i < sizeof(defs) / sizeof(defs[0]) && n < sizeof(buf); i++)
+		n += snprintf(buf + n, sizeof(buf) - n, "%s, ", defs[i].name);
+	if (n < sizeof(buf))
+		snprintf(buf + n, sizeof(buf) - n,
+			 "SUITE.FIGURE (e.g. fio-matrix.read_qd32_j4), SUITE.JOB.pNN (latency percentile, "
+			 "e.g. quick.randread.p99), util:DEV (e.g. util:loop0)");
+	return buf;
 }
 
 static void make_header(struct sb_column *col, const char *base)

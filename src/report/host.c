@@ -70,6 +70,8 @@ int sb_host_info(struct json_object **out, struct sb_err *err)
 	json_object_object_add(h, "kernel_build", json_object_new_string(u.version));
 	json_object_object_add(h, "machine", json_object_new_string(u.machine));
 	json_object_object_add(h, "sandbox", json_object_new_boolean(uml));
+	if (uml)   /* the README promises it: which throwaway kernel */
+		json_object_object_add(h, "sandbox_kind", json_object_new_string("user-mode-linux"));
 	json_object_object_add(h, "cpu_model", json_object_new_string(uml ? "UML (user-mode-linux guest)" : model));
 	json_object_object_add(h, "cores", json_object_new_int64(cores > 0 ? cores : 0));
 	if (sysinfo(&si) == 0)

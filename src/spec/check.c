@@ -289,13 +289,11 @@ static int check_loop(const struct sb_spec_ctx *c, struct sb_stack_spec *s)
  * overhead): an LV or a benchmark file larger than this cannot fit. */
 static int check_capacity(const struct sb_spec_ctx *c, struct sb_stack_spec *s)
 {
-	uint64_t cap = s->devices.loop.size;
+	uint64_t cap = sb_spec_device_bytes(s);
 	char a[32], b[32];
 
 	if (s->devices.kind != SB_DEVICES_LOOP)
 		return 0;
-	if (s->raid.enabled && s->raid.level == 10)
-		cap = cap * s->raid.devices / s->raid.copies;
 	sb_size_format_human(cap, b, sizeof(b));
 	if (s->lvm.enabled && s->lvm.size_bytes > cap) {
 		sb_size_format(s->lvm.size_bytes, a, sizeof(a));

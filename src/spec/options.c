@@ -155,7 +155,7 @@ static const struct sb_opt bench_opts[] = {
 	{ "suites", SB_OPT_SUITES, 0, 0, "bonnie", 1, SB_MAX_SUITES, suites, NULL,
 	  "benchmark suites to run, in order" },
 	{ "size", SB_OPT_SIZE, FLD(sb_bench_spec, size), "0", 0, 64 * TiB, NULL, NULL,
-	  "file size per suite (0: automatic, bonnie: twice RAM)" },
+	  "file size per suite (0: automatic: each suite's default, bonnie twice RAM, capped to what the filesystem holds)" },
 	{ "runtime", SB_OPT_DURATION, FLD(sb_bench_spec, runtime_ns), "0", 0, 0, NULL, NULL,
 	  "per timed phase (0: size-based)" },
 	{ "ramp_time", SB_OPT_DURATION, FLD(sb_bench_spec, ramp_ns), "0", 0, 0, NULL, NULL,

@@ -179,6 +179,15 @@ int sb_spec_to_json(const struct sb_stack_spec *s, struct json_object **out);
  * aes-xts-plain64/512, 4096 B sectors → ext4 4 KiB" */
 void sb_spec_summary(const struct sb_stack_spec *s, char *buf, size_t len);
 
+/* Room of a loop-backed stack, estimated from the description (0 with
+ * disks: their size is known only on the machine): the bytes the devices
+ * give the top layer (RAID10: members x size / copies), how many copies of
+ * every written byte land on the backing files, and the free space the
+ * fresh filesystem will have after md, LVM, LUKS and ext4 overheads. */
+uint64_t sb_spec_device_bytes(const struct sb_stack_spec *s);
+unsigned sb_spec_copies(const struct sb_stack_spec *s);
+uint64_t sb_spec_fs_free_estimate(const struct sb_stack_spec *s);
+
 /* Help text of every key (type, default, allowed values), from the tables. */
 void sb_spec_print_keys(FILE *f);
 

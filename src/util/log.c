@@ -7,6 +7,7 @@
 static enum sb_log_level level = SB_LOG_INFO;
 static int progress_mode = -1;
 static bool progress_drawn;
+static char context[2][160];
 
 void sb_log_set_level(enum sb_log_level lvl) { level = lvl; }
 enum sb_log_level sb_log_get_level(void) { return level; }
@@ -50,6 +51,9 @@ void sb_progress(const char *fmt, ...)
 	if (!sb_log_progress_enabled())
 		return;
 	fputs("\r", stderr);
+	for (int i = 0; i < 2; i++)
+		if (context[i][0])
+			fprintf(stderr, "%s: ", context[i]);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -62,6 +66,21 @@ void sb_progress_done(void)
 {
 	if (!progress_drawn)
 		return;
-	fputc('\n', stderr);
+	fputs("\r\033[K", stderr);
+	fflush(stderr);
 	progress_drawn = false;
+}
+
+void sb_progress_context(enum sb_progress_level lvl, const char *fmt, ...)
+{
+	va_list ap;
+
+	if ((unsigned)lvl > SB_PROGRESS_SUITE)
+		return;
+	context[lvl][0] = '\0';
+	if (!fmt)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(context[lvl], sizeof(context[lvl]), fmt, ap);
+	va_end(ap);
 }

@@ -19,9 +19,19 @@ void sb_verbose(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void sb_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void sb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* One live line, redrawn in place ("\r...\033[K"); no-op unless progress is enabled. */
+/* One live line, redrawn in place ("\r...\033[K"); no-op unless progress
+ * is enabled. It starts with the contexts set below ("[1/2] ext4: bonnie
+ * phase 2 of 6: "), so a job's line says where in the run it is. */
 void sb_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* End the live line (newline if one was drawn). */
+/* End the live line: the last frame is cleared, not left on screen (the
+ * final figure or the next message takes its place). */
 void sb_progress_done(void);
+
+/* Progress contexts, outermost first: SB_PROGRESS_RUN (which stack of how
+ * many, build-and-test) and SB_PROGRESS_SUITE (which phase of how many).
+ * fmt NULL clears that level. */
+enum sb_progress_level { SB_PROGRESS_RUN = 0, SB_PROGRESS_SUITE = 1 };
+void sb_progress_context(enum sb_progress_level lvl, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 #endif

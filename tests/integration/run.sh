@@ -99,16 +99,26 @@ trap 'rm -rf "$logdir"' EXIT
 
 # run_one NAME SCRIPT PRIVATE-KERNEL
 run_one() {
-	local name=$1 script=$2 private=$3 dir state log t0 rc secs leak
+	local name=$1 script=$2 private=$3 dir state log t0 rc secs leak copies schema=
 	dir=$(mktemp -d "${TMPDIR:-/tmp}/sb-test-$name.XXXXXX")
 	state=$dir/state
-	mkdir -p "$state" "$dir/tmp"
+	copies=$dir.results   # every results file the test writes, copied by stackbench
+	mkdir -p "$state" "$dir/tmp" "$copies"
 	log=$logdir/$name.log
 	snapshot | sort > "$logdir/base"
 	t0=$(date +%s)
-	STACKBENCH_STATE_DIR=$state SB_TEST_DIR=$dir TMPDIR=$dir/tmp \
+	STACKBENCH_STATE_DIR=$state SB_TEST_DIR=$dir TMPDIR=$dir/tmp STACKBENCH_TEST_RESULTS_COPY=$copies \
 		timeout --kill-after=20 "$timeout_s" "$script" > "$log" 2>&1 < /dev/null
 	rc=$?
+	# every results file it wrote must match docs/results-schema.json
+	if [ -n "$(ls -A "$copies")" ]; then
+		schema=$("$root/tests/tools/check_results.py" "$copies" 2>&1)
+		case $? in
+		0|77) schema= ;;
+		*) [ $rc -eq 0 ] && rc=1 ;;
+		esac
+	fi
+	rm -rf "$copies"
 	secs=$(( $(date +%s) - t0 ))
 	leak=$(leaks "$logdir/base" "$dir" "$state" "$private")
 	if [ -n "$leak" ]; then
@@ -124,6 +134,7 @@ run_one() {
 		[ $rc -eq 124 ] && echo "  timed out after ${timeout_s}s"
 		[ $rc -ne 0 ] && [ $rc -ne 124 ] && echo "  exit status $rc"
 		[ -n "$leak" ] && printf '  leaked (cleaned up now):\n%s\n' "$(sed 's/^/    /' <<< "$leak")"
+		[ -n "$schema" ] && printf '  results files not matching docs/results-schema.json:\n%s\n' "$(sed 's/^/    /' <<< "$schema" | tail -20)"
 		echo "  --- last lines of its output ---"
 		tail -n 30 "$log" | sed 's/^/  | /'
 		failed=$((failed + 1))
@@ -182,6 +193,7 @@ if [ ${#uml[@]} -gt 0 ]; then
 			crash_kill_luks|layers_stacks) w=550 ;;
 			e2e_helios|layers_fail|safety_md_signature) w=400 ;;
 			sandbox_kernel) w=100 ;;
+			readme_examples) w=150 ;;
 			*) w=300 ;;
 			esac
 			echo "$w $n"

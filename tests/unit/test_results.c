@@ -147,7 +147,10 @@ static void test_reject(void **state)
 	struct json_object *o;
 	struct sb_err err = { 0 };
 
-	expect_reject("not json at all", "not a JSON file");
+	expect_reject("not json at all", "not a valid JSON results file");
+	/* cut short: says so, not json-c's "continue" */
+	expect_reject(GOOD_HEAD "\"stack\":{\"na", "truncated results file: the JSON ends after");
+	expect_reject("", "truncated results file");
 	expect_reject("[1,2]", "not a JSON object");
 	expect_reject("{\"schema\":\"stackbench-results/2\"}", "unsupported results schema \"stackbench-results/2\"");
 	expect_reject("{\"fio version\":\"fio-3.33\"}", "has no \"schema\"");

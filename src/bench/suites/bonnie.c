@@ -92,8 +92,10 @@ static void show(struct bonnie *bn, const char *phase, uint64_t done, uint64_t t
 	uint64_t now = sb_now_ns();
 	double rate = sb_mbps(done * bn->chunk, now - t0);
 	double eta = done ? (double)(now - t0) / 1e9 * (double)(total - done) / (double)done : 0;
+	double iops = now > t0 ? (double)done * 1e9 / (double)(now - t0) : 0;
 
-	sb_progress("bonnie %s: %.1f MB/s, ETA %.0fs", phase, rate, eta);
+	sb_progress("%s: %.1f MB/s, %.0f IOPS, %.0f%%, ETA %.0fs", phase, rate, iops,
+		    total ? 100.0 * (double)done / (double)total : 0, eta);
 }
 
 static int full_write(int fd, const char *buf, size_t n)
@@ -123,6 +125,7 @@ static int block_output(struct bonnie *bn, struct sb_err *err)
 
 	for (i = 0; i < bn->chunk / 8; i++)
 		((uint64_t *)bn->buf)[i] = rnd(&seed);
+	sb_suite_phase(bn->c, NULL);
 	bt_start(&t);
 	fd = open(bn->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0)
@@ -163,6 +166,7 @@ static int rewrite(struct bonnie *bn, struct sb_err *err)
 	int fd, rc = 0;
 
 	sb_suite_drop_caches(bn->c);
+	sb_suite_phase(bn->c, NULL);
 	bt_start(&t);
 	fd = open(bn->path, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
@@ -206,6 +210,7 @@ static int block_input(struct bonnie *bn, struct sb_err *err)
 	int fd, rc;
 
 	sb_suite_drop_caches(bn->c);
+	sb_suite_phase(bn->c, NULL);
 	bt_start(&t);
 	fd = open(bn->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -297,7 +302,8 @@ static int seeks(struct bonnie *bn, struct sb_err *err)
 	int i, n = 0, rc = 0;
 
 	sb_suite_drop_caches(bn->c);
-	sb_progress("bonnie seeks: %d seeks by %d threads", SEEKS_TOTAL, SEEK_THREADS);
+	sb_suite_phase(bn->c, NULL);
+	sb_progress("seeks: %d seeks by %d threads", SEEKS_TOTAL, SEEK_THREADS);
 	bt_start(&t);
 	for (i = 0; i < SEEK_THREADS; i++) {
 		s[i] = (struct seeker){ .bn = bn, .tickets = &tickets, .seed = sb_now_ns() * (i + 7) | 1 };
@@ -495,7 +501,8 @@ static int file_tests(struct bonnie *bn, struct sb_err *err)
 		f.names[i][k] = 0;
 		order[i] = i;
 	}
-	sb_progress("bonnie sequential create/stat/delete of %u files", f.n);
+	sb_suite_phase(bn->c, NULL);
+	sb_progress("files: create/stat/delete of %u files in name order", f.n);
 	if ((rc = create_files(&f, order, "seq_create", err)) < 0 ||
 	    (rc = walk_files(&f, false, "seq_stat", err)) < 0 ||
 	    (rc = walk_files(&f, true, "seq_delete", err)) < 0)
@@ -508,7 +515,8 @@ static int file_tests(struct bonnie *bn, struct sb_err *err)
 			f.names[i][k] = an[rnd(&seed) % (sizeof(an) - 1)];
 		snprintf(f.names[i] + k, sizeof(f.names[i]) - k, "%07u", i);
 	}
-	sb_progress("bonnie random create/stat/delete of %u files", f.n);
+	sb_suite_phase(bn->c, NULL);
+	sb_progress("files: create/stat/delete of %u files in random order", f.n);
 	shuffle(order, f.n, &seed);
 	if ((rc = create_files(&f, order, "ran_create", err)) < 0)
 		goto out_rm;
@@ -533,8 +541,10 @@ int sb_suite_bonnie(struct sb_suite_ctx *c, struct sb_err *err)
 	int rc;
 
 	bn.chunk = c->b->chunk ? c->b->chunk : 8192;
-	/* bonnie++ refuses files smaller than twice RAM; so is our default */
-	bn.size = sb_suite_size(c, 2 * c->ram);
+	c->nphases = c->b->files ? 6 : 4;
+	/* bonnie++ refuses files smaller than twice RAM; so is our default,
+	 * capped to what the filesystem holds (sizing.c) */
+	bn.size = sb_suite_size(c);
 	bn.size -= bn.size % bn.chunk;
 	bn.nchunks = bn.size / bn.chunk;
 	bn.sync = c->b->fsync;

@@ -19,7 +19,7 @@ int sb_suite_dd(struct sb_suite_ctx *c, struct sb_err *err)
 	sb_suite_job_init(c, &o, "dd");
 	o.rw = SB_RW_WRITE;
 	o.bs = 1 << 20;
-	o.size = sb_suite_size(c, DD_DEFAULT_SIZE);
+	o.size = sb_suite_size(c);
 	o.size -= o.size % o.bs;
 	o.runtime_ns = o.ramp_ns = 0;    /* dd moves a size, not a time */
 	o.direct = false;

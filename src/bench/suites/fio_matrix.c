@@ -17,7 +17,7 @@ int sb_suite_fio_matrix(struct sb_suite_ctx *c, struct sb_err *err)
 	static const unsigned qds[] = { 1, 32 }, njs[] = { 1, 2, 4 };
 	struct sb_job_opts o;
 	struct sb_job_result *r = malloc(sizeof(*r));
-	uint64_t total = sb_suite_size(c, MATRIX_DEFAULT_SIZE);
+	uint64_t total = sb_suite_size(c);
 	int rc = 0;
 
 	if (!r)

@@ -20,7 +20,7 @@ int sb_suite_quick(struct sb_suite_ctx *c, struct sb_err *err)
 	sb_suite_job_init(c, &o, "quick");
 	o.bs = 1 << 20;
 	o.iodepth = 4;
-	o.size = sb_suite_size(c, QUICK_DEFAULT_SIZE);
+	o.size = sb_suite_size(c);
 	o.size -= o.size % o.bs;
 	o.runtime_ns = o.ramp_ns = 0;
 	o.keep_files = true;

@@ -16,7 +16,7 @@ int sb_suite_smallfile(struct sb_suite_ctx *c, struct sb_err *err)
 	static const enum sb_rw rws[] = { SB_RW_RANDRW, SB_RW_RW };
 	struct sb_job_opts o;
 	struct sb_job_result *r = malloc(sizeof(*r));
-	uint64_t total = sb_suite_size(c, SMALL_DEFAULT_SIZE);
+	uint64_t total = sb_suite_size(c);
 	int rc = 0;
 
 	if (!r)

@@ -9,6 +9,7 @@
 #include <json-c/json.h>
 
 #include "bench/iostat.h"
+#include "bench/sizing.h"
 #include "bench/job.h"
 #include "spec/spec.h"
 #include "util/err.h"
@@ -22,6 +23,8 @@ struct sb_suite_ctx {
 	struct sb_iostat io;          /* whole suite */
 	struct json_object *notes, *figures, *jobs;
 	uint64_t ram;                 /* bytes */
+	struct sb_sizing sz;          /* the size this suite writes (sb_sizing_choose) */
+	unsigned phase, nphases;      /* for the progress line: phase k of n */
 };
 
 /* sync + drop the page cache before a read phase; notes once if it cannot. */
@@ -39,8 +42,12 @@ int sb_suite_job(struct sb_suite_ctx *c, struct sb_job_opts *o, struct sb_job_re
 		 struct sb_err *err);
 /* statvfs: -ENOSPC with a message unless `bytes` fit */
 int sb_suite_check_room(struct sb_suite_ctx *c, uint64_t bytes, struct sb_err *err);
-/* Size for a suite: bench.size, or def when 0. */
-uint64_t sb_suite_size(struct sb_suite_ctx *c, uint64_t def);
+/* Size for a suite: bench.size, or its default capped to what fits (c->sz). */
+uint64_t sb_suite_size(const struct sb_suite_ctx *c);
+
+/* The next phase begins: the progress line starts "SUITE phase k of n"
+ * (and " (what)" when what is not NULL). */
+void sb_suite_phase(struct sb_suite_ctx *c, const char *what);
 
 /* Remove the files a directory job left (keep_files). */
 void sb_suite_remove_files(const struct sb_job_opts *o);

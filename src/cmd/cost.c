@@ -1,0 +1,130 @@
+/* See cost.h. */
+#include "cmd/cost.h"
+
+#include <string.h>
+#include <sys/statvfs.h>
+#include <sys/sysinfo.h>
+
+#include "core/sandbox.h"
+#include "util/units.h"
+
+#define MiB (1ULL << 20)
+
+void sb_cost_compute(const struct sb_stack_spec *s, unsigned repeat, struct sb_cost *c)
+{
+	bool need_md = s->raid.enabled;
+	bool need_dm = s->lvm.enabled || s->luks.enabled || s->faults.delay.enabled ||
+		       s->faults.flakey.enabled;
+	uint64_t room, biggest = 0, dev = sb_spec_device_bytes(s);
+	struct sysinfo si;
+	unsigned i;
+
+	memset(c, 0, sizeof(*c));
+	c->repeat = repeat ? repeat : (s->bench.repeat ? s->bench.repeat : 1);
+	c->sandbox = sb_sandbox_would_use(need_md, need_dm);
+	if (c->sandbox)
+		c->ram = sb_sandbox_mem_bytes();
+	else if (sysinfo(&si) == 0)
+		c->ram = (uint64_t)si.totalram * si.mem_unit;
+	c->fs_free = sb_spec_fs_free_estimate(s);
+	room = sb_sizing_room(c->fs_free);
+	c->min_s = SB_SIZING_STACK_MIN_S + (c->sandbox ? SB_SIZING_BOOT_MIN_S : 0);
+	c->max_s = SB_SIZING_STACK_MAX_S + (c->sandbox ? SB_SIZING_BOOT_MAX_S : 0);
+	for (i = 0; i < s->bench.nsuites; i++) {
+		double lo, hi;
+
+		sb_sizing_choose(s->bench.suites[i], s->bench.size, c->ram, room, &c->sz[i]);
+		sb_sizing_estimate(s->bench.suites[i], &c->sz[i], &s->bench, &lo, &hi);
+		c->min_s += lo * c->repeat;
+		c->max_s += hi * c->repeat;
+		if (c->sz[i].size > biggest)
+			biggest = c->sz[i].size;
+	}
+	if (s->devices.kind == SB_DEVICES_LOOP) {
+		c->backing = (uint64_t)s->devices.loop.count * s->devices.loop.size;
+		/* the suites' files (removed after each suite) plus what mkfs
+		 * writes (inode tables, journal: ~2%) and the LUKS header, on
+		 * every copy */
+		c->written = (biggest + dev / 50 + 16 * MiB) * sb_spec_copies(s);
+		if (c->written > c->backing)
+			c->written = c->backing;
+	}
+}
+
+static const char *loop_free(const struct sb_stack_spec *s, char *buf, size_t len)
+{
+	char dir[SB_PATH_MAX], *slash;
+	struct statvfs v;
+
+	snprintf(dir, sizeof(dir), "%s", s->devices.loop.dir);
+	while (statvfs(dir, &v) < 0) {
+		slash = strrchr(dir, '/');
+		if (!slash || slash == dir)
+			return "unknown";
+		*slash = '\0';
+	}
+	sb_size_format_human((uint64_t)v.f_bavail * v.f_frsize, buf, len);
+	return buf;
+}
+
+void sb_cost_summary(const struct sb_stack_spec *s, const struct sb_cost *c, char *buf, size_t len)
+{
+	char lo[32], hi[32], w[32], e[32];
+
+	sb_sizing_format_duration(c->min_s, lo, sizeof(lo));
+	sb_sizing_format_duration(c->max_s, hi, sizeof(hi));
+	if (s->devices.kind != SB_DEVICES_LOOP) {
+		snprintf(buf, len, "about %s to %s; on %u disk%s (all their data destroyed)", lo, hi,
+			 s->devices.ndisks, s->devices.ndisks == 1 ? "" : "s");
+		return;
+	}
+	sb_size_format_human(c->written, w, sizeof(w));
+	sb_size_format(s->devices.loop.size, e, sizeof(e));
+	snprintf(buf, len, "about %s to %s, up to %s written of %u x %s sparse files under %s", lo, hi, w,
+		 s->devices.loop.count, e, s->devices.loop.dir);
+}
+
+void sb_cost_print(FILE *f, const struct sb_stack_spec *s, const struct sb_cost *c)
+{
+	char a[32], b[32], d[32];
+	unsigned i;
+
+	fprintf(f, "cost:\n");
+	if (s->devices.kind == SB_DEVICES_LOOP) {
+		sb_size_format(s->devices.loop.size, a, sizeof(a));
+		sb_size_format_human(c->written, b, sizeof(b));
+		fprintf(f, "  disk: %u sparse file%s of %s in %s (%s free there); "
+			"about %s of them fill up\n", s->devices.loop.count,
+			s->devices.loop.count == 1 ? "" : "s", a, s->devices.loop.dir,
+			loop_free(s, d, sizeof(d)), b);
+		sb_size_format_human(c->fs_free, a, sizeof(a));
+		fprintf(f, "  filesystem: about %s free (estimated)\n", a);
+	} else {
+		for (i = 0; i < s->devices.ndisks; i++)
+			fprintf(f, "  disk: %s (everything on it is destroyed)\n", s->devices.disks[i]);
+	}
+	sb_size_format_human(c->ram, d, sizeof(d));
+	for (i = 0; i < s->bench.nsuites; i++) {
+		const struct sb_sizing *z = &c->sz[i];
+
+		sb_size_format_human(z->size, a, sizeof(a));
+		sb_size_format_human(z->wanted, b, sizeof(b));
+		fprintf(f, "  %s: %s of files", s->bench.suites[i], a);
+		if (!z->automatic)
+			fprintf(f, " (bench.size)");
+		else if (z->twice_ram && z->capped)
+			fprintf(f, " (twice RAM would be %s, more than fits; RAM %s%s)", b, d,
+				c->sandbox ? " in the throwaway kernel" : "");
+		else if (z->twice_ram)
+			fprintf(f, " (twice RAM: %s%s)", d, c->sandbox ? " in the throwaway kernel" : "");
+		else if (z->capped)
+			fprintf(f, " (the default %s does not fit)", b);
+		else
+			fprintf(f, " (the default)");
+		fprintf(f, "\n");
+	}
+	sb_sizing_format_duration(c->min_s, a, sizeof(a));
+	sb_sizing_format_duration(c->max_s, b, sizeof(b));
+	fprintf(f, "  time: about %s to %s (%u repetition%s, build and teardown%s)\n", a, b, c->repeat,
+		c->repeat == 1 ? "" : "s", c->sandbox ? ", the throwaway kernel's boot" : "");
+}

@@ -1,0 +1,34 @@
+/* What a run of a stack costs, said before it starts: the disk space it
+ * takes and where, the benchmark sizes the machine that runs it gets, and
+ * an estimated run time from those sizes (bench/sizing.h). `plan` prints
+ * it in full; build-and-test prints the one-line total first. */
+#ifndef SB_CMD_COST_H
+#define SB_CMD_COST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "bench/sizing.h"
+#include "spec/spec.h"
+
+struct sb_cost {
+	uint64_t ram;                 /* of the machine that runs the suites */
+	bool sandbox;                 /* that machine is the throwaway kernel */
+	uint64_t backing;             /* loop: count x size of sparse files; 0 with disks */
+	uint64_t written;             /* about this much of them fills up */
+	uint64_t fs_free;             /* estimated free space of the fresh filesystem */
+	struct sb_sizing sz[SB_MAX_SUITES];
+	unsigned repeat;
+	double min_s, max_s;          /* build + suites x repeat + teardown */
+};
+
+/* RAM and sandbox: what `sb_run` will see. repeat 0: bench.repeat. */
+void sb_cost_compute(const struct sb_stack_spec *s, unsigned repeat, struct sb_cost *out);
+/* The lines of `plan` ("cost:" and indented details). */
+void sb_cost_print(FILE *f, const struct sb_stack_spec *s, const struct sb_cost *c);
+/* "about 2 min to 9 min, up to 4.3 GiB written of 2 x 4 GiB sparse files
+ * under /var/tmp/stackbench" */
+void sb_cost_summary(const struct sb_stack_spec *s, const struct sb_cost *c, char *buf, size_t len);
+
+#endif

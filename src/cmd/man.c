@@ -1,0 +1,126 @@
+/* stackbench(1), generated from the tables the binary itself uses: the
+ * command table and its usage texts, the global options, the exit codes,
+ * the stack-key option tables (`validate --keys`) and the column registry.
+ * meson runs `stackbench --help-man` at build time to make the page. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "config.h"
+#include "spec/spec.h"
+
+/* Text for roff: backslashes escaped, '-' as \-, no line starting with a
+ * control character. */
+static void roff(FILE *f, const char *s)
+{
+	int bol = 1;
+
+	for (; *s; s++) {
+		if (bol && (*s == '.' || *s == '\''))
+			fputs("\\&", f);
+		bol = *s == '\n';
+		if (*s == '\\')
+			fputs("\\e", f);
+		else if (*s == '-')
+			fputs("\\-", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+/* What a function prints to a FILE, as roff in a no-fill block. */
+static void roff_block(FILE *f, void (*fn)(FILE *, const void *), const void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return;
+	fn(m, arg);
+	fclose(m);
+	fputs(".nf\n", f);
+	roff(f, buf);
+	if (len && buf[len - 1] != '\n')
+		fputc('\n', f);
+	fputs(".fi\n", f);
+	free(buf);
+}
+
+static void usage_of(FILE *m, const void *c)
+{
+	sb_cmd_usage_text(c, m);
+}
+
+static void keys_of(FILE *m, const void *unused)
+{
+	sb_spec_print_keys(m);
+}
+
+void sb_cmd_print_man(FILE *f)
+{
+	const struct sb_global_doc *g;
+	const struct sb_exit_doc *e;
+	const struct sb_cmd *c;
+
+	fprintf(f, ".TH STACKBENCH 1 \"\" \"stackbench %s\" \"User Commands\"\n", SB_VERSION);
+	fputs(".SH NAME\nstackbench \\- build storage stacks, benchmark them, tear them down, compare\n"
+	      ".SH SYNOPSIS\n.B stackbench\n[\\fIGLOBAL OPTIONS\\fR] \\fICOMMAND\\fR [\\fIARGS\\fR]\n"
+	      ".SH DESCRIPTION\n", f);
+	roff(f, "stackbench builds a storage stack (loop devices or disks, md RAID1/RAID10, LVM, "
+		"LUKS, ext4, mount) from a YAML stack description, benchmarks it with its own libaio "
+		"engine and bonnie++-like suites, tears it down and prints comparison tables. Where "
+		"the running kernel lacks md or device-mapper it runs inside a throwaway "
+		"user-mode-linux kernel, on loop devices. Messages go to stderr; stdout carries only "
+		"results. A command's options may come before, between or after its files; -- ends "
+		"them; option names are matched exactly.\n");
+	fputs(".SH GLOBAL OPTIONS\n", f);
+	for (g = sb_global_docs; g->flags; g++) {
+		fputs(".TP\n.B ", f);
+		roff(f, g->flags);
+		fputs("\n", f);
+		roff(f, g->text);
+		fputs("\n", f);
+	}
+	fputs(".SH COMMANDS\n", f);
+	for (c = sb_cmds; c->name; c++) {
+		fputs(".SS ", f);
+		roff(f, c->name);
+		fputs("\n", f);
+		roff(f, c->summary);
+		fputs(".\n.PP\n", f);
+		roff_block(f, usage_of, c);
+	}
+	fputs(".SH STACK KEYS\n", f);
+	roff(f, "Every key of a stack file, as `stackbench validate --keys` prints it; each can be "
+		"overridden with --set KEY=VALUE.\n");
+	fputs(".PP\n", f);
+	roff_block(f, keys_of, NULL);
+	fputs(".SH EXIT STATUS\n", f);
+	for (e = sb_exit_docs; e->text; e++) {
+		fprintf(f, ".TP\n.B %d\n", e->code);
+		roff(f, e->text);
+		fputs("\n", f);
+	}
+	fputs(".SH ENVIRONMENT\n", f);
+	static const char *const env[][2] = {
+		{ "STACKBENCH_STATE_DIR", "where state files are kept (default /run/stackbench)" },
+		{ "STACKBENCH_UML_MEM", "memory of the throwaway kernel (default 1G)" },
+		{ "STACKBENCH_UML_TIMEOUT", "stop the throwaway kernel after this long (default: no limit)" },
+		{ "STACKBENCH_UML_INIT, STACKBENCH_UML_KERNEL", "another init script or kernel for it" },
+	};
+	for (size_t i = 0; i < sizeof(env) / sizeof(env[0]); i++) {
+		fputs(".TP\n.B ", f);
+		roff(f, env[i][0]);
+		fputs("\n", f);
+		roff(f, env[i][1]);
+		fputs("\n", f);
+	}
+	fputs(".SH FILES\n.TP\n.I /usr/share/stackbench/stacks\nthe shipped stack descriptions\n"
+	      ".TP\n.I /run/stackbench\nstate files of built stacks\n"
+	      ".TP\n.I /var/tmp/stackbench\nloop backing files (default devices.loop.dir)\n"
+	      ".TP\n.I /usr/share/doc/stackbench/results\\-schema.md\nthe results file format\n"
+	      ".SH SEE ALSO\n.BR fio (1),\n.BR bonnie++ (8),\n.BR mdadm (8),\n.BR cryptsetup (8),\n"
+	      ".BR lvm (8),\n.BR mke2fs (8)\n", f);
+}

@@ -1,0 +1,107 @@
+#!/bin/bash
+# Every README example is a test (issue 11, item 2): each `stackbench ...`
+# command of README.md - the example column of the commands table (cells
+# with two commands, "A / B", give both) and every line of its code blocks,
+# including commands in their comments - is run in README order, on a
+# kernel with md and device-mapper (here, or in the throwaway kernel this
+# script boots), and any non-zero exit fails the test. The README stays
+# true by construction.
+#
+# Substitution rules, so the examples run small and touch only this test's
+# files (the commands are otherwise run exactly as written):
+#   - `stackbench` is this build's binary; commands run in a scratch
+#     directory whose `stacks` is a link to the repository's stacks/, so
+#     `results/` is written there;
+#   - build, build-and-test and `bench STACK.yml` get, appended (options may
+#     come after the files):
+#       --set devices.loop.size=256MiB --set bench.size=16MiB
+#       --set bench.suites=[quick] --set devices.loop.dir=SCRATCH/loops
+#   - `bench --target DIR` gets --set bench.size=16MiB;
+#   - /mnt/x (the README's example mount point) is a scratch ext4 on a
+#     128 MiB loop device, mounted by this test;
+#   - /dev/loop0 (the README's example device) is a loop device over a
+#     64 MiB scratch file attached by this test.
+# Fewer than 10 extracted commands fails too (the extraction broke).
+set -u
+src=$(cd "$(dirname "$0")/../../.." && pwd)
+if ! grep -q "^vendor_id.*User Mode Linux" /proc/cpuinfo 2>/dev/null &&
+   { [ ! -e /proc/mdstat ] || [ ! -e /dev/mapper/control ]; }; then
+	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+	exec "$src/scripts/uml-run.sh" -- "$0" "$@"
+fi
+[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+sb=${STACKBENCH_BIN:-$src/build/stackbench}
+. "$src/tests/integration/lib.sh"
+[ -x "$sb" ] || { echo "FAIL: $sb not built"; exit 1; }
+
+tmp=$(mktemp -d "${SB_TEST_DIR:-/tmp}/sb-readme.XXXXXX")
+export STACKBENCH_STATE_DIR=$tmp/state
+loopdev=
+mntdev=
+fails=0
+cleanup() {
+	"$sb" -q teardown --all >/dev/null 2>&1
+	mountpoint -q "$tmp/mnt-x" && umount "$tmp/mnt-x"
+	[ -n "$loopdev" ] && sb_loop_detach "$loopdev"
+	[ -n "$mntdev" ] && sb_loop_detach "$mntdev"
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# One command per line, in README order.
+extract() {
+	python3 - "$src/README.md" <<'PY'
+import re, sys
+code = False
+for line in open(sys.argv[1], encoding="utf-8").read().splitlines():
+    if line.startswith("```"):
+        code = not code
+        continue
+    if code:
+        m = re.search(r"(?:^|\s)(stackbench\s+\S.*?)\s*(?:#.*)?$", line)
+        if m:
+            print(m.group(1))
+    elif line.startswith("| `"):
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 3:
+            for span in re.findall(r"`(stackbench [^`]+)`", cells[-1]):
+                print(span)
+PY
+}
+
+mkdir -p "$tmp/work" "$tmp/mnt-x" "$tmp/loops"
+ln -s "$src/stacks" "$tmp/work/stacks"
+truncate -s 64M "$tmp/job.img"
+loopdev=$(losetup -f --show "$tmp/job.img") || { echo "FAIL: cannot attach a loop device"; exit 1; }
+truncate -s 128M "$tmp/mnt.img"
+mntdev=$(losetup -f --show "$tmp/mnt.img") || { echo "FAIL: cannot attach a loop device"; exit 1; }
+mkfs.ext4 -q -F "$mntdev" && mount "$mntdev" "$tmp/mnt-x" || { echo "FAIL: cannot make /mnt/x's stand-in"; exit 1; }
+small="--set devices.loop.size=256MiB --set bench.size=16MiB --set bench.suites=[quick] --set devices.loop.dir=$tmp/loops"
+
+mapfile -t cmds < <(extract)
+echo "${#cmds[@]} commands in README.md"
+[ "${#cmds[@]}" -ge 10 ] || { echo "FAIL: only ${#cmds[@]} commands extracted from README.md"; exit 1; }
+cd "$tmp/work" || exit 1
+t0=$(date +%s)
+for c in "${cmds[@]}"; do
+	run=${c/#stackbench/\"\$sb\" --no-progress}
+	run=${run//\/mnt\/x/$tmp/mnt-x}
+	run=${run//\/dev\/loop0/$loopdev}
+	read -r _ sub rest <<< "$c"
+	case "$sub" in
+	build|build-and-test) run="$run $small" ;;
+	bench) case "$rest" in *--target*) run="$run --set bench.size=16MiB" ;; *) run="$run $small" ;; esac ;;
+	esac
+	echo "--- $c"
+	echo "    as: $run"
+	s=$(date +%s)
+	eval "$run" > "$tmp/out" 2> "$tmp/err"; rc=$?
+	if [ $rc -ne 0 ]; then
+		echo "FAIL: '$c' exited $rc:"; sed 's/^/    /' "$tmp/err" | tail -15
+		fails=$((fails + 1))
+	else
+		echo "ok ($(( $(date +%s) - s )) s): $(head -c 300 "$tmp/out" | head -3)"
+	fi
+done
+echo "all README examples: $(( $(date +%s) - t0 )) s"
+exit $((fails > 0))

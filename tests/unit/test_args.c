@@ -1,0 +1,133 @@
+/* The shared command-line parser (cmd/args.c): options anywhere, `--`,
+ * exact names only, "needs a value", one-line errors. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cmd/args.h"
+
+static const struct sb_optdef defs[] = {
+	{ "set", 0, true, 's' },
+	{ "output", 0, true, 'o' },
+	{ "output-format", 0, true, 'f' },
+	{ "wipe", 0, false, 'w' },
+	{ "verbose", 'v', false, 'v' },
+	{ "quiet", 'q', false, 'q' },
+	{ NULL, 0, false, 0 },
+};
+
+/* Parse argv (NULL-terminated after the command name); the options seen as
+ * "id=value," into seen, the operands space-separated into pos. */
+static int parse(char **argv, bool stop, char *seen, char *pos, struct sb_err *err)
+{
+	struct sb_args a;
+	const char *val;
+	int argc = 0, c;
+
+	while (argv[argc])
+		argc++;
+	seen[0] = pos[0] = 0;
+	assert_int_equal(sb_args_init(&a, argc, argv, 1, defs, "cmd", err), 0);
+	a.stop_at_operand = stop;
+	while ((c = sb_args_next(&a, &val, err)) > 0)
+		sprintf(seen + strlen(seen), "%c=%s,", c, val ? val : "");
+	for (int i = 0; i < a.npos; i++)
+		sprintf(pos + strlen(pos), "%s%s", i ? " " : "", a.pos[i]);
+	if (stop && c == 0)
+		sprintf(pos + strlen(pos), "@%d", a.i);
+	sb_args_free(&a);
+	return c;
+}
+
+static void test_permutation(void **state)
+{
+	char *argv[] = { "build", "s.yml", "--set", "a=1", "--wipe", "t.yml", "--set=b=2", NULL };
+	char seen[256], pos[256];
+	struct sb_err err = { 0 };
+
+	assert_int_equal(parse(argv, false, seen, pos, &err), 0);
+	assert_string_equal(seen, "s=a=1,w=,s=b=2,");
+	assert_string_equal(pos, "s.yml t.yml");
+}
+
+static void test_double_dash(void **state)
+{
+	char *argv[] = { "x", "--wipe", "--", "--set", "-v", NULL };
+	char seen[256], pos[256];
+	struct sb_err err = { 0 };
+
+	assert_int_equal(parse(argv, false, seen, pos, &err), 0);
+	assert_string_equal(seen, "w=,");
+	assert_string_equal(pos, "--set -v");
+}
+
+static void test_exact_names(void **state)
+{
+	char *argv[] = { "x", "--output=x.json", "--output-format", "json", NULL };
+	char *abbrev[] = { "x", "--out", "y", NULL };
+	char seen[256], pos[256];
+	struct sb_err err = { 0 };
+
+	assert_int_equal(parse(argv, false, seen, pos, &err), 0);
+	assert_string_equal(seen, "o=x.json,f=json,");
+	/* no abbreviation: --out is not --output */
+	assert_int_equal(parse(abbrev, false, seen, pos, &err), -EINVAL);
+	assert_string_equal(err.msg, "cmd: unknown option '--out'; see `stackbench help cmd`");
+}
+
+static void test_missing_value(void **state)
+{
+	char *end[] = { "x", "s.yml", "--set", NULL };
+	char *opt[] = { "x", "--set", "--wipe", NULL };
+	char *flag[] = { "x", "--wipe=yes", NULL };
+	char seen[256], pos[256];
+	struct sb_err err = { 0 };
+
+	assert_int_equal(parse(end, false, seen, pos, &err), -EINVAL);
+	assert_string_equal(err.msg, "cmd: --set needs a value; see `stackbench help cmd`");
+	sb_err_clear(&err);
+	assert_int_equal(parse(opt, false, seen, pos, &err), -EINVAL);
+	assert_string_equal(err.msg, "cmd: --set needs a value; see `stackbench help cmd`");
+	sb_err_clear(&err);
+	assert_int_equal(parse(flag, false, seen, pos, &err), -EINVAL);
+	assert_string_equal(err.msg, "cmd: --wipe takes no value; see `stackbench help cmd`");
+}
+
+static void test_short_and_global(void **state)
+{
+	char *argv[] = { "stackbench", "-vq", "-v", "build", "--frob", NULL };
+	char *bad[] = { "stackbench", "--frob", "build", NULL };
+	char *dash[] = { "stackbench", "-v", "--", "build", NULL };
+	char seen[256], pos[256];
+	struct sb_err err = { 0 };
+	struct sb_args a;
+	const char *val;
+
+	/* global options stop at the command: its own options are its business */
+	assert_int_equal(parse(argv, true, seen, pos, &err), 0);
+	assert_string_equal(seen, "v=,q=,v=,");
+	assert_string_equal(pos, "@3");
+	assert_int_equal(parse(dash, true, seen, pos, &err), 0);
+	assert_string_equal(pos, "@3");
+	assert_int_equal(sb_args_init(&a, 3, bad, 1, defs, NULL, &err), 0);
+	assert_int_equal(sb_args_next(&a, &val, &err), -EINVAL);
+	assert_string_equal(err.msg, "unknown option '--frob'; see `stackbench --help`");
+	sb_args_free(&a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_permutation),
+		cmocka_unit_test(test_double_dash),
+		cmocka_unit_test(test_exact_names),
+		cmocka_unit_test(test_missing_value),
+		cmocka_unit_test(test_short_and_global),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -33,7 +33,7 @@ want=$("$sb" validate --keys | awk '/^  luks\./ { print $1 "=" }' | sort)
 got=$(complete_words "$sb" bu | tr '\n' ' ')
 [ "$got" = "build build-and-test " ] && ok "commands" || bad "commands: $got"
 got=$(complete_words "$sb" build-and-test --re | tr '\n' ' ')
-[ "$got" = "--repeat --results " ] && ok "command options" || bad "build-and-test --re: $got"
+[ "$got" = "--repeat --report --results " ] && ok "command options" || bad "build-and-test --re: $got"
 got=$(complete_words "$sb" compare --columns write,crypto | tr '\n' ' ')
 [ "$got" = "write,crypto_driver " ] && ok "--columns from the registry" || bad "--columns: $got"
 got=$(cd "$src" && complete_words "$sb" plan stacks/luks40 | LC_ALL=C sort | tr "\n" " ")

@@ -136,6 +136,34 @@ struct pass {
 	bool check;                   /* verify reads */
 };
 
+/* fio's psync and sync engines: each prepared iocb done at once with
+ * pread/pwrite (or lseek + read/write), its result put where io_getevents
+ * would have put it. */
+static unsigned sync_io(struct worker *w, struct iocb **batch, unsigned n, struct io_event *ev)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		struct iocb *cb = batch[i];
+		bool wr = cb->aio_lio_opcode == IO_CMD_PWRITE;
+		void *buf = cb->u.c.buf;
+		size_t len = cb->u.c.nbytes;
+		off_t off = (off_t)cb->u.c.offset;
+		ssize_t r;
+
+		if (w->o->ioengine == SB_IOENGINE_SYNC) {
+			r = lseek(w->fd, off, SEEK_SET) < 0 ? -1 : wr ? write(w->fd, buf, len) : read(w->fd, buf, len);
+		} else {
+			r = wr ? pwrite(w->fd, buf, len, off) : pread(w->fd, buf, len, off);
+		}
+		ev[i].data = cb->data;
+		ev[i].obj = cb;
+		ev[i].res = r < 0 ? (unsigned long)(long)-errno : (unsigned long)r;
+		ev[i].res2 = 0;
+	}
+	return n;
+}
+
 /* Drain every in-flight io; returns the number reaped or -errno. */
 static int do_pass(struct worker *w, io_context_t ctx, struct slot *slots,
 		   struct io_event *events, struct iocb **batch, const struct pass *p,
@@ -147,6 +175,7 @@ static int do_pass(struct worker *w, io_context_t ctx, struct slot *slots,
 	uint64_t nblocks = w->len / o->bs, issued = 0, seq = 0, since_fsync = 0, now;
 	bool random = sb_rw_random(p->rw), stop = false, ramping = p->ramp_end != 0;
 	int inflight = 0, rc = 0;
+	unsigned nsync = 0;
 
 	if (!freel)
 		return sb_err_set(&w->err, -ENOMEM, "out of memory");
@@ -211,6 +240,11 @@ static int do_pass(struct worker *w, io_context_t ctx, struct slot *slots,
 			now = sb_now_ns();
 			for (i = 0; i < n; i++)
 				((struct slot *)batch[i]->data)->t_submit = now;
+			if (o->ioengine != SB_IOENGINE_LIBAIO) {
+				nsync = sync_io(w, batch, n, events);
+				done = n;
+				inflight += (int)n;
+			}
 			while (done < n) {
 				int r = io_submit(ctx, n - done, batch + done);
 
@@ -235,8 +269,10 @@ static int do_pass(struct worker *w, io_context_t ctx, struct slot *slots,
 		if (inflight == 0)
 			continue;
 		{
-			int r = io_getevents(ctx, 1, depth, events, NULL);
+			int r = nsync ? (int)nsync : io_getevents(ctx, 1, depth, events, NULL);
 			struct sb_job_result *res = &w->res;
+
+			nsync = 0;
 			uint64_t bytes = 0;
 
 			if (r == -EINTR)
@@ -387,9 +423,9 @@ out_wait:
 	if (o->runtime_ns) {
 		p.end_ns = t0 + o->ramp_ns + o->runtime_ns;
 		p.ramp_end = o->ramp_ns ? t0 + o->ramp_ns : 0;
-	} else {
-		p.nios = w->len / o->bs;
 	}
+	if (!o->runtime_ns || o->runtime_limit)
+		p.nios = w->len / o->bs; /* fio without time_based: size, or runtime if sooner */
 	p.check = o->verify && (o->rw == SB_RW_READ || o->rw == SB_RW_RANDREAD);
 	rc = do_pass(w, ctx, slots, events, batch, &p, &measure_start);
 	if (rc == 0 && !o->direct && w->res.dir[SB_DIR_WRITE].ios) {
@@ -397,7 +433,7 @@ out_wait:
 		if (fsync(w->fd) < 0)
 			rc = sb_err_sys(&w->err, -errno, "fsync %s", w->path);
 	}
-	if (rc == 0 && o->fsync_every && w->res.dir[SB_DIR_WRITE].ios && o->direct)
+	if (rc == 0 && (o->fsync_every || o->end_fsync) && w->res.dir[SB_DIR_WRITE].ios && o->direct)
 		if (fsync(w->fd) < 0)
 			rc = sb_err_sys(&w->err, -errno, "fsync %s", w->path);
 	t_end = sb_now_ns();
@@ -439,7 +475,8 @@ void sb_engine_job_file(const struct sb_job_opts *o, unsigned i, char *buf, size
 }
 
 /* Write a file full of random data (fio's "laying out IO file"), buffered, then fsync. */
-static int layout_file(int fd, const char *path, uint64_t len, struct rng *r, struct sb_err *err)
+static int layout_file(int fd, const char *path, uint64_t start, uint64_t len, struct rng *r,
+		       struct sb_err *err)
 {
 	size_t chunk = 1 << 20;
 	char *buf = malloc(chunk);
@@ -451,7 +488,7 @@ static int layout_file(int fd, const char *path, uint64_t len, struct rng *r, st
 	fill_random(r, buf, chunk);
 	while (done < len) {
 		size_t n = len - done < chunk ? (size_t)(len - done) : chunk;
-		ssize_t w = pwrite(fd, buf, n, (off_t)done);
+		ssize_t w = pwrite(fd, buf, n, (off_t)(start + done));
 
 		if (w < 0) {
 			rc = sb_err_sys(err, -errno, "laying out %s", path);
@@ -510,7 +547,7 @@ static int open_worker(const struct sb_job_opts *o, struct worker *w, const stru
 				if (lfd < 0)
 					return sb_err_sys(err, -errno, "open %s", w->path);
 				sb_info("laying out %s (%llu MiB)", w->path, (unsigned long long)(w->len >> 20));
-				rc = layout_file(lfd, w->path, w->len, &w->rng, err);
+				rc = layout_file(lfd, w->path, 0, w->len, &w->rng, err);
 				close(lfd);
 				if (rc < 0)
 					return rc;
@@ -538,6 +575,18 @@ static int open_worker(const struct sb_job_opts *o, struct worker *w, const stru
 		return sb_err_set(err, -ENOSPC, "%s: %u regions of %llu bytes do not fit in its %llu bytes",
 				  o->target, o->numjobs, (unsigned long long)w->len,
 				  (unsigned long long)dev_size);
+	if (S_ISREG(tst->st_mode) && (uint64_t)tst->st_size < w->start + w->len &&
+	    (rw_reads(o->rw) || o->rw == SB_RW_RANDWRITE) && !(o->verify && rw_reads(o->rw))) {
+		/* a file shorter than the region (fio's filename= just created it): lay it out */
+		int lfd = open(w->path, O_WRONLY);
+
+		if (lfd < 0)
+			return sb_err_sys(err, -errno, "open %s", w->path);
+		sb_info("laying out %s (%llu MiB)", w->path, (unsigned long long)(w->len >> 20));
+		rc = layout_file(lfd, w->path, w->start, w->len, &w->rng, err);
+		close(lfd);
+		return rc;
+	}
 	return 0;
 }
 
@@ -564,6 +613,28 @@ static void progress(const struct sb_job_opts *o, struct worker *ws, uint64_t t0
 	*last_t = now;
 }
 
+/* A target that is not there is bad input (exit 2), except fio's
+ * filename=, which creates a regular file as fio does. */
+static int stat_target(const struct sb_job_opts *o, struct stat *st, struct sb_err *err)
+{
+	int fd;
+
+	if (stat(o->target, st) == 0)
+		return 0;
+	if (errno != ENOENT || !o->create)
+		return sb_err_set(err, errno == ENOENT ? -EINVAL : -errno, "target %s: %s", o->target,
+				  strerror(errno));
+	if (!o->size)
+		return sb_err_set(err, -EINVAL, "%s does not exist: --size is needed to create it", o->target);
+	fd = open(o->target, O_RDWR | O_CREAT | O_EXCL, 0644);
+	if (fd < 0)
+		return sb_err_sys(err, errno == ENOENT ? -EINVAL : -errno, "create %s", o->target);
+	close(fd);
+	if (stat(o->target, st) < 0)
+		return sb_err_sys(err, -errno, "stat %s", o->target);
+	return 0;
+}
+
 int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct sb_err *err)
 {
 	struct worker *ws;
@@ -579,8 +650,8 @@ int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct
 	snprintf(res->jobname, sizeof(res->jobname), "%s", o->name);
 	if ((rc = sb_job_opts_check(o, err)) < 0)
 		return rc;
-	if (stat(o->target, &tst) < 0)
-		return sb_err_sys(err, -errno, "target %s", o->target);
+	if ((rc = stat_target(o, &tst, err)) < 0)
+		return rc;
 	if (S_ISBLK(tst.st_mode) || S_ISREG(tst.st_mode)) {
 		fd = open(o->target, O_RDONLY);
 		if (fd < 0)
@@ -625,7 +696,8 @@ int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct
 		ws[i].idx = i;
 		ws[i].fd = -1;
 		ws[i].batch = o->iodepth_batch && o->iodepth_batch < o->iodepth ? o->iodepth_batch : o->iodepth;
-		rng_seed(&ws[i].rng, seed + i * 0x1000193ULL + 1);
+		/* fio's randrepeat: the same offsets every run, per job thread */
+		rng_seed(&ws[i].rng, (o->randrepeat ? 0x5eed5eedULL : seed) + i * 0x1000193ULL + 1);
 	}
 	/* the verify generation: given, or this run's seed */
 	struct sb_job_opts oc = *o;
@@ -675,9 +747,11 @@ int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct
 		if (all)
 			break;
 		usleep(200000);
-		progress(&oc, ws, t0, total, &last_b, &last_t);
+		if (!o->no_progress)
+			progress(&oc, ws, t0, total, &last_b, &last_t);
 	}
-	sb_progress_done();
+	if (!o->no_progress)
+		sb_progress_done();
 	for (i = 0; i < o->numjobs; i++)
 		pthread_join(ws[i].tid, NULL);
 	rc = 0;

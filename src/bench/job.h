@@ -14,7 +14,9 @@
 
 enum sb_rw { SB_RW_READ, SB_RW_WRITE, SB_RW_RANDREAD, SB_RW_RANDWRITE, SB_RW_RW, SB_RW_RANDRW };
 enum sb_dir { SB_DIR_READ = 0, SB_DIR_WRITE = 1 };
-enum sb_output_format { SB_OUT_TEXT, SB_OUT_JSON };
+enum sb_output_format { SB_OUT_TEXT, SB_OUT_JSON, SB_OUT_JSONPLUS };
+/* fio's ioengine: libaio (default), psync (pread/pwrite), sync (lseek + read/write) */
+enum sb_ioengine { SB_IOENGINE_LIBAIO, SB_IOENGINE_PSYNC, SB_IOENGINE_SYNC };
 
 struct sb_job_opts {
 	char name[64];            /* jobname; also names the files in a directory target */
@@ -36,16 +38,31 @@ struct sb_job_opts {
 	bool keep_files;          /* directory target: leave the files for a later phase */
 	bool random_data_once;    /* internal: layout */
 	char phase[128];           /* label of the progress line */
+	/* fio's semantics, set by `stackbench job` (suites leave them zero) */
+	bool runtime_limit;       /* runtime caps a size-based job (fio without time_based) */
+	bool time_based;          /* as given (runtime alone is time-based for the suites) */
+	bool randrepeat;          /* same random offsets every run (a fixed seed) */
+	bool end_fsync;           /* fsync when the job's writes are done */
+	bool group_reporting;     /* report numjobs threads as one job */
+	bool stonewall;           /* wait for the jobs before this one (new group) */
+	bool create;              /* fio's filename: create a missing regular file */
+	bool no_progress;         /* several jobs run at once: no progress line */
+	enum sb_ioengine ioengine;
+	uint32_t groupid;         /* fio's groupid: stonewall groups, counted from 0 */
+	char directory[256];      /* fio's directory (the CLI joins it with filename into target) */
+	char log_bw[256];         /* write_bw_log prefix ("" = none) */
+	char log_iops[256];       /* write_iops_log prefix */
+	char log_lat[256];        /* write_lat_log prefix */
+	uint32_t log_avg_msec;    /* log averaging window (0 = every io) */
 };
 
 /* Defaults as documented in `stackbench help job`. */
 void sb_job_opts_init(struct sb_job_opts *o);
 
-/* Parse `stackbench job` argv (argv[0] is the command name). watch receives
- * --watch device nodes (pointers into argv). -EINVAL with a message on any
- * bad or unknown option. */
+/* Parse a `stackbench job` argv of exactly one job (argv[0] is the command
+ * name; see bench/jobargs.h for several jobs and --watch). -EINVAL with a
+ * message on any bad or unknown option. */
 int sb_job_parse_args(int argc, char **argv, struct sb_job_opts *o,
-		      const char **watch, unsigned *nwatch,
 		      enum sb_output_format *fmt, struct sb_err *err);
 
 /* Checks combinations (e.g. bs a multiple of 512, verify only on size-based jobs). */

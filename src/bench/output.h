@@ -2,6 +2,7 @@
 #ifndef SB_BENCH_OUTPUT_H
 #define SB_BENCH_OUTPUT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include <json-c/json.h>
@@ -18,6 +19,13 @@ struct json_object *sb_job_report_json(const struct sb_job_opts *o, const struct
 void sb_job_report_text(FILE *f, const struct sb_job_opts *o, const struct sb_job_result *r,
 			const struct sb_iostat *io);
 void sb_iostat_text(FILE *f, const struct sb_iostat *io);
+/* Several jobs (stackbench job): fio's top level, "jobs" in order, "disk_util";
+ * plus: json+ (latency bins). */
+struct json_object *sb_jobs_report_json(const struct sb_job_opts *const *o,
+					const struct sb_job_result *const *r, unsigned n,
+					const struct sb_iostat *io, bool plus);
+void sb_jobs_report_text(FILE *f, const struct sb_job_opts *const *o,
+			 const struct sb_job_result *const *r, unsigned n, const struct sb_iostat *io);
 
 /* bytes per second of one direction (0 when it did nothing) */
 double sb_dir_bw(const struct sb_dir_result *d);

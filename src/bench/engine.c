@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "bench/data.h"
+#include "bench/engine_int.h"
 #include "util/log.h"
 #include "util/units.h"
 
@@ -28,319 +29,6 @@ uint64_t sb_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-struct slot {
-	struct iocb cb;
-	void *buf;
-	uint64_t t_submit;
-	uint64_t off;
-	int dir;
-};
-
-struct worker {
-	const struct sb_job_opts *o;
-	unsigned idx;
-	int fd;
-	char path[600];
-	bool created;
-	uint64_t start, len;          /* region in the file/device */
-	uint64_t lbs;
-	struct rng rng;
-	uint64_t *perm;               /* verify + random: every block exactly once */
-	pthread_t tid;
-	bool started;
-	struct sb_job_result res;
-	int rc;
-	struct sb_err err;
-	_Atomic int *go;              /* 0 wait, 1 run, -1 give up (start gate) */
-	_Atomic int ready;
-	/* written by the worker (relaxed), read by the progress loop */
-	_Atomic uint64_t prog_bytes __attribute__((aligned(64)));
-	_Atomic int done;
-	uint64_t stamp;
-	double ru0, rs0;              /* thread CPU at the start of measuring */
-	unsigned batch;               /* most iocbs per io_submit */
-	void *bufs;                   /* every slot's buffer, one mapping */
-	uint64_t buf_len;
-};
-
-static inline void stamp_block(struct worker *w, void *buf, uint64_t bs)
-{
-	/* Refresh: the last 16 bytes of every 4 KiB (or of the block, when
-	 * smaller) get a counter unique per (job thread, write) and fresh random
-	 * bits, so no two 4 KiB pieces ever written are identical (defeats
-	 * dedup, whose granularity is 4 KiB or more); the rest of the buffer
-	 * stays the random bytes it was filled with (incompressible). Costs one
-	 * PRNG step per 4 KiB instead of refilling the whole buffer. */
-	char *p = buf;
-	uint64_t s;
-
-	for (s = 0; s < bs; s += 4096) {
-		uint64_t end = s + 4096 < bs ? s + 4096 : bs;
-		uint64_t *q = (uint64_t *)(p + end - 16);
-
-		q[0] = ((uint64_t)w->idx << 56) ^ ++w->stamp;
-		q[1] = rng_next(&w->rng);
-	}
-}
-
-static inline void verify_stamp(const struct sb_job_opts *o, void *buf, uint64_t off)
-{
-	uint64_t *h = buf;
-
-	h[0] = VERIFY_MAGIC;
-	h[1] = off;
-	h[2] = o->verify_seed;
-	h[3] = block_sum(buf, o->bs, off, o->verify_seed);
-}
-
-static int verify_check(struct worker *w, const void *buf, uint64_t off)
-{
-	const struct sb_job_opts *o = w->o;
-	const uint64_t *h = buf;
-
-	if (h[0] != VERIFY_MAGIC)
-		return sb_err_set(&w->err, -EILSEQ, "verify FAILED: %s offset %llu (%llu bytes): "
-				  "no verify header (never written by a verify job, or overwritten)",
-				  o->target, (unsigned long long)off, (unsigned long long)o->bs);
-	if (h[1] != off)
-		return sb_err_set(&w->err, -EILSEQ, "verify FAILED: %s offset %llu: block carries "
-				  "offset %llu (misdirected I/O)", o->target,
-				  (unsigned long long)off, (unsigned long long)h[1]);
-	if (o->verify_seed_set && h[2] != o->verify_seed)
-		return sb_err_set(&w->err, -EILSEQ, "verify FAILED: %s offset %llu: generation %llu, "
-				  "expected %llu (stale data)", o->target, (unsigned long long)off,
-				  (unsigned long long)h[2], (unsigned long long)o->verify_seed);
-	if (h[3] != block_sum(buf, o->bs, off, h[2]))
-		return sb_err_set(&w->err, -EILSEQ, "verify FAILED: %s offset %llu (%llu bytes): "
-				  "checksum mismatch (data corrupted)", o->target,
-				  (unsigned long long)off, (unsigned long long)o->bs);
-	return 0;
-}
-
-static void rusage_thread(double *usr, double *sys)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_THREAD, &ru);
-	*usr = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
-	*sys = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-}
-
-struct pass {
-	enum sb_rw rw;
-	uint64_t nios;                /* size-based: ios to issue; 0 = time-based */
-	uint64_t end_ns;              /* time-based: stop issuing at */
-	uint64_t ramp_end;            /* 0 = no ramp */
-	bool check;                   /* verify reads */
-};
-
-/* fio's psync and sync engines: each prepared iocb done at once with
- * pread/pwrite (or lseek + read/write), its result put where io_getevents
- * would have put it. */
-static unsigned sync_io(struct worker *w, struct iocb **batch, unsigned n, struct io_event *ev)
-{
-	unsigned i;
-
-	for (i = 0; i < n; i++) {
-		struct iocb *cb = batch[i];
-		bool wr = cb->aio_lio_opcode == IO_CMD_PWRITE;
-		void *buf = cb->u.c.buf;
-		size_t len = cb->u.c.nbytes;
-		off_t off = (off_t)cb->u.c.offset;
-		ssize_t r;
-
-		if (w->o->ioengine == SB_IOENGINE_SYNC) {
-			r = lseek(w->fd, off, SEEK_SET) < 0 ? -1 : wr ? write(w->fd, buf, len) : read(w->fd, buf, len);
-		} else {
-			r = wr ? pwrite(w->fd, buf, len, off) : pread(w->fd, buf, len, off);
-		}
-		ev[i].data = cb->data;
-		ev[i].obj = cb;
-		ev[i].res = r < 0 ? (unsigned long)(long)-errno : (unsigned long)r;
-		ev[i].res2 = 0;
-	}
-	return n;
-}
-
-/* Drain every in-flight io; returns the number reaped or -errno. */
-static int do_pass(struct worker *w, io_context_t ctx, struct slot *slots,
-		   struct io_event *events, struct iocb **batch, const struct pass *p,
-		   uint64_t *measure_start)
-{
-	const struct sb_job_opts *o = w->o;
-	unsigned depth = o->iodepth, nfree = depth, i;
-	struct slot **freel = calloc(depth, sizeof(*freel));
-	uint64_t nblocks = w->len / o->bs, issued = 0, seq = 0, since_fsync = 0, now;
-	bool random = sb_rw_random(p->rw), stop = false, ramping = p->ramp_end != 0;
-	int inflight = 0, rc = 0;
-	unsigned nsync = 0;
-
-	if (!freel)
-		return sb_err_set(&w->err, -ENOMEM, "out of memory");
-	for (i = 0; i < depth; i++)
-		freel[i] = &slots[i];
-	now = sb_now_ns();
-	while (!stop || inflight > 0) {
-		unsigned n = 0;
-
-		/* prepare a batch into every free slot */
-		while (!stop && nfree > 0 && n < w->batch) {
-			struct slot *s;
-			uint64_t off, blk;
-			int dir;
-
-			if (p->nios && issued >= p->nios) {
-				stop = true;
-				break;
-			}
-			if (p->end_ns && now >= p->end_ns) {
-				stop = true;
-				break;
-			}
-			if (o->fsync_every && since_fsync >= o->fsync_every) {
-				if (inflight > 0)
-					break; /* drain first, fsync below */
-				if (fsync(w->fd) < 0) {
-					rc = sb_err_sys(&w->err, -errno, "fsync %s", w->path);
-					goto out;
-				}
-				since_fsync = 0;
-			}
-			if (random)
-				blk = w->perm ? w->perm[issued] : rng_below(&w->rng, nblocks);
-			else
-				blk = seq++ % nblocks;
-			off = w->start + blk * o->bs;
-			switch (p->rw) {
-			case SB_RW_READ: case SB_RW_RANDREAD: dir = SB_DIR_READ; break;
-			case SB_RW_WRITE: case SB_RW_RANDWRITE: dir = SB_DIR_WRITE; break;
-			default: dir = rng_below(&w->rng, 100) < o->rwmixread ? SB_DIR_READ : SB_DIR_WRITE;
-			}
-			s = freel[--nfree];
-			s->off = off;
-			s->dir = dir;
-			if (dir == SB_DIR_WRITE) {
-				stamp_block(w, s->buf, o->bs);
-				if (o->verify)
-					verify_stamp(o, s->buf, off);
-				io_prep_pwrite(&s->cb, w->fd, s->buf, o->bs, (long long)off);
-				since_fsync++;
-			} else {
-				io_prep_pread(&s->cb, w->fd, s->buf, o->bs, (long long)off);
-			}
-			s->cb.data = s;
-			batch[n++] = &s->cb;
-			issued++;
-		}
-		if (n > 0) {
-			unsigned done = 0;
-
-			now = sb_now_ns();
-			for (i = 0; i < n; i++)
-				((struct slot *)batch[i]->data)->t_submit = now;
-			if (o->ioengine != SB_IOENGINE_LIBAIO) {
-				nsync = sync_io(w, batch, n, events);
-				done = n;
-				inflight += (int)n;
-			}
-			while (done < n) {
-				int r = io_submit(ctx, n - done, batch + done);
-
-				if (r == -EAGAIN || r == 0) {
-					if (inflight > 0)
-						break; /* reap, then the rest goes in the next round */
-					continue;
-				}
-				if (r < 0) {
-					rc = sb_err_sys(&w->err, r, "io_submit on %s", w->path);
-					goto out;
-				}
-				done += r;
-				inflight += r;
-			}
-			/* slots not accepted go back to the free list */
-			for (i = done; i < n; i++) {
-				freel[nfree++] = batch[i]->data;
-				issued--;
-			}
-		}
-		if (inflight == 0)
-			continue;
-		{
-			int r = nsync ? (int)nsync : io_getevents(ctx, 1, depth, events, NULL);
-			struct sb_job_result *res = &w->res;
-
-			nsync = 0;
-			uint64_t bytes = 0;
-
-			if (r == -EINTR)
-				continue;
-			if (r < 0) {
-				rc = sb_err_sys(&w->err, r, "io_getevents on %s", w->path);
-				goto out;
-			}
-			now = sb_now_ns();
-			if (ramping && now >= p->ramp_end) {
-				/* ramp over: forget everything counted so far */
-				ramping = false;
-				sb_hist_init(&res->dir[0].clat);
-				sb_hist_init(&res->dir[1].clat);
-				res->dir[0].io_bytes = res->dir[1].io_bytes = 0;
-				res->dir[0].ios = res->dir[1].ios = 0;
-				*measure_start = now;
-				rusage_thread(&w->ru0, &w->rs0);
-			}
-			inflight -= r;
-			for (i = 0; i < (unsigned)r; i++) {
-				struct slot *s = events[i].data;
-				struct sb_dir_result *d = &res->dir[s->dir];
-
-				if ((long)events[i].res != (long)o->bs) {
-					long ev = (long)events[i].res;
-
-					if (ev < 0)
-						rc = sb_err_sys(&w->err, (int)ev, "%s of %llu bytes at offset %llu on %s",
-								s->dir ? "write" : "read", (unsigned long long)o->bs,
-								(unsigned long long)s->off, w->path);
-					else
-						rc = sb_err_set(&w->err, -EIO, "short %s (%ld of %llu bytes) at offset %llu on %s",
-								s->dir ? "write" : "read", ev, (unsigned long long)o->bs,
-								(unsigned long long)s->off, w->path);
-					stop = true;
-				} else if (p->check && s->dir == SB_DIR_READ && verify_check(w, s->buf, s->off) < 0) {
-					rc = w->err.code;
-					w->res.verify_errors++;
-					stop = true;
-				} else if (p->check && s->dir == SB_DIR_READ) {
-					w->res.verified_blocks++;
-				}
-				d->io_bytes += o->bs;
-				d->ios++;
-				bytes += o->bs;
-				sb_hist_add(&d->clat, now - s->t_submit);
-				freel[nfree++] = s;
-			}
-			atomic_store_explicit(&w->prog_bytes,
-					      atomic_load_explicit(&w->prog_bytes, memory_order_relaxed) + bytes,
-					      memory_order_relaxed);
-		}
-	}
-out:
-	if (rc < 0) {
-		/* wait for what is still in flight before the buffers go away */
-		while (inflight > 0) {
-			int r = io_getevents(ctx, 1, depth, events, NULL);
-
-			if (r < 0 && r != -EINTR)
-				break;
-			if (r > 0)
-				inflight -= r;
-		}
-	}
-	free(freel);
-	return rc;
 }
 
 static void *worker_main(void *arg)
@@ -357,8 +45,11 @@ static void *worker_main(void *arg)
 	unsigned i;
 	int rc;
 
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < 2; i++) {
 		sb_hist_init(&w->res.dir[i].clat);
+		sb_hist_init(&w->res.dir[i].slat);
+		sb_hist_init(&w->res.dir[i].lat);
+	}
 	slots = calloc(o->iodepth, sizeof(*slots));
 	events = calloc(o->iodepth, sizeof(*events));
 	batch = calloc(o->iodepth, sizeof(*batch));
@@ -418,7 +109,7 @@ out_wait:
 		usleep(100);
 	if (rc < 0 || atomic_load(w->go) < 0)
 		goto out;
-	rusage_thread(&w->ru0, &w->rs0);
+	sb_engine_rusage(&w->ru0, &w->rs0);
 	t0 = measure_start = sb_now_ns();
 	if (o->runtime_ns) {
 		p.end_ns = t0 + o->ramp_ns + o->runtime_ns;
@@ -427,7 +118,7 @@ out_wait:
 	if (!o->runtime_ns || o->runtime_limit)
 		p.nios = w->len / o->bs; /* fio without time_based: size, or runtime if sooner */
 	p.check = o->verify && (o->rw == SB_RW_READ || o->rw == SB_RW_RANDREAD);
-	rc = do_pass(w, ctx, slots, events, batch, &p, &measure_start);
+	rc = sb_engine_pass(w, ctx, slots, events, batch, &p, &measure_start);
 	if (rc == 0 && !o->direct && w->res.dir[SB_DIR_WRITE].ios) {
 		/* buffered writes: the data is not written until it is on disk (fio's end_fsync) */
 		if (fsync(w->fd) < 0)
@@ -437,7 +128,16 @@ out_wait:
 		if (fsync(w->fd) < 0)
 			rc = sb_err_sys(&w->err, -errno, "fsync %s", w->path);
 	t_end = sb_now_ns();
-	rusage_thread(&u1, &s1);
+	sb_engine_rusage(&u1, &s1);
+	{
+		struct rusage ru;
+
+		/* the whole thread, as fio's ctx/majf/minf */
+		getrusage(RUSAGE_THREAD, &ru);
+		w->res.ctx = (uint64_t)(ru.ru_nvcsw + ru.ru_nivcsw);
+		w->res.majf = (uint64_t)ru.ru_majflt;
+		w->res.minf = (uint64_t)ru.ru_minflt;
+	}
 	w->res.usr_sec = u1 - w->ru0;
 	w->res.sys_sec = s1 - w->rs0;
 	w->res.elapsed_ns = t_end - measure_start;
@@ -450,7 +150,7 @@ out_wait:
 
 		if (!o->direct && posix_fadvise(w->fd, (off_t)w->start, (off_t)w->len, POSIX_FADV_DONTNEED) < 0)
 			sb_debug("fadvise DONTNEED failed on %s", w->path);
-		rc = do_pass(w, ctx, slots, events, batch, &v, &ms);
+		rc = sb_engine_pass(w, ctx, slots, events, batch, &v, &ms);
 		w->res.dir[SB_DIR_READ].runtime_ns = sb_now_ns() - tv;
 	}
 out:
@@ -613,6 +313,106 @@ static void progress(const struct sb_job_opts *o, struct worker *ws, uint64_t t0
 	*last_t = now;
 }
 
+static void stat_merge(struct sb_stat *d, const struct sb_stat *s)
+{
+	/* threads run side by side: the job's bandwidth is their sum (fio's
+	 * group_reporting sums the threads' samples the same way) */
+	if (!s->n)
+		return;
+	d->min += s->min;
+	d->max += s->max;
+	d->sum += s->sum / (double)s->n * (double)(d->n ? d->n : s->n);
+	d->sumsq += s->sumsq;
+	if (!d->n)
+		d->n = s->n;
+}
+
+/* res += one thread's result */
+static void merge_thread(struct sb_job_result *res, const struct sb_job_result *r)
+{
+	unsigned d;
+
+	for (d = 0; d < 2; d++) {
+		res->dir[d].io_bytes += r->dir[d].io_bytes;
+		res->dir[d].ios += r->dir[d].ios;
+		if (r->dir[d].runtime_ns > res->dir[d].runtime_ns)
+			res->dir[d].runtime_ns = r->dir[d].runtime_ns;
+		sb_hist_merge(&res->dir[d].clat, &r->dir[d].clat);
+		sb_hist_merge(&res->dir[d].slat, &r->dir[d].slat);
+		sb_hist_merge(&res->dir[d].lat, &r->dir[d].lat);
+		stat_merge(&res->dir[d].bw_kib, &r->dir[d].bw_kib);
+		stat_merge(&res->dir[d].iops, &r->dir[d].iops);
+	}
+	for (d = 0; d < 7; d++) {
+		res->depth_level[d] += r->depth_level[d];
+		res->submit_batch[d] += r->submit_batch[d];
+		res->complete_batch[d] += r->complete_batch[d];
+	}
+	if (r->elapsed_ns > res->elapsed_ns)
+		res->elapsed_ns = r->elapsed_ns;
+	res->usr_sec += r->usr_sec;
+	res->sys_sec += r->sys_sec;
+	res->ctx += r->ctx;
+	res->majf += r->majf;
+	res->minf += r->minf;
+	res->verify_errors += r->verify_errors;
+	res->verified_blocks += r->verified_blocks;
+}
+
+static int write_log(const struct sb_job_opts *o, unsigned thread, enum sb_log_kind k,
+		     const struct sb_log *l, struct sb_err *err)
+{
+	static const char *const kind[] = { "bw", "iops", "slat", "clat", "lat" };
+	const char *prefix = k == SB_LOG_BW ? o->log_bw : k == SB_LOG_IOPS ? o->log_iops : o->log_lat;
+	char path[512];
+	FILE *f;
+	size_t i;
+
+	if (!prefix[0] || (k == SB_LOG_SLAT && o->ioengine != SB_IOENGINE_LIBAIO))
+		return 0;
+	snprintf(path, sizeof(path), "%s_%s.%u.log", prefix, kind[k], o->log_base + thread + 1);
+	if (!(f = fopen(path, "w")))
+		return sb_err_sys(err, -errno, "log %s", path);
+	/* fio's log line: time (ms), value, direction, block size, offset */
+	for (i = 0; i < l->n; i++)
+		fprintf(f, "%llu, %llu, %u, %u, %llu\n", (unsigned long long)l->e[i].t_ms,
+			(unsigned long long)l->e[i].value, l->e[i].dir, l->e[i].bs,
+			(unsigned long long)l->e[i].off);
+	if (fclose(f) != 0)
+		return sb_err_sys(err, -errno, "writing %s", path);
+	return 0;
+}
+
+/* The logs, and (per_thread) each thread's result, handed over to res;
+ * the threads' own copies are released either way. */
+static int keep_threads(const struct sb_job_opts *o, struct worker *ws, struct sb_job_result *res,
+			struct sb_err *err)
+{
+	unsigned i, k;
+	int rc = 0;
+
+	for (i = 0; i < o->numjobs; i++)
+		for (k = 0; k < SB_LOG_NKIND && rc == 0; k++)
+			rc = write_log(o, i, (enum sb_log_kind)k, &ws[i].res.log[k], err);
+	if (rc == 0 && o->per_thread && o->numjobs > 1) {
+		res->thread = calloc(o->numjobs, sizeof(*res->thread));
+		if (!res->thread)
+			rc = sb_err_set(err, -ENOMEM, "out of memory");
+	}
+	for (i = 0; i < o->numjobs; i++) {
+		if (res->thread) {
+			res->thread[i] = ws[i].res;
+			memset(res->thread[i].log, 0, sizeof(res->thread[i].log));
+			snprintf(res->thread[i].jobname, sizeof(res->thread[i].jobname), "%s", o->name);
+		}
+		for (k = 0; k < SB_LOG_NKIND; k++)
+			free(ws[i].res.log[k].e);
+	}
+	if (res->thread)
+		res->nthread = o->numjobs;
+	return rc;
+}
+
 /* A target that is not there is bad input (exit 2), except fio's
  * filename=, which creates a regular file as fio does. */
 static int stat_target(const struct sb_job_opts *o, struct stat *st, struct sb_err *err)
@@ -642,11 +442,14 @@ int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct
 	struct stat tst;
 	uint64_t dev_size = 0, seed, t0, last_b = 0, last_t, total;
 	unsigned i, started = 0;
-	int rc, fd;
+	int rc, rc2, fd;
 
 	memset(res, 0, sizeof(*res));
-	sb_hist_init(&res->dir[0].clat);
-	sb_hist_init(&res->dir[1].clat);
+	for (i = 0; i < 2; i++) {
+		sb_hist_init(&res->dir[i].clat);
+		sb_hist_init(&res->dir[i].slat);
+		sb_hist_init(&res->dir[i].lat);
+	}
 	snprintf(res->jobname, sizeof(res->jobname), "%s", o->name);
 	if ((rc = sb_job_opts_check(o, err)) < 0)
 		return rc;
@@ -756,27 +559,14 @@ int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct
 		pthread_join(ws[i].tid, NULL);
 	rc = 0;
 	for (i = 0; i < o->numjobs; i++) {
-		struct sb_job_result *r = &ws[i].res;
-		unsigned d;
-
 		if (ws[i].rc < 0 && rc == 0) {
 			rc = ws[i].rc;
 			sb_err_set(err, rc, "%s", ws[i].err.msg);
 		}
-		for (d = 0; d < 2; d++) {
-			res->dir[d].io_bytes += r->dir[d].io_bytes;
-			res->dir[d].ios += r->dir[d].ios;
-			if (r->dir[d].runtime_ns > res->dir[d].runtime_ns)
-				res->dir[d].runtime_ns = r->dir[d].runtime_ns;
-			sb_hist_merge(&res->dir[d].clat, &r->dir[d].clat);
-		}
-		if (r->elapsed_ns > res->elapsed_ns)
-			res->elapsed_ns = r->elapsed_ns;
-		res->usr_sec += r->usr_sec;
-		res->sys_sec += r->sys_sec;
-		res->verify_errors += r->verify_errors;
-		res->verified_blocks += r->verified_blocks;
+		merge_thread(res, &ws[i].res);
 	}
+	if ((rc2 = keep_threads(o, ws, res, err)) < 0 && rc == 0)
+		rc = rc2;
 out:
 	for (i = 0; i < o->numjobs; i++) {
 		if (ws[i].fd >= 0)

@@ -1,6 +1,7 @@
 #include "bench/job.h"
 
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,4 +82,46 @@ int sb_job_opts_check(const struct sb_job_opts *o, struct sb_err *err)
 	if (o->verify && o->bs < 4096 && o->bs % 512)
 		return sb_err_set(err, -EINVAL, "--verify: bs must be a multiple of 512");
 	return 0;
+}
+
+void sb_stat_add(struct sb_stat *s, double v)
+{
+	if (!s->n || v < s->min)
+		s->min = v;
+	if (!s->n || v > s->max)
+		s->max = v;
+	s->n++;
+	s->sum += v;
+	s->sumsq += v * v;
+}
+
+double sb_stat_mean(const struct sb_stat *s)
+{
+	return s->n ? s->sum / (double)s->n : 0.0;
+}
+
+double sb_stat_dev(const struct sb_stat *s)
+{
+	double n = (double)s->n, var;
+
+	if (s->n < 2)
+		return 0.0;
+	var = (s->sumsq - s->sum * s->sum / n) / (n - 1.0);
+	return var > 0 ? sqrt(var) : 0.0;
+}
+
+void sb_job_result_release(struct sb_job_result *r)
+{
+	unsigned i;
+
+	for (i = 0; i < SB_LOG_NKIND; i++) {
+		free(r->log[i].e);
+		r->log[i].e = NULL;
+		r->log[i].n = r->log[i].cap = 0;
+	}
+	for (i = 0; i < r->nthread; i++)
+		sb_job_result_release(&r->thread[i]);
+	free(r->thread);
+	r->thread = NULL;
+	r->nthread = 0;
 }

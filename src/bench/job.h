@@ -4,6 +4,7 @@
 #define SB_BENCH_JOB_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "bench/hist.h"
@@ -54,6 +55,9 @@ struct sb_job_opts {
 	char log_iops[256];       /* write_iops_log prefix */
 	char log_lat[256];        /* write_lat_log prefix */
 	uint32_t log_avg_msec;    /* log averaging window (0 = every io) */
+	uint32_t log_base;        /* logs are PREFIX_bw.N.log, N = log_base + thread + 1 */
+	bool per_thread;          /* keep every thread's result (res->thread) */
+	char given[1536];         /* options as written: "key=value\n"..., fio's "job options" */
 };
 
 /* Defaults as documented in `stackbench help job`. */
@@ -75,11 +79,43 @@ static inline bool sb_rw_random(enum sb_rw rw)
 	return rw == SB_RW_RANDREAD || rw == SB_RW_RANDWRITE || rw == SB_RW_RANDRW;
 }
 
+/* Running statistics of samples (fio's io_stat): bandwidth and IOPS
+ * sampled every 500 ms (fio's bwavgtime/iopsavgtime). */
+struct sb_stat {
+	uint64_t n;
+	double min, max, sum, sumsq;
+};
+
+void sb_stat_add(struct sb_stat *s, double v);
+double sb_stat_mean(const struct sb_stat *s);
+/* Sample standard deviation (n - 1), as fio's */
+double sb_stat_dev(const struct sb_stat *s);
+
+/* One line of a fio log: "time, value, direction, blocksize, offset". */
+struct sb_log_entry {
+	uint64_t t_ms, value, off;
+	uint32_t bs;
+	uint8_t dir;
+};
+
+struct sb_log {
+	struct sb_log_entry *e;
+	size_t n, cap;
+};
+
+enum sb_log_kind { SB_LOG_BW, SB_LOG_IOPS, SB_LOG_SLAT, SB_LOG_CLAT, SB_LOG_LAT, SB_LOG_NKIND };
+
 struct sb_dir_result {
 	uint64_t io_bytes;
 	uint64_t ios;
 	uint64_t runtime_ns;      /* time this direction was measured over */
-	struct sb_hist clat;      /* submit -> reap, ns */
+	/* as fio: slat = start -> io_submit returned, clat = io_submit returned
+	 * -> reaped, lat = start -> reaped (ns) */
+	struct sb_hist clat;
+	struct sb_hist slat;
+	struct sb_hist lat;
+	struct sb_stat bw_kib;    /* KiB/s per 500 ms sample */
+	struct sb_stat iops;
 };
 
 struct sb_job_result {
@@ -89,6 +125,17 @@ struct sb_job_result {
 	double usr_sec, sys_sec;  /* CPU time of the job threads */
 	uint64_t verify_errors;
 	uint64_t verified_blocks;
+	uint64_t ctx, majf, minf;  /* context switches, page faults (getrusage) */
+	uint64_t depth_level[7];   /* ios in flight at submit: 1 2 4 8 16 32 >=64 */
+	uint64_t submit_batch[7];  /* ios per io_submit: 0 <=4 <=8 <=16 <=32 <=64 >64 */
+	uint64_t complete_batch[7];
+	struct sb_log log[SB_LOG_NKIND];  /* when the job asks for fio's logs */
+	/* per job thread (o->per_thread; fio without group_reporting) */
+	struct sb_job_result *thread;
+	unsigned nthread;
 };
+
+/* Free what the engine allocated in a result (its logs and threads). */
+void sb_job_result_release(struct sb_job_result *r);
 
 #endif

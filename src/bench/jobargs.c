@@ -285,7 +285,28 @@ static struct sb_job_opts *start_section(struct sb_job_cli *c, const char *name,
 	if (add_job(c, &c->global, err) < 0)
 		return NULL;
 	c->jobs[c->njobs - 1].name[0] = '\0';
+	c->jobs[c->njobs - 1].given[0] = '\0';
 	return &c->jobs[c->njobs - 1];
+}
+
+/* fio's "job options" / "global options": each option as written, under
+ * its own name, the last value winning. */
+static void remember(struct sb_job_opts *j, const char *name, const char *v)
+{
+	size_t len = strlen(j->given), n = strlen(name);
+	char *p = j->given;
+
+	while ((p = strstr(p, name))) {
+		if ((p == j->given || p[-1] == '\n') && p[n] == '=') {
+			char *e = strchr(p, '\n');
+
+			memmove(p, e + 1, strlen(e + 1) + 1);
+			len = strlen(j->given);
+			continue;
+		}
+		p += n;
+	}
+	snprintf(j->given + len, sizeof(j->given) - len, "%s=%s\n", name, v);
 }
 
 static int unknown(const char *name, size_t n, bool file, struct sb_err *err)
@@ -313,6 +334,8 @@ static int apply(struct sb_job_cli *c, struct sb_job_opts **cur, const struct jo
 		if (*cur == &c->global)
 			return 0;
 	}
+	if (o->type != JT_FMT && o->type != JT_OUT && o->type != JT_WATCH)
+		remember(*cur, o->name, v);
 	if (!strcmp(o->name, "filename"))
 		(*cur)->create = true;
 	if (!strcmp(o->name, "target"))
@@ -455,7 +478,7 @@ void sb_job_cli_init(struct sb_job_cli *c)
 
 int sb_job_cli_parse(int argc, char **argv, struct sb_job_cli *c, struct sb_err *err)
 {
-	unsigned i, group = 0;
+	unsigned i, group = 0, threads = 0;
 	int rc;
 
 	sb_job_cli_init(c);
@@ -474,6 +497,10 @@ int sb_job_cli_parse(int argc, char **argv, struct sb_job_cli *c, struct sb_err 
 		if (i > 0 && c->jobs[i].stonewall)
 			group++;
 		c->jobs[i].groupid = group;
+		/* fio numbers its threads across jobs: the logs' .N. */
+		c->jobs[i].log_base = threads;
+		threads += c->jobs[i].numjobs;
+		c->jobs[i].per_thread = !c->jobs[i].group_reporting;
 	}
 	return 0;
 }

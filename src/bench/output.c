@@ -110,32 +110,6 @@ static void dir_text(FILE *f, const char *name, const struct sb_dir_result *d)
 	fputc('\n', f);
 }
 
-struct json_object *sb_jobs_report_json(const struct sb_job_opts *const *o,
-					const struct sb_job_result *const *r, unsigned n,
-					const struct sb_iostat *io, bool plus)
-{
-	struct json_object *root = json_object_new_object(), *jobs = json_object_new_array();
-	unsigned i;
-
-	(void)plus;
-	json_object_object_add(root, "fio version", json_object_new_string("stackbench-" SB_VERSION));
-	for (i = 0; i < n; i++)
-		json_object_array_add(jobs, sb_job_result_json(o[i], r[i]));
-	json_object_object_add(root, "jobs", jobs);
-	json_object_object_add(root, "disk_util", sb_iostat_json(io));
-	return root;
-}
-
-void sb_jobs_report_text(FILE *f, const struct sb_job_opts *const *o,
-			 const struct sb_job_result *const *r, unsigned n, const struct sb_iostat *io)
-{
-	unsigned i;
-
-	for (i = 0; i < n; i++)
-		sb_job_report_text(f, o[i], r[i], NULL);
-	sb_iostat_text(f, io);
-}
-
 void sb_iostat_text(FILE *f, const struct sb_iostat *io)
 {
 	if (!io || !io->n)

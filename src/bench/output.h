@@ -19,9 +19,10 @@ struct json_object *sb_job_report_json(const struct sb_job_opts *o, const struct
 void sb_job_report_text(FILE *f, const struct sb_job_opts *o, const struct sb_job_result *r,
 			const struct sb_iostat *io);
 void sb_iostat_text(FILE *f, const struct sb_iostat *io);
-/* Several jobs (stackbench job): fio's top level, "jobs" in order, "disk_util";
- * plus: json+ (latency bins). */
-struct json_object *sb_jobs_report_json(const struct sb_job_opts *const *o,
+/* Several jobs (stackbench job, fiojson.c): fio's JSON - top level, "global
+ * options" (from global->given), "jobs" in order (one per thread unless the
+ * job has group_reporting), "disk_util"; plus: json+ (clat_ns.bins). */
+struct json_object *sb_jobs_report_json(const struct sb_job_opts *global, const struct sb_job_opts *const *o,
 					const struct sb_job_result *const *r, unsigned n,
 					const struct sb_iostat *io, bool plus);
 void sb_jobs_report_text(FILE *f, const struct sb_job_opts *const *o,

@@ -102,7 +102,7 @@ static int report(const struct sb_job_cli *c, struct run *runs, const struct sb_
 	if (c->fmt == SB_OUT_TEXT) {
 		sb_jobs_report_text(f, opts, res, c->njobs, io);
 	} else {
-		struct json_object *j = sb_jobs_report_json(opts, res, c->njobs, io, c->fmt == SB_OUT_JSONPLUS);
+		struct json_object *j = sb_jobs_report_json(&c->global, opts, res, c->njobs, io, c->fmt == SB_OUT_JSONPLUS);
 
 		fputs(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE), f);
 		fputc('\n', f);
@@ -124,9 +124,17 @@ int sb_cmd_job(int argc, char **argv, struct sb_err *err)
 
 	if ((rc = sb_job_cli_parse(argc, argv, &c, err)) < 0)
 		goto out;
-	/* each job's target device is watched (when it has one) */
+	/* each job's target device is watched (a file to be created: its directory's) */
 	for (i = 0; i < c.njobs; i++)
-		sb_iostat_add(&io, c.jobs[i].target, NULL);
+		if (sb_iostat_add(&io, c.jobs[i].target, NULL) < 0) {
+			char dir[sizeof(c.jobs[i].target)], *sl;
+
+			snprintf(dir, sizeof(dir), "%s", c.jobs[i].target);
+			sl = strrchr(dir, '/');
+			if (sl)
+				*(sl == dir ? sl + 1 : sl) = '\0';
+			sb_iostat_add(&io, sl ? dir : ".", NULL);
+		}
 	for (i = 0; i < c.nwatch; i++)
 		if ((rc = sb_iostat_add(&io, c.watch[i], err)) < 0)
 			goto out;
@@ -148,7 +156,10 @@ int sb_cmd_job(int argc, char **argv, struct sb_err *err)
 	}
 out:
 	for (i = 0; runs && i < c.njobs; i++)
-		free(runs[i].r);
+		if (runs[i].r) {
+			sb_job_result_release(runs[i].r);
+			free(runs[i].r);
+		}
 	free(runs);
 	sb_job_cli_free(&c);
 	return rc;

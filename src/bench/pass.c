@@ -439,6 +439,10 @@ int sb_engine_pass(struct worker *w, io_context_t ctx, struct slot *slots, struc
 			break;
 		if (s.inflight == 0)
 			continue;
+		/* as fio: fill the queue (in batches of w->batch) before reaping;
+		 * a synchronous engine's result is waiting in events already */
+		if (n > 0 && s.nfree > 0 && !s.stop && !s.nsync)
+			continue;
 		if ((rc = reap(&s)) < 0)
 			break;
 	}

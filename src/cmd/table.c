@@ -58,6 +58,7 @@ const struct sb_cmd sb_cmds[] = {
 	  "  Jobs run at the same time unless stonewall; an option fio has and stackbench does not\n"
 	  "  is refused (exit 2). MODE: read, write, randread, randwrite, rw, randrw.\n"
 	  "  PATH: a block device, a regular file, or a directory (one file per job thread).\n" },
+	{ "bonnie", sb_cmd_bonnie, "run bonnie++ 2.00a's tests with its options and output", sb_cmd_bonnie_usage },
 	{ NULL, NULL, NULL, NULL },
 };
 

@@ -353,8 +353,11 @@ static int create_files(struct ftest *f, const unsigned *order, const char *fig,
 	double el, cpu;
 	char p[700];
 
+	uint64_t lmax = 0;
+
 	bt_start(&t);
 	for (unsigned i = 0; i < f->n; i++) {
+		uint64_t t0 = sb_now_ns();
 		int fd;
 
 		snprintf(p, sizeof(p), "%s/%s", f->dir, f->names[order[i]]);
@@ -368,9 +371,11 @@ static int create_files(struct ftest *f, const unsigned *order, const char *fig,
 			return sb_err_sys(err, e, "bonnie: fsync %s", p);
 		}
 		close(fd);
+		lmax = sb_now_ns() - t0 > lmax ? sb_now_ns() - t0 : lmax;
 	}
 	el = bt_stop(&t, &cpu);
-	sb_suite_figure(f->bn->c, fig, f->n / el, "/s", cpu, 0);
+	/* with its worst single operation, as bonnie++'s latency row */
+	sb_suite_figure(f->bn->c, fig, f->n / el, "/s", cpu, lmax);
 	return 0;
 }
 
@@ -381,6 +386,7 @@ static int walk_files(struct ftest *f, bool del, const char *fig, struct sb_err 
 	double el, cpu;
 	unsigned done = 0;
 	char p[1000], dp[640];
+	uint64_t lmax = 0;
 
 	bt_start(&t);
 	for (unsigned d = 0; d < f->ndirs; d++) {
@@ -393,6 +399,7 @@ static int walk_files(struct ftest *f, bool del, const char *fig, struct sb_err 
 			return sb_err_sys(err, -errno, "bonnie: opendir %s", dp);
 		while ((e = readdir(dh))) {
 			struct stat st;
+			uint64_t t0 = sb_now_ns();
 
 			if (e->d_name[0] == '.')
 				continue;
@@ -405,13 +412,14 @@ static int walk_files(struct ftest *f, bool del, const char *fig, struct sb_err 
 				return sb_err_sys(err, er, "bonnie: %s %s", del ? "unlink" : "stat", p);
 			}
 			done++;
+			lmax = sb_now_ns() - t0 > lmax ? sb_now_ns() - t0 : lmax;
 		}
 		closedir(dh);
 	}
 	el = bt_stop(&t, &cpu);
 	if (done != f->n)
 		return sb_err_set(err, -EIO, "bonnie: found %u files of %u in %s", done, f->n, f->dir);
-	sb_suite_figure(f->bn->c, fig, f->n / el, "/s", cpu, 0);
+	sb_suite_figure(f->bn->c, fig, f->n / el, "/s", cpu, lmax);
 	return 0;
 }
 
@@ -421,18 +429,21 @@ static int random_files(struct ftest *f, const unsigned *order, bool del, const 
 	struct btimer t;
 	double el, cpu;
 	char p[700];
+	uint64_t lmax = 0;
 
 	bt_start(&t);
 	for (unsigned i = 0; i < f->n; i++) {
 		struct stat st;
+		uint64_t t0 = sb_now_ns();
 
 		snprintf(p, sizeof(p), "%s/%s", f->dir, f->names[order[i]]);
 		if ((del ? unlink(p) : stat(p, &st)) < 0 ||
 		    (del && f->bn->sync && fsync_dir_of(f, order[i]) < 0))
 			return sb_err_sys(err, -errno, "bonnie: %s %s", del ? "unlink" : "stat", p);
+		lmax = sb_now_ns() - t0 > lmax ? sb_now_ns() - t0 : lmax;
 	}
 	el = bt_stop(&t, &cpu);
-	sb_suite_figure(f->bn->c, fig, f->n / el, "/s", cpu, 0);
+	sb_suite_figure(f->bn->c, fig, f->n / el, "/s", cpu, lmax);
 	return 0;
 }
 
@@ -550,6 +561,15 @@ int sb_suite_bonnie(struct sb_suite_ctx *c, struct sb_err *err)
 	if (posix_memalign((void **)&bn.buf, 4096, bn.chunk))
 		return sb_err_set(err, -ENOMEM, "out of memory");
 	snprintf(bn.path, sizeof(bn.path), "%s/Bonnie.%d", c->target, (int)getpid());
+	/* what bonnie++ writes in its CSV line: size, chunk, seeks and seekers,
+	 * concurrency, seed, file count (x1024) */
+	json_object_object_add(c->params, "file_size_bytes", json_object_new_int64((int64_t)bn.size));
+	json_object_object_add(c->params, "chunk_bytes", json_object_new_int64((int64_t)bn.chunk));
+	json_object_object_add(c->params, "seeks", json_object_new_int(SEEKS_TOTAL));
+	json_object_object_add(c->params, "seek_procs", json_object_new_int(SEEK_THREADS));
+	json_object_object_add(c->params, "concurrency", json_object_new_int(1));
+	json_object_object_add(c->params, "seed", json_object_new_int64((int64_t)(sb_now_ns() % 4000000000ULL)));
+	json_object_object_add(c->params, "num_files", json_object_new_int((int)c->b->files));
 	if ((rc = block_output(&bn, err)) < 0 || (rc = rewrite(&bn, err)) < 0 ||
 	    (rc = block_input(&bn, err)) < 0 || (rc = seeks(&bn, err)) < 0)
 		goto out;

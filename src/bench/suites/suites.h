@@ -22,6 +22,7 @@ struct sb_suite_ctx {
 	struct sb_iostat io;          /* whole suite */
 	struct json_object *notes, *figures, *jobs;
 	uint64_t ram;                 /* bytes */
+	struct json_object *params;   /* suite-level keys (bonnie: file_size_bytes, seed, ...) */
 };
 
 /* sync + drop the page cache before a read phase; notes once if it cannot. */

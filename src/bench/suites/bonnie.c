@@ -71,6 +71,23 @@ static double bt_stop(const struct btimer *t, double *cpu_pct)
 }
 
 /* a small per-thread PRNG (xorshift64*) for seeks and names */
+/* ns since *prev, and *prev moved to now */
+static inline uint64_t lat_step(uint64_t *prev)
+{
+	uint64_t now = sb_now_ns(), d = now - *prev;
+
+	*prev = now;
+	return d;
+}
+
+static inline void lmax_step(uint64_t *lmax, uint64_t *prev)
+{
+	uint64_t d = lat_step(prev);
+
+	if (d > *lmax)
+		*lmax = d;
+}
+
 static uint64_t rnd(uint64_t *s)
 {
 	*s ^= *s >> 12;
@@ -127,8 +144,9 @@ static int block_output(struct bonnie *bn, struct sb_err *err)
 	fd = open(bn->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return sb_err_sys(err, -errno, "bonnie: create %s", bn->path);
+	uint64_t prev = sb_now_ns();
 	for (i = 0; i < bn->nchunks; i++) {
-		uint64_t t0 = sb_now_ns(), d;
+		uint64_t d;
 
 		((uint64_t *)bn->buf)[0] = i;      /* every chunk differs */
 		((uint64_t *)bn->buf)[1] = rnd(&seed);
@@ -137,7 +155,8 @@ static int block_output(struct bonnie *bn, struct sb_err *err)
 			close(fd);
 			return rc;
 		}
-		d = sb_now_ns() - t0;
+		/* one clock read per operation: it ends one and starts the next */
+		d = lat_step(&prev);
 		if (d > lmax)
 			lmax = d;
 		if ((i & 4095) == 0)
@@ -167,8 +186,14 @@ static int rewrite(struct bonnie *bn, struct sb_err *err)
 	fd = open(bn->path, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return sb_err_sys(err, -errno, "bonnie: open %s", bn->path);
+	/* as bonnie++ 2.00a (strace): an lseek to 0 after the open */
+	if (lseek(fd, 0, SEEK_SET) < 0) {
+		close(fd);
+		return sb_err_sys(err, -errno, "bonnie: lseek %s", bn->path);
+	}
+	uint64_t prev = sb_now_ns();
 	for (i = 0; i < bn->nchunks; i++) {
-		uint64_t t0 = sb_now_ns(), d;
+		uint64_t d;
 
 		if ((rc = full_read(fd, bn->buf, bn->chunk)) < 0)
 			goto fail;
@@ -179,7 +204,8 @@ static int rewrite(struct bonnie *bn, struct sb_err *err)
 		}
 		if ((rc = full_write(fd, bn->buf, bn->chunk)) < 0)
 			goto fail;
-		d = sb_now_ns() - t0;
+		/* one clock read per operation: it ends one and starts the next */
+		d = lat_step(&prev);
 		if (d > lmax)
 			lmax = d;
 		if ((i & 4095) == 0)
@@ -210,14 +236,21 @@ static int block_input(struct bonnie *bn, struct sb_err *err)
 	fd = open(bn->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return sb_err_sys(err, -errno, "bonnie: open %s", bn->path);
+	/* as bonnie++ 2.00a (strace): an lseek to 0 after the open */
+	if (lseek(fd, 0, SEEK_SET) < 0) {
+		close(fd);
+		return sb_err_sys(err, -errno, "bonnie: lseek %s", bn->path);
+	}
+	uint64_t prev = sb_now_ns();
 	for (i = 0; i < bn->nchunks; i++) {
-		uint64_t t0 = sb_now_ns(), d;
+		uint64_t d;
 
 		if ((rc = full_read(fd, bn->buf, bn->chunk)) < 0) {
 			close(fd);
 			return sb_err_sys(err, rc, "bonnie: reading %s", bn->path);
 		}
-		d = sb_now_ns() - t0;
+		/* one clock read per operation: it ends one and starts the next */
+		d = lat_step(&prev);
 		if (d > lmax)
 			lmax = d;
 		if ((i & 4095) == 0)
@@ -254,9 +287,10 @@ static void *seeker_main(void *arg)
 		goto out;
 	}
 	/* take a ticket per seek, as bonnie++'s children read them from a pipe */
+	uint64_t prev = sb_now_ns();
 	while (atomic_fetch_sub(s->tickets, 1) > 0) {
 		off_t off = (off_t)((rnd(&s->seed) % bn->nchunks) * bn->chunk);
-		uint64_t t0 = sb_now_ns(), d;
+		uint64_t d;
 
 		if (lseek(fd, off, SEEK_SET) < 0 || (s->rc = full_read(fd, buf, bn->chunk)) < 0) {
 			s->rc = s->rc < 0 ? s->rc : -errno;
@@ -271,7 +305,8 @@ static void *seeker_main(void *arg)
 				goto out;
 			}
 		}
-		d = sb_now_ns() - t0;
+		/* one clock read per operation: it ends one and starts the next */
+		d = lat_step(&prev);
 		if (d > s->lmax)
 			s->lmax = d;
 	}
@@ -356,8 +391,8 @@ static int create_files(struct ftest *f, const unsigned *order, const char *fig,
 	uint64_t lmax = 0;
 
 	bt_start(&t);
+	uint64_t prev = sb_now_ns();
 	for (unsigned i = 0; i < f->n; i++) {
-		uint64_t t0 = sb_now_ns();
 		int fd;
 
 		snprintf(p, sizeof(p), "%s/%s", f->dir, f->names[order[i]]);
@@ -371,7 +406,7 @@ static int create_files(struct ftest *f, const unsigned *order, const char *fig,
 			return sb_err_sys(err, e, "bonnie: fsync %s", p);
 		}
 		close(fd);
-		lmax = sb_now_ns() - t0 > lmax ? sb_now_ns() - t0 : lmax;
+		lmax_step(&lmax, &prev);
 	}
 	el = bt_stop(&t, &cpu);
 	/* with its worst single operation, as bonnie++'s latency row */
@@ -389,6 +424,7 @@ static int walk_files(struct ftest *f, bool del, const char *fig, struct sb_err 
 	uint64_t lmax = 0;
 
 	bt_start(&t);
+	uint64_t prev = sb_now_ns();
 	for (unsigned d = 0; d < f->ndirs; d++) {
 		DIR *dh;
 		struct dirent *e;
@@ -399,7 +435,6 @@ static int walk_files(struct ftest *f, bool del, const char *fig, struct sb_err 
 			return sb_err_sys(err, -errno, "bonnie: opendir %s", dp);
 		while ((e = readdir(dh))) {
 			struct stat st;
-			uint64_t t0 = sb_now_ns();
 
 			if (e->d_name[0] == '.')
 				continue;
@@ -412,7 +447,7 @@ static int walk_files(struct ftest *f, bool del, const char *fig, struct sb_err 
 				return sb_err_sys(err, er, "bonnie: %s %s", del ? "unlink" : "stat", p);
 			}
 			done++;
-			lmax = sb_now_ns() - t0 > lmax ? sb_now_ns() - t0 : lmax;
+			lmax_step(&lmax, &prev);
 		}
 		closedir(dh);
 	}
@@ -432,15 +467,15 @@ static int random_files(struct ftest *f, const unsigned *order, bool del, const 
 	uint64_t lmax = 0;
 
 	bt_start(&t);
+	uint64_t prev = sb_now_ns();
 	for (unsigned i = 0; i < f->n; i++) {
 		struct stat st;
-		uint64_t t0 = sb_now_ns();
 
 		snprintf(p, sizeof(p), "%s/%s", f->dir, f->names[order[i]]);
 		if ((del ? unlink(p) : stat(p, &st)) < 0 ||
 		    (del && f->bn->sync && fsync_dir_of(f, order[i]) < 0))
 			return sb_err_sys(err, -errno, "bonnie: %s %s", del ? "unlink" : "stat", p);
-		lmax = sb_now_ns() - t0 > lmax ? sb_now_ns() - t0 : lmax;
+		lmax_step(&lmax, &prev);
 	}
 	el = bt_stop(&t, &cpu);
 	sb_suite_figure(f->bn->c, fig, f->n / el, "/s", cpu, lmax);

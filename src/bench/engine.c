@@ -31,17 +31,61 @@ uint64_t sb_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-static void *worker_main(void *arg)
+/* A job thread's libaio context and per-slot arrays. */
+struct wio {
+	io_context_t ctx;
+	struct slot *slots;
+	struct io_event *events;
+	struct iocb **batch;
+};
+
+/* One region for every slot's buffer, each aligned for O_DIRECT; asking
+ * for transparent huge pages makes pinning a large direct io cheaper
+ * (one folio instead of 256 pages per MiB) when THP is in madvise mode. */
+static int alloc_bufs(struct worker *w, struct slot *slots)
 {
-	struct worker *w = arg;
 	const struct sb_job_opts *o = w->o;
-	io_context_t ctx = 0;
-	struct slot *slots = NULL;
-	struct io_event *events = NULL;
-	struct iocb **batch = NULL;
-	uint64_t t0, t_end, measure_start, align = w->lbs < 4096 ? 4096 : w->lbs;
-	double u1, s1;
-	struct pass p = { .rw = o->rw };
+	uint64_t align = w->lbs < 4096 ? 4096 : w->lbs, stride = (o->bs + align - 1) / align * align;
+	unsigned i;
+
+	w->buf_len = stride * o->iodepth;
+	w->bufs = mmap(NULL, w->buf_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (w->bufs == MAP_FAILED) {
+		w->bufs = NULL;
+		return sb_err_sys(&w->err, -errno, "allocating %llu bytes of I/O buffers",
+				  (unsigned long long)w->buf_len);
+	}
+	if (w->buf_len >= (2u << 20) && !getenv("STACKBENCH_NO_THP"))
+		madvise(w->bufs, w->buf_len, MADV_HUGEPAGE);
+	for (i = 0; i < o->iodepth; i++) {
+		slots[i].buf = (char *)w->bufs + (uint64_t)i * stride;
+		fill_random(&w->rng, slots[i].buf, o->bs);
+	}
+	return 0;
+}
+
+/* verify + randwrite: every block exactly once, in a random order */
+static int verify_perm(struct worker *w)
+{
+	uint64_t n = w->len / w->o->bs, j;
+
+	w->perm = malloc(n * sizeof(*w->perm));
+	if (!w->perm)
+		return sb_err_set(&w->err, -ENOMEM, "out of memory for the verify map");
+	for (j = 0; j < n; j++)
+		w->perm[j] = j;
+	for (j = n - 1; j > 0; j--) {
+		uint64_t k = rng_below(&w->rng, j + 1), t = w->perm[j];
+
+		w->perm[j] = w->perm[k];
+		w->perm[k] = t;
+	}
+	return 0;
+}
+
+static int worker_setup(struct worker *w, struct wio *io)
+{
+	const struct sb_job_opts *o = w->o;
 	unsigned i;
 	int rc;
 
@@ -50,65 +94,44 @@ static void *worker_main(void *arg)
 		sb_hist_init(&w->res.dir[i].slat);
 		sb_hist_init(&w->res.dir[i].lat);
 	}
-	slots = calloc(o->iodepth, sizeof(*slots));
-	events = calloc(o->iodepth, sizeof(*events));
-	batch = calloc(o->iodepth, sizeof(*batch));
-	if (!slots || !events || !batch) {
-		rc = sb_err_set(&w->err, -ENOMEM, "out of memory");
-		goto out_wait;
-	}
-	/* One region for every slot's buffer, each aligned for O_DIRECT; asking
-	 * for transparent huge pages makes pinning a large direct io cheaper
-	 * (one folio instead of 256 pages per MiB) when THP is in madvise mode. */
-	{
-		uint64_t stride = (o->bs + align - 1) / align * align;
+	io->slots = calloc(o->iodepth, sizeof(*io->slots));
+	io->events = calloc(o->iodepth, sizeof(*io->events));
+	io->batch = calloc(o->iodepth, sizeof(*io->batch));
+	if (!io->slots || !io->events || !io->batch)
+		return sb_err_set(&w->err, -ENOMEM, "out of memory");
+	if ((rc = alloc_bufs(w, io->slots)) < 0)
+		return rc;
+	if ((rc = io_setup(o->iodepth, &io->ctx)) < 0)
+		return sb_err_sys(&w->err, rc, "io_setup(%u) (see /proc/sys/fs/aio-max-nr)", o->iodepth);
+	if (o->verify && o->rw == SB_RW_RANDWRITE)
+		return verify_perm(w);
+	return 0;
+}
 
-		w->buf_len = stride * o->iodepth;
-		w->bufs = mmap(NULL, w->buf_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (w->bufs == MAP_FAILED) {
-			w->bufs = NULL;
-			rc = sb_err_sys(&w->err, -errno, "allocating %llu bytes of I/O buffers",
-					(unsigned long long)w->buf_len);
-			goto out_wait;
-		}
-		if (w->buf_len >= (2u << 20) && !getenv("STACKBENCH_NO_THP"))
-			madvise(w->bufs, w->buf_len, MADV_HUGEPAGE);
-		for (i = 0; i < o->iodepth; i++) {
-			slots[i].buf = (char *)w->bufs + (uint64_t)i * stride;
-			fill_random(&w->rng, slots[i].buf, o->bs);
-		}
-	}
-	rc = io_setup(o->iodepth, &ctx);
-	if (rc < 0) {
-		sb_err_sys(&w->err, rc, "io_setup(%u) (see /proc/sys/fs/aio-max-nr)", o->iodepth);
-		goto out_wait;
-	}
-	if (o->verify && sb_rw_random(o->rw) && o->rw == SB_RW_RANDWRITE) {
-		uint64_t n = w->len / o->bs, j;
+/* CPU, context switches and faults of the thread, as fio's usr/sys_cpu, ctx, majf, minf */
+static void worker_usage(struct worker *w)
+{
+	struct rusage ru;
+	double u1, s1;
 
-		w->perm = malloc(n * sizeof(*w->perm));
-		if (!w->perm) {
-			rc = sb_err_set(&w->err, -ENOMEM, "out of memory for the verify map");
-			goto out_wait;
-		}
-		for (j = 0; j < n; j++)
-			w->perm[j] = j;
-		for (j = n - 1; j > 0; j--) {
-			uint64_t k = rng_below(&w->rng, j + 1), t = w->perm[j];
+	sb_engine_rusage(&u1, &s1);
+	w->res.usr_sec = u1 - w->ru0;
+	w->res.sys_sec = s1 - w->rs0;
+	getrusage(RUSAGE_THREAD, &ru);
+	w->res.ctx = (uint64_t)(ru.ru_nvcsw + ru.ru_nivcsw);
+	w->res.majf = (uint64_t)ru.ru_majflt;
+	w->res.minf = (uint64_t)ru.ru_minflt;
+}
 
-			w->perm[j] = w->perm[k];
-			w->perm[k] = t;
-		}
-	}
-	rc = 0;
-out_wait:
-	/* start gate: every thread sets up first, then all start together; a
-	 * failed one still reports ready so nobody waits for it */
-	atomic_store(&w->ready, 1);
-	while (atomic_load(w->go) == 0)
-		usleep(100);
-	if (rc < 0 || atomic_load(w->go) < 0)
-		goto out;
+/* The measured pass (and a verify job's read-back). */
+static int worker_measure(struct worker *w, struct wio *io)
+{
+	const struct sb_job_opts *o = w->o;
+	struct pass p = { .rw = o->rw };
+	uint64_t t0, measure_start;
+	unsigned i;
+	int rc;
+
 	sb_engine_rusage(&w->ru0, &w->rs0);
 	t0 = measure_start = sb_now_ns();
 	if (o->runtime_ns) {
@@ -118,29 +141,14 @@ out_wait:
 	if (!o->runtime_ns || o->runtime_limit)
 		p.nios = w->len / o->bs; /* fio without time_based: size, or runtime if sooner */
 	p.check = o->verify && (o->rw == SB_RW_READ || o->rw == SB_RW_RANDREAD);
-	rc = sb_engine_pass(w, ctx, slots, events, batch, &p, &measure_start);
-	if (rc == 0 && !o->direct && w->res.dir[SB_DIR_WRITE].ios) {
-		/* buffered writes: the data is not written until it is on disk (fio's end_fsync) */
-		if (fsync(w->fd) < 0)
-			rc = sb_err_sys(&w->err, -errno, "fsync %s", w->path);
-	}
-	if (rc == 0 && (o->fsync_every || o->end_fsync) && w->res.dir[SB_DIR_WRITE].ios && o->direct)
-		if (fsync(w->fd) < 0)
-			rc = sb_err_sys(&w->err, -errno, "fsync %s", w->path);
-	t_end = sb_now_ns();
-	sb_engine_rusage(&u1, &s1);
-	{
-		struct rusage ru;
-
-		/* the whole thread, as fio's ctx/majf/minf */
-		getrusage(RUSAGE_THREAD, &ru);
-		w->res.ctx = (uint64_t)(ru.ru_nvcsw + ru.ru_nivcsw);
-		w->res.majf = (uint64_t)ru.ru_majflt;
-		w->res.minf = (uint64_t)ru.ru_minflt;
-	}
-	w->res.usr_sec = u1 - w->ru0;
-	w->res.sys_sec = s1 - w->rs0;
-	w->res.elapsed_ns = t_end - measure_start;
+	rc = sb_engine_pass(w, io->ctx, io->slots, io->events, io->batch, &p, &measure_start);
+	/* buffered writes are not written until they are on disk (fio's end_fsync);
+	 * direct ones are flushed when the job asks for it */
+	if (rc == 0 && w->res.dir[SB_DIR_WRITE].ios && (!o->direct || o->fsync_every || o->end_fsync) &&
+	    fsync(w->fd) < 0)
+		rc = sb_err_sys(&w->err, -errno, "fsync %s", w->path);
+	w->res.elapsed_ns = sb_now_ns() - measure_start;
+	worker_usage(w);
 	for (i = 0; i < 2; i++)
 		w->res.dir[i].runtime_ns = w->res.dir[i].ios ? w->res.elapsed_ns : 0;
 	if (rc == 0 && o->verify && (o->rw == SB_RW_WRITE || o->rw == SB_RW_RANDWRITE)) {
@@ -150,18 +158,33 @@ out_wait:
 
 		if (!o->direct && posix_fadvise(w->fd, (off_t)w->start, (off_t)w->len, POSIX_FADV_DONTNEED) < 0)
 			sb_debug("fadvise DONTNEED failed on %s", w->path);
-		rc = sb_engine_pass(w, ctx, slots, events, batch, &v, &ms);
+		rc = sb_engine_pass(w, io->ctx, io->slots, io->events, io->batch, &v, &ms);
 		w->res.dir[SB_DIR_READ].runtime_ns = sb_now_ns() - tv;
 	}
-out:
-	if (ctx)
-		io_destroy(ctx);
+	return rc;
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct wio io = { 0 };
+	int rc = worker_setup(w, &io);
+
+	/* start gate: every thread sets up first, then all start together; a
+	 * failed one still reports ready so nobody waits for it */
+	atomic_store(&w->ready, 1);
+	while (atomic_load(w->go) == 0)
+		usleep(100);
+	if (rc == 0 && atomic_load(w->go) > 0)
+		rc = worker_measure(w, &io);
+	if (io.ctx)
+		io_destroy(io.ctx);
 	if (w->bufs)
 		munmap(w->bufs, w->buf_len);
 	w->bufs = NULL;
-	free(slots);
-	free(events);
-	free(batch);
+	free(io.slots);
+	free(io.events);
+	free(io.batch);
 	free(w->perm);
 	w->perm = NULL;
 	w->rc = rc;
@@ -435,44 +458,32 @@ static int stat_target(const struct sb_job_opts *o, struct stat *st, struct sb_e
 	return 0;
 }
 
-int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct sb_err *err)
+/* The target's size (block device, file) or free room (directory). */
+static int target_room(const struct sb_job_opts *o, const struct stat *tst, uint64_t *dev_size,
+		       struct sb_err *err)
 {
-	struct worker *ws;
-	_Atomic int go = 0;
-	struct stat tst;
-	uint64_t dev_size = 0, seed, t0, last_b = 0, last_t, total;
-	unsigned i, started = 0;
-	int rc, rc2, fd;
+	int fd, rc;
 
-	memset(res, 0, sizeof(*res));
-	for (i = 0; i < 2; i++) {
-		sb_hist_init(&res->dir[i].clat);
-		sb_hist_init(&res->dir[i].slat);
-		sb_hist_init(&res->dir[i].lat);
-	}
-	snprintf(res->jobname, sizeof(res->jobname), "%s", o->name);
-	if ((rc = sb_job_opts_check(o, err)) < 0)
-		return rc;
-	if ((rc = stat_target(o, &tst, err)) < 0)
-		return rc;
-	if (S_ISBLK(tst.st_mode) || S_ISREG(tst.st_mode)) {
+	if (S_ISBLK(tst->st_mode) || S_ISREG(tst->st_mode)) {
 		fd = open(o->target, O_RDONLY);
 		if (fd < 0)
 			return sb_err_sys(err, -errno, "open %s", o->target);
-		if (S_ISBLK(tst.st_mode) && ioctl(fd, BLKGETSIZE64, &dev_size) < 0) {
+		if (S_ISBLK(tst->st_mode) && ioctl(fd, BLKGETSIZE64, dev_size) < 0) {
 			rc = sb_err_sys(err, -errno, "BLKGETSIZE64 %s", o->target);
 			close(fd);
 			return rc;
 		}
 		close(fd);
-		if (S_ISREG(tst.st_mode))
-			dev_size = o->size && (uint64_t)tst.st_size < o->size * o->numjobs ?
-				   o->size * o->numjobs : (uint64_t)tst.st_size;
-		if (dev_size < o->bs * o->numjobs)
+		if (S_ISREG(tst->st_mode))
+			*dev_size = o->size && (uint64_t)tst->st_size < o->size * o->numjobs ?
+				    o->size * o->numjobs : (uint64_t)tst->st_size;
+		if (*dev_size < o->bs * o->numjobs)
 			return sb_err_set(err, -ENOSPC, "%s: %llu bytes, too small for %u x %llu-byte blocks",
-					  o->target, (unsigned long long)dev_size, o->numjobs,
+					  o->target, (unsigned long long)*dev_size, o->numjobs,
 					  (unsigned long long)o->bs);
-	} else if (S_ISDIR(tst.st_mode)) {
+		return 0;
+	}
+	if (S_ISDIR(tst->st_mode)) {
 		struct statvfs vfs;
 		uint64_t need = (o->size ? o->size : DEFAULT_FILE_SIZE) * o->numjobs;
 
@@ -487,38 +498,39 @@ int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct
 				return sb_err_set(err, -ENOSPC, "%s: %s free, the job needs %s",
 						  o->target, b, a);
 		}
-	} else {
-		return sb_err_set(err, -EINVAL, "target %s is not a block device, file or directory", o->target);
+		return 0;
 	}
-	ws = calloc(o->numjobs, sizeof(*ws));
-	if (!ws)
-		return sb_err_set(err, -ENOMEM, "out of memory");
-	seed = o->verify_seed_set ? o->verify_seed : sb_now_ns() ^ ((uint64_t)getpid() << 32);
-	for (i = 0; i < o->numjobs; i++) {
-		ws[i].o = o;
-		ws[i].idx = i;
-		ws[i].fd = -1;
-		ws[i].batch = o->iodepth_batch && o->iodepth_batch < o->iodepth ? o->iodepth_batch : o->iodepth;
-		/* fio's randrepeat: the same offsets every run, per job thread */
-		rng_seed(&ws[i].rng, (o->randrepeat ? 0x5eed5eedULL : seed) + i * 0x1000193ULL + 1);
-	}
-	/* the verify generation: given, or this run's seed */
-	struct sb_job_opts oc = *o;
+	return sb_err_set(err, -EINVAL, "target %s is not a block device, file or directory", o->target);
+}
 
-	if (!oc.verify_seed_set)
-		oc.verify_seed = seed;
-	for (i = 0; i < o->numjobs; i++) {
-		ws[i].o = &oc;
-		if ((rc = open_worker(&oc, &ws[i], &tst, dev_size, err)) < 0)
-			goto out;
-		if (oc.direct && (oc.bs % ws[i].lbs || ws[i].start % ws[i].lbs)) {
-			rc = sb_err_set(err, -EINVAL, "--bs %llu is not a multiple of %s's logical block "
-					"size %llu (needed for O_DIRECT)", (unsigned long long)oc.bs,
-					oc.target, (unsigned long long)ws[i].lbs);
-			goto out;
-		}
+static int open_workers(const struct sb_job_opts *oc, struct worker *ws, const struct stat *tst,
+			uint64_t dev_size, struct sb_err *err)
+{
+	unsigned i;
+	int rc;
+
+	for (i = 0; i < oc->numjobs; i++) {
+		ws[i].o = oc;
+		if ((rc = open_worker(oc, &ws[i], tst, dev_size, err)) < 0)
+			return rc;
+		if (oc->direct && (oc->bs % ws[i].lbs || ws[i].start % ws[i].lbs))
+			return sb_err_set(err, -EINVAL, "--bs %llu is not a multiple of %s's logical block "
+					  "size %llu (needed for O_DIRECT)", (unsigned long long)oc->bs,
+					  oc->target, (unsigned long long)ws[i].lbs);
 	}
-	for (i = 0; i < o->numjobs; i++) {
+	return 0;
+}
+
+/* Start every thread, open the gate when all are set up, show progress
+ * until all are done, join them. */
+static int run_threads(const struct sb_job_opts *oc, struct worker *ws, struct sb_err *err)
+{
+	_Atomic int go = 0;
+	uint64_t t0, last_b = 0, last_t, total = 0;
+	unsigned i, started = 0;
+	int rc = 0;
+
+	for (i = 0; i < oc->numjobs; i++) {
 		ws[i].go = &go;
 		if ((rc = -pthread_create(&ws[i].tid, NULL, worker_main, &ws[i])) < 0) {
 			sb_err_sys(err, rc, "starting job thread");
@@ -526,38 +538,67 @@ int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct
 		}
 		ws[i].started = true;
 		started++;
+		total += ws[i].len;
 	}
 	for (i = 0; i < started; i++)
 		while (!atomic_load(&ws[i].ready))
 			usleep(100);
-	if (started < o->numjobs) {
-		atomic_store(&go, -1);
-		for (i = 0; i < started; i++)
-			pthread_join(ws[i].tid, NULL);
-		goto out;
-	}
-	atomic_store(&go, 1);
+	atomic_store(&go, started < oc->numjobs ? -1 : 1);
 	t0 = last_t = sb_now_ns();
-	total = 0;
-	for (i = 0; i < o->numjobs; i++)
-		total += ws[i].len;
-	for (;;) {
-		bool all = true;
-
-		for (i = 0; i < o->numjobs; i++)
+	for (bool all = false; !all && rc == 0;) {
+		all = true;
+		for (i = 0; i < oc->numjobs; i++)
 			if (!atomic_load(&ws[i].done))
 				all = false;
 		if (all)
 			break;
 		usleep(200000);
-		if (!o->no_progress)
-			progress(&oc, ws, t0, total, &last_b, &last_t);
+		if (!oc->no_progress)
+			progress(oc, ws, t0, total, &last_b, &last_t);
 	}
-	if (!o->no_progress)
+	if (!oc->no_progress && rc == 0)
 		sb_progress_done();
-	for (i = 0; i < o->numjobs; i++)
+	for (i = 0; i < started; i++)
 		pthread_join(ws[i].tid, NULL);
-	rc = 0;
+	return rc;
+}
+
+int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct sb_err *err)
+{
+	struct worker *ws;
+	struct sb_job_opts oc;
+	struct stat tst;
+	uint64_t dev_size = 0, seed;
+	unsigned i;
+	int rc, rc2;
+
+	memset(res, 0, sizeof(*res));
+	for (i = 0; i < 2; i++) {
+		sb_hist_init(&res->dir[i].clat);
+		sb_hist_init(&res->dir[i].slat);
+		sb_hist_init(&res->dir[i].lat);
+	}
+	snprintf(res->jobname, sizeof(res->jobname), "%s", o->name);
+	if ((rc = sb_job_opts_check(o, err)) < 0 || (rc = stat_target(o, &tst, err)) < 0 ||
+	    (rc = target_room(o, &tst, &dev_size, err)) < 0)
+		return rc;
+	ws = calloc(o->numjobs, sizeof(*ws));
+	if (!ws)
+		return sb_err_set(err, -ENOMEM, "out of memory");
+	seed = o->verify_seed_set ? o->verify_seed : sb_now_ns() ^ ((uint64_t)getpid() << 32);
+	/* the verify generation: given, or this run's seed */
+	oc = *o;
+	if (!oc.verify_seed_set)
+		oc.verify_seed = seed;
+	for (i = 0; i < o->numjobs; i++) {
+		ws[i].idx = i;
+		ws[i].fd = -1;
+		ws[i].batch = o->iodepth_batch && o->iodepth_batch < o->iodepth ? o->iodepth_batch : o->iodepth;
+		/* fio's randrepeat: the same offsets every run, per job thread */
+		rng_seed(&ws[i].rng, (o->randrepeat ? 0x5eed5eedULL : seed) + i * 0x1000193ULL + 1);
+	}
+	if ((rc = open_workers(&oc, ws, &tst, dev_size, err)) < 0 || (rc = run_threads(&oc, ws, err)) < 0)
+		goto out;
 	for (i = 0; i < o->numjobs; i++) {
 		if (ws[i].rc < 0 && rc == 0) {
 			rc = ws[i].rc;

@@ -213,6 +213,9 @@ static int set_value(const struct jopt *o, const char *v, struct sb_job_opts *j,
 		return 0;
 	case JT_BOOL:
 	case JT_NBOOL:
+		if (strcmp(v, "0") && strcmp(v, "1") && !strcmp(o->name, "verify"))
+			return sb_err_set(err, -EINVAL, "not supported by stackbench job: --verify=%s "
+					  "(stackbench's --verify checks its own block header)", v);
 		if (strcmp(v, "0") && strcmp(v, "1"))
 			return sb_err_set(err, -EINVAL, "--%s: '%s' is not 0 or 1", o->name, v);
 		*(bool *)field = (v[0] == '1') != (o->type == JT_NBOOL);

@@ -122,6 +122,11 @@ int sb_cmd_job(int argc, char **argv, struct sb_err *err)
 	unsigned i;
 	int rc;
 
+	if (argc == 2 && !strcmp(argv[1], "--cmdhelp")) {
+		/* fio's --cmdhelp: every option this job takes */
+		sb_job_cli_help(stdout);
+		return 0;
+	}
 	if ((rc = sb_job_cli_parse(argc, argv, &c, err)) < 0)
 		goto out;
 	/* each job's target device is watched (a file to be created: its directory's) */

@@ -116,4 +116,7 @@ expect2 "--bs: 0 is out of range" --filename="$LOOP" --bs 0
 expect2 "target /nonexistent" --target /nonexistent
 expect2 "unknown option '--outp'" --filename="$LOOP" --outp=x
 
+"$SB" job --cmdhelp | grep -q -- "--numjobs --numjob" || fail "--cmdhelp does not list the options"
+expect2 "not supported by stackbench job: --verify=md5" --filename="$LOOP" --verify=md5
+
 [ $FAILED = 0 ] && echo "PASS: job_fio"

@@ -291,14 +291,16 @@ static int open_worker(const struct sb_job_opts *o, struct worker *w, const stru
 	} else {
 		w->lbs = tst->st_blksize >= 512 && tst->st_blksize <= 4096 ? (uint64_t)tst->st_blksize : 4096;
 	}
-	w->len = o->size ? o->size : dev_size / o->numjobs;
+	/* fio: every thread of a job works on the same region of one file or
+	 * device; stackbench's own (and verify) jobs give each its own part */
+	w->len = o->size ? o->size : o->shared_region ? dev_size : dev_size / o->numjobs;
 	w->len -= w->len % o->bs;
-	w->start = (uint64_t)w->idx * w->len;
+	w->start = o->shared_region ? 0 : (uint64_t)w->idx * w->len;
 	if (w->start + w->len > dev_size)
 		return sb_err_set(err, -ENOSPC, "%s: %u regions of %llu bytes do not fit in its %llu bytes",
 				  o->target, o->numjobs, (unsigned long long)w->len,
 				  (unsigned long long)dev_size);
-	if (S_ISREG(tst->st_mode) && (uint64_t)tst->st_size < w->start + w->len &&
+	if (S_ISREG(tst->st_mode) && fstat(w->fd, &st) == 0 && (uint64_t)st.st_size < w->start + w->len &&
 	    (rw_reads(o->rw) || o->rw == SB_RW_RANDWRITE) && !(o->verify && rw_reads(o->rw))) {
 		/* a file shorter than the region (fio's filename= just created it): lay it out */
 		int lfd = open(w->path, O_WRONLY);
@@ -474,10 +476,12 @@ static int target_room(const struct sb_job_opts *o, const struct stat *tst, uint
 			return rc;
 		}
 		close(fd);
-		if (S_ISREG(tst->st_mode))
-			*dev_size = o->size && (uint64_t)tst->st_size < o->size * o->numjobs ?
-				    o->size * o->numjobs : (uint64_t)tst->st_size;
-		if (*dev_size < o->bs * o->numjobs)
+		if (S_ISREG(tst->st_mode)) {
+			uint64_t want = o->size * (o->shared_region ? 1 : o->numjobs);
+
+			*dev_size = (uint64_t)tst->st_size < want ? want : (uint64_t)tst->st_size;
+		}
+		if (*dev_size < o->bs * (o->shared_region ? 1 : o->numjobs))
 			return sb_err_set(err, -ENOSPC, "%s: %llu bytes, too small for %u x %llu-byte blocks",
 					  o->target, (unsigned long long)*dev_size, o->numjobs,
 					  (unsigned long long)o->bs);

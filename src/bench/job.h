@@ -48,6 +48,7 @@ struct sb_job_opts {
 	bool stonewall;           /* wait for the jobs before this one (new group) */
 	bool create;              /* fio's filename: create a missing regular file */
 	bool no_progress;         /* several jobs run at once: no progress line */
+	bool shared_region;       /* fio: all threads on the same region (not for directories) */
 	enum sb_ioengine ioengine;
 	uint32_t groupid;         /* fio's groupid: stonewall groups, counted from 0 */
 	char directory[256];      /* fio's directory (the CLI joins it with filename into target) */

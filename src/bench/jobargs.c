@@ -504,6 +504,8 @@ int sb_job_cli_parse(int argc, char **argv, struct sb_job_cli *c, struct sb_err 
 		c->jobs[i].log_base = threads;
 		threads += c->jobs[i].numjobs;
 		c->jobs[i].per_thread = !c->jobs[i].group_reporting;
+		/* as fio; a verify job needs each thread's blocks to itself */
+		c->jobs[i].shared_region = !c->jobs[i].verify;
 	}
 	return 0;
 }

@@ -90,6 +90,7 @@ grep -q '^avg=[1-9]' "$TMP/logs/result.global" 2>/dev/null || fail "fio2gnuplot 
 (cd "$TMP" && "$SB" -q job --name=myjob --randrepeat=0 --ioengine=libaio --direct=1 --size=8M --filename=testfile \
 	--bs=512k --iodepth=32 --rw=read --numjob=2 >out1.txt) || fail "003 command line failed"
 grep -q "READ: bw=" "$TMP/out1.txt" || fail "003: no run status line"
+[ "$(stat -c %s "$TMP/testfile")" = $((8 << 20)) ] || fail "003: testfile is not 8 MiB: both threads share it, as in fio"
 mkdir "$TMP/d"
 (cd "$TMP" && "$SB" -q job --name=stressant --group_reporting --directory="$TMP/d" --size=4M --readwrite=randrw \
 	--direct=1 --numjobs=4 >out2.txt) || fail "004 command line failed"

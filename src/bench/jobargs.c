@@ -493,6 +493,9 @@ int sb_job_cli_parse(int argc, char **argv, struct sb_job_cli *c, struct sb_err 
 			return rc;
 		if (!c->jobs[0].name[0])
 			snprintf(c->jobs[0].name, sizeof(c->jobs[0].name), "job");
+		/* (fio wants a --name; stackbench's spelling does without) the
+		 * options are then the job's own, not global ones */
+		c->global.given[0] = '\0';
 	}
 	for (i = 0; i < c->njobs; i++) {
 		if ((rc = finish_job(&c->jobs[i], i, err)) < 0)

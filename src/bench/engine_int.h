@@ -61,6 +61,11 @@ struct pass {
  * returns. 0 or -errno with w->err set. */
 int sb_engine_pass(struct worker *w, io_context_t ctx, struct slot *slots, struct io_event *events,
 		   struct iocb **batch, const struct pass *p, uint64_t *measure_start);
+/* res += one thread's result */
+void sb_engine_merge_thread(struct sb_job_result *res, const struct sb_job_result *r);
+/* Write the threads' logs; with o->per_thread, hand their results to res->thread. */
+int sb_engine_keep_threads(const struct sb_job_opts *o, struct worker *ws, struct sb_job_result *res,
+			   struct sb_err *err);
 /* This thread's CPU time so far. */
 void sb_engine_rusage(double *usr, double *sys);
 

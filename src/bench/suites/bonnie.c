@@ -71,21 +71,15 @@ static double bt_stop(const struct btimer *t, double *cpu_pct)
 }
 
 /* a small per-thread PRNG (xorshift64*) for seeks and names */
-/* ns since *prev, and *prev moved to now */
-static inline uint64_t lat_step(uint64_t *prev)
-{
-	uint64_t now = sb_now_ns(), d = now - *prev;
-
-	*prev = now;
-	return d;
-}
-
+/* One clock read per operation (it ends one and starts the next): the
+ * worst operation so far into *lmax, *prev moved to now. */
 static inline void lmax_step(uint64_t *lmax, uint64_t *prev)
 {
-	uint64_t d = lat_step(prev);
+	uint64_t now = sb_now_ns();
 
-	if (d > *lmax)
-		*lmax = d;
+	if (now - *prev > *lmax)
+		*lmax = now - *prev;
+	*prev = now;
 }
 
 static uint64_t rnd(uint64_t *s)
@@ -146,7 +140,7 @@ static int block_output(struct bonnie *bn, struct sb_err *err)
 		return sb_err_sys(err, -errno, "bonnie: create %s", bn->path);
 	uint64_t prev = sb_now_ns();
 	for (i = 0; i < bn->nchunks; i++) {
-		uint64_t d;
+
 
 		((uint64_t *)bn->buf)[0] = i;      /* every chunk differs */
 		((uint64_t *)bn->buf)[1] = rnd(&seed);
@@ -155,10 +149,7 @@ static int block_output(struct bonnie *bn, struct sb_err *err)
 			close(fd);
 			return rc;
 		}
-		/* one clock read per operation: it ends one and starts the next */
-		d = lat_step(&prev);
-		if (d > lmax)
-			lmax = d;
+		lmax_step(&lmax, &prev);
 		if ((i & 4095) == 0)
 			show(bn, "block output", i, bn->nchunks, t.t0);
 	}
@@ -193,7 +184,7 @@ static int rewrite(struct bonnie *bn, struct sb_err *err)
 	}
 	uint64_t prev = sb_now_ns();
 	for (i = 0; i < bn->nchunks; i++) {
-		uint64_t d;
+
 
 		if ((rc = full_read(fd, bn->buf, bn->chunk)) < 0)
 			goto fail;
@@ -204,10 +195,7 @@ static int rewrite(struct bonnie *bn, struct sb_err *err)
 		}
 		if ((rc = full_write(fd, bn->buf, bn->chunk)) < 0)
 			goto fail;
-		/* one clock read per operation: it ends one and starts the next */
-		d = lat_step(&prev);
-		if (d > lmax)
-			lmax = d;
+		lmax_step(&lmax, &prev);
 		if ((i & 4095) == 0)
 			show(bn, "rewrite", i, bn->nchunks, t.t0);
 	}
@@ -243,16 +231,13 @@ static int block_input(struct bonnie *bn, struct sb_err *err)
 	}
 	uint64_t prev = sb_now_ns();
 	for (i = 0; i < bn->nchunks; i++) {
-		uint64_t d;
+
 
 		if ((rc = full_read(fd, bn->buf, bn->chunk)) < 0) {
 			close(fd);
 			return sb_err_sys(err, rc, "bonnie: reading %s", bn->path);
 		}
-		/* one clock read per operation: it ends one and starts the next */
-		d = lat_step(&prev);
-		if (d > lmax)
-			lmax = d;
+		lmax_step(&lmax, &prev);
 		if ((i & 4095) == 0)
 			show(bn, "block input", i, bn->nchunks, t.t0);
 	}
@@ -290,7 +275,6 @@ static void *seeker_main(void *arg)
 	uint64_t prev = sb_now_ns();
 	while (atomic_fetch_sub(s->tickets, 1) > 0) {
 		off_t off = (off_t)((rnd(&s->seed) % bn->nchunks) * bn->chunk);
-		uint64_t d;
 
 		if (lseek(fd, off, SEEK_SET) < 0 || (s->rc = full_read(fd, buf, bn->chunk)) < 0) {
 			s->rc = s->rc < 0 ? s->rc : -errno;
@@ -305,10 +289,7 @@ static void *seeker_main(void *arg)
 				goto out;
 			}
 		}
-		/* one clock read per operation: it ends one and starts the next */
-		d = lat_step(&prev);
-		if (d > s->lmax)
-			s->lmax = d;
+		lmax_step(&s->lmax, &prev);
 	}
 	if (bn->sync && fsync(fd) < 0) {
 		s->rc = -errno;

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "config.h"
 #include "bench/engine.h"
 #include "bench/iostat.h"
 #include "bench/job.h"
@@ -318,6 +319,65 @@ static void test_json_shape(void **state)
 	assert_int_equal(rmdir(dir), 0); /* the job removed its file */
 }
 
+/* fio's JSON (sb_jobs_report_json): one entry per thread without
+ * group_reporting, fio's keys, 17 percentiles, json+ bins holding every io,
+ * and slat + clat = lat per direction (means). */
+static void test_fio_json(void **state)
+{
+	char dir[] = "/tmp/sb-test-fiojson.XXXXXX";
+	struct sb_job_cli c;
+	struct sb_job_result *r = calloc(1, sizeof(*r));
+	struct sb_iostat io = { 0 };
+	struct sb_err err = { 0 };
+	struct json_object *j, *jobs, *job, *rd, *clat, *bins;
+	const struct sb_job_opts *op[1];
+	const struct sb_job_result *rp[1];
+	static const char *const keys[] = { "jobname", "groupid", "error", "elapsed", "job options",
+					    "trim", "sync", "job_runtime", "usr_cpu", "ctx", "latency_us",
+					    "latency_ms", "iodepth_level" };
+	static const char *const dkeys[] = { "slat_ns", "clat_ns", "lat_ns", "bw_min", "bw_agg",
+					     "bw_samples", "iops_stddev", "iops_samples", "short_ios" };
+	int64_t n = 0;
+
+	assert_non_null(mkdtemp(dir));
+	if (cli(&c, &err, "--name=t", "--directory", dir, "--rw=randread", "--bs=4k", "--size=512k",
+		"--iodepth=4", "--numjobs=2", "--buffered", NULL) < 0)
+		fail_msg("%s", err.msg);
+	if (sb_engine_run(&c.jobs[0], r, &err) < 0)
+		fail_msg("engine: %s", err.msg);
+	op[0] = &c.jobs[0];
+	rp[0] = r;
+	j = sb_jobs_report_json(&c.global, op, rp, 1, &io, true);
+	assert_string_equal(json_object_get_string(json_object_object_get(j, "fio version")), "stackbench-" SB_VERSION);
+	jobs = json_object_object_get(j, "jobs");
+	assert_int_equal(json_object_array_length(jobs), 2);
+	job = json_object_array_get_idx(jobs, 1);
+	for (unsigned k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		if (!json_object_object_get_ex(job, keys[k], NULL))
+			fail_msg("job key %s missing", keys[k]);
+	assert_string_equal(json_object_get_string(json_object_object_get(json_object_object_get(job, "job options"),
+									     "bs")), "4k");
+	rd = json_object_object_get(job, "read");
+	for (unsigned k = 0; k < sizeof(dkeys) / sizeof(dkeys[0]); k++)
+		if (!json_object_object_get_ex(rd, dkeys[k], NULL))
+			fail_msg("read key %s missing", dkeys[k]);
+	clat = json_object_object_get(rd, "clat_ns");
+	assert_int_equal(json_object_object_length(json_object_object_get(clat, "percentile")), 17);
+	assert_true(json_object_object_get_ex(json_object_object_get(clat, "percentile"), "99.950000", NULL));
+	bins = json_object_object_get(clat, "bins");
+	json_object_object_foreach(bins, bk, bv) {
+		(void)bk;
+		n += json_object_get_int64(bv);
+	}
+	assert_int_equal(n, 128); /* 512 KiB in 4 KiB reads: every io in one bin */
+	assert_int_equal(json_object_get_int64(json_object_object_get(rd, "total_ios")), 128);
+	json_object_put(j);
+	sb_job_result_release(r);
+	free(r);
+	sb_job_cli_free(&c);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -326,6 +386,7 @@ int main(void)
 		cmocka_unit_test(test_fio_spellings),
 		cmocka_unit_test(test_fio_jobs),
 		cmocka_unit_test(test_fio_job_file),
+		cmocka_unit_test(test_fio_json),
 		cmocka_unit_test(test_json_shape),
 	};
 

@@ -98,6 +98,7 @@ int sb_table_format_parse(const char *s, enum sb_table_format *out, struct sb_er
 	static const struct { const char *name; enum sb_table_format f; } fmts[] = {
 		{ "text", SB_FMT_TEXT }, { "markdown", SB_FMT_MARKDOWN }, { "md", SB_FMT_MARKDOWN },
 		{ "csv", SB_FMT_CSV }, { "json", SB_FMT_JSON }, { "bonnie-csv", SB_FMT_BONNIE_CSV },
+		{ "fio-matrix", SB_FMT_FIO_MATRIX },
 	};
 	size_t i;
 
@@ -106,7 +107,7 @@ int sb_table_format_parse(const char *s, enum sb_table_format *out, struct sb_er
 			*out = fmts[i].f;
 			return 0;
 		}
-	return sb_err_set(err, -EINVAL, "unknown format '%s' (text, markdown, csv, json, bonnie-csv)", s);
+	return sb_err_set(err, -EINVAL, "unknown format '%s' (text, markdown, csv, json, bonnie-csv, fio-matrix)", s);
 }
 
 /* ---- the model ---- */
@@ -381,6 +382,8 @@ int sb_table_render(struct json_object *const *results, unsigned n,
 
 	if (o->format == SB_FMT_BONNIE_CSV)
 		return sb_bonnie_csv_write(results, n, out, err);
+	if (o->format == SB_FMT_FIO_MATRIX)
+		return sb_fio_matrix_write(results, n, out, err);
 	r = sb_table_build(results, n, o, &t, err);
 	if (r < 0)
 		return r;

@@ -19,6 +19,8 @@ pkgs=(
 	# throwaway kernel for machines whose kernel lacks md/device-mapper
 	user-mode-linux mdadm lvm2 cryptsetup-bin e2fsprogs udev kmod util-linux
 	fio bonnie++ procps
+	# fio2gnuplot (tests/integration/host/job_fio.sh) imports six; fio does not depend on it
+	python3-six
 	# iostat, to cross-check the per-device statistics
 	sysstat
 	# the HTML report's test: headless Chromium, HTML5 strict parsing

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "bench/data.h"
+#include "bench/engine_int.h"
 #include "util/log.h"
 #include "util/units.h"
 
@@ -30,381 +31,124 @@ uint64_t sb_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-struct slot {
-	struct iocb cb;
-	void *buf;
-	uint64_t t_submit;
-	uint64_t off;
-	int dir;
+/* A job thread's libaio context and per-slot arrays. */
+struct wio {
+	io_context_t ctx;
+	struct slot *slots;
+	struct io_event *events;
+	struct iocb **batch;
 };
 
-struct worker {
-	const struct sb_job_opts *o;
-	unsigned idx;
-	int fd;
-	char path[600];
-	bool created;
-	uint64_t start, len;          /* region in the file/device */
-	uint64_t lbs;
-	struct rng rng;
-	uint64_t *perm;               /* verify + random: every block exactly once */
-	pthread_t tid;
-	bool started;
-	struct sb_job_result res;
-	int rc;
-	struct sb_err err;
-	_Atomic int *go;              /* 0 wait, 1 run, -1 give up (start gate) */
-	_Atomic int ready;
-	/* written by the worker (relaxed), read by the progress loop */
-	_Atomic uint64_t prog_bytes __attribute__((aligned(64)));
-	_Atomic int done;
-	uint64_t stamp;
-	double ru0, rs0;              /* thread CPU at the start of measuring */
-	unsigned batch;               /* most iocbs per io_submit */
-	void *bufs;                   /* every slot's buffer, one mapping */
-	uint64_t buf_len;
-};
-
-static inline void stamp_block(struct worker *w, void *buf, uint64_t bs)
-{
-	/* Refresh: the last 16 bytes of every 4 KiB (or of the block, when
-	 * smaller) get a counter unique per (job thread, write) and fresh random
-	 * bits, so no two 4 KiB pieces ever written are identical (defeats
-	 * dedup, whose granularity is 4 KiB or more); the rest of the buffer
-	 * stays the random bytes it was filled with (incompressible). Costs one
-	 * PRNG step per 4 KiB instead of refilling the whole buffer. */
-	char *p = buf;
-	uint64_t s;
-
-	for (s = 0; s < bs; s += 4096) {
-		uint64_t end = s + 4096 < bs ? s + 4096 : bs;
-		uint64_t *q = (uint64_t *)(p + end - 16);
-
-		q[0] = ((uint64_t)w->idx << 56) ^ ++w->stamp;
-		q[1] = rng_next(&w->rng);
-	}
-}
-
-static inline void verify_stamp(const struct sb_job_opts *o, void *buf, uint64_t off)
-{
-	uint64_t *h = buf;
-
-	h[0] = VERIFY_MAGIC;
-	h[1] = off;
-	h[2] = o->verify_seed;
-	h[3] = block_sum(buf, o->bs, off, o->verify_seed);
-}
-
-static int verify_check(struct worker *w, const void *buf, uint64_t off)
+/* One region for every slot's buffer, each aligned for O_DIRECT; asking
+ * for transparent huge pages makes pinning a large direct io cheaper
+ * (one folio instead of 256 pages per MiB) when THP is in madvise mode. */
+static int alloc_bufs(struct worker *w, struct slot *slots)
 {
 	const struct sb_job_opts *o = w->o;
-	const uint64_t *h = buf;
+	uint64_t align = w->lbs < 4096 ? 4096 : w->lbs, stride = (o->bs + align - 1) / align * align;
+	unsigned i;
 
-	if (h[0] != VERIFY_MAGIC)
-		return sb_err_set(&w->err, -EILSEQ, "verify FAILED: %s offset %llu (%llu bytes): "
-				  "no verify header (never written by a verify job, or overwritten)",
-				  o->target, (unsigned long long)off, (unsigned long long)o->bs);
-	if (h[1] != off)
-		return sb_err_set(&w->err, -EILSEQ, "verify FAILED: %s offset %llu: block carries "
-				  "offset %llu (misdirected I/O)", o->target,
-				  (unsigned long long)off, (unsigned long long)h[1]);
-	if (o->verify_seed_set && h[2] != o->verify_seed)
-		return sb_err_set(&w->err, -EILSEQ, "verify FAILED: %s offset %llu: generation %llu, "
-				  "expected %llu (stale data)", o->target, (unsigned long long)off,
-				  (unsigned long long)h[2], (unsigned long long)o->verify_seed);
-	if (h[3] != block_sum(buf, o->bs, off, h[2]))
-		return sb_err_set(&w->err, -EILSEQ, "verify FAILED: %s offset %llu (%llu bytes): "
-				  "checksum mismatch (data corrupted)", o->target,
-				  (unsigned long long)off, (unsigned long long)o->bs);
+	w->buf_len = stride * o->iodepth;
+	w->bufs = mmap(NULL, w->buf_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (w->bufs == MAP_FAILED) {
+		w->bufs = NULL;
+		return sb_err_sys(&w->err, -errno, "allocating %llu bytes of I/O buffers",
+				  (unsigned long long)w->buf_len);
+	}
+	if (w->buf_len >= (2u << 20) && !getenv("STACKBENCH_NO_THP"))
+		madvise(w->bufs, w->buf_len, MADV_HUGEPAGE);
+	for (i = 0; i < o->iodepth; i++) {
+		slots[i].buf = (char *)w->bufs + (uint64_t)i * stride;
+		fill_random(&w->rng, slots[i].buf, o->bs);
+	}
 	return 0;
 }
 
-static void rusage_thread(double *usr, double *sys)
+/* verify + randwrite: every block exactly once, in a random order */
+static int verify_perm(struct worker *w)
 {
-	struct rusage ru;
+	uint64_t n = w->len / w->o->bs, j;
 
-	getrusage(RUSAGE_THREAD, &ru);
-	*usr = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
-	*sys = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	w->perm = malloc(n * sizeof(*w->perm));
+	if (!w->perm)
+		return sb_err_set(&w->err, -ENOMEM, "out of memory for the verify map");
+	for (j = 0; j < n; j++)
+		w->perm[j] = j;
+	for (j = n - 1; j > 0; j--) {
+		uint64_t k = rng_below(&w->rng, j + 1), t = w->perm[j];
+
+		w->perm[j] = w->perm[k];
+		w->perm[k] = t;
+	}
+	return 0;
 }
 
-struct pass {
-	enum sb_rw rw;
-	uint64_t nios;                /* size-based: ios to issue; 0 = time-based */
-	uint64_t end_ns;              /* time-based: stop issuing at */
-	uint64_t ramp_end;            /* 0 = no ramp */
-	bool check;                   /* verify reads */
-};
-
-/* Drain every in-flight io; returns the number reaped or -errno. */
-static int do_pass(struct worker *w, io_context_t ctx, struct slot *slots,
-		   struct io_event *events, struct iocb **batch, const struct pass *p,
-		   uint64_t *measure_start)
+static int worker_setup(struct worker *w, struct wio *io)
 {
 	const struct sb_job_opts *o = w->o;
-	unsigned depth = o->iodepth, nfree = depth, i;
-	struct slot **freel = calloc(depth, sizeof(*freel));
-	uint64_t nblocks = w->len / o->bs, issued = 0, seq = 0, since_fsync = 0, now;
-	bool random = sb_rw_random(p->rw), stop = false, ramping = p->ramp_end != 0;
-	int inflight = 0, rc = 0;
-
-	if (!freel)
-		return sb_err_set(&w->err, -ENOMEM, "out of memory");
-	for (i = 0; i < depth; i++)
-		freel[i] = &slots[i];
-	now = sb_now_ns();
-	while (!stop || inflight > 0) {
-		unsigned n = 0;
-
-		/* prepare a batch into every free slot */
-		while (!stop && nfree > 0 && n < w->batch) {
-			struct slot *s;
-			uint64_t off, blk;
-			int dir;
-
-			if (p->nios && issued >= p->nios) {
-				stop = true;
-				break;
-			}
-			if (p->end_ns && now >= p->end_ns) {
-				stop = true;
-				break;
-			}
-			if (o->fsync_every && since_fsync >= o->fsync_every) {
-				if (inflight > 0)
-					break; /* drain first, fsync below */
-				if (fsync(w->fd) < 0) {
-					rc = sb_err_sys(&w->err, -errno, "fsync %s", w->path);
-					goto out;
-				}
-				since_fsync = 0;
-			}
-			if (random)
-				blk = w->perm ? w->perm[issued] : rng_below(&w->rng, nblocks);
-			else
-				blk = seq++ % nblocks;
-			off = w->start + blk * o->bs;
-			switch (p->rw) {
-			case SB_RW_READ: case SB_RW_RANDREAD: dir = SB_DIR_READ; break;
-			case SB_RW_WRITE: case SB_RW_RANDWRITE: dir = SB_DIR_WRITE; break;
-			default: dir = rng_below(&w->rng, 100) < o->rwmixread ? SB_DIR_READ : SB_DIR_WRITE;
-			}
-			s = freel[--nfree];
-			s->off = off;
-			s->dir = dir;
-			if (dir == SB_DIR_WRITE) {
-				stamp_block(w, s->buf, o->bs);
-				if (o->verify)
-					verify_stamp(o, s->buf, off);
-				io_prep_pwrite(&s->cb, w->fd, s->buf, o->bs, (long long)off);
-				since_fsync++;
-			} else {
-				io_prep_pread(&s->cb, w->fd, s->buf, o->bs, (long long)off);
-			}
-			s->cb.data = s;
-			batch[n++] = &s->cb;
-			issued++;
-		}
-		if (n > 0) {
-			unsigned done = 0;
-
-			now = sb_now_ns();
-			for (i = 0; i < n; i++)
-				((struct slot *)batch[i]->data)->t_submit = now;
-			while (done < n) {
-				int r = io_submit(ctx, n - done, batch + done);
-
-				if (r == -EAGAIN || r == 0) {
-					if (inflight > 0)
-						break; /* reap, then the rest goes in the next round */
-					continue;
-				}
-				if (r < 0) {
-					rc = sb_err_sys(&w->err, r, "io_submit on %s", w->path);
-					goto out;
-				}
-				done += r;
-				inflight += r;
-			}
-			/* slots not accepted go back to the free list */
-			for (i = done; i < n; i++) {
-				freel[nfree++] = batch[i]->data;
-				issued--;
-			}
-		}
-		if (inflight == 0)
-			continue;
-		{
-			int r = io_getevents(ctx, 1, depth, events, NULL);
-			struct sb_job_result *res = &w->res;
-			uint64_t bytes = 0;
-
-			if (r == -EINTR)
-				continue;
-			if (r < 0) {
-				rc = sb_err_sys(&w->err, r, "io_getevents on %s", w->path);
-				goto out;
-			}
-			now = sb_now_ns();
-			if (ramping && now >= p->ramp_end) {
-				/* ramp over: forget everything counted so far */
-				ramping = false;
-				sb_hist_init(&res->dir[0].clat);
-				sb_hist_init(&res->dir[1].clat);
-				res->dir[0].io_bytes = res->dir[1].io_bytes = 0;
-				res->dir[0].ios = res->dir[1].ios = 0;
-				*measure_start = now;
-				rusage_thread(&w->ru0, &w->rs0);
-			}
-			inflight -= r;
-			for (i = 0; i < (unsigned)r; i++) {
-				struct slot *s = events[i].data;
-				struct sb_dir_result *d = &res->dir[s->dir];
-
-				if ((long)events[i].res != (long)o->bs) {
-					long ev = (long)events[i].res;
-
-					if (ev < 0)
-						rc = sb_err_sys(&w->err, (int)ev, "%s of %llu bytes at offset %llu on %s",
-								s->dir ? "write" : "read", (unsigned long long)o->bs,
-								(unsigned long long)s->off, w->path);
-					else
-						rc = sb_err_set(&w->err, -EIO, "short %s (%ld of %llu bytes) at offset %llu on %s",
-								s->dir ? "write" : "read", ev, (unsigned long long)o->bs,
-								(unsigned long long)s->off, w->path);
-					stop = true;
-				} else if (p->check && s->dir == SB_DIR_READ && verify_check(w, s->buf, s->off) < 0) {
-					rc = w->err.code;
-					w->res.verify_errors++;
-					stop = true;
-				} else if (p->check && s->dir == SB_DIR_READ) {
-					w->res.verified_blocks++;
-				}
-				d->io_bytes += o->bs;
-				d->ios++;
-				bytes += o->bs;
-				sb_hist_add(&d->clat, now - s->t_submit);
-				freel[nfree++] = s;
-			}
-			atomic_store_explicit(&w->prog_bytes,
-					      atomic_load_explicit(&w->prog_bytes, memory_order_relaxed) + bytes,
-					      memory_order_relaxed);
-		}
-	}
-out:
-	if (rc < 0) {
-		/* wait for what is still in flight before the buffers go away */
-		while (inflight > 0) {
-			int r = io_getevents(ctx, 1, depth, events, NULL);
-
-			if (r < 0 && r != -EINTR)
-				break;
-			if (r > 0)
-				inflight -= r;
-		}
-	}
-	free(freel);
-	return rc;
-}
-
-static void *worker_main(void *arg)
-{
-	struct worker *w = arg;
-	const struct sb_job_opts *o = w->o;
-	io_context_t ctx = 0;
-	struct slot *slots = NULL;
-	struct io_event *events = NULL;
-	struct iocb **batch = NULL;
-	uint64_t t0, t_end, measure_start, align = w->lbs < 4096 ? 4096 : w->lbs;
-	double u1, s1;
-	struct pass p = { .rw = o->rw };
 	unsigned i;
 	int rc;
 
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < 2; i++) {
 		sb_hist_init(&w->res.dir[i].clat);
-	slots = calloc(o->iodepth, sizeof(*slots));
-	events = calloc(o->iodepth, sizeof(*events));
-	batch = calloc(o->iodepth, sizeof(*batch));
-	if (!slots || !events || !batch) {
-		rc = sb_err_set(&w->err, -ENOMEM, "out of memory");
-		goto out_wait;
+		sb_hist_init(&w->res.dir[i].slat);
+		sb_hist_init(&w->res.dir[i].lat);
 	}
-	/* One region for every slot's buffer, each aligned for O_DIRECT; asking
-	 * for transparent huge pages makes pinning a large direct io cheaper
-	 * (one folio instead of 256 pages per MiB) when THP is in madvise mode. */
-	{
-		uint64_t stride = (o->bs + align - 1) / align * align;
+	io->slots = calloc(o->iodepth, sizeof(*io->slots));
+	io->events = calloc(o->iodepth, sizeof(*io->events));
+	io->batch = calloc(o->iodepth, sizeof(*io->batch));
+	if (!io->slots || !io->events || !io->batch)
+		return sb_err_set(&w->err, -ENOMEM, "out of memory");
+	if ((rc = alloc_bufs(w, io->slots)) < 0)
+		return rc;
+	if ((rc = io_setup(o->iodepth, &io->ctx)) < 0)
+		return sb_err_sys(&w->err, rc, "io_setup(%u) (see /proc/sys/fs/aio-max-nr)", o->iodepth);
+	if (o->verify && o->rw == SB_RW_RANDWRITE)
+		return verify_perm(w);
+	return 0;
+}
 
-		w->buf_len = stride * o->iodepth;
-		w->bufs = mmap(NULL, w->buf_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (w->bufs == MAP_FAILED) {
-			w->bufs = NULL;
-			rc = sb_err_sys(&w->err, -errno, "allocating %llu bytes of I/O buffers",
-					(unsigned long long)w->buf_len);
-			goto out_wait;
-		}
-		if (w->buf_len >= (2u << 20) && !getenv("STACKBENCH_NO_THP"))
-			madvise(w->bufs, w->buf_len, MADV_HUGEPAGE);
-		for (i = 0; i < o->iodepth; i++) {
-			slots[i].buf = (char *)w->bufs + (uint64_t)i * stride;
-			fill_random(&w->rng, slots[i].buf, o->bs);
-		}
-	}
-	rc = io_setup(o->iodepth, &ctx);
-	if (rc < 0) {
-		sb_err_sys(&w->err, rc, "io_setup(%u) (see /proc/sys/fs/aio-max-nr)", o->iodepth);
-		goto out_wait;
-	}
-	if (o->verify && sb_rw_random(o->rw) && o->rw == SB_RW_RANDWRITE) {
-		uint64_t n = w->len / o->bs, j;
+/* CPU, context switches and faults of the thread, as fio's usr/sys_cpu, ctx, majf, minf */
+static void worker_usage(struct worker *w)
+{
+	struct rusage ru;
+	double u1, s1;
 
-		w->perm = malloc(n * sizeof(*w->perm));
-		if (!w->perm) {
-			rc = sb_err_set(&w->err, -ENOMEM, "out of memory for the verify map");
-			goto out_wait;
-		}
-		for (j = 0; j < n; j++)
-			w->perm[j] = j;
-		for (j = n - 1; j > 0; j--) {
-			uint64_t k = rng_below(&w->rng, j + 1), t = w->perm[j];
+	sb_engine_rusage(&u1, &s1);
+	w->res.usr_sec = u1 - w->ru0;
+	w->res.sys_sec = s1 - w->rs0;
+	getrusage(RUSAGE_THREAD, &ru);
+	w->res.ctx = (uint64_t)(ru.ru_nvcsw + ru.ru_nivcsw);
+	w->res.majf = (uint64_t)ru.ru_majflt;
+	w->res.minf = (uint64_t)ru.ru_minflt;
+}
 
-			w->perm[j] = w->perm[k];
-			w->perm[k] = t;
-		}
-	}
-	rc = 0;
-out_wait:
-	/* start gate: every thread sets up first, then all start together; a
-	 * failed one still reports ready so nobody waits for it */
-	atomic_store(&w->ready, 1);
-	while (atomic_load(w->go) == 0)
-		usleep(100);
-	if (rc < 0 || atomic_load(w->go) < 0)
-		goto out;
-	rusage_thread(&w->ru0, &w->rs0);
+/* The measured pass (and a verify job's read-back). */
+static int worker_measure(struct worker *w, struct wio *io)
+{
+	const struct sb_job_opts *o = w->o;
+	struct pass p = { .rw = o->rw };
+	uint64_t t0, measure_start;
+	unsigned i;
+	int rc;
+
+	sb_engine_rusage(&w->ru0, &w->rs0);
 	t0 = measure_start = sb_now_ns();
 	if (o->runtime_ns) {
 		p.end_ns = t0 + o->ramp_ns + o->runtime_ns;
 		p.ramp_end = o->ramp_ns ? t0 + o->ramp_ns : 0;
-	} else {
-		p.nios = w->len / o->bs;
 	}
+	if (!o->runtime_ns || o->runtime_limit)
+		p.nios = w->len / o->bs; /* fio without time_based: size, or runtime if sooner */
 	p.check = o->verify && (o->rw == SB_RW_READ || o->rw == SB_RW_RANDREAD);
-	rc = do_pass(w, ctx, slots, events, batch, &p, &measure_start);
-	if (rc == 0 && !o->direct && w->res.dir[SB_DIR_WRITE].ios) {
-		/* buffered writes: the data is not written until it is on disk (fio's end_fsync) */
-		if (fsync(w->fd) < 0)
-			rc = sb_err_sys(&w->err, -errno, "fsync %s", w->path);
-	}
-	if (rc == 0 && o->fsync_every && w->res.dir[SB_DIR_WRITE].ios && o->direct)
-		if (fsync(w->fd) < 0)
-			rc = sb_err_sys(&w->err, -errno, "fsync %s", w->path);
-	t_end = sb_now_ns();
-	rusage_thread(&u1, &s1);
-	w->res.usr_sec = u1 - w->ru0;
-	w->res.sys_sec = s1 - w->rs0;
-	w->res.elapsed_ns = t_end - measure_start;
+	rc = sb_engine_pass(w, io->ctx, io->slots, io->events, io->batch, &p, &measure_start);
+	/* buffered writes are not written until they are on disk (fio's end_fsync);
+	 * direct ones are flushed when the job asks for it */
+	if (rc == 0 && w->res.dir[SB_DIR_WRITE].ios && (!o->direct || o->fsync_every || o->end_fsync) &&
+	    fsync(w->fd) < 0)
+		rc = sb_err_sys(&w->err, -errno, "fsync %s", w->path);
+	w->res.elapsed_ns = sb_now_ns() - measure_start;
+	worker_usage(w);
 	for (i = 0; i < 2; i++)
 		w->res.dir[i].runtime_ns = w->res.dir[i].ios ? w->res.elapsed_ns : 0;
 	if (rc == 0 && o->verify && (o->rw == SB_RW_WRITE || o->rw == SB_RW_RANDWRITE)) {
@@ -414,18 +158,33 @@ out_wait:
 
 		if (!o->direct && posix_fadvise(w->fd, (off_t)w->start, (off_t)w->len, POSIX_FADV_DONTNEED) < 0)
 			sb_debug("fadvise DONTNEED failed on %s", w->path);
-		rc = do_pass(w, ctx, slots, events, batch, &v, &ms);
+		rc = sb_engine_pass(w, io->ctx, io->slots, io->events, io->batch, &v, &ms);
 		w->res.dir[SB_DIR_READ].runtime_ns = sb_now_ns() - tv;
 	}
-out:
-	if (ctx)
-		io_destroy(ctx);
+	return rc;
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct wio io = { 0 };
+	int rc = worker_setup(w, &io);
+
+	/* start gate: every thread sets up first, then all start together; a
+	 * failed one still reports ready so nobody waits for it */
+	atomic_store(&w->ready, 1);
+	while (atomic_load(w->go) == 0)
+		usleep(100);
+	if (rc == 0 && atomic_load(w->go) > 0)
+		rc = worker_measure(w, &io);
+	if (io.ctx)
+		io_destroy(io.ctx);
 	if (w->bufs)
 		munmap(w->bufs, w->buf_len);
 	w->bufs = NULL;
-	free(slots);
-	free(events);
-	free(batch);
+	free(io.slots);
+	free(io.events);
+	free(io.batch);
 	free(w->perm);
 	w->perm = NULL;
 	w->rc = rc;
@@ -439,7 +198,8 @@ void sb_engine_job_file(const struct sb_job_opts *o, unsigned i, char *buf, size
 }
 
 /* Write a file full of random data (fio's "laying out IO file"), buffered, then fsync. */
-static int layout_file(int fd, const char *path, uint64_t len, struct rng *r, struct sb_err *err)
+static int layout_file(int fd, const char *path, uint64_t start, uint64_t len, struct rng *r,
+		       struct sb_err *err)
 {
 	size_t chunk = 1 << 20;
 	char *buf = malloc(chunk);
@@ -451,7 +211,7 @@ static int layout_file(int fd, const char *path, uint64_t len, struct rng *r, st
 	fill_random(r, buf, chunk);
 	while (done < len) {
 		size_t n = len - done < chunk ? (size_t)(len - done) : chunk;
-		ssize_t w = pwrite(fd, buf, n, (off_t)done);
+		ssize_t w = pwrite(fd, buf, n, (off_t)(start + done));
 
 		if (w < 0) {
 			rc = sb_err_sys(err, -errno, "laying out %s", path);
@@ -510,7 +270,7 @@ static int open_worker(const struct sb_job_opts *o, struct worker *w, const stru
 				if (lfd < 0)
 					return sb_err_sys(err, -errno, "open %s", w->path);
 				sb_info("laying out %s (%llu MiB)", w->path, (unsigned long long)(w->len >> 20));
-				rc = layout_file(lfd, w->path, w->len, &w->rng, err);
+				rc = layout_file(lfd, w->path, 0, w->len, &w->rng, err);
 				close(lfd);
 				if (rc < 0)
 					return rc;
@@ -531,13 +291,27 @@ static int open_worker(const struct sb_job_opts *o, struct worker *w, const stru
 	} else {
 		w->lbs = tst->st_blksize >= 512 && tst->st_blksize <= 4096 ? (uint64_t)tst->st_blksize : 4096;
 	}
-	w->len = o->size ? o->size : dev_size / o->numjobs;
+	/* fio: every thread of a job works on the same region of one file or
+	 * device; stackbench's own (and verify) jobs give each its own part */
+	w->len = o->size ? o->size : o->shared_region ? dev_size : dev_size / o->numjobs;
 	w->len -= w->len % o->bs;
-	w->start = (uint64_t)w->idx * w->len;
+	w->start = o->shared_region ? 0 : (uint64_t)w->idx * w->len;
 	if (w->start + w->len > dev_size)
 		return sb_err_set(err, -ENOSPC, "%s: %u regions of %llu bytes do not fit in its %llu bytes",
 				  o->target, o->numjobs, (unsigned long long)w->len,
 				  (unsigned long long)dev_size);
+	if (S_ISREG(tst->st_mode) && fstat(w->fd, &st) == 0 && (uint64_t)st.st_size < w->start + w->len &&
+	    (rw_reads(o->rw) || o->rw == SB_RW_RANDWRITE) && !(o->verify && rw_reads(o->rw))) {
+		/* a file shorter than the region (fio's filename= just created it): lay it out */
+		int lfd = open(w->path, O_WRONLY);
+
+		if (lfd < 0)
+			return sb_err_sys(err, -errno, "open %s", w->path);
+		sb_info("laying out %s (%llu MiB)", w->path, (unsigned long long)(w->len >> 20));
+		rc = layout_file(lfd, w->path, w->start, w->len, &w->rng, err);
+		close(lfd);
+		return rc;
+	}
 	return 0;
 }
 
@@ -570,41 +344,56 @@ static void progress(const struct sb_job_opts *o, struct worker *ws, uint64_t t0
 	*last_t = now;
 }
 
-int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct sb_err *err)
+/* A target that is not there is bad input (exit 2), except fio's
+ * filename=, which creates a regular file as fio does. */
+static int stat_target(const struct sb_job_opts *o, struct stat *st, struct sb_err *err)
 {
-	struct worker *ws;
-	_Atomic int go = 0;
-	struct stat tst;
-	uint64_t dev_size = 0, seed, t0, last_b = 0, last_t, total;
-	unsigned i, started = 0;
-	int rc, fd;
+	int fd;
 
-	memset(res, 0, sizeof(*res));
-	sb_hist_init(&res->dir[0].clat);
-	sb_hist_init(&res->dir[1].clat);
-	snprintf(res->jobname, sizeof(res->jobname), "%s", o->name);
-	if ((rc = sb_job_opts_check(o, err)) < 0)
-		return rc;
-	if (stat(o->target, &tst) < 0)
-		return sb_err_sys(err, -errno, "target %s", o->target);
-	if (S_ISBLK(tst.st_mode) || S_ISREG(tst.st_mode)) {
+	if (stat(o->target, st) == 0)
+		return 0;
+	if (errno != ENOENT || !o->create)
+		return sb_err_set(err, errno == ENOENT ? -EINVAL : -errno, "target %s: %s", o->target,
+				  strerror(errno));
+	if (!o->size)
+		return sb_err_set(err, -EINVAL, "%s does not exist: --size is needed to create it", o->target);
+	fd = open(o->target, O_RDWR | O_CREAT | O_EXCL, 0644);
+	if (fd < 0)
+		return sb_err_sys(err, errno == ENOENT ? -EINVAL : -errno, "create %s", o->target);
+	close(fd);
+	if (stat(o->target, st) < 0)
+		return sb_err_sys(err, -errno, "stat %s", o->target);
+	return 0;
+}
+
+/* The target's size (block device, file) or free room (directory). */
+static int target_room(const struct sb_job_opts *o, const struct stat *tst, uint64_t *dev_size,
+		       struct sb_err *err)
+{
+	int fd, rc;
+
+	if (S_ISBLK(tst->st_mode) || S_ISREG(tst->st_mode)) {
 		fd = open(o->target, O_RDONLY);
 		if (fd < 0)
 			return sb_err_sys(err, -errno, "open %s", o->target);
-		if (S_ISBLK(tst.st_mode) && ioctl(fd, BLKGETSIZE64, &dev_size) < 0) {
+		if (S_ISBLK(tst->st_mode) && ioctl(fd, BLKGETSIZE64, dev_size) < 0) {
 			rc = sb_err_sys(err, -errno, "BLKGETSIZE64 %s", o->target);
 			close(fd);
 			return rc;
 		}
 		close(fd);
-		if (S_ISREG(tst.st_mode))
-			dev_size = o->size && (uint64_t)tst.st_size < o->size * o->numjobs ?
-				   o->size * o->numjobs : (uint64_t)tst.st_size;
-		if (dev_size < o->bs * o->numjobs)
+		if (S_ISREG(tst->st_mode)) {
+			uint64_t want = o->size * (o->shared_region ? 1 : o->numjobs);
+
+			*dev_size = (uint64_t)tst->st_size < want ? want : (uint64_t)tst->st_size;
+		}
+		if (*dev_size < o->bs * (o->shared_region ? 1 : o->numjobs))
 			return sb_err_set(err, -ENOSPC, "%s: %llu bytes, too small for %u x %llu-byte blocks",
-					  o->target, (unsigned long long)dev_size, o->numjobs,
+					  o->target, (unsigned long long)*dev_size, o->numjobs,
 					  (unsigned long long)o->bs);
-	} else if (S_ISDIR(tst.st_mode)) {
+		return 0;
+	}
+	if (S_ISDIR(tst->st_mode)) {
 		struct statvfs vfs;
 		uint64_t need = (o->size ? o->size : DEFAULT_FILE_SIZE) * o->numjobs;
 
@@ -619,37 +408,39 @@ int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct
 				return sb_err_set(err, -ENOSPC, "%s: %s free, the job needs %s",
 						  o->target, b, a);
 		}
-	} else {
-		return sb_err_set(err, -EINVAL, "target %s is not a block device, file or directory", o->target);
+		return 0;
 	}
-	ws = calloc(o->numjobs, sizeof(*ws));
-	if (!ws)
-		return sb_err_set(err, -ENOMEM, "out of memory");
-	seed = o->verify_seed_set ? o->verify_seed : sb_now_ns() ^ ((uint64_t)getpid() << 32);
-	for (i = 0; i < o->numjobs; i++) {
-		ws[i].o = o;
-		ws[i].idx = i;
-		ws[i].fd = -1;
-		ws[i].batch = o->iodepth_batch && o->iodepth_batch < o->iodepth ? o->iodepth_batch : o->iodepth;
-		rng_seed(&ws[i].rng, seed + i * 0x1000193ULL + 1);
-	}
-	/* the verify generation: given, or this run's seed */
-	struct sb_job_opts oc = *o;
+	return sb_err_set(err, -EINVAL, "target %s is not a block device, file or directory", o->target);
+}
 
-	if (!oc.verify_seed_set)
-		oc.verify_seed = seed;
-	for (i = 0; i < o->numjobs; i++) {
-		ws[i].o = &oc;
-		if ((rc = open_worker(&oc, &ws[i], &tst, dev_size, err)) < 0)
-			goto out;
-		if (oc.direct && (oc.bs % ws[i].lbs || ws[i].start % ws[i].lbs)) {
-			rc = sb_err_set(err, -EINVAL, "--bs %llu is not a multiple of %s's logical block "
-					"size %llu (needed for O_DIRECT)", (unsigned long long)oc.bs,
-					oc.target, (unsigned long long)ws[i].lbs);
-			goto out;
-		}
+static int open_workers(const struct sb_job_opts *oc, struct worker *ws, const struct stat *tst,
+			uint64_t dev_size, struct sb_err *err)
+{
+	unsigned i;
+	int rc;
+
+	for (i = 0; i < oc->numjobs; i++) {
+		ws[i].o = oc;
+		if ((rc = open_worker(oc, &ws[i], tst, dev_size, err)) < 0)
+			return rc;
+		if (oc->direct && (oc->bs % ws[i].lbs || ws[i].start % ws[i].lbs))
+			return sb_err_set(err, -EINVAL, "--bs %llu is not a multiple of %s's logical block "
+					  "size %llu (needed for O_DIRECT)", (unsigned long long)oc->bs,
+					  oc->target, (unsigned long long)ws[i].lbs);
 	}
-	for (i = 0; i < o->numjobs; i++) {
+	return 0;
+}
+
+/* Start every thread, open the gate when all are set up, show progress
+ * until all are done, join them. */
+static int run_threads(const struct sb_job_opts *oc, struct worker *ws, struct sb_err *err)
+{
+	_Atomic int go = 0;
+	uint64_t t0, last_b = 0, last_t, total = 0;
+	unsigned i, started = 0;
+	int rc = 0;
+
+	for (i = 0; i < oc->numjobs; i++) {
 		ws[i].go = &go;
 		if ((rc = -pthread_create(&ws[i].tid, NULL, worker_main, &ws[i])) < 0) {
 			sb_err_sys(err, rc, "starting job thread");
@@ -657,58 +448,76 @@ int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct
 		}
 		ws[i].started = true;
 		started++;
+		total += ws[i].len;
 	}
 	for (i = 0; i < started; i++)
 		while (!atomic_load(&ws[i].ready))
 			usleep(100);
-	if (started < o->numjobs) {
-		atomic_store(&go, -1);
-		for (i = 0; i < started; i++)
-			pthread_join(ws[i].tid, NULL);
-		goto out;
-	}
-	atomic_store(&go, 1);
+	atomic_store(&go, started < oc->numjobs ? -1 : 1);
 	t0 = last_t = sb_now_ns();
-	total = 0;
-	for (i = 0; i < o->numjobs; i++)
-		total += ws[i].len;
-	for (;;) {
-		bool all = true;
-
-		for (i = 0; i < o->numjobs; i++)
+	for (bool all = false; !all && rc == 0;) {
+		all = true;
+		for (i = 0; i < oc->numjobs; i++)
 			if (!atomic_load(&ws[i].done))
 				all = false;
 		if (all)
 			break;
 		usleep(200000);
-		progress(&oc, ws, t0, total, &last_b, &last_t);
+		if (!oc->no_progress)
+			progress(oc, ws, t0, total, &last_b, &last_t);
 	}
-	sb_progress_done();
-	for (i = 0; i < o->numjobs; i++)
+	if (!oc->no_progress && rc == 0)
+		sb_progress_done();
+	for (i = 0; i < started; i++)
 		pthread_join(ws[i].tid, NULL);
-	rc = 0;
-	for (i = 0; i < o->numjobs; i++) {
-		struct sb_job_result *r = &ws[i].res;
-		unsigned d;
+	return rc;
+}
 
+int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct sb_err *err)
+{
+	struct worker *ws;
+	struct sb_job_opts oc;
+	struct stat tst;
+	uint64_t dev_size = 0, seed;
+	unsigned i;
+	int rc, rc2;
+
+	memset(res, 0, sizeof(*res));
+	for (i = 0; i < 2; i++) {
+		sb_hist_init(&res->dir[i].clat);
+		sb_hist_init(&res->dir[i].slat);
+		sb_hist_init(&res->dir[i].lat);
+	}
+	snprintf(res->jobname, sizeof(res->jobname), "%s", o->name);
+	if ((rc = sb_job_opts_check(o, err)) < 0 || (rc = stat_target(o, &tst, err)) < 0 ||
+	    (rc = target_room(o, &tst, &dev_size, err)) < 0)
+		return rc;
+	ws = calloc(o->numjobs, sizeof(*ws));
+	if (!ws)
+		return sb_err_set(err, -ENOMEM, "out of memory");
+	seed = o->verify_seed_set ? o->verify_seed : sb_now_ns() ^ ((uint64_t)getpid() << 32);
+	/* the verify generation: given, or this run's seed */
+	oc = *o;
+	if (!oc.verify_seed_set)
+		oc.verify_seed = seed;
+	for (i = 0; i < o->numjobs; i++) {
+		ws[i].idx = i;
+		ws[i].fd = -1;
+		ws[i].batch = o->iodepth_batch && o->iodepth_batch < o->iodepth ? o->iodepth_batch : o->iodepth;
+		/* fio's randrepeat: the same offsets every run, per job thread */
+		rng_seed(&ws[i].rng, (o->randrepeat ? 0x5eed5eedULL : seed) + i * 0x1000193ULL + 1);
+	}
+	if ((rc = open_workers(&oc, ws, &tst, dev_size, err)) < 0 || (rc = run_threads(&oc, ws, err)) < 0)
+		goto out;
+	for (i = 0; i < o->numjobs; i++) {
 		if (ws[i].rc < 0 && rc == 0) {
 			rc = ws[i].rc;
 			sb_err_set(err, rc, "%s", ws[i].err.msg);
 		}
-		for (d = 0; d < 2; d++) {
-			res->dir[d].io_bytes += r->dir[d].io_bytes;
-			res->dir[d].ios += r->dir[d].ios;
-			if (r->dir[d].runtime_ns > res->dir[d].runtime_ns)
-				res->dir[d].runtime_ns = r->dir[d].runtime_ns;
-			sb_hist_merge(&res->dir[d].clat, &r->dir[d].clat);
-		}
-		if (r->elapsed_ns > res->elapsed_ns)
-			res->elapsed_ns = r->elapsed_ns;
-		res->usr_sec += r->usr_sec;
-		res->sys_sec += r->sys_sec;
-		res->verify_errors += r->verify_errors;
-		res->verified_blocks += r->verified_blocks;
+		sb_engine_merge_thread(res, &ws[i].res);
 	}
+	if ((rc2 = sb_engine_keep_threads(o, ws, res, err)) < 0 && rc == 0)
+		rc = rc2;
 out:
 	for (i = 0; i < o->numjobs; i++) {
 		if (ws[i].fd >= 0)

@@ -79,6 +79,22 @@ double sb_hist_stddev(const struct sb_hist *h)
 	return var > 0 ? (double)sqrtl(var) : 0.0;
 }
 
+uint64_t sb_hist_percentile_bucket(const struct sb_hist *h, double pct)
+{
+	double want = pct / 100.0 * (double)h->n;
+	uint64_t cum = 0;
+	unsigned i;
+
+	/* fio's show_clat_percentiles: the first bucket whose running sum
+	 * reaches pct% of the samples, as that bucket's value */
+	for (i = 0; i < SB_HIST_NBUCKETS; i++) {
+		cum += h->buckets[i];
+		if (h->buckets[i] && (double)cum >= want)
+			return sb_hist_bucket_value(i);
+	}
+	return 0;
+}
+
 uint64_t sb_hist_percentile(const struct sb_hist *h, double pct)
 {
 	uint64_t want, cum = 0, v;

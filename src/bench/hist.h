@@ -53,5 +53,8 @@ double sb_hist_stddev(const struct sb_hist *h);
 /* pct in (0, 100]: the smallest bucket value v such that at least pct% of
  * samples are <= v's bucket, clamped to [min, max]. 0 when empty. */
 uint64_t sb_hist_percentile(const struct sb_hist *h, double pct);
+/* As fio computes its percentiles: the value of the first bucket at which
+ * the running count reaches pct% of n (not clamped to min/max). */
+uint64_t sb_hist_percentile_bucket(const struct sb_hist *h, double pct);
 
 #endif

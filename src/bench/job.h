@@ -4,6 +4,7 @@
 #define SB_BENCH_JOB_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "bench/hist.h"
@@ -14,7 +15,9 @@
 
 enum sb_rw { SB_RW_READ, SB_RW_WRITE, SB_RW_RANDREAD, SB_RW_RANDWRITE, SB_RW_RW, SB_RW_RANDRW };
 enum sb_dir { SB_DIR_READ = 0, SB_DIR_WRITE = 1 };
-enum sb_output_format { SB_OUT_TEXT, SB_OUT_JSON };
+enum sb_output_format { SB_OUT_TEXT, SB_OUT_JSON, SB_OUT_JSONPLUS };
+/* fio's ioengine: libaio (default), psync (pread/pwrite), sync (lseek + read/write) */
+enum sb_ioengine { SB_IOENGINE_LIBAIO, SB_IOENGINE_PSYNC, SB_IOENGINE_SYNC };
 
 struct sb_job_opts {
 	char name[64];            /* jobname; also names the files in a directory target */
@@ -36,16 +39,35 @@ struct sb_job_opts {
 	bool keep_files;          /* directory target: leave the files for a later phase */
 	bool random_data_once;    /* internal: layout */
 	char phase[128];           /* label of the progress line */
+	/* fio's semantics, set by `stackbench job` (suites leave them zero) */
+	bool runtime_limit;       /* runtime caps a size-based job (fio without time_based) */
+	bool time_based;          /* as given (runtime alone is time-based for the suites) */
+	bool randrepeat;          /* same random offsets every run (a fixed seed) */
+	bool end_fsync;           /* fsync when the job's writes are done */
+	bool group_reporting;     /* report numjobs threads as one job */
+	bool stonewall;           /* wait for the jobs before this one (new group) */
+	bool create;              /* fio's filename: create a missing regular file */
+	bool no_progress;         /* several jobs run at once: no progress line */
+	bool shared_region;       /* fio: all threads on the same region (not for directories) */
+	enum sb_ioengine ioengine;
+	uint32_t groupid;         /* fio's groupid: stonewall groups, counted from 0 */
+	char directory[256];      /* fio's directory (the CLI joins it with filename into target) */
+	char log_bw[256];         /* write_bw_log prefix ("" = none) */
+	char log_iops[256];       /* write_iops_log prefix */
+	char log_lat[256];        /* write_lat_log prefix */
+	uint32_t log_avg_msec;    /* log averaging window (0 = every io) */
+	uint32_t log_base;        /* logs are PREFIX_bw.N.log, N = log_base + thread + 1 */
+	bool per_thread;          /* keep every thread's result (res->thread) */
+	char given[1536];         /* options as written: "key=value\n"..., fio's "job options" */
 };
 
 /* Defaults as documented in `stackbench help job`. */
 void sb_job_opts_init(struct sb_job_opts *o);
 
-/* Parse `stackbench job` argv (argv[0] is the command name). watch receives
- * --watch device nodes (pointers into argv). -EINVAL with a message on any
- * bad or unknown option. */
+/* Parse a `stackbench job` argv of exactly one job (argv[0] is the command
+ * name; see bench/jobargs.h for several jobs and --watch). -EINVAL with a
+ * message on any bad or unknown option. */
 int sb_job_parse_args(int argc, char **argv, struct sb_job_opts *o,
-		      const char **watch, unsigned *nwatch,
 		      enum sb_output_format *fmt, struct sb_err *err);
 
 /* Checks combinations (e.g. bs a multiple of 512, verify only on size-based jobs). */
@@ -58,11 +80,43 @@ static inline bool sb_rw_random(enum sb_rw rw)
 	return rw == SB_RW_RANDREAD || rw == SB_RW_RANDWRITE || rw == SB_RW_RANDRW;
 }
 
+/* Running statistics of samples (fio's io_stat): bandwidth and IOPS
+ * sampled every 500 ms (fio's bwavgtime/iopsavgtime). */
+struct sb_stat {
+	uint64_t n;
+	double min, max, sum, sumsq;
+};
+
+void sb_stat_add(struct sb_stat *s, double v);
+double sb_stat_mean(const struct sb_stat *s);
+/* Sample standard deviation (n - 1), as fio's */
+double sb_stat_dev(const struct sb_stat *s);
+
+/* One line of a fio log: "time, value, direction, blocksize, offset". */
+struct sb_log_entry {
+	uint64_t t_ms, value, off;
+	uint32_t bs;
+	uint8_t dir;
+};
+
+struct sb_log {
+	struct sb_log_entry *e;
+	size_t n, cap;
+};
+
+enum sb_log_kind { SB_LOG_BW, SB_LOG_IOPS, SB_LOG_SLAT, SB_LOG_CLAT, SB_LOG_LAT, SB_LOG_NKIND };
+
 struct sb_dir_result {
 	uint64_t io_bytes;
 	uint64_t ios;
 	uint64_t runtime_ns;      /* time this direction was measured over */
-	struct sb_hist clat;      /* submit -> reap, ns */
+	/* as fio: slat = start -> io_submit returned, clat = io_submit returned
+	 * -> reaped, lat = start -> reaped (ns) */
+	struct sb_hist clat;
+	struct sb_hist slat;
+	struct sb_hist lat;
+	struct sb_stat bw_kib;    /* KiB/s per 500 ms sample */
+	struct sb_stat iops;
 };
 
 struct sb_job_result {
@@ -72,6 +126,17 @@ struct sb_job_result {
 	double usr_sec, sys_sec;  /* CPU time of the job threads */
 	uint64_t verify_errors;
 	uint64_t verified_blocks;
+	uint64_t ctx, majf, minf;  /* context switches, page faults (getrusage) */
+	uint64_t depth_level[7];   /* ios in flight at submit: 1 2 4 8 16 32 >=64 */
+	uint64_t submit_batch[7];  /* ios per io_submit: 0 <=4 <=8 <=16 <=32 <=64 >64 */
+	uint64_t complete_batch[7];
+	struct sb_log log[SB_LOG_NKIND];  /* when the job asks for fio's logs */
+	/* per job thread (o->per_thread; fio without group_reporting) */
+	struct sb_job_result *thread;
+	unsigned nthread;
 };
+
+/* Free what the engine allocated in a result (its logs and threads). */
+void sb_job_result_release(struct sb_job_result *r);
 
 #endif

@@ -2,6 +2,7 @@
 #ifndef SB_BENCH_OUTPUT_H
 #define SB_BENCH_OUTPUT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include <json-c/json.h>
@@ -18,6 +19,14 @@ struct json_object *sb_job_report_json(const struct sb_job_opts *o, const struct
 void sb_job_report_text(FILE *f, const struct sb_job_opts *o, const struct sb_job_result *r,
 			const struct sb_iostat *io);
 void sb_iostat_text(FILE *f, const struct sb_iostat *io);
+/* Several jobs (stackbench job, fiojson.c): fio's JSON - top level, "global
+ * options" (from global->given), "jobs" in order (one per thread unless the
+ * job has group_reporting), "disk_util"; plus: json+ (clat_ns.bins). */
+struct json_object *sb_jobs_report_json(const struct sb_job_opts *global, const struct sb_job_opts *const *o,
+					const struct sb_job_result *const *r, unsigned n,
+					const struct sb_iostat *io, bool plus);
+void sb_jobs_report_text(FILE *f, const struct sb_job_opts *const *o,
+			 const struct sb_job_result *const *r, unsigned n, const struct sb_iostat *io);
 
 /* bytes per second of one direction (0 when it did nothing) */
 double sb_dir_bw(const struct sb_dir_result *d);

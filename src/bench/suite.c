@@ -278,7 +278,7 @@ int sb_suite_run(const char *suite, const struct sb_bench_spec *b, const char *t
 				  "(suites run on a mounted filesystem)", suite, target_dir);
 	if (sysinfo(&si) < 0)
 		return sb_err_sys(err, -errno, "sysinfo");
-	c.ram = (uint64_t)si.totalram * si.mem_unit;
+	c.ram = b->ram ? b->ram : (uint64_t)si.totalram * si.mem_unit;
 	if (sb_iostat_add(&c.io, target_dir, NULL) < 0)
 		sb_debug("%s: no block device behind it; no device statistics for it", target_dir);
 	for (unsigned k = 0; k < nwatch; k++)
@@ -287,10 +287,12 @@ int sb_suite_run(const char *suite, const struct sb_bench_spec *b, const char *t
 	c.notes = json_object_new_array();
 	c.figures = json_object_new_object();
 	c.jobs = json_object_new_array();
+	c.params = json_object_new_object();
 	if ((rc = choose_size(&c, err)) < 0) {
 		json_object_put(c.notes);
 		json_object_put(c.figures);
 		json_object_put(c.jobs);
+		json_object_put(c.params);
 		return rc;
 	}
 	detect_md_sync(&c);
@@ -305,6 +307,7 @@ int sb_suite_run(const char *suite, const struct sb_bench_spec *b, const char *t
 		json_object_put(c.notes);
 		json_object_put(c.figures);
 		json_object_put(c.jobs);
+		json_object_put(c.params);
 		return rc;
 	}
 	/* state at the end too: a resync that started mid-run counts */
@@ -314,6 +317,9 @@ int sb_suite_run(const char *suite, const struct sb_bench_spec *b, const char *t
 	json_object_object_add(o, "suite", json_object_new_string(suite));
 	json_object_object_add(o, "repetition", json_object_new_int((int)repetition));
 	json_object_object_add(o, "target", json_object_new_string(target_dir));
+	json_object_object_foreach(c.params, pk, pv)
+		json_object_object_add(o, pk, json_object_get(pv));
+	json_object_put(c.params);
 	json_object_object_add(o, "notes", c.notes);
 	json_object_object_add(o, "figures", c.figures);
 	json_object_object_add(o, "jobs", c.jobs);

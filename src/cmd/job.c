@@ -1,4 +1,7 @@
-/* stackbench job: one I/O job, like fio. */
+/* stackbench job: I/O jobs, like fio - its command line, job files and
+ * output. Jobs of one stonewall group run at the same time, groups one
+ * after the other, as in fio. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,46 +11,161 @@
 #include "bench/engine.h"
 #include "bench/iostat.h"
 #include "bench/job.h"
+#include "bench/jobargs.h"
 #include "bench/output.h"
 #include "cmd/cmd.h"
 
+struct run {
+	const struct sb_job_opts *o;
+	struct sb_job_result *r;
+	struct sb_err err;
+	int rc;
+	pthread_t tid;
+};
+
+static void *run_one(void *arg)
+{
+	struct run *x = arg;
+
+	x->rc = sb_engine_run(x->o, x->r, &x->err);
+	return NULL;
+}
+
+/* Jobs [first, end) at once; the first error wins. */
+static int run_group(struct run *runs, unsigned first, unsigned end, struct sb_err *err)
+{
+	unsigned i;
+	int rc = 0;
+
+	if (end - first == 1) {
+		run_one(&runs[first]);
+	} else {
+		for (i = first; i < end; i++)
+			if ((rc = -pthread_create(&runs[i].tid, NULL, run_one, &runs[i])) < 0) {
+				end = i;
+				sb_err_sys(err, rc, "starting job %s", runs[i].o->name);
+				break;
+			}
+		for (i = first; i < end; i++)
+			pthread_join(runs[i].tid, NULL);
+	}
+	for (i = first; i < end; i++)
+		if (runs[i].rc < 0 && rc == 0) {
+			rc = runs[i].rc;
+			sb_err_set(err, rc, "%s", runs[i].err.msg);
+		}
+	return rc;
+}
+
+static int run_jobs(struct sb_job_cli *c, struct run *runs, struct sb_err *err)
+{
+	unsigned i, first = 0;
+	int rc = 0, grc;
+
+	for (i = 0; i < c->njobs; i++) {
+		runs[i].o = &c->jobs[i];
+		runs[i].r = calloc(1, sizeof(*runs[i].r));
+		if (!runs[i].r)
+			return sb_err_set(err, -ENOMEM, "out of memory");
+	}
+	for (i = 1; i <= c->njobs; i++) {
+		if (i < c->njobs && c->jobs[i].groupid == c->jobs[first].groupid)
+			continue;
+		if (i - first > 1)
+			for (unsigned k = first; k < i; k++)
+				c->jobs[k].no_progress = true;
+		grc = run_group(runs, first, i, err);
+		/* a failed verify still reports what ran, then fails */
+		if (grc < 0 && rc == 0)
+			rc = grc;
+		if (grc < 0 && !runs[first].r->verify_errors)
+			return rc;
+		first = i;
+	}
+	return rc;
+}
+
+static int report(const struct sb_job_cli *c, struct run *runs, const struct sb_iostat *io,
+		  struct sb_err *err)
+{
+	const struct sb_job_opts *opts[c->njobs];
+	const struct sb_job_result *res[c->njobs];
+	FILE *f = stdout;
+	unsigned i;
+
+	for (i = 0; i < c->njobs; i++) {
+		opts[i] = runs[i].o;
+		res[i] = runs[i].r;
+	}
+	if (c->output[0] && !(f = fopen(c->output, "w")))
+		return sb_err_sys(err, -errno, "--output %s", c->output);
+	if (c->fmt == SB_OUT_TEXT) {
+		sb_jobs_report_text(f, opts, res, c->njobs, io);
+	} else {
+		struct json_object *j = sb_jobs_report_json(&c->global, opts, res, c->njobs, io, c->fmt == SB_OUT_JSONPLUS);
+
+		fputs(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE), f);
+		fputc('\n', f);
+		json_object_put(j);
+	}
+	if (f != stdout && fclose(f) != 0)
+		return sb_err_sys(err, -errno, "writing %s", c->output);
+	fflush(stdout);
+	return 0;
+}
+
 int sb_cmd_job(int argc, char **argv, struct sb_err *err)
 {
-	struct sb_job_opts o;
-	struct sb_job_result *r = NULL;
+	struct sb_job_cli c;
 	struct sb_iostat io = { 0 };
-	const char *watch[SB_JOB_MAX_WATCH];
-	enum sb_output_format fmt;
-	unsigned nwatch, i;
+	struct run *runs = NULL;
+	unsigned i;
 	int rc;
 
-	if ((rc = sb_job_parse_args(argc, argv, &o, watch, &nwatch, &fmt, err)) < 0)
-		return rc;
-	/* the target's own device is always watched */
-	if (sb_iostat_add(&io, o.target, NULL) < 0)
-		io.n = 0;
-	for (i = 0; i < nwatch; i++)
-		if ((rc = sb_iostat_add(&io, watch[i], err)) < 0)
-			return rc;
-	r = malloc(sizeof(*r));
-	if (!r)
-		return sb_err_set(err, -ENOMEM, "out of memory");
-	sb_iostat_start(&io);
-	rc = sb_engine_run(&o, r, err);
-	sb_iostat_stop(&io);
-	if (rc < 0 && !r->verify_errors)
-		goto out;
-	/* a failed verify still prints what ran, then fails */
-	if (fmt == SB_OUT_JSON) {
-		struct json_object *j = sb_job_report_json(&o, r, &io);
-
-		puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(j);
-	} else {
-		sb_job_report_text(stdout, &o, r, &io);
+	if (argc == 2 && !strcmp(argv[1], "--cmdhelp")) {
+		/* fio's --cmdhelp: every option this job takes */
+		sb_job_cli_help(stdout);
+		return 0;
 	}
-	fflush(stdout);
+	if ((rc = sb_job_cli_parse(argc, argv, &c, err)) < 0)
+		goto out;
+	/* each job's target device is watched (a file to be created: its directory's) */
+	for (i = 0; i < c.njobs; i++)
+		if (sb_iostat_add(&io, c.jobs[i].target, NULL) < 0) {
+			char dir[sizeof(c.jobs[i].target)], *sl;
+
+			snprintf(dir, sizeof(dir), "%s", c.jobs[i].target);
+			sl = strrchr(dir, '/');
+			if (sl)
+				*(sl == dir ? sl + 1 : sl) = '\0';
+			sb_iostat_add(&io, sl ? dir : ".", NULL);
+		}
+	for (i = 0; i < c.nwatch; i++)
+		if ((rc = sb_iostat_add(&io, c.watch[i], err)) < 0)
+			goto out;
+	runs = calloc(c.njobs, sizeof(*runs));
+	if (!runs) {
+		rc = sb_err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	sb_iostat_start(&io);
+	rc = run_jobs(&c, runs, err);
+	sb_iostat_stop(&io);
+	if (rc < 0 && !(runs[0].r && runs[0].r->verify_errors))
+		goto out;
+	{
+		int r2 = report(&c, runs, &io, err);
+
+		if (rc == 0)
+			rc = r2;
+	}
 out:
-	free(r);
+	for (i = 0; runs && i < c.njobs; i++)
+		if (runs[i].r) {
+			sb_job_result_release(runs[i].r);
+			free(runs[i].r);
+		}
+	free(runs);
+	sb_job_cli_free(&c);
 	return rc;
 }

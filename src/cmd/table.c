@@ -59,14 +59,21 @@ const struct sb_cmd sb_cmds[] = {
 	  "  -o - writes it to stdout. `compare --format html` prints the same page.\n" },
 	{ "status", sb_cmd_status, "list active stacks and their layers",
 	  "usage: stackbench status\n" },
-	{ "job", sb_cmd_job, "run one I/O job, like fio",
-	  "usage: stackbench job --target PATH --rw MODE --bs SIZE [--iodepth N] [--numjobs N]\n"
-	  "                      [--runtime DURATION] [--size SIZE] [--rwmixread N] [--ramp DURATION]\n"
-	  "                      [--buffered | --direct 0|1] [--fsync N] [--verify [--verify-seed N]]\n"
-	  "                      [--keep-files] [--iodepth-batch N] [--name NAME] [--watch DEV]...\n"
-	  "                      [--output-format text|json]\n"
-	  "  MODE: read, write, randread, randwrite, rw, randrw. Sizes: 4KiB or fio's 4k (binary).\n"
-	  "  PATH: a block device, or a directory (one file per job, removed afterwards).\n" },
+	{ "job", sb_cmd_job, "run I/O jobs, like fio (its options, job files and output)",
+	  "usage: stackbench job [--OPTION=VALUE | --OPTION VALUE]... [JOBFILE.fio]...\n"
+	  "  fio's spellings: --name (starts a new job) --filename --directory --size --bs\n"
+	  "  --rw/--readwrite --rwmixread --rwmixwrite --iodepth --iodepth_batch --numjobs/--numjob\n"
+	  "  --ioengine=libaio|psync|sync --direct --buffered --randrepeat --time_based --runtime\n"
+	  "  --ramp_time --group_reporting --stonewall --end_fsync --fsync --write_bw_log\n"
+	  "  --write_iops_log --write_lat_log --log_avg_msec --output-format=normal|json|json+\n"
+	  "  --output FILE (--cmdhelp lists them); stackbench's own: --target PATH (must exist)\n"
+	  "  --verify [--verify-seed N]\n"
+	  "  --keep-files --watch DEV. Bools take 0|1 or stand alone; a bare time is seconds.\n"
+	  "  Options before the first --name are global; a job file has [global] and job sections.\n"
+	  "  Jobs run at the same time unless stonewall; an option fio has and stackbench does not\n"
+	  "  is refused (exit 2). MODE: read, write, randread, randwrite, rw, randrw.\n"
+	  "  PATH: a block device, a regular file, or a directory (one file per job thread).\n" },
+	{ "bonnie", sb_cmd_bonnie, "run bonnie++ 2.00a's tests with its options and output", sb_cmd_bonnie_usage },
 	{ NULL, NULL, NULL, NULL },
 };
 

@@ -106,6 +106,10 @@ static void line(struct json_object *res, struct json_object *suite, FILE *out)
 		snprintf(f[5], 128, "%.0fM", v / 1048576.0);
 	if (num(get(suite, "chunk_bytes"), &v) && v != 8192)
 		snprintf(f[6], 128, "%.0fk", v / 1024.0);
+	if (num(get(suite, "seeks"), &v))
+		snprintf(f[7], 128, "%.0f", v);
+	if (num(get(suite, "seek_procs"), &v))
+		snprintf(f[8], 128, "%.0f", v);
 	for (i = 0; i < 6; i++)
 		if (io[i])
 			pair(figs, io[i], i == 5, f, 9 + 2 * i, f[38 + i], 128);

@@ -100,6 +100,7 @@ int sb_table_format_parse(const char *s, enum sb_table_format *out, struct sb_er
 		{ "text", SB_FMT_TEXT }, { "markdown", SB_FMT_MARKDOWN }, { "md", SB_FMT_MARKDOWN },
 		{ "csv", SB_FMT_CSV }, { "json", SB_FMT_JSON }, { "bonnie-csv", SB_FMT_BONNIE_CSV },
 		{ "html", SB_FMT_HTML },
+		{ "fio-matrix", SB_FMT_FIO_MATRIX },
 	};
 	size_t i;
 
@@ -108,7 +109,7 @@ int sb_table_format_parse(const char *s, enum sb_table_format *out, struct sb_er
 			*out = fmts[i].f;
 			return 0;
 		}
-	return sb_err_set(err, -EINVAL, "unknown format '%s' (text, markdown, csv, json, bonnie-csv, html)", s);
+	return sb_err_set(err, -EINVAL, "unknown format '%s' (text, markdown, csv, json, bonnie-csv, html, fio-matrix)", s);
 }
 
 /* ---- the model ---- */
@@ -385,6 +386,8 @@ int sb_table_render(struct json_object *const *results, unsigned n,
 		return sb_bonnie_csv_write(results, n, out, err);
 	if (o->format == SB_FMT_HTML)
 		return sb_html_render(results, o->paths, n, o, out, err);
+	if (o->format == SB_FMT_FIO_MATRIX)
+		return sb_fio_matrix_write(results, n, out, err);
 	r = sb_table_build(results, n, o, &t, err);
 	if (r < 0)
 		return r;

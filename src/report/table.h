@@ -16,6 +16,7 @@ enum sb_table_format {
 	SB_FMT_JSON,
 	SB_FMT_BONNIE_CSV,
 	SB_FMT_HTML,
+	SB_FMT_FIO_MATRIX,       /* the home-NAS table: fio-matrix cells x devices (fio_matrix.c) */
 };
 
 struct sb_table_opts {
@@ -112,5 +113,7 @@ void sb_csv_field(FILE *out, const char *s, int first);
 
 /* bonnie_csv.c: one bonnie++ 1.98 CSV line per results file. */
 int sb_bonnie_csv_write(struct json_object *const *results, unsigned n, FILE *out, struct sb_err *err);
+/* Every fio-matrix cell of the results, each with its devices' iostat -x figures. */
+int sb_fio_matrix_write(struct json_object *const *results, unsigned n, FILE *out, struct sb_err *err);
 
 #endif

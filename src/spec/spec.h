@@ -100,6 +100,7 @@ struct sb_bench_spec {
 	uint32_t files;           /* bonnie -n, in units of 1024 files (default 1; 0 skips) */
 	bool fsync;               /* bonnie -b: fsync after every write (default true, as the Helios4 runs) */
 	bool per_layer;           /* also run the engine on every layer's block device (read-only) */
+	uint64_t ram;             /* bonnie++ -r: RAM the sizes are judged against; 0 = this machine's */
 };
 
 /* Faults injected into a run (dm-delay / dm-flakey under md, md member

@@ -1,10 +1,9 @@
 #!/bin/bash
-# Side-by-side: the bonnie suite vs Debian's bonnie++ 2.00a
-# (`bonnie++ -d DIR -c 1 -s SIZE -n FILES -f -b -u root`) on the same ext4
+# Side-by-side: `stackbench bonnie` (the bonnie suite) vs Debian's bonnie++ 2.00a,
+# the same command line (`-d DIR -c 1 -s SIZE -r SIZE/2 -n FILES -f -b -u root -q`), on the same ext4
 # (on a loop device backed by /dev/shm), alternating, N rounds; prints each
 # figure of both and the ratio stackbench/bonnie++ of the medians (target:
-# within 10%). bonnie++ never drops the page cache, so stackbench runs here
-# with STACKBENCH_NO_DROP_CACHES=1 to measure the same thing; bonnie++ must
+# within 10%). Neither drops the page cache between phases; both must
 # be told RAM is small (-r) to accept a file below twice RAM. Figures
 # bonnie++ prints as "+++++" (test too short to time) are shown as n/a.
 # A benchmark, not a pass/fail test.
@@ -30,9 +29,10 @@ mount "$LOOP" "$TMP/mnt"
 echo "ext4 on $LOOP (backed by /dev/shm), file ${SIZE} MiB, chunk 8 KiB, fsync after every write (-b), ${FILES}x1024 files, $ROUNDS rounds"
 
 FIGS="block_output rewrite block_input seeks seq_create seq_stat seq_delete ran_create ran_stat ran_delete"
-run_bonnie() {
-	bonnie++ -d "$TMP/mnt" -c 1 -s "${SIZE}M" -r $((SIZE / 2)) -n "$FILES" -f -b -u root -q 2>/dev/null |
-		tail -1 | python3 -c '
+# the same bonnie++ command line for both tools; each prints bonnie++'s CSV line
+ARGS=(-d "$TMP/mnt" -c 1 -s "${SIZE}M" -r $((SIZE / 2)) -n "$FILES" -f -b -u root -q)
+parse_csv() {
+	tail -1 | python3 -c '
 import sys
 f = sys.stdin.read().strip().split(",")
 # bonnie++ 1.98 CSV: 11 put_block KiB/s, 13 rewrite, 17 get_block, 19 seeks,
@@ -47,16 +47,9 @@ for k, i in idx.items():
     print(k, v, c if c and "+" not in c else "nan")
 '
 }
-run_sb() {
-	STACKBENCH_NO_DROP_CACHES=1 "$SB" -q bench --suite bonnie --target "$TMP/mnt" \
-		--set bench.size="${SIZE}MiB" --set bench.files="$FILES" --set bench.fsync=true \
-		--output-format json | python3 -c '
-import json, sys
-s = json.load(sys.stdin)["suites"][0]["figures"]
-for k, v in s.items():
-    print(k, v["value"], v.get("cpu_pct", "nan"))
-'
-}
+run_bonnie() { bonnie++ "${ARGS[@]}" 2>/dev/null | parse_csv; }
+# stackbench bonnie, like bonnie++, does not drop the page cache between phases
+run_sb() { "$SB" bonnie "${ARGS[@]}" 2>/dev/null | parse_csv; }
 : >"$TMP/sb.txt"; : >"$TMP/bo.txt"
 for r in $(seq 1 "$ROUNDS"); do
 	if (( r % 2 )); then

@@ -122,6 +122,47 @@ static void test_empty(void **state)
 }
 
 /* merge = sum of arrays; min/max/mean as if all were in one */
+/* fio's stat.c, as documented there: values below 128 ns are their own
+ * bucket; above, the bucket of v is ((msb - 6 + 1) << 6) + ((v >> (msb - 6)) & 63)
+ * and a bucket stands for base + (k + 0.5) * 2^error_bits. json+ "bins"
+ * keys are those values: ours must be the same numbers. */
+static uint64_t fio_idx(uint64_t v)
+{
+	unsigned msb = v ? 63 - (unsigned)__builtin_clzll(v) : 0, eb;
+
+	if (msb <= 6)
+		return v;
+	eb = msb - 6;
+	return ((uint64_t)(eb + 1) << 6) + ((v >> eb) & 63);
+}
+
+static uint64_t fio_val(uint64_t idx)
+{
+	unsigned eb;
+	uint64_t base, k;
+
+	if (idx < 128)
+		return idx;
+	eb = (unsigned)(idx >> 6) - 1;
+	base = 1ULL << (eb + 6);
+	k = idx % 64;
+	return base + (uint64_t)((k + 0.5) * (double)(1ULL << eb));
+}
+
+static void test_fio_bins(void **state)
+{
+	static const uint64_t v[] = { 0, 1, 63, 64, 127, 128, 129, 255, 256, 13888, 17536, 30848,
+				      1000000, 123456789, 4000000000ULL };
+	unsigned i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		assert_int_equal(sb_hist_index(v[i]), fio_idx(v[i]));
+		assert_int_equal(sb_hist_bucket_value(sb_hist_index(v[i])), fio_val(fio_idx(v[i])));
+	}
+	/* a fio json+ key is its own bucket's value */
+	assert_int_equal(sb_hist_bucket_value(sb_hist_index(13888)), 13888);
+}
+
 static void test_merge(void **state)
 {
 	struct sb_hist *a = new_hist(), *b = new_hist(), *all = new_hist(), *m = new_hist();
@@ -160,6 +201,7 @@ int main(void)
 		cmocka_unit_test(test_two_point),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_fio_bins),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

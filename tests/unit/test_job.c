@@ -12,16 +12,16 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "config.h"
 #include "bench/engine.h"
 #include "bench/iostat.h"
 #include "bench/job.h"
+#include "bench/jobargs.h"
 #include "bench/output.h"
 
 static int parse(struct sb_job_opts *o, struct sb_err *err, ...)
 {
 	char *argv[64];
-	const char *watch[SB_JOB_MAX_WATCH];
-	unsigned nwatch;
 	enum sb_output_format fmt;
 	int argc = 0;
 	va_list ap;
@@ -34,7 +34,7 @@ static int parse(struct sb_job_opts *o, struct sb_err *err, ...)
 	va_end(ap);
 	argv[argc] = NULL;
 	sb_err_clear(err);
-	return sb_job_parse_args(argc, argv, o, watch, &nwatch, &fmt, err);
+	return sb_job_parse_args(argc, argv, o, &fmt, err);
 }
 
 static void test_parse_ok(void **state)
@@ -64,13 +64,148 @@ static void test_parse_ok(void **state)
 	assert_int_equal(o.iodepth, 1);
 }
 
+static int cli(struct sb_job_cli *c, struct sb_err *err, ...)
+{
+	char *argv[64];
+	int argc = 0;
+	va_list ap;
+	const char *a;
+
+	argv[argc++] = "job";
+	va_start(ap, err);
+	while ((a = va_arg(ap, const char *)))
+		argv[argc++] = (char *)a;
+	va_end(ap);
+	argv[argc] = NULL;
+	sb_err_clear(err);
+	return sb_job_cli_parse(argc, argv, c, err);
+}
+
+/* The reference write-ups' command lines, verbatim but for the size. */
+static void test_fio_spellings(void **state)
+{
+	struct sb_job_cli c;
+	struct sb_err err = { 0 };
+
+	if (cli(&c, &err, "--name=myjob", "--randrepeat=0", "--ioengine=libaio", "--direct=1",
+		"--size=10M", "--filename=testfile", "--bs=512k", "--iodepth=32", "--rw=read",
+		"--numjob=2", NULL) < 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(c.njobs, 1);
+	assert_string_equal(c.jobs[0].name, "myjob");
+	assert_string_equal(c.jobs[0].target, "testfile");
+	assert_true(c.jobs[0].create);
+	assert_false(c.jobs[0].randrepeat);
+	assert_true(c.jobs[0].direct);
+	assert_int_equal(c.jobs[0].size, 10 << 20);
+	assert_int_equal(c.jobs[0].bs, 512 << 10);
+	assert_int_equal(c.jobs[0].iodepth, 32);
+	assert_int_equal(c.jobs[0].numjobs, 2);
+	assert_int_equal(c.jobs[0].rw, SB_RW_READ);
+	assert_int_equal(c.jobs[0].ioengine, SB_IOENGINE_LIBAIO);
+	sb_job_cli_free(&c);
+
+	if (cli(&c, &err, "--name=stressant", "--group_reporting", "--directory=/srv/osmc",
+		"--size=100M", "--readwrite=randrw", "--direct=1", "--numjobs=4", NULL) < 0)
+		fail_msg("%s", err.msg);
+	assert_string_equal(c.jobs[0].target, "/srv/osmc");
+	assert_true(c.jobs[0].group_reporting);
+	assert_int_equal(c.jobs[0].rw, SB_RW_RANDRW);
+	assert_int_equal(c.jobs[0].numjobs, 4);
+	assert_true(c.jobs[0].randrepeat); /* fio's default */
+	sb_job_cli_free(&c);
+
+	/* --opt value, bools alone or with 0/1, fio's times (bare = seconds) */
+	if (cli(&c, &err, "--filename", "/dev/null", "--rw", "randrw", "--rwmixwrite", "30",
+		"--runtime", "5", "--ramp_time", "1", "--direct", "0", "--end_fsync", "--output",
+		"out.json", "--output-format", "json+", "--ioengine", "psync", "--iodepth", "8", NULL) < 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(c.jobs[0].rwmixread, 70);
+	assert_int_equal(c.jobs[0].runtime_ns, 5000000000ULL);
+	assert_int_equal(c.jobs[0].ramp_ns, 1000000000ULL);
+	assert_true(c.jobs[0].runtime_limit); /* not time_based: size or runtime, what comes first */
+	assert_false(c.jobs[0].direct);
+	assert_true(c.jobs[0].end_fsync);
+	assert_string_equal(c.output, "out.json");
+	assert_int_equal(c.fmt, SB_OUT_JSONPLUS);
+	assert_int_equal(c.jobs[0].ioengine, SB_IOENGINE_PSYNC);
+	assert_int_equal(c.jobs[0].iodepth, 1); /* a synchronous engine */
+	sb_job_cli_free(&c);
+
+	if (cli(&c, &err, "--target=/dev/null", "--runtime=2s", "--time_based", "--buffered", NULL) < 0)
+		fail_msg("%s", err.msg);
+	assert_false(c.jobs[0].runtime_limit);
+	assert_false(c.jobs[0].direct);
+	assert_false(c.jobs[0].create);
+	sb_job_cli_free(&c);
+}
+
+/* --name starts a job that inherits the options before the first --name
+ * (fio's global ones), not those of the job before it. */
+static void test_fio_jobs(void **state)
+{
+	struct sb_job_cli c;
+	struct sb_err err = { 0 };
+
+	if (cli(&c, &err, "--filename=/dev/null", "--bs=8k", "--name=a", "--iodepth=4",
+		"--name=b", "--rw=write", "--stonewall", "--name=c", NULL) < 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(c.njobs, 3);
+	assert_string_equal(c.jobs[0].name, "a");
+	assert_int_equal(c.jobs[0].iodepth, 4);
+	assert_int_equal(c.jobs[0].bs, 8192);
+	assert_string_equal(c.jobs[1].name, "b");
+	assert_int_equal(c.jobs[1].iodepth, 1);
+	assert_int_equal(c.jobs[1].rw, SB_RW_WRITE);
+	assert_int_equal(c.jobs[1].bs, 8192);
+	assert_int_equal(c.jobs[2].rw, SB_RW_READ);
+	assert_int_equal(c.jobs[0].groupid, 0);
+	assert_int_equal(c.jobs[1].groupid, 1);
+	assert_int_equal(c.jobs[2].groupid, 1);
+	sb_job_cli_free(&c);
+}
+
+static void test_fio_job_file(void **state)
+{
+	char path[] = "/tmp/sb-test-jobfile.XXXXXX";
+	struct sb_job_cli c;
+	struct sb_err err = { 0 };
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+
+	assert_non_null(f);
+	fputs("; a comment\n[global]\nioengine=libaio\ndirect=1\nfilename=/dev/null\nbs=4k\n\n"
+	      "[seq-read]\nrw=read\niodepth = 16\n# another\n[rand-write]\nrw=randwrite\nstonewall\n"
+	      "time_based\nruntime=3\n", f);
+	fclose(f);
+	if (cli(&c, &err, "--output-format=json", path, NULL) < 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(c.njobs, 2);
+	assert_string_equal(c.jobs[0].name, "seq-read");
+	assert_int_equal(c.jobs[0].iodepth, 16);
+	assert_string_equal(c.jobs[1].name, "rand-write");
+	assert_int_equal(c.jobs[1].rw, SB_RW_RANDWRITE);
+	assert_int_equal(c.jobs[1].iodepth, 1);
+	assert_true(c.jobs[1].time_based);
+	assert_int_equal(c.jobs[1].groupid, 1);
+	assert_int_equal(c.fmt, SB_OUT_JSON);
+	sb_job_cli_free(&c);
+
+	f = fopen(path, "w");
+	fputs("[j]\nfilename=/dev/null\nrate_iops=100\n", f);
+	fclose(f);
+	assert_int_equal(cli(&c, &err, path, NULL), -EINVAL);
+	if (!strstr(err.msg, ":3: not supported by stackbench job: rate_iops"))
+		fail_msg("'%s'", err.msg);
+	sb_job_cli_free(&c);
+	unlink(path);
+}
+
 static void expect_reject(const char *want, ...)
 {
 	struct sb_job_opts o;
 	struct sb_err err = { 0 };
 	char *argv[32];
-	const char *watch[SB_JOB_MAX_WATCH];
-	unsigned nwatch;
 	enum sb_output_format fmt;
 	int argc = 0;
 	va_list ap;
@@ -82,7 +217,7 @@ static void expect_reject(const char *want, ...)
 		argv[argc++] = (char *)a;
 	va_end(ap);
 	argv[argc] = NULL;
-	assert_int_equal(sb_job_parse_args(argc, argv, &o, watch, &nwatch, &fmt, &err), -EINVAL);
+	assert_int_equal(sb_job_parse_args(argc, argv, &o, &fmt, &err), -EINVAL);
 	if (!strstr(err.msg, want))
 		fail_msg("message '%s' lacks '%s'", err.msg, want);
 }
@@ -103,7 +238,21 @@ static void test_parse_reject(void **state)
 	expect_reject("--verify", "--target", "x", "--verify", "--rw", "randrw", NULL);
 	expect_reject("unknown option", "--target", "x", "--frobnicate", NULL);
 	expect_reject("--output-format", "--target", "x", "--output-format", "xml", NULL);
-	expect_reject("unexpected argument", "--target", "x", "extra", NULL);
+	expect_reject("job file extra: No such file", "--target", "x", "extra", NULL);
+	expect_reject("not supported by stackbench job: --rate", "--target", "x", "--rate=1m", NULL);
+	expect_reject("not supported by stackbench job: --norandommap", "--norandommap", "--target", "x", NULL);
+	expect_reject("not supported by stackbench job: --ioengine=io_uring", "--target", "x",
+		      "--ioengine=io_uring", NULL);
+	expect_reject("--iodepth needs a value", "--target", "x", "--iodepth", NULL);
+	expect_reject("--iodepth needs a value", "--target", "x", "--iodepth", "--bs", "4k", NULL);
+	expect_reject("--bs: 0 is out of range; allowed 512 B to 64 MiB", "--target", "x", "--bs", "0", NULL);
+	expect_reject("--bs: 0 is out of range", "--target=x", "--bs=0", NULL);
+	/* no abbreviations: --output is fio's output file, not --output-format */
+	expect_reject("unknown option '--iodept'", "--target", "x", "--iodept=4", NULL);
+	expect_reject("unknown option '--outp'", "--target", "x", "--outp", "json", NULL);
+	expect_reject("--direct: '2' is not 0 or 1", "--target", "x", "--direct=2", NULL);
+	expect_reject("--time_based needs --runtime", "--target", "x", "--time_based", NULL);
+	expect_reject("2 jobs", "--target", "x", "--name=a", "--name=b", NULL);
 	expect_reject("smaller than --bs", "--target", "x", "--bs", "8k", "--size", "4k", NULL);
 }
 
@@ -170,11 +319,74 @@ static void test_json_shape(void **state)
 	assert_int_equal(rmdir(dir), 0); /* the job removed its file */
 }
 
+/* fio's JSON (sb_jobs_report_json): one entry per thread without
+ * group_reporting, fio's keys, 17 percentiles, json+ bins holding every io,
+ * and slat + clat = lat per direction (means). */
+static void test_fio_json(void **state)
+{
+	char dir[] = "/tmp/sb-test-fiojson.XXXXXX";
+	struct sb_job_cli c;
+	struct sb_job_result *r = calloc(1, sizeof(*r));
+	struct sb_iostat io = { 0 };
+	struct sb_err err = { 0 };
+	struct json_object *j, *jobs, *job, *rd, *clat, *bins;
+	const struct sb_job_opts *op[1];
+	const struct sb_job_result *rp[1];
+	static const char *const keys[] = { "jobname", "groupid", "error", "elapsed", "job options",
+					    "trim", "sync", "job_runtime", "usr_cpu", "ctx", "latency_us",
+					    "latency_ms", "iodepth_level" };
+	static const char *const dkeys[] = { "slat_ns", "clat_ns", "lat_ns", "bw_min", "bw_agg",
+					     "bw_samples", "iops_stddev", "iops_samples", "short_ios" };
+	int64_t n = 0;
+
+	assert_non_null(mkdtemp(dir));
+	if (cli(&c, &err, "--name=t", "--directory", dir, "--rw=randread", "--bs=4k", "--size=512k",
+		"--iodepth=4", "--numjobs=2", "--buffered", NULL) < 0)
+		fail_msg("%s", err.msg);
+	if (sb_engine_run(&c.jobs[0], r, &err) < 0)
+		fail_msg("engine: %s", err.msg);
+	op[0] = &c.jobs[0];
+	rp[0] = r;
+	j = sb_jobs_report_json(&c.global, op, rp, 1, &io, true);
+	assert_string_equal(json_object_get_string(json_object_object_get(j, "fio version")), "stackbench-" SB_VERSION);
+	jobs = json_object_object_get(j, "jobs");
+	assert_int_equal(json_object_array_length(jobs), 2);
+	job = json_object_array_get_idx(jobs, 1);
+	for (unsigned k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		if (!json_object_object_get_ex(job, keys[k], NULL))
+			fail_msg("job key %s missing", keys[k]);
+	assert_string_equal(json_object_get_string(json_object_object_get(json_object_object_get(job, "job options"),
+									     "bs")), "4k");
+	rd = json_object_object_get(job, "read");
+	for (unsigned k = 0; k < sizeof(dkeys) / sizeof(dkeys[0]); k++)
+		if (!json_object_object_get_ex(rd, dkeys[k], NULL))
+			fail_msg("read key %s missing", dkeys[k]);
+	clat = json_object_object_get(rd, "clat_ns");
+	assert_int_equal(json_object_object_length(json_object_object_get(clat, "percentile")), 17);
+	assert_true(json_object_object_get_ex(json_object_object_get(clat, "percentile"), "99.950000", NULL));
+	bins = json_object_object_get(clat, "bins");
+	json_object_object_foreach(bins, bk, bv) {
+		(void)bk;
+		n += json_object_get_int64(bv);
+	}
+	assert_int_equal(n, 128); /* 512 KiB in 4 KiB reads: every io in one bin */
+	assert_int_equal(json_object_get_int64(json_object_object_get(rd, "total_ios")), 128);
+	json_object_put(j);
+	sb_job_result_release(r);
+	free(r);
+	sb_job_cli_free(&c);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_ok),
 		cmocka_unit_test(test_parse_reject),
+		cmocka_unit_test(test_fio_spellings),
+		cmocka_unit_test(test_fio_jobs),
+		cmocka_unit_test(test_fio_job_file),
+		cmocka_unit_test(test_fio_json),
 		cmocka_unit_test(test_json_shape),
 	};
 

@@ -283,6 +283,43 @@ static void test_bad_columns(void **state)
 	assert_int_equal(sb_table_format_parse("xml", &f, NULL), -EINVAL);
 }
 
+/* The home-NAS table: reads first, each cell's MB/s, then one row per device
+ * with its iostat -x columns; a result without fio-matrix is refused. */
+static void test_fio_matrix(void **state)
+{
+	static const char js[] =
+		"{\"stack\":{\"name\":\"raid10\"},\"suites\":[{\"suite\":\"fio-matrix\",\"jobs\":["
+		"{\"job options\":{\"rw\":\"write\",\"iodepth\":32,\"numjobs\":4},\"write\":{\"bw_bytes\":254000000},"
+		"\"disk_util\":[{\"name\":\"sdc\",\"w_per_s\":272,\"write_mbps\":135.5,\"w_await_ms\":32.98,"
+		"\"wareq_kb\":510.13,\"aqu_sz\":8.43,\"util_pct\":89.6}]},"
+		"{\"job options\":{\"rw\":\"read\",\"iodepth\":1,\"numjobs\":1},\"read\":{\"bw_bytes\":318000000},"
+		"\"disk_util\":[{\"name\":\"sdc\",\"r_per_s\":294,\"read_mbps\":147,\"r_await_ms\":1.79,"
+		"\"rareq_kb\":512,\"aqu_sz\":0.08,\"util_pct\":100},{\"name\":\"sde\",\"r_per_s\":295,"
+		"\"read_mbps\":147.5,\"r_await_ms\":1.42,\"rareq_kb\":512,\"util_pct\":92}]}]}]}";
+	struct json_object *res[1] = { json_tokener_parse(js) }, *none[1] = { json_tokener_parse("{}") };
+	struct sb_err err = { 0 };
+	char *buf = NULL, *rd, *wr;
+	size_t len;
+	FILE *f = open_memstream(&buf, &len);
+	enum sb_table_format fmt;
+
+	assert_int_equal(sb_table_format_parse("fio-matrix", &fmt, NULL), 0);
+	assert_int_equal(fmt, SB_FMT_FIO_MATRIX);
+	assert_int_equal(sb_fio_matrix_write(res, 1, f, &err), 0);
+	fclose(f);
+	rd = strstr(buf, "raid10               read     1    1     318.0  sdc          294.00   147.00     1.79   512.00");
+	wr = strstr(buf, "raid10               write   32    4     254.0  sdc               -        -        -        -   272.00   135.50    32.98   510.13    8.43  89.60");
+	if (!rd || !wr || wr < rd || !strstr(buf, "  sde          295.00   147.50") || !strstr(buf, "rareq-sz"))
+		fail_msg("table:\n%s", buf);
+	free(buf);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(sb_fio_matrix_write(none, 1, f, &err), -EINVAL);
+	fclose(f);
+	free(buf);
+	json_object_put(res[0]);
+	json_object_put(none[0]);
+}
+
 /* bonnie++ 1.98 lines have 50 fields; block output of 146 MB/s is 142578 K/sec. */
 static void test_bonnie_line(void **state)
 {
@@ -532,6 +569,7 @@ int main(void)
 		cmocka_unit_test(test_ambiguous_and_raid),
 		cmocka_unit_test(test_bad_columns),
 		cmocka_unit_test(test_bonnie_line),
+		cmocka_unit_test(test_fio_matrix),
 		cmocka_unit_test(test_goldens),
 		cmocka_unit_test(test_requested_fallback),
 		cmocka_unit_test(test_requested_disabled),

@@ -71,6 +71,17 @@ static double bt_stop(const struct btimer *t, double *cpu_pct)
 }
 
 /* a small per-thread PRNG (xorshift64*) for seeks and names */
+/* One clock read per operation (it ends one and starts the next): the
+ * worst operation so far into *lmax, *prev moved to now. */
+static inline void lmax_step(uint64_t *lmax, uint64_t *prev)
+{
+	uint64_t now = sb_now_ns();
+
+	if (now - *prev > *lmax)
+		*lmax = now - *prev;
+	*prev = now;
+}
+
 static uint64_t rnd(uint64_t *s)
 {
 	*s ^= *s >> 12;
@@ -130,8 +141,9 @@ static int block_output(struct bonnie *bn, struct sb_err *err)
 	fd = open(bn->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return sb_err_sys(err, -errno, "bonnie: create %s", bn->path);
+	uint64_t prev = sb_now_ns();
 	for (i = 0; i < bn->nchunks; i++) {
-		uint64_t t0 = sb_now_ns(), d;
+
 
 		((uint64_t *)bn->buf)[0] = i;      /* every chunk differs */
 		((uint64_t *)bn->buf)[1] = rnd(&seed);
@@ -140,9 +152,7 @@ static int block_output(struct bonnie *bn, struct sb_err *err)
 			close(fd);
 			return rc;
 		}
-		d = sb_now_ns() - t0;
-		if (d > lmax)
-			lmax = d;
+		lmax_step(&lmax, &prev);
 		if ((i & 4095) == 0)
 			show(bn, "block output", i, bn->nchunks, t.t0);
 	}
@@ -171,8 +181,14 @@ static int rewrite(struct bonnie *bn, struct sb_err *err)
 	fd = open(bn->path, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return sb_err_sys(err, -errno, "bonnie: open %s", bn->path);
+	/* as bonnie++ 2.00a (strace): an lseek to 0 after the open */
+	if (lseek(fd, 0, SEEK_SET) < 0) {
+		close(fd);
+		return sb_err_sys(err, -errno, "bonnie: lseek %s", bn->path);
+	}
+	uint64_t prev = sb_now_ns();
 	for (i = 0; i < bn->nchunks; i++) {
-		uint64_t t0 = sb_now_ns(), d;
+
 
 		if ((rc = full_read(fd, bn->buf, bn->chunk)) < 0)
 			goto fail;
@@ -183,9 +199,7 @@ static int rewrite(struct bonnie *bn, struct sb_err *err)
 		}
 		if ((rc = full_write(fd, bn->buf, bn->chunk)) < 0)
 			goto fail;
-		d = sb_now_ns() - t0;
-		if (d > lmax)
-			lmax = d;
+		lmax_step(&lmax, &prev);
 		if ((i & 4095) == 0)
 			show(bn, "rewrite", i, bn->nchunks, t.t0);
 	}
@@ -215,16 +229,20 @@ static int block_input(struct bonnie *bn, struct sb_err *err)
 	fd = open(bn->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return sb_err_sys(err, -errno, "bonnie: open %s", bn->path);
+	/* as bonnie++ 2.00a (strace): an lseek to 0 after the open */
+	if (lseek(fd, 0, SEEK_SET) < 0) {
+		close(fd);
+		return sb_err_sys(err, -errno, "bonnie: lseek %s", bn->path);
+	}
+	uint64_t prev = sb_now_ns();
 	for (i = 0; i < bn->nchunks; i++) {
-		uint64_t t0 = sb_now_ns(), d;
+
 
 		if ((rc = full_read(fd, bn->buf, bn->chunk)) < 0) {
 			close(fd);
 			return sb_err_sys(err, rc, "bonnie: reading %s", bn->path);
 		}
-		d = sb_now_ns() - t0;
-		if (d > lmax)
-			lmax = d;
+		lmax_step(&lmax, &prev);
 		if ((i & 4095) == 0)
 			show(bn, "block input", i, bn->nchunks, t.t0);
 	}
@@ -259,9 +277,9 @@ static void *seeker_main(void *arg)
 		goto out;
 	}
 	/* take a ticket per seek, as bonnie++'s children read them from a pipe */
+	uint64_t prev = sb_now_ns();
 	while (atomic_fetch_sub(s->tickets, 1) > 0) {
 		off_t off = (off_t)((rnd(&s->seed) % bn->nchunks) * bn->chunk);
-		uint64_t t0 = sb_now_ns(), d;
 
 		if (lseek(fd, off, SEEK_SET) < 0 || (s->rc = full_read(fd, buf, bn->chunk)) < 0) {
 			s->rc = s->rc < 0 ? s->rc : -errno;
@@ -276,9 +294,7 @@ static void *seeker_main(void *arg)
 				goto out;
 			}
 		}
-		d = sb_now_ns() - t0;
-		if (d > s->lmax)
-			s->lmax = d;
+		lmax_step(&s->lmax, &prev);
 	}
 	if (bn->sync && fsync(fd) < 0) {
 		s->rc = -errno;
@@ -359,7 +375,10 @@ static int create_files(struct ftest *f, const unsigned *order, const char *fig,
 	double el, cpu;
 	char p[700];
 
+	uint64_t lmax = 0;
+
 	bt_start(&t);
+	uint64_t prev = sb_now_ns();
 	for (unsigned i = 0; i < f->n; i++) {
 		int fd;
 
@@ -374,9 +393,11 @@ static int create_files(struct ftest *f, const unsigned *order, const char *fig,
 			return sb_err_sys(err, e, "bonnie: fsync %s", p);
 		}
 		close(fd);
+		lmax_step(&lmax, &prev);
 	}
 	el = bt_stop(&t, &cpu);
-	sb_suite_figure(f->bn->c, fig, f->n / el, "/s", cpu, 0);
+	/* with its worst single operation, as bonnie++'s latency row */
+	sb_suite_figure(f->bn->c, fig, f->n / el, "/s", cpu, lmax);
 	return 0;
 }
 
@@ -387,8 +408,10 @@ static int walk_files(struct ftest *f, bool del, const char *fig, struct sb_err 
 	double el, cpu;
 	unsigned done = 0;
 	char p[1000], dp[640];
+	uint64_t lmax = 0;
 
 	bt_start(&t);
+	uint64_t prev = sb_now_ns();
 	for (unsigned d = 0; d < f->ndirs; d++) {
 		DIR *dh;
 		struct dirent *e;
@@ -411,13 +434,14 @@ static int walk_files(struct ftest *f, bool del, const char *fig, struct sb_err 
 				return sb_err_sys(err, er, "bonnie: %s %s", del ? "unlink" : "stat", p);
 			}
 			done++;
+			lmax_step(&lmax, &prev);
 		}
 		closedir(dh);
 	}
 	el = bt_stop(&t, &cpu);
 	if (done != f->n)
 		return sb_err_set(err, -EIO, "bonnie: found %u files of %u in %s", done, f->n, f->dir);
-	sb_suite_figure(f->bn->c, fig, f->n / el, "/s", cpu, 0);
+	sb_suite_figure(f->bn->c, fig, f->n / el, "/s", cpu, lmax);
 	return 0;
 }
 
@@ -427,8 +451,10 @@ static int random_files(struct ftest *f, const unsigned *order, bool del, const 
 	struct btimer t;
 	double el, cpu;
 	char p[700];
+	uint64_t lmax = 0;
 
 	bt_start(&t);
+	uint64_t prev = sb_now_ns();
 	for (unsigned i = 0; i < f->n; i++) {
 		struct stat st;
 
@@ -436,9 +462,10 @@ static int random_files(struct ftest *f, const unsigned *order, bool del, const 
 		if ((del ? unlink(p) : stat(p, &st)) < 0 ||
 		    (del && f->bn->sync && fsync_dir_of(f, order[i]) < 0))
 			return sb_err_sys(err, -errno, "bonnie: %s %s", del ? "unlink" : "stat", p);
+		lmax_step(&lmax, &prev);
 	}
 	el = bt_stop(&t, &cpu);
-	sb_suite_figure(f->bn->c, fig, f->n / el, "/s", cpu, 0);
+	sb_suite_figure(f->bn->c, fig, f->n / el, "/s", cpu, lmax);
 	return 0;
 }
 
@@ -560,6 +587,15 @@ int sb_suite_bonnie(struct sb_suite_ctx *c, struct sb_err *err)
 	if (posix_memalign((void **)&bn.buf, 4096, bn.chunk))
 		return sb_err_set(err, -ENOMEM, "out of memory");
 	snprintf(bn.path, sizeof(bn.path), "%s/Bonnie.%d", c->target, (int)getpid());
+	/* what bonnie++ writes in its CSV line: size, chunk, seeks and seekers,
+	 * concurrency, seed, file count (x1024) */
+	json_object_object_add(c->params, "file_size_bytes", json_object_new_int64((int64_t)bn.size));
+	json_object_object_add(c->params, "chunk_bytes", json_object_new_int64((int64_t)bn.chunk));
+	json_object_object_add(c->params, "seeks", json_object_new_int(SEEKS_TOTAL));
+	json_object_object_add(c->params, "seek_procs", json_object_new_int(SEEK_THREADS));
+	json_object_object_add(c->params, "concurrency", json_object_new_int(1));
+	json_object_object_add(c->params, "seed", json_object_new_int64((int64_t)(sb_now_ns() % 4000000000ULL)));
+	json_object_object_add(c->params, "num_files", json_object_new_int((int)c->b->files));
 	if ((rc = block_output(&bn, err)) < 0 || (rc = rewrite(&bn, err)) < 0 ||
 	    (rc = block_input(&bn, err)) < 0 || (rc = seeks(&bn, err)) < 0)
 		goto out;

@@ -25,6 +25,7 @@ struct sb_suite_ctx {
 	uint64_t ram;                 /* bytes */
 	struct sb_sizing sz;          /* the size this suite writes (sb_sizing_choose) */
 	unsigned phase, nphases;      /* for the progress line: phase k of n */
+	struct json_object *params;   /* suite-level keys (bonnie: file_size_bytes, seed, ...) */
 };
 
 /* sync + drop the page cache before a read phase; notes once if it cannot. */

@@ -1,0 +1,109 @@
+/* A job's result from its threads' results: merged (sums, histograms,
+ * the threads' bandwidth samples added up), fio's log files written, and
+ * each thread's own result kept when the job reports them one by one. */
+#include "bench/engine_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void stat_merge(struct sb_stat *d, const struct sb_stat *s)
+{
+	/* threads run side by side: the job's bandwidth is their sum (fio's
+	 * group_reporting sums the threads' samples the same way) */
+	if (!s->n)
+		return;
+	d->min += s->min;
+	d->max += s->max;
+	d->sum += s->sum / (double)s->n * (double)(d->n ? d->n : s->n);
+	d->sumsq += s->sumsq;
+	if (!d->n)
+		d->n = s->n;
+}
+
+/* res += one thread's result */
+void sb_engine_merge_thread(struct sb_job_result *res, const struct sb_job_result *r)
+{
+	unsigned d;
+
+	for (d = 0; d < 2; d++) {
+		res->dir[d].io_bytes += r->dir[d].io_bytes;
+		res->dir[d].ios += r->dir[d].ios;
+		if (r->dir[d].runtime_ns > res->dir[d].runtime_ns)
+			res->dir[d].runtime_ns = r->dir[d].runtime_ns;
+		sb_hist_merge(&res->dir[d].clat, &r->dir[d].clat);
+		sb_hist_merge(&res->dir[d].slat, &r->dir[d].slat);
+		sb_hist_merge(&res->dir[d].lat, &r->dir[d].lat);
+		stat_merge(&res->dir[d].bw_kib, &r->dir[d].bw_kib);
+		stat_merge(&res->dir[d].iops, &r->dir[d].iops);
+	}
+	for (d = 0; d < 7; d++) {
+		res->depth_level[d] += r->depth_level[d];
+		res->submit_batch[d] += r->submit_batch[d];
+		res->complete_batch[d] += r->complete_batch[d];
+	}
+	if (r->elapsed_ns > res->elapsed_ns)
+		res->elapsed_ns = r->elapsed_ns;
+	res->usr_sec += r->usr_sec;
+	res->sys_sec += r->sys_sec;
+	res->ctx += r->ctx;
+	res->majf += r->majf;
+	res->minf += r->minf;
+	res->verify_errors += r->verify_errors;
+	res->verified_blocks += r->verified_blocks;
+}
+
+static int write_log(const struct sb_job_opts *o, unsigned thread, enum sb_log_kind k,
+		     const struct sb_log *l, struct sb_err *err)
+{
+	static const char *const kind[] = { "bw", "iops", "slat", "clat", "lat" };
+	const char *prefix = k == SB_LOG_BW ? o->log_bw : k == SB_LOG_IOPS ? o->log_iops : o->log_lat;
+	char path[512];
+	FILE *f;
+	size_t i;
+
+	if (!prefix[0] || (k == SB_LOG_SLAT && o->ioengine != SB_IOENGINE_LIBAIO))
+		return 0;
+	snprintf(path, sizeof(path), "%s_%s.%u.log", prefix, kind[k], o->log_base + thread + 1);
+	if (!(f = fopen(path, "w")))
+		return sb_err_sys(err, -errno, "log %s", path);
+	/* fio's log line: time (ms), value, direction, block size, offset */
+	for (i = 0; i < l->n; i++)
+		fprintf(f, "%llu, %llu, %u, %u, %llu\n", (unsigned long long)l->e[i].t_ms,
+			(unsigned long long)l->e[i].value, l->e[i].dir, l->e[i].bs,
+			(unsigned long long)l->e[i].off);
+	if (fclose(f) != 0)
+		return sb_err_sys(err, -errno, "writing %s", path);
+	return 0;
+}
+
+/* The logs, and (per_thread) each thread's result, handed over to res;
+ * the threads' own copies are released either way. */
+int sb_engine_keep_threads(const struct sb_job_opts *o, struct worker *ws, struct sb_job_result *res,
+			struct sb_err *err)
+{
+	unsigned i, k;
+	int rc = 0;
+
+	for (i = 0; i < o->numjobs; i++)
+		for (k = 0; k < SB_LOG_NKIND && rc == 0; k++)
+			rc = write_log(o, i, (enum sb_log_kind)k, &ws[i].res.log[k], err);
+	if (rc == 0 && o->per_thread && o->numjobs > 1) {
+		res->thread = calloc(o->numjobs, sizeof(*res->thread));
+		if (!res->thread)
+			rc = sb_err_set(err, -ENOMEM, "out of memory");
+	}
+	for (i = 0; i < o->numjobs; i++) {
+		if (res->thread) {
+			res->thread[i] = ws[i].res;
+			memset(res->thread[i].log, 0, sizeof(res->thread[i].log));
+			snprintf(res->thread[i].jobname, sizeof(res->thread[i].jobname), "%s", o->name);
+		}
+		for (k = 0; k < SB_LOG_NKIND; k++)
+			free(ws[i].res.log[k].e);
+	}
+	if (res->thread)
+		res->nthread = o->numjobs;
+	return rc;
+}
+

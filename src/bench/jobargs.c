@@ -1,0 +1,537 @@
+/* `stackbench job` arguments and job files, spelled as fio spells them.
+ *
+ * Options are data: one row per option (name, alias, type, field, range,
+ * default, help), as fio's options.c. The table drives the command line
+ * (--opt=value and --opt value), job files ([global] and job sections) and
+ * `stackbench help job`. The generic spec machinery (src/spec/options.c) is
+ * not reused: its parser is bound to YAML nodes with line:col and to YAML's
+ * true/false, while fio's values are 0/1 bools that may stand alone, times
+ * whose bare number is seconds, aliases and command-line-only options. */
+#include "bench/jobargs.h"
+
+#include <ctype.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/units.h"
+
+enum jt {
+	JT_STR,    /* char[] field */
+	JT_RW,     /* enum sb_rw */
+	JT_SIZE,   /* uint64_t bytes, min..max */
+	JT_U32,    /* uint32_t, min..max */
+	JT_BOOL,   /* fio bool: 0 | 1, alone = 1 */
+	JT_NBOOL,  /* fio bool stored inverted (buffered = !direct) */
+	JT_DUR,    /* uint64_t ns; a bare number is seconds, as fio */
+	JT_U64,    /* uint64_t, any base */
+	JT_ENGINE, /* enum sb_ioengine */
+	JT_MIXW,   /* rwmixwrite: stored as rwmixread = 100 - v */
+	/* command-line only (fio's too): not in job files */
+	JT_FMT,    /* --output-format */
+	JT_OUT,    /* --output FILE */
+	JT_WATCH,  /* --watch DEV (stackbench), repeatable */
+};
+
+struct jopt {
+	const char *name, *alias;
+	enum jt type;
+	size_t off, size;
+	uint64_t min, max;
+	const char *def;           /* as `help job` shows it */
+	const char *help;
+};
+
+#define F(f) offsetof(struct sb_job_opts, f), sizeof(((struct sb_job_opts *)0)->f)
+#define NOF 0, 0
+#define MiB (1ULL << 20)
+
+static const struct jopt jopts[] = {
+	{ "name", NULL, JT_STR, F(name), 0, 0, "job", "job name; on the command line it starts a new job, as in fio" },
+	{ "filename", NULL, JT_STR, F(target), 0, 0, NULL, "file or block device (a missing file is created)" },
+	{ "target", NULL, JT_STR, F(target), 0, 0, NULL, "stackbench: block device, file or directory; must exist" },
+	{ "directory", NULL, JT_STR, F(directory), 0, 0, NULL, "directory: one file NAME.N.0 per job thread" },
+	{ "rw", "readwrite", JT_RW, F(rw), 0, 0, "read", "read, write, randread, randwrite, rw (readwrite), randrw" },
+	{ "rwmixread", NULL, JT_U32, F(rwmixread), 0, 100, "50", "% reads of rw/randrw" },
+	{ "rwmixwrite", NULL, JT_MIXW, F(rwmixread), 0, 100, "50", "% writes of rw/randrw" },
+	{ "bs", "blocksize", JT_SIZE, F(bs), 512, 64 * MiB, "4k", "block size, a multiple of 512" },
+	{ "size", NULL, JT_SIZE, F(size), 1, 0, NULL, "bytes per job thread (default: device / numjobs, 1 GiB file)" },
+	{ "iodepth", NULL, JT_U32, F(iodepth), 1, 4096, "1", "ios in flight per job thread" },
+	{ "iodepth_batch", "iodepth-batch", JT_U32, F(iodepth_batch), 1, 4096, NULL, "most ios per io_submit (fio's iodepth_batch_submit)" },
+	{ "numjobs", "numjob", JT_U32, F(numjobs), 1, SB_JOB_MAX_THREADS, "1", "job threads" },
+	{ "ioengine", NULL, JT_ENGINE, F(ioengine), 0, 0, "libaio", "libaio, psync or sync" },
+	{ "direct", NULL, JT_BOOL, F(direct), 0, 0, "1", "O_DIRECT" },
+	{ "buffered", NULL, JT_NBOOL, F(direct), 0, 0, "0", "through the page cache (direct=0)" },
+	{ "randrepeat", NULL, JT_BOOL, F(randrepeat), 0, 0, "1", "same random offsets every run" },
+	{ "time_based", NULL, JT_BOOL, F(time_based), 0, 0, "0", "run for runtime, wrapping around size" },
+	{ "runtime", NULL, JT_DUR, F(runtime_ns), 0, 0, NULL, "stop after this long (bare number: seconds)" },
+	{ "ramp_time", "ramp", JT_DUR, F(ramp_ns), 0, 0, NULL, "run this long before measuring" },
+	{ "group_reporting", NULL, JT_BOOL, F(group_reporting), 0, 0, "0", "report a job's threads as one" },
+	{ "stonewall", "wait_for_previous", JT_BOOL, F(stonewall), 0, 0, "0", "start after the jobs before it (a new group)" },
+	{ "end_fsync", NULL, JT_BOOL, F(end_fsync), 0, 0, "0", "fsync when the writes are done" },
+	{ "fsync", NULL, JT_U32, F(fsync_every), 0, UINT32_MAX, "0", "fsync after every N writes" },
+	{ "write_bw_log", NULL, JT_STR, F(log_bw), 0, 0, NULL, "bandwidth log PREFIX_bw.N.log" },
+	{ "write_iops_log", NULL, JT_STR, F(log_iops), 0, 0, NULL, "IOPS log PREFIX_iops.N.log" },
+	{ "write_lat_log", NULL, JT_STR, F(log_lat), 0, 0, NULL, "latency logs PREFIX_{slat,clat,lat}.N.log" },
+	{ "log_avg_msec", NULL, JT_U32, F(log_avg_msec), 0, 86400000, "0", "average log entries over this many ms" },
+	{ "verify", NULL, JT_BOOL, F(verify), 0, 0, "0", "stackbench: write then read back and check (or check only)" },
+	{ "verify-seed", NULL, JT_U64, F(verify_seed), 0, 0, NULL, "stackbench: verify generation" },
+	{ "keep-files", NULL, JT_BOOL, F(keep_files), 0, 0, "0", "stackbench: leave a directory job's files" },
+	{ "output-format", NULL, JT_FMT, NOF, 0, 0, "normal", "normal (or text), json, json+" },
+	{ "output", NULL, JT_OUT, NOF, 0, 0, NULL, "write the report to FILE" },
+	{ "watch", NULL, JT_WATCH, NOF, 0, 0, NULL, "stackbench: also report this device's statistics" },
+	{ NULL },
+};
+
+/* fio 3.33's options (`fio --cmdhelp=all`, and command-line-only ones)
+ * that stackbench job does not take: refused by name, never ignored. */
+static const char *const fio_only[] = {
+	"allow_file_create", "allow_mounted_write", "allrandrepeat", "atomic", "ba", "bandwidth-log",
+	"block_error_percentiles", "bs_unaligned", "bsrange", "bssplit", "buffer_compress_chunk",
+	"buffer_compress_percentage", "buffer_pattern", "bwavgtime", "cgroup", "cgroup_nodelete",
+	"cgroup_weight", "clat_percentiles", "clocksource", "continue_on_error", "cpuclock-test",
+	"cpumask", "cpus_allowed", "cpus_allowed_policy", "crctest", "create_fsync", "create_on_open",
+	"create_only", "create_serialize", "debug", "dedupe_global", "dedupe_mode", "dedupe_percentage",
+	"dedupe_working_set_percentage", "description", "disable_bw_measurement", "disable_clat",
+	"disable_lat", "disable_slat", "disk_util", "do_verify", "eta", "eta-newline", "eta-interval",
+	"error_dump", "exec_postrun", "exec_prerun", "exit_what", "exitall", "exitall_on_error",
+	"experimental_verify", "fadvise_hint", "fallocate", "fdatasync", "file_append",
+	"file_service_type", "filename_format", "filesize", "fill_device", "flow", "flow_id",
+	"flow_sleep", "fsync_on_close", "gid", "gtod_cpu", "gtod_reduce", "hipri", "hugepage-size",
+	"idle-prof", "ignore_error", "ignore_zone_limits", "inflate-log", "invalidate", "io_size",
+	"io_submit_mode", "iodepth_batch_complete", "iodepth_batch_complete_max",
+	"iodepth_batch_complete_min", "iodepth_batch_submit", "iodepth_low", "iomem", "iopsavgtime",
+	"ioscheduler", "job_max_open_zones", "kb_base", "lat_percentiles", "latency_percentile",
+	"latency_run", "latency_target", "latency_window", "lockfile", "lockmem", "log_alternate_epoch",
+	"log_alternate_epoch_clock_id", "log_compression", "log_compression_cpus", "log_entries",
+	"log_hist_coarseness", "log_hist_msec", "log_max_value", "log_offset", "log_prio",
+	"log_store_compressed", "log_unix_epoch", "loops", "max-jobs", "max_latency",
+	"max_open_zones", "mem", "merge_blktrace_file", "merge_blktrace_iters",
+	"merge_blktrace_scalars", "minimal", "new_group", "nice", "norandommap", "nrfiles",
+	"numa_cpu_nodes", "numa_mem_policy", "number_ios", "offset", "offset_align",
+	"offset_increment", "opendir", "openfiles", "overwrite", "parse-only", "per_job_logs",
+	"percentage_random", "percentile_list", "pre_read", "prio", "prioclass", "profile",
+	"random_distribution", "random_generator", "randseed", "rate", "rate_cycle",
+	"rate_ignore_thinktime", "rate_iops", "rate_iops_min", "rate_min", "rate_process",
+	"read_beyond_wp", "read_iolog", "read_iolog_chunked", "refill_buffers", "replay_align",
+	"replay_no_stall", "replay_redirect", "replay_scale", "replay_skip", "replay_time_scale",
+	"rw_sequencer", "scramble_buffers", "section", "serialize_overlap", "server",
+	"significant_figures", "slat_percentiles", "startdelay", "stats", "status-interval",
+	"steadystate", "steadystate_duration", "steadystate_ramp_time", "sync", "sync_file_range",
+	"terse-version", "thinktime", "thinktime_blocks", "thinktime_blocks_type", "thinktime_iotime",
+	"thinktime_spin", "thread", "timeout", "trigger", "trim_backlog", "trim_backlog_batch",
+	"trim_percentage", "trim_verify_zero", "uid", "unified_rw_reporting", "unique_filename",
+	"unit_base", "unlink", "unlink_each_loop", "verify_async", "verify_backlog",
+	"verify_backlog_batch", "verify_dump", "verify_fatal", "verify_interval", "verify_offset",
+	"verify_only", "verify_pattern", "verify_state_load", "verify_state_save", "wait_for",
+	"write_barrier", "write_hint", "write_hist_log", "write_iolog", "zero_buffers",
+	"zone_reset_frequency", "zone_reset_threshold", "zonecapacity", "zonemode", "zonerange",
+	"zonesize", "zoneskip", NULL,
+};
+
+static const char *const rw_list = "read, write, randread, randwrite, rw, readwrite, randrw";
+
+static const struct jopt *find_opt(const char *name, size_t n)
+{
+	const struct jopt *o;
+
+	for (o = jopts; o->name; o++)
+		if ((strlen(o->name) == n && !strncmp(o->name, name, n)) ||
+		    (o->alias && strlen(o->alias) == n && !strncmp(o->alias, name, n)))
+			return o;
+	return NULL;
+}
+
+static bool fio_has(const char *name, size_t n)
+{
+	unsigned i;
+
+	for (i = 0; fio_only[i]; i++)
+		if (strlen(fio_only[i]) == n && !strncmp(fio_only[i], name, n))
+			return true;
+	return false;
+}
+
+static bool takes_value_alone(enum jt t)
+{
+	return t == JT_BOOL || t == JT_NBOOL;
+}
+
+static int parse_uint(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return errno || *end ? -EINVAL : 0;
+}
+
+/* One value into a job (or, for command-line-only options, the cli). */
+static int set_value(const struct jopt *o, const char *v, struct sb_job_opts *j,
+		     struct sb_job_cli *cli, struct sb_err *err)
+{
+	void *field = (char *)j + o->off;
+	uint64_t u;
+	struct sb_err e = { 0 };
+
+	switch (o->type) {
+	case JT_STR:
+		if (!*v || strlen(v) >= o->size)
+			return sb_err_set(err, -EINVAL, "--%s: '%s' must be 1..%zu characters", o->name, v, o->size - 1);
+		if (!strcmp(o->name, "name") && strchr(v, '/'))
+			return sb_err_set(err, -EINVAL, "--name: '%s' must not contain '/'", v);
+		snprintf(field, o->size, "%s", v);
+		return 0;
+	case JT_RW:
+		if (sb_rw_parse(v, field) < 0)
+			return sb_err_set(err, -EINVAL, "--%s: '%s' is not one of %s", o->name, v, rw_list);
+		return 0;
+	case JT_SIZE:
+		if (sb_size_parse(v, &u, &e) < 0)
+			return sb_err_set(err, -EINVAL, "--%s: %s", o->name, e.msg);
+		if (u < o->min || (o->max && u > o->max)) {
+			char lo[32], hi[32];
+
+			sb_size_format(o->min, lo, sizeof(lo));
+			if (!o->max)
+				return sb_err_set(err, -EINVAL, "--%s: %s is out of range; at least %s", o->name, v, lo);
+			sb_size_format(o->max, hi, sizeof(hi));
+			return sb_err_set(err, -EINVAL, "--%s: %s is out of range; allowed %s to %s",
+					  o->name, v, lo, hi);
+		}
+		*(uint64_t *)field = u;
+		return 0;
+	case JT_U32:
+	case JT_MIXW:
+		if (parse_uint(v, &u) < 0 || u < o->min || u > o->max)
+			return sb_err_set(err, -EINVAL, "--%s: '%s' is not a whole number in %llu..%llu",
+					  o->name, v, (unsigned long long)o->min, (unsigned long long)o->max);
+		*(uint32_t *)field = o->type == JT_MIXW ? (uint32_t)(100 - u) : (uint32_t)u;
+		return 0;
+	case JT_BOOL:
+	case JT_NBOOL:
+		if (strcmp(v, "0") && strcmp(v, "1") && !strcmp(o->name, "verify"))
+			return sb_err_set(err, -EINVAL, "not supported by stackbench job: --verify=%s "
+					  "(stackbench's --verify checks its own block header)", v);
+		if (strcmp(v, "0") && strcmp(v, "1"))
+			return sb_err_set(err, -EINVAL, "--%s: '%s' is not 0 or 1", o->name, v);
+		*(bool *)field = (v[0] == '1') != (o->type == JT_NBOOL);
+		return 0;
+	case JT_DUR:
+		if (sb_duration_parse(v, &u, &e) < 0)
+			return sb_err_set(err, -EINVAL, "--%s: %s", o->name, e.msg);
+		*(uint64_t *)field = u;
+		return 0;
+	case JT_U64:
+		if (parse_uint(v, &u) < 0)
+			return sb_err_set(err, -EINVAL, "--%s: '%s' is not a number", o->name, v);
+		*(uint64_t *)field = u;
+		if (!strcmp(o->name, "verify-seed"))
+			j->verify_seed_set = true;
+		return 0;
+	case JT_ENGINE:
+		if (!strcmp(v, "libaio"))
+			j->ioengine = SB_IOENGINE_LIBAIO;
+		else if (!strcmp(v, "psync"))
+			j->ioengine = SB_IOENGINE_PSYNC;
+		else if (!strcmp(v, "sync"))
+			j->ioengine = SB_IOENGINE_SYNC;
+		else
+			return sb_err_set(err, -EINVAL, "not supported by stackbench job: --ioengine=%s "
+					  "(libaio, psync or sync)", v);
+		return 0;
+	case JT_FMT:
+		if (!strcmp(v, "normal") || !strcmp(v, "text"))
+			cli->fmt = SB_OUT_TEXT;
+		else if (!strcmp(v, "json"))
+			cli->fmt = SB_OUT_JSON;
+		else if (!strcmp(v, "json+"))
+			cli->fmt = SB_OUT_JSONPLUS;
+		else
+			return sb_err_set(err, -EINVAL, "--output-format: '%s' is not normal, json or json+"
+					  "%s", v, strcmp(v, "terse") ? "" : " (terse is not supported by stackbench job)");
+		return 0;
+	case JT_OUT:
+		if (!*v || strlen(v) >= sizeof(cli->output))
+			return sb_err_set(err, -EINVAL, "--output: bad file name '%s'", v);
+		snprintf(cli->output, sizeof(cli->output), "%s", v);
+		return 0;
+	case JT_WATCH:
+		if (cli->nwatch >= SB_JOB_MAX_WATCH)
+			return sb_err_set(err, -EINVAL, "--watch: at most %d devices", SB_JOB_MAX_WATCH);
+		cli->watch[cli->nwatch++] = strdup(v);
+		return cli->watch[cli->nwatch - 1] ? 0 : sb_err_set(err, -ENOMEM, "out of memory");
+	}
+	return -EINVAL;
+}
+
+static int add_job(struct sb_job_cli *c, const struct sb_job_opts *from, struct sb_err *err)
+{
+	struct sb_job_opts *n = realloc(c->jobs, (c->njobs + 1) * sizeof(*n));
+
+	if (!n)
+		return sb_err_set(err, -ENOMEM, "out of memory");
+	c->jobs = n;
+	c->jobs[c->njobs++] = *from;
+	return 0;
+}
+
+/* fio: "name" starts a job that inherits the global options; "global" (a
+ * job file's [global], or --name=global) edits those instead. */
+static struct sb_job_opts *start_section(struct sb_job_cli *c, const char *name, struct sb_err *err)
+{
+	if (!strcmp(name, "global"))
+		return &c->global;
+	if (add_job(c, &c->global, err) < 0)
+		return NULL;
+	c->jobs[c->njobs - 1].name[0] = '\0';
+	c->jobs[c->njobs - 1].given[0] = '\0';
+	return &c->jobs[c->njobs - 1];
+}
+
+/* fio's "job options" / "global options": each option as written, under
+ * its own name, the last value winning. */
+static void remember(struct sb_job_opts *j, const char *name, const char *v)
+{
+	size_t len = strlen(j->given), n = strlen(name);
+	char *p = j->given;
+
+	while ((p = strstr(p, name))) {
+		if ((p == j->given || p[-1] == '\n') && p[n] == '=') {
+			char *e = strchr(p, '\n');
+
+			memmove(p, e + 1, strlen(e + 1) + 1);
+			len = strlen(j->given);
+			continue;
+		}
+		p += n;
+	}
+	snprintf(j->given + len, sizeof(j->given) - len, "%s=%s\n", name, v);
+}
+
+static int unknown(const char *name, size_t n, bool file, struct sb_err *err)
+{
+	if (fio_has(name, n))
+		return sb_err_set(err, -EINVAL, "not supported by stackbench job: %s%.*s",
+				  file ? "" : "--", (int)n, name);
+	return sb_err_set(err, -EINVAL, "unknown option '%s%.*s'; see `stackbench help job`",
+			  file ? "" : "--", (int)n, name);
+}
+
+/* One option with its value (NULL when none was written). */
+static int apply(struct sb_job_cli *c, struct sb_job_opts **cur, const struct jopt *o,
+		 const char *v, bool file, struct sb_err *err)
+{
+	if (!v && takes_value_alone(o->type))
+		v = "1";
+	if (!v)
+		return sb_err_set(err, -EINVAL, "--%s needs a value", o->name);
+	if (file && (o->type == JT_FMT || o->type == JT_OUT || o->type == JT_WATCH))
+		return sb_err_set(err, -EINVAL, "%s is a command-line option, not one of a job file", o->name);
+	if (!strcmp(o->name, "name")) {
+		if (!(*cur = start_section(c, v, err)))
+			return -ENOMEM;
+		if (*cur == &c->global)
+			return 0;
+	}
+	if (o->type != JT_FMT && o->type != JT_OUT && o->type != JT_WATCH)
+		remember(*cur, o->name, v);
+	if (!strcmp(o->name, "filename"))
+		(*cur)->create = true;
+	if (!strcmp(o->name, "target"))
+		(*cur)->create = false;
+	return set_value(o, v, *cur, c, err);
+}
+
+static int parse_file(struct sb_job_cli *c, const char *path, struct sb_err *err)
+{
+	FILE *f = fopen(path, "r");
+	struct sb_job_opts *cur = NULL;
+	char line[1024];
+	unsigned ln = 0;
+	int rc = 0;
+
+	if (!f)
+		return sb_err_set(err, -EINVAL, "job file %s: %s", path, strerror(errno));
+	while (rc == 0 && fgets(line, sizeof(line), f)) {
+		char *p = line, *e, *eq;
+		const struct jopt *o;
+
+		ln++;
+		while (isspace((unsigned char)*p))
+			p++;
+		e = p + strlen(p);
+		while (e > p && isspace((unsigned char)e[-1]))
+			*--e = '\0';
+		if (!*p || *p == ';' || *p == '#')
+			continue;
+		if (*p == '[') {
+			if (e[-1] != ']' || e - p < 3) {
+				rc = sb_err_set(err, -EINVAL, "%s:%u: bad section header '%s'", path, ln, p);
+				break;
+			}
+			e[-1] = '\0';
+			if (!(cur = start_section(c, p + 1, err)))
+				rc = -ENOMEM;
+			else if (cur != &c->global)
+				snprintf(cur->name, sizeof(cur->name), "%s", p + 1);
+			continue;
+		}
+		if (!cur) {
+			rc = sb_err_set(err, -EINVAL, "%s:%u: '%s' before any [section]", path, ln, p);
+			break;
+		}
+		eq = strchr(p, '=');
+		if (eq) {
+			char *k = eq;
+
+			while (k > p && isspace((unsigned char)k[-1]))
+				k--;
+			*k = '\0';
+			for (eq++; isspace((unsigned char)*eq); eq++)
+				;
+		}
+		if (!(o = find_opt(p, strlen(p))))
+			rc = unknown(p, strlen(p), true, err);
+		else if (!strcmp(o->name, "name"))
+			rc = sb_err_set(err, -EINVAL, "%s:%u: name= in a job file: use a [section]", path, ln);
+		else
+			rc = apply(c, &cur, o, eq, true, err);
+		if (rc < 0)
+			sb_err_prefix(err, "%s:%u: ", path, ln);
+	}
+	fclose(f);
+	return rc;
+}
+
+/* A command-line value: "--opt=value", or the next word unless that is
+ * another option; a bool takes the next word only when it is 0 or 1. */
+static int parse_argv(struct sb_job_cli *c, int argc, char **argv, struct sb_err *err)
+{
+	struct sb_job_opts *cur = &c->global;
+	int i, rc;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = NULL, *eq;
+		const struct jopt *o;
+		size_t n;
+
+		if (strncmp(a, "--", 2) || !a[2]) {
+			if ((rc = parse_file(c, a, err)) < 0)
+				return rc;
+			cur = &c->global;
+			continue;
+		}
+		a += 2;
+		eq = strchr(a, '=');
+		n = eq ? (size_t)(eq - a) : strlen(a);
+		if (!(o = find_opt(a, n)))
+			return unknown(a, n, false, err);
+		if (eq) {
+			v = eq + 1;
+		} else if (i + 1 < argc && strncmp(argv[i + 1], "--", 2)) {
+			if (!takes_value_alone(o->type) || !strcmp(argv[i + 1], "0") || !strcmp(argv[i + 1], "1"))
+				v = argv[++i];
+		}
+		if ((rc = apply(c, &cur, o, v, false, err)) < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* What fio derives once all options are in: the target from directory and
+ * filename, the runtime's meaning, the group of each job. */
+static int finish_job(struct sb_job_opts *j, unsigned idx, struct sb_err *err)
+{
+	if (!j->name[0])
+		snprintf(j->name, sizeof(j->name), "job%u", idx);
+	if (j->directory[0]) {
+		char t[sizeof(j->target)];
+
+		if (!j->target[0])
+			snprintf(j->target, sizeof(j->target), "%s", j->directory);
+		else if (j->target[0] != '/') {
+			if ((size_t)snprintf(t, sizeof(t), "%s/%s", j->directory, j->target) >= sizeof(t))
+				return sb_err_set(err, -EINVAL, "--directory + --filename: path too long");
+			memcpy(j->target, t, sizeof(t));
+		}
+	}
+	if (!j->target[0])
+		return sb_err_set(err, -EINVAL, "--target PATH is required (or fio's --filename "
+				  "or --directory; job %s)", j->name);
+	if (j->ioengine != SB_IOENGINE_LIBAIO)
+		j->iodepth = 1; /* synchronous engines have one io in flight, as fio */
+	j->runtime_limit = j->runtime_ns && !j->time_based;
+	if (j->time_based && !j->runtime_ns)
+		return sb_err_set(err, -EINVAL, "job %s: --time_based needs --runtime", j->name);
+	return sb_job_opts_check(j, err);
+}
+
+void sb_job_cli_init(struct sb_job_cli *c)
+{
+	memset(c, 0, sizeof(*c));
+	sb_job_opts_init(&c->global);
+	c->global.randrepeat = true; /* fio's default */
+	c->global.name[0] = '\0';
+	c->fmt = SB_OUT_TEXT;
+}
+
+int sb_job_cli_parse(int argc, char **argv, struct sb_job_cli *c, struct sb_err *err)
+{
+	unsigned i, group = 0, threads = 0;
+	int rc;
+
+	sb_job_cli_init(c);
+	if ((rc = parse_argv(c, argc, argv, err)) < 0)
+		return rc;
+	/* no job at all: the global options are the one job, named "job" */
+	if (!c->njobs) {
+		if ((rc = add_job(c, &c->global, err)) < 0)
+			return rc;
+		if (!c->jobs[0].name[0])
+			snprintf(c->jobs[0].name, sizeof(c->jobs[0].name), "job");
+		/* (fio wants a --name; stackbench's spelling does without) the
+		 * options are then the job's own, not global ones */
+		c->global.given[0] = '\0';
+	}
+	for (i = 0; i < c->njobs; i++) {
+		if ((rc = finish_job(&c->jobs[i], i, err)) < 0)
+			return rc;
+		if (i > 0 && c->jobs[i].stonewall)
+			group++;
+		c->jobs[i].groupid = group;
+		/* fio numbers its threads across jobs: the logs' .N. */
+		c->jobs[i].log_base = threads;
+		threads += c->jobs[i].numjobs;
+		c->jobs[i].per_thread = !c->jobs[i].group_reporting;
+		/* as fio; a verify job needs each thread's blocks to itself */
+		c->jobs[i].shared_region = !c->jobs[i].verify;
+	}
+	return 0;
+}
+
+void sb_job_cli_free(struct sb_job_cli *c)
+{
+	unsigned i;
+
+	for (i = 0; i < c->nwatch; i++)
+		free((char *)c->watch[i]);
+	free(c->jobs);
+	c->jobs = NULL;
+	c->njobs = c->nwatch = 0;
+}
+
+void sb_job_cli_help(FILE *f)
+{
+	const struct jopt *o;
+	char name[64];
+
+	for (o = jopts; o->name; o++) {
+		snprintf(name, sizeof(name), "--%s%s%s", o->name, o->alias ? " --" : "", o->alias ? o->alias : "");
+		fprintf(f, "  %-30s %s%s%s%s\n", name, o->help, o->def ? " (default " : "",
+			o->def ? o->def : "", o->def ? ")" : "");
+	}
+}

@@ -1,0 +1,29 @@
+/* `stackbench job` command line and job files, as fio's: --opt=value or
+ * --opt value, --name starting a job that inherits the global options,
+ * FILE.fio with [global] and job sections. One option table (jobargs.c). */
+#ifndef SB_BENCH_JOBARGS_H
+#define SB_BENCH_JOBARGS_H
+
+#include <stdio.h>
+
+#include "bench/job.h"
+
+struct sb_job_cli {
+	struct sb_job_opts global;   /* options before the first job */
+	struct sb_job_opts *jobs;    /* in order; groupid set from stonewall */
+	unsigned njobs;
+	enum sb_output_format fmt;
+	char output[512];            /* --output FILE ("" = stdout) */
+	const char *watch[SB_JOB_MAX_WATCH];
+	unsigned nwatch;
+};
+
+void sb_job_cli_init(struct sb_job_cli *c);
+/* argv[0] is the command name. -EINVAL with a message on a bad, unknown or
+ * unsupported option ("not supported by stackbench job: --X"). */
+int sb_job_cli_parse(int argc, char **argv, struct sb_job_cli *c, struct sb_err *err);
+void sb_job_cli_free(struct sb_job_cli *c);
+/* One line per option, from the table. */
+void sb_job_cli_help(FILE *f);
+
+#endif

@@ -1,0 +1,462 @@
+/* The engine's hot loop: prepare as many ios as there are free slots, one
+ * io_submit for the batch, one io_getevents reaping what is ready, account.
+ * Time is read once before io_submit (fio's start_time), once after it
+ * returns (issue_time) and once per reap batch (completion), so slat, clat
+ * and lat mean what fio's mean, at three clock reads per batch. */
+#include "bench/engine_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "bench/engine.h"
+
+#define SAMPLE_NS 500000000ULL /* fio's bwavgtime / iopsavgtime */
+
+static inline void stamp_block(struct worker *w, void *buf, uint64_t bs)
+{
+	/* Refresh: the last 16 bytes of every 4 KiB (or of the block, when
+	 * smaller) get a counter unique per (job thread, write) and fresh random
+	 * bits, so no two 4 KiB pieces ever written are identical (defeats
+	 * dedup, whose granularity is 4 KiB or more); the rest of the buffer
+	 * stays the random bytes it was filled with (incompressible). Costs one
+	 * PRNG step per 4 KiB instead of refilling the whole buffer. */
+	char *p = buf;
+	uint64_t s;
+
+	for (s = 0; s < bs; s += 4096) {
+		uint64_t end = s + 4096 < bs ? s + 4096 : bs;
+		uint64_t *q = (uint64_t *)(p + end - 16);
+
+		q[0] = ((uint64_t)w->idx << 56) ^ ++w->stamp;
+		q[1] = rng_next(&w->rng);
+	}
+}
+
+static inline void verify_stamp(const struct sb_job_opts *o, void *buf, uint64_t off)
+{
+	uint64_t *h = buf;
+
+	h[0] = VERIFY_MAGIC;
+	h[1] = off;
+	h[2] = o->verify_seed;
+	h[3] = block_sum(buf, o->bs, off, o->verify_seed);
+}
+
+static int verify_check(struct worker *w, const void *buf, uint64_t off)
+{
+	const struct sb_job_opts *o = w->o;
+	const uint64_t *h = buf;
+
+	if (h[0] != VERIFY_MAGIC)
+		return sb_err_set(&w->err, -EILSEQ, "verify FAILED: %s offset %llu (%llu bytes): "
+				  "no verify header (never written by a verify job, or overwritten)",
+				  o->target, (unsigned long long)off, (unsigned long long)o->bs);
+	if (h[1] != off)
+		return sb_err_set(&w->err, -EILSEQ, "verify FAILED: %s offset %llu: block carries "
+				  "offset %llu (misdirected I/O)", o->target,
+				  (unsigned long long)off, (unsigned long long)h[1]);
+	if (o->verify_seed_set && h[2] != o->verify_seed)
+		return sb_err_set(&w->err, -EILSEQ, "verify FAILED: %s offset %llu: generation %llu, "
+				  "expected %llu (stale data)", o->target, (unsigned long long)off,
+				  (unsigned long long)h[2], (unsigned long long)o->verify_seed);
+	if (h[3] != block_sum(buf, o->bs, off, h[2]))
+		return sb_err_set(&w->err, -EILSEQ, "verify FAILED: %s offset %llu (%llu bytes): "
+				  "checksum mismatch (data corrupted)", o->target,
+				  (unsigned long long)off, (unsigned long long)o->bs);
+	return 0;
+}
+
+void sb_engine_rusage(double *usr, double *sys)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	*usr = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
+	*sys = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+/* fio's psync and sync engines: each prepared iocb done at once with
+ * pread/pwrite (or lseek + read/write), its result put where io_getevents
+ * would have put it. */
+static unsigned sync_io(struct worker *w, struct iocb **batch, unsigned n, struct io_event *ev)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		struct iocb *cb = batch[i];
+		bool wr = cb->aio_lio_opcode == IO_CMD_PWRITE;
+		void *buf = cb->u.c.buf;
+		size_t len = cb->u.c.nbytes;
+		off_t off = (off_t)cb->u.c.offset;
+		ssize_t r;
+
+		if (w->o->ioengine == SB_IOENGINE_SYNC)
+			r = lseek(w->fd, off, SEEK_SET) < 0 ? -1 : wr ? write(w->fd, buf, len) : read(w->fd, buf, len);
+		else
+			r = wr ? pwrite(w->fd, buf, len, off) : pread(w->fd, buf, len, off);
+		ev[i].data = cb->data;
+		ev[i].obj = cb;
+		ev[i].res = r < 0 ? (unsigned long)(long)-errno : (unsigned long)r;
+		ev[i].res2 = 0;
+	}
+	return n;
+}
+
+/* State of one pass. */
+struct ps {
+	struct worker *w;
+	const struct sb_job_opts *o;
+	const struct pass *p;
+	io_context_t ctx;
+	struct slot **freel;
+	struct io_event *events;
+	struct iocb **batch;
+	unsigned depth, nfree, nsync;
+	int inflight;
+	uint64_t nblocks, issued, seq, since_fsync, now;
+	bool random, stop, ramping;
+	uint64_t *measure_start;
+	/* the current 500 ms sample and log window */
+	uint64_t win_start, log_start;
+	uint64_t win_bytes[2], win_ios[2];
+	uint64_t lwin_bytes[2], lwin_ios[2], lwin_n[2];
+	uint64_t lwin_sum[3][2];        /* slat, clat, lat sums of the log window */
+	bool logging;
+};
+
+static unsigned bucket_depth(unsigned d)
+{
+	unsigned i = 0;
+
+	while (i < 6 && d >= (2u << i))
+		i++;
+	return i;
+}
+
+static unsigned bucket_batch(unsigned n)
+{
+	static const unsigned lim[] = { 0, 4, 8, 16, 32, 64 };
+	unsigned i;
+
+	for (i = 0; i < 6; i++)
+		if (n <= lim[i])
+			return i;
+	return 6;
+}
+
+static void log_add(struct sb_log *l, uint64_t t_ms, uint64_t v, int dir, uint32_t bs, uint64_t off)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 1024;
+		struct sb_log_entry *e = realloc(l->e, cap * sizeof(*e));
+
+		if (!e)
+			return; /* a log short of memory loses entries, never the run */
+		l->e = e;
+		l->cap = cap;
+	}
+	l->e[l->n++] = (struct sb_log_entry){ .t_ms = t_ms, .value = v, .off = off, .bs = bs, .dir = (uint8_t)dir };
+}
+
+static bool logs_lat(const struct sb_job_opts *o)
+{
+	return o->log_lat[0] != 0;
+}
+
+/* Every 500 ms: one bandwidth and IOPS sample per direction (fio's
+ * bw_min/max/mean/dev/samples); every log_avg_msec: a log line. */
+static void sample(struct ps *s)
+{
+	const struct sb_job_opts *o = s->o;
+	struct sb_job_result *res = &s->w->res;
+	uint64_t lwin = (o->log_avg_msec ? o->log_avg_msec : 500) * 1000000ULL, t_ms;
+	int d;
+
+	if (s->now - s->win_start >= SAMPLE_NS) {
+		double sec = (double)(s->now - s->win_start) / 1e9;
+
+		for (d = 0; d < 2; d++) {
+			if (!res->dir[d].ios)
+				continue;
+			sb_stat_add(&res->dir[d].bw_kib, (double)s->win_bytes[d] / 1024.0 / sec);
+			sb_stat_add(&res->dir[d].iops, (double)s->win_ios[d] / sec);
+			s->win_bytes[d] = s->win_ios[d] = 0;
+		}
+		s->win_start = s->now;
+	}
+	if (!s->logging || s->now - s->log_start < lwin)
+		return;
+	t_ms = (s->now - s->w->t0) / 1000000ULL;
+	for (d = 0; d < 2; d++) {
+		double sec = (double)(s->now - s->log_start) / 1e9;
+
+		if (o->log_bw[0] && s->lwin_ios[d])
+			log_add(&res->log[SB_LOG_BW], t_ms, (uint64_t)((double)s->lwin_bytes[d] / 1024.0 / sec), d, 0, 0);
+		if (o->log_iops[0] && s->lwin_ios[d])
+			log_add(&res->log[SB_LOG_IOPS], t_ms, (uint64_t)((double)s->lwin_ios[d] / sec), d, 0, 0);
+		if (logs_lat(o) && o->log_avg_msec && s->lwin_n[d])
+			for (int k = 0; k < 3; k++)
+				log_add(&res->log[SB_LOG_SLAT + k], t_ms, s->lwin_sum[k][d] / s->lwin_n[d], d, 0, 0);
+		s->lwin_bytes[d] = s->lwin_ios[d] = s->lwin_n[d] = 0;
+		s->lwin_sum[0][d] = s->lwin_sum[1][d] = s->lwin_sum[2][d] = 0;
+	}
+	s->log_start = s->now;
+}
+
+static void ramp_over(struct ps *s)
+{
+	struct sb_job_result *res = &s->w->res;
+	int d;
+
+	/* forget everything counted so far */
+	s->ramping = false;
+	for (d = 0; d < 2; d++) {
+		struct sb_dir_result *r = &res->dir[d];
+
+		sb_hist_init(&r->clat);
+		sb_hist_init(&r->slat);
+		sb_hist_init(&r->lat);
+		memset(&r->bw_kib, 0, sizeof(r->bw_kib));
+		memset(&r->iops, 0, sizeof(r->iops));
+		r->io_bytes = r->ios = 0;
+		s->win_bytes[d] = s->win_ios[d] = 0;
+	}
+	for (d = 0; d < SB_LOG_NKIND; d++)
+		res->log[d].n = 0;
+	memset(res->depth_level, 0, sizeof(res->depth_level));
+	memset(res->submit_batch, 0, sizeof(res->submit_batch));
+	memset(res->complete_batch, 0, sizeof(res->complete_batch));
+	*s->measure_start = s->win_start = s->log_start = s->w->t0 = s->now;
+	sb_engine_rusage(&s->w->ru0, &s->w->rs0);
+}
+
+/* Fill the free slots (at most one submit batch); n receives the count. */
+static int prepare(struct ps *s, unsigned *np)
+{
+	const struct sb_job_opts *o = s->o;
+	const struct pass *p = s->p;
+	struct worker *w = s->w;
+	unsigned n = 0;
+
+	while (!s->stop && s->nfree > 0 && n < w->batch) {
+		struct slot *sl;
+		uint64_t off, blk;
+		int dir;
+
+		if ((p->nios && s->issued >= p->nios) || (p->end_ns && s->now >= p->end_ns)) {
+			s->stop = true;
+			break;
+		}
+		if (o->fsync_every && s->since_fsync >= o->fsync_every) {
+			if (s->inflight > 0 || n > 0)
+				break; /* drain first, fsync then */
+			if (fsync(w->fd) < 0)
+				return sb_err_sys(&w->err, -errno, "fsync %s", w->path);
+			s->since_fsync = 0;
+		}
+		if (s->random)
+			blk = w->perm ? w->perm[s->issued] : rng_below(&w->rng, s->nblocks);
+		else
+			blk = s->seq++ % s->nblocks;
+		off = w->start + blk * o->bs;
+		switch (p->rw) {
+		case SB_RW_READ: case SB_RW_RANDREAD: dir = SB_DIR_READ; break;
+		case SB_RW_WRITE: case SB_RW_RANDWRITE: dir = SB_DIR_WRITE; break;
+		default: dir = rng_below(&w->rng, 100) < o->rwmixread ? SB_DIR_READ : SB_DIR_WRITE;
+		}
+		sl = s->freel[--s->nfree];
+		sl->off = off;
+		sl->dir = dir;
+		if (dir == SB_DIR_WRITE) {
+			stamp_block(w, sl->buf, o->bs);
+			if (o->verify)
+				verify_stamp(o, sl->buf, off);
+			io_prep_pwrite(&sl->cb, w->fd, sl->buf, o->bs, (long long)off);
+			s->since_fsync++;
+		} else {
+			io_prep_pread(&sl->cb, w->fd, sl->buf, o->bs, (long long)off);
+		}
+		sl->cb.data = sl;
+		s->batch[n++] = &sl->cb;
+		s->issued++;
+	}
+	*np = n;
+	return 0;
+}
+
+/* Submit n prepared ios; what the kernel does not take now goes back. */
+static int submit(struct ps *s, unsigned n)
+{
+	struct sb_job_result *res = &s->w->res;
+	unsigned done = 0, i;
+	uint64_t t;
+
+	s->now = sb_now_ns();
+	for (i = 0; i < n; i++)
+		((struct slot *)s->batch[i]->data)->t_start = s->now;
+	res->depth_level[bucket_depth((unsigned)s->inflight + n)]++;
+	if (s->o->ioengine != SB_IOENGINE_LIBAIO) {
+		/* synchronous: "submitted" when the call starts, as fio's psync */
+		for (i = 0; i < n; i++)
+			((struct slot *)s->batch[i]->data)->t_issue = s->now;
+		s->nsync = sync_io(s->w, s->batch, n, s->events);
+		s->inflight += (int)n;
+		res->submit_batch[bucket_batch(n)]++;
+		return 0;
+	}
+	while (done < n) {
+		int r = io_submit(s->ctx, n - done, s->batch + done);
+
+		if (r == -EAGAIN || r == 0) {
+			if (s->inflight > 0)
+				break; /* reap, then the rest goes in the next round */
+			continue;
+		}
+		if (r < 0)
+			return sb_err_sys(&s->w->err, r, "io_submit on %s", s->w->path);
+		t = sb_now_ns();
+		for (i = done; i < done + (unsigned)r; i++)
+			((struct slot *)s->batch[i]->data)->t_issue = t;
+		res->submit_batch[bucket_batch((unsigned)r)]++;
+		done += (unsigned)r;
+		s->inflight += r;
+	}
+	for (i = done; i < n; i++) {
+		s->freel[s->nfree++] = s->batch[i]->data;
+		s->issued--;
+	}
+	return 0;
+}
+
+/* One reaped io: its error or verify result, then its times. */
+static int account(struct ps *s, struct slot *sl, long ev)
+{
+	const struct sb_job_opts *o = s->o;
+	struct worker *w = s->w;
+	struct sb_dir_result *d = &w->res.dir[sl->dir];
+	uint64_t slat = sl->t_issue - sl->t_start, clat = s->now - sl->t_issue, lat = s->now - sl->t_start;
+	int rc = 0;
+
+	if (ev != (long)o->bs) {
+		if (ev < 0)
+			rc = sb_err_sys(&w->err, (int)ev, "%s of %llu bytes at offset %llu on %s",
+					sl->dir ? "write" : "read", (unsigned long long)o->bs,
+					(unsigned long long)sl->off, w->path);
+		else
+			rc = sb_err_set(&w->err, -EIO, "short %s (%ld of %llu bytes) at offset %llu on %s",
+					sl->dir ? "write" : "read", ev, (unsigned long long)o->bs,
+					(unsigned long long)sl->off, w->path);
+		s->stop = true;
+	} else if (s->p->check && sl->dir == SB_DIR_READ) {
+		if (verify_check(w, sl->buf, sl->off) < 0) {
+			rc = w->err.code;
+			w->res.verify_errors++;
+			s->stop = true;
+		} else {
+			w->res.verified_blocks++;
+		}
+	}
+	d->io_bytes += o->bs;
+	d->ios++;
+	s->win_bytes[sl->dir] += o->bs;
+	s->win_ios[sl->dir]++;
+	if (o->ioengine == SB_IOENGINE_LIBAIO)
+		sb_hist_add(&d->slat, slat); /* fio has no slat for synchronous engines */
+	sb_hist_add(&d->clat, clat);
+	sb_hist_add(&d->lat, lat);
+	if (s->logging) {
+		s->lwin_bytes[sl->dir] += o->bs;
+		s->lwin_ios[sl->dir]++;
+		s->lwin_n[sl->dir]++;
+		s->lwin_sum[0][sl->dir] += slat;
+		s->lwin_sum[1][sl->dir] += clat;
+		s->lwin_sum[2][sl->dir] += lat;
+		if (logs_lat(o) && !o->log_avg_msec) {
+			uint64_t t_ms = (s->now - w->t0) / 1000000ULL;
+
+			if (o->ioengine == SB_IOENGINE_LIBAIO)
+				log_add(&w->res.log[SB_LOG_SLAT], t_ms, slat, sl->dir, (uint32_t)o->bs, sl->off);
+			log_add(&w->res.log[SB_LOG_CLAT], t_ms, clat, sl->dir, (uint32_t)o->bs, sl->off);
+			log_add(&w->res.log[SB_LOG_LAT], t_ms, lat, sl->dir, (uint32_t)o->bs, sl->off);
+		}
+	}
+	s->freel[s->nfree++] = sl;
+	return rc;
+}
+
+static int reap(struct ps *s)
+{
+	int r = s->nsync ? (int)s->nsync : io_getevents(s->ctx, 1, s->depth, s->events, NULL);
+	int i, rc = 0, rc1;
+
+	s->nsync = 0;
+	if (r == -EINTR)
+		return 0;
+	if (r < 0)
+		return sb_err_sys(&s->w->err, r, "io_getevents on %s", s->w->path);
+	s->now = sb_now_ns();
+	if (s->ramping && s->now >= s->p->ramp_end)
+		ramp_over(s);
+	s->inflight -= r;
+	s->w->res.complete_batch[bucket_batch((unsigned)r)]++;
+	for (i = 0; i < r; i++)
+		if ((rc1 = account(s, s->events[i].data, (long)s->events[i].res)) < 0 && rc == 0)
+			rc = rc1;
+	sample(s);
+	atomic_store_explicit(&s->w->prog_bytes,
+			      atomic_load_explicit(&s->w->prog_bytes, memory_order_relaxed) +
+			      (uint64_t)r * s->o->bs, memory_order_relaxed);
+	return rc;
+}
+
+int sb_engine_pass(struct worker *w, io_context_t ctx, struct slot *slots, struct io_event *events,
+		   struct iocb **batch, const struct pass *p, uint64_t *measure_start)
+{
+	const struct sb_job_opts *o = w->o;
+	struct ps s = { .w = w, .o = o, .p = p, .ctx = ctx, .events = events, .batch = batch,
+			.depth = o->iodepth, .nfree = o->iodepth, .nblocks = w->len / o->bs,
+			.random = sb_rw_random(p->rw), .ramping = p->ramp_end != 0,
+			.measure_start = measure_start };
+	unsigned i, n = 0;
+	int rc = 0;
+
+	s.freel = calloc(s.depth, sizeof(*s.freel));
+	if (!s.freel)
+		return sb_err_set(&w->err, -ENOMEM, "out of memory");
+	for (i = 0; i < s.depth; i++)
+		s.freel[i] = &slots[i];
+	s.logging = o->log_bw[0] || o->log_iops[0] || o->log_lat[0];
+	s.now = s.win_start = s.log_start = sb_now_ns();
+	if (!w->t0)
+		w->t0 = s.now;
+	while (!s.stop || s.inflight > 0) {
+		if ((rc = prepare(&s, &n)) < 0)
+			break;
+		if (n > 0 && (rc = submit(&s, n)) < 0)
+			break;
+		if (s.inflight == 0)
+			continue;
+		/* as fio: fill the queue (in batches of w->batch) before reaping;
+		 * a synchronous engine's result is waiting in events already */
+		if (n > 0 && s.nfree > 0 && !s.stop && !s.nsync)
+			continue;
+		if ((rc = reap(&s)) < 0)
+			break;
+	}
+	if (rc < 0) {
+		/* wait for what is still in flight before the buffers go away */
+		while (s.inflight > 0 && !s.nsync) {
+			int r = io_getevents(ctx, 1, s.depth, events, NULL);
+
+			if (r < 0 && r != -EINTR)
+				break;
+			if (r > 0)
+				s.inflight -= r;
+		}
+	}
+	free(s.freel);
+	return rc;
+}

@@ -11,6 +11,7 @@
 #include "cmd/cmd.h"
 #include "cmd/run.h"
 #include "report/results.h"
+#include "sys/safety.h"
 #include "config.h"
 #include "util/log.h"
 #include "util/units.h"
@@ -81,8 +82,11 @@ int sb_cmd_bench(int argc, char **argv, struct sb_err *err)
 	char suites[SB_MAX_SUITES][32];
 	struct json_object *arr = NULL, *res = NULL;
 	bool json = false;
+	const char *destroy;
 	int c, rc = 0;
 
+	if ((rc = sb_cmd_take_destroy_data(&argc, argv, &destroy, err)) < 0)
+		return rc;
 	sb_bench_spec_defaults(&b);
 	optind = 0;
 	opterr = 0;
@@ -133,6 +137,9 @@ int sb_cmd_bench(int argc, char **argv, struct sb_err *err)
 		return sb_err_set(err, -EINVAL, "bench: --suite and --target go together");
 	if (optind < argc)
 		return sb_err_set(err, -EINVAL, "bench: unexpected argument '%s' with --target", argv[optind]);
+	/* every suite writes: on a block device, the checks a stack's disks get */
+	if ((rc = sb_safety_check_target(target, true, destroy, err)) < 0)
+		return rc;
 	/* NAME[,NAME] */
 	{
 		char tmp[256], *save = NULL, *tok;

@@ -41,5 +41,8 @@ const struct sb_cmd *sb_cmd_find(const char *name);
 void sb_cmd_print_usage(const struct sb_cmd *c);
 /* For handlers: true if argv has -h/--help (then print usage and return 0). */
 int sb_cmd_wants_help(int argc, char **argv);
+/* Remove --destroy-data=DEV (or --destroy-data DEV) from argv; *val the
+ * value or NULL. */
+int sb_cmd_take_destroy_data(int *argc, char **argv, const char **val, struct sb_err *err);
 
 #endif

@@ -10,6 +10,7 @@
 #include "bench/job.h"
 #include "bench/output.h"
 #include "cmd/cmd.h"
+#include "sys/safety.h"
 
 int sb_cmd_job(int argc, char **argv, struct sb_err *err)
 {
@@ -19,9 +20,15 @@ int sb_cmd_job(int argc, char **argv, struct sb_err *err)
 	const char *watch[SB_JOB_MAX_WATCH];
 	enum sb_output_format fmt;
 	unsigned nwatch, i;
+	const char *destroy;
 	int rc;
 
-	if ((rc = sb_job_parse_args(argc, argv, &o, watch, &nwatch, &fmt, err)) < 0)
+	if ((rc = sb_cmd_take_destroy_data(&argc, argv, &destroy, err)) < 0 ||
+	    (rc = sb_job_parse_args(argc, argv, &o, watch, &nwatch, &fmt, err)) < 0)
+		return rc;
+	/* a write job on a block device: the checks a stack's disks get */
+	if ((rc = sb_safety_check_target(o.target, o.rw != SB_RW_READ && o.rw != SB_RW_RANDREAD,
+					 destroy, err)) < 0)
 		return rc;
 	/* the target's own device is always watched */
 	if (sb_iostat_add(&io, o.target, NULL) < 0)

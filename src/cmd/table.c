@@ -26,7 +26,8 @@ const struct sb_cmd sb_cmds[] = {
 	  "                        [--watch DEV]... [--output-format text|json] [--results DIR]\n"
 	  "  The first form runs the stack's suites on a stack left up by `stackbench build`.\n"
 	  "  Suites: bonnie, fio-matrix, dd, smallfile, quick. bench keys: size, runtime, ramp,\n"
-	  "  chunk, files, fsync, repeat.\n" },
+	  "  chunk, files, fsync, repeat. A block device --target needs --destroy-data=DEV and\n"
+	  "  the checks of a stack's disks (suites write).\n" },
 	{ "teardown", sb_cmd_teardown, "remove everything a stack created (from its state file)",
 	  "usage: stackbench teardown STACK-NAME...\n"
 	  "       stackbench teardown --all\n"
@@ -52,7 +53,9 @@ const struct sb_cmd sb_cmds[] = {
 	  "                      [--keep-files] [--iodepth-batch N] [--name NAME] [--watch DEV]...\n"
 	  "                      [--output-format text|json]\n"
 	  "  MODE: read, write, randread, randwrite, rw, randrw. Sizes: 4KiB or fio's 4k (binary).\n"
-	  "  PATH: a block device, or a directory (one file per job, removed afterwards).\n" },
+	  "  PATH: a block device, or a directory (one file per job, removed afterwards).\n"
+	  "  A write MODE on a block device needs --destroy-data=PATH and a device that is not\n"
+	  "  mounted, held, open elsewhere or carrying a signature (exit 5 otherwise).\n" },
 	{ NULL, NULL, NULL, NULL },
 };
 

@@ -286,6 +286,13 @@ int sb_stack_build(struct sb_stack *s, struct sb_err *err)
 			break;
 		}
 		sb_info("%s: building layer %s", s->spec->name, l->ops->name);
+		if (l->below && l->below->ops->handoff) {
+			rc = l->below->ops->handoff(l->below, err);
+			if (rc) {
+				sb_err_prefix(err, "layer %s: ", l->below->ops->name);
+				break;
+			}
+		}
 		rc = l->ops->build(l, err);
 		if (rc) {
 			sb_err_prefix(err, "layer %s: ", l->ops->name);

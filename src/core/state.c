@@ -321,33 +321,6 @@ int sb_state_delete(struct sb_state *st, struct sb_err *err)
 	return fsync_dir(sb_state_dir(), err);
 }
 
-void sb_test_pause(const char *point)
-{
-	const char *at = getenv("STACKBENCH_TEST_PAUSE_AT");
-	const char *mark = getenv("STACKBENCH_TEST_PAUSE_MARK");
-	struct timespec ts = { 0, 100000000 };
-	int i;
-
-	if (!at || strcmp(at, point))
-		return;
-	fprintf(stderr, "stackbench: test hook: pausing at %s (pid %d)\n", point, (int)getpid());
-	if (mark && *mark) {
-		int fd = open(mark, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-
-		if (fd >= 0)
-			close(fd);
-	}
-	/* nanosleep returns EINTR when a handler ran (SIGINT/SIGTERM set the
-	 * stop flag): end the hold so the caller reaches its next check. */
-	for (i = 0; i < 600; i++) {
-		if (nanosleep(&ts, NULL) && errno == EINTR)
-			break;
-		/* the test removed the mark: carry on */
-		if (mark && *mark && access(mark, F_OK))
-			break;
-	}
-}
-
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);

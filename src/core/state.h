@@ -71,8 +71,10 @@ int sb_state_delete(struct sb_state *st, struct sb_err *err);
  *                       $STACKBENCH_TEST_PAUSE_AFTER=LAYER)
  *   "luks:key"          while the luks layer holds the passphrase and the
  *                       mapping is open
- * Unset (normal runs): a getenv and nothing else. */
-void sb_test_pause(const char *point);
+ *   "disks:handoff"     in sb_safety_handoff, after the checks and the
+ *                       consent, before the re-check and the first write
+ * Unset (normal runs): a getenv and nothing else. Defined in util/log.c. */
+#include "util/log.h"
 
 /* Names of every stack with a state file; caller frees each and the array. */
 int sb_state_list(char ***names, unsigned *n, struct sb_err *err);

@@ -24,4 +24,7 @@ void sb_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* End the live line (newline if one was drawn). */
 void sb_progress_done(void);
 
+/* Test hook: see core/state.h for the points and the environment. */
+void sb_test_pause(const char *point);
+
 #endif

@@ -168,6 +168,41 @@ static int from_json(struct json_object *o, struct sb_state *st, struct sb_err *
 	return 0;
 }
 
+/* Teardown acts on what a state file says, as root: only a file that
+ * stackbench wrote counts. It must be a regular file (not a link) in the
+ * trusted state directory, owned by us and writable by no one else. */
+static int open_state_file(const char *stack, const char *path, struct sb_err *err)
+{
+	char name[SB_NAME_MAX + 8];
+	struct stat sb;
+	int dfd, fd;
+
+	dfd = sb_dir_open_trusted(sb_state_dir(), false, err);
+	if (dfd == -ENOENT) {
+		sb_err_clear(err);
+		return sb_err_set(err, -ENOENT, "no stack named %s is recorded in %s", stack, sb_state_dir());
+	}
+	if (dfd < 0)
+		return dfd;
+	snprintf(name, sizeof(name), "%s.state", stack);
+	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	close(dfd);
+	if (fd < 0)
+		return errno == ENOENT ? sb_err_set(err, -ENOENT, "no stack named %s is recorded in %s",
+						   stack, sb_state_dir())
+		       : errno == ELOOP ? sb_err_set(err, -SB_EREFUSED, "%s is a symbolic link, not a state "
+						     "file stackbench wrote; not acting on it", path)
+		       : sb_err_sys(err, -errno, "cannot open %s", path);
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || sb.st_uid != geteuid() ||
+	    (sb.st_mode & (S_IWGRP | S_IWOTH))) {
+		close(fd);
+		return sb_err_set(err, -SB_EREFUSED, "%s is not a state file stackbench wrote (a regular file "
+				  "owned by uid %u, writable by no one else); not acting on it", path,
+				  (unsigned)geteuid());
+	}
+	return fd;
+}
+
 int sb_state_load(const char *stack, struct sb_state *st, struct sb_err *err)
 {
 	struct json_object *o;
@@ -179,11 +214,11 @@ int sb_state_load(const char *stack, struct sb_state *st, struct sb_err *err)
 		rc = state_path(stack, st->path, sizeof(st->path), err);
 	if (rc)
 		return rc;
-	if (access(st->path, F_OK))
-		return errno == ENOENT ? sb_err_set(err, -ENOENT, "no stack named %s is recorded in %s",
-						   stack, sb_state_dir())
-				       : sb_err_sys(err, -errno, "cannot access %s", st->path);
-	o = json_object_from_file(st->path);
+	rc = open_state_file(stack, st->path, err);
+	if (rc < 0)
+		return rc;
+	o = json_object_from_fd(rc);
+	close(rc);
 	if (!o)
 		return sb_err_set(err, -EINVAL, "%s: cannot parse: %s", st->path, json_util_get_last_err());
 	rc = from_json(o, st, err);
@@ -218,13 +253,16 @@ int sb_state_create(struct sb_state *st, const char *stack, const char *source, 
 
 	memset(st, 0, sizeof(*st));
 	rc = check_name(stack, err);
-	if (!rc)
-		rc = sb_mkdir_p(sb_state_dir(), 0755, err);
+	if (!rc) {
+		int dfd = sb_dir_open_trusted(sb_state_dir(), true, err);
+
+		rc = dfd < 0 ? dfd : close(dfd);
+	}
 	if (!rc)
 		rc = state_path(stack, st->path, sizeof(st->path), err);
 	if (rc)
 		return rc;
-	if (!access(st->path, F_OK)) {
+	if (!faccessat(AT_FDCWD, st->path, F_OK, AT_SYMLINK_NOFOLLOW)) {
 		old = calloc(1, sizeof(*old));
 		if (!old)
 			return sb_err_set(err, -ENOMEM, "out of memory");

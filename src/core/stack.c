@@ -272,7 +272,9 @@ int sb_stack_build(struct sb_stack *s, struct sb_err *err)
 	rc = sb_state_create(&s->state, s->spec->name, s->spec->source, err);
 	if (rc)
 		return rc;
-	rc = check_leftovers(s, err);
+	rc = sb_state_mark_builder(&s->state, err);
+	if (!rc)
+		rc = check_leftovers(s, err);
 	if (rc) {
 		(void)sb_state_delete(&s->state, &terr);
 		return rc;
@@ -738,6 +740,9 @@ int sb_stack_teardown_state(struct sb_state *st, struct sb_err *err)
 	return sb_state_delete(st, err);
 }
 
+/* mkfs of a large disk or an LVM command on a slow box: minutes at worst */
+#define SB_BUILDER_WAIT_MS (300 * 1000)
+
 int sb_stack_teardown_name(const char *stack, struct sb_err *err)
 {
 	struct sb_state *st;
@@ -751,9 +756,12 @@ int sb_stack_teardown_name(const char *stack, struct sb_err *err)
 		return sb_err_set(err, -ENOMEM, "out of memory");
 	rc = sb_state_load(stack, st, err);
 	if (!rc) {
-		/* Let udev finish with whatever the dead run left. */
+		/* The tools a killed build started may still be creating
+		 * objects; then let udev finish with whatever they left. */
+		rc = sb_state_wait_builder(st, SB_BUILDER_WAIT_MS, err);
 		sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
-		rc = sb_stack_teardown_state(st, err);
+		if (!rc)
+			rc = sb_stack_teardown_state(st, err);
 	}
 	if (!rc)
 		sb_info("%s: torn down, nothing left", stack);

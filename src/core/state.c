@@ -1,7 +1,9 @@
 #include "core/state.h"
 #include "util/fs.h"
+#include "sys/sysfs.h"
 
 #include <dirent.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -364,6 +366,21 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* "NAME.state.tmp.PID" of a process that is gone: write_file was killed
+ * between writing it and renaming it into place. Nothing refers to it;
+ * teardown --all removes it so no kill can leave a file behind. */
+static bool stale_tmp(const char *name)
+{
+	const char *t = strstr(name, ".state.tmp.");
+	char *end;
+	long pid;
+
+	if (!t || t == name)
+		return false;
+	pid = strtol(t + 11, &end, 10);
+	return pid > 0 && !*end && kill((pid_t)pid, 0) && errno == ESRCH;
+}
+
 int sb_state_list(char ***names, unsigned *n, struct sb_err *err)
 {
 	const char *dir = sb_state_dir();
@@ -374,12 +391,26 @@ int sb_state_list(char ***names, unsigned *n, struct sb_err *err)
 
 	*names = NULL;
 	*n = 0;
-	d = opendir(dir);
-	if (!d)
-		return errno == ENOENT ? 0 : sb_err_sys(err, -errno, "cannot read %s", dir);
+	{
+		int dfd = sb_dir_open_trusted(dir, false, err);
+
+		if (dfd == -ENOENT) {
+			sb_err_clear(err);
+			return 0;
+		}
+		if (dfd < 0)
+			return dfd;
+		d = fdopendir(dfd);
+		if (!d) {
+			close(dfd);
+			return sb_err_sys(err, -errno, "cannot read %s", dir);
+		}
+	}
 	while ((de = readdir(d))) {
 		size_t len = strlen(de->d_name);
 
+		if (stale_tmp(de->d_name))
+			unlinkat(dirfd(d), de->d_name, 0);
 		if (de->d_name[0] == '.' || len <= 6 || strcmp(de->d_name + len - 6, ".state"))
 			continue;
 		if (cnt == cap) {
@@ -405,4 +436,51 @@ oom:
 		free(v[--cnt]);
 	free(v);
 	return sb_err_set(err, -ENOMEM, "out of memory");
+}
+
+/* ------------------------------------------------- the build's children */
+
+/* A build runs mdadm, lvm, mkfs as children; SIGKILL of the build leaves
+ * them running, and one that finishes after teardown has looked creates an
+ * object nobody removes (finding 12 of issue 12: lvcreate completing after
+ * `teardown --all` had found no LV, so the VG, PV and array stayed). Every
+ * child inherits the build's environment, so the build marks it with a
+ * token naming this very state, and teardown waits until no process
+ * carries it any more. */
+static void builder_entry(const struct sb_state *st, char *out, size_t len)
+{
+	snprintf(out, len, "%s=%s:%d:%s", SB_BUILDER_ENV, st->stack, st->pid, st->started);
+}
+
+int sb_state_mark_builder(const struct sb_state *st, struct sb_err *err)
+{
+	char entry[SB_NAME_MAX + 96];
+	const char *eq;
+
+	builder_entry(st, entry, sizeof(entry));
+	eq = strchr(entry, '=');
+	if (setenv(SB_BUILDER_ENV, eq + 1, 1))
+		return sb_err_sys(err, -errno, "cannot set %s", SB_BUILDER_ENV);
+	return 0;
+}
+
+int sb_state_wait_builder(const struct sb_state *st, unsigned timeout_ms, struct sb_err *err)
+{
+	char entry[SB_NAME_MAX + 96], who[128];
+	struct timespec ts = { 0, 100000000 };
+	unsigned waited = 0;
+	int n;
+
+	builder_entry(st, entry, sizeof(entry));
+	while ((n = sb_proc_with_env(entry, who, sizeof(who))) > 0) {
+		if (waited == 0)
+			sb_info("%s: waiting for %d process(es) of its build to end (%s)", st->stack, n, who);
+		if (waited >= timeout_ms)
+			return sb_err_set(err, -EBUSY, "%s: %d process(es) of its build (pid %d) still run after "
+					  "%u s: %s; not tearing down under them", st->stack, n, st->pid,
+					  timeout_ms / 1000, who);
+		nanosleep(&ts, NULL);
+		waited += 100;
+	}
+	return 0;
 }

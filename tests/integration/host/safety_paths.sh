@@ -151,6 +151,15 @@ chown 0 "$STACKBENCH_STATE_DIR/forged.state"
 	bad "teardown deleted $tmp/victim: $(cat "$tmp/err")"
 grep -q "not deleting $tmp/victim" "$tmp/err" && ok "and says so" || bad "message: $(cat "$tmp/err")"
 rm -f "$STACKBENCH_STATE_DIR/forged.state"
+# a state rewrite killed between its temp file and the rename (finding 12)
+true & deadpid=$!; wait $deadpid
+echo '{}' >"$STACKBENCH_STATE_DIR/ghost.state.tmp.$deadpid"
+echo '{}' >"$STACKBENCH_STATE_DIR/live.state.tmp.$$"
+"$sb" teardown --all >/dev/null 2>&1
+[ ! -e "$STACKBENCH_STATE_DIR/ghost.state.tmp.$deadpid" ] && ok "teardown --all removes a dead writer's temp state file" ||
+	bad "teardown --all left $STACKBENCH_STATE_DIR/ghost.state.tmp.$deadpid"
+[ -e "$STACKBENCH_STATE_DIR/live.state.tmp.$$" ] && ok "and keeps a live writer's" || bad "removed a live writer's temp file"
+rm -f "$STACKBENCH_STATE_DIR/live.state.tmp.$$"
 
 # --- a disks: stack end to end, then the repointed link ------------------
 ln -s "$A" "$byid/disk0"

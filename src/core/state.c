@@ -32,6 +32,12 @@ static int check_name(const char *stack, struct sb_err *err)
 
 static int state_path(const char *stack, char *out, size_t len, struct sb_err *err)
 {
+	/* Mount points (DIR/mnt/STACK) and temp files (DIR/STACK.state.tmp.PID)
+	 * live under it too: all must fit SB_PATH_MAX whole. */
+	if (strlen(sb_state_dir()) > SB_PATH_MAX - SB_NAME_MAX - 32)
+		return sb_err_set(err, -ENAMETOOLONG, "the state directory %.60s... is too long (%zu "
+				  "characters; at most %d)", sb_state_dir(), strlen(sb_state_dir()),
+				  SB_PATH_MAX - SB_NAME_MAX - 32);
 	if ((size_t)snprintf(out, len, "%s/%s.state", sb_state_dir(), stack) >= len)
 		return sb_err_set(err, -ENAMETOOLONG, "state path too long");
 	return 0;
@@ -85,7 +91,8 @@ static int write_file(const struct sb_state *st, bool excl, struct sb_err *err)
 	size_t len, off = 0;
 	int fd, rc = 0;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", st->path, (int)getpid());
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%d", st->path, (int)getpid()) >= sizeof(tmp))
+		return sb_err_set(err, -ENAMETOOLONG, "state path %s too long", st->path);
 	o = to_json(st);
 	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
 	len = strlen(text);
@@ -131,13 +138,15 @@ out:
 	return rc;
 }
 
-static void copy_str(char *dst, size_t len, struct json_object *o, const char *key)
+/* false if the value does not fit: a cut path would name another object */
+static bool copy_str(char *dst, size_t len, struct json_object *o, const char *key)
 {
 	struct json_object *v;
 
 	dst[0] = '\0';
 	if (json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string))
-		snprintf(dst, len, "%s", json_object_get_string(v));
+		return (size_t)snprintf(dst, len, "%s", json_object_get_string(v)) < len;
+	return true;
 }
 
 static int from_json(struct json_object *o, struct sb_state *st, struct sb_err *err)
@@ -159,10 +168,12 @@ static int from_json(struct json_object *o, struct sb_state *st, struct sb_err *
 		struct json_object *ob = json_object_array_get_idx(arr, i);
 		struct sb_state_obj *so = &st->obj[i];
 
-		copy_str(so->layer, sizeof(so->layer), ob, "layer");
-		copy_str(so->kind, sizeof(so->kind), ob, "kind");
-		copy_str(so->id, sizeof(so->id), ob, "id");
-		copy_str(so->extra, sizeof(so->extra), ob, "extra");
+		if (!copy_str(so->layer, sizeof(so->layer), ob, "layer") ||
+		    !copy_str(so->kind, sizeof(so->kind), ob, "kind") ||
+		    !copy_str(so->id, sizeof(so->id), ob, "id") ||
+		    !copy_str(so->extra, sizeof(so->extra), ob, "extra"))
+			return sb_err_set(err, -ENAMETOOLONG, "%s: object %zu has a field longer than "
+					  "stackbench records; not a state it wrote", st->path, i);
 		if (!so->layer[0] || !so->kind[0] || !so->id[0])
 			return sb_err_set(err, -EINVAL, "%s: object %zu lacks layer, kind or id", st->path, i);
 	}
@@ -300,6 +311,11 @@ int sb_state_add(struct sb_state *st, const char *layer, const char *kind,
 
 	if (st->nobj >= SB_STATE_MAX_OBJS)
 		return sb_err_set(err, -E2BIG, "state of %s is full (%d objects)", st->stack, SB_STATE_MAX_OBJS);
+	/* A cut id names some other object: teardown would miss this one. */
+	if (strlen(layer) >= sizeof(o->layer) || strlen(kind) >= sizeof(o->kind) ||
+	    strlen(id) >= sizeof(o->id) || (extra && strlen(extra) >= sizeof(o->extra)))
+		return sb_err_set(err, -ENAMETOOLONG, "cannot record %s %s %.80s...: longer than the "
+				  "state can hold (%zu)", layer, kind, id, sizeof(o->id) - 1);
 	o = &st->obj[st->nobj];
 	memset(o, 0, sizeof(*o));
 	snprintf(o->layer, sizeof(o->layer), "%s", layer);
@@ -332,6 +348,9 @@ int sb_state_set_extra(struct sb_state *st, const char *layer, const char *kind,
 
 		if (strcmp(o->layer, layer) || strcmp(o->kind, kind) || strcmp(o->id, id))
 			continue;
+		if (extra && strlen(extra) >= sizeof(o->extra))
+			return sb_err_set(err, -ENAMETOOLONG, "cannot record %.80s...: longer than the state "
+					  "can hold", extra);
 		snprintf(o->extra, sizeof(o->extra), "%s", extra ? extra : "");
 		rc = write_file(st, false, err);
 		if (!rc) {

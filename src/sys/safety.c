@@ -216,7 +216,10 @@ static int check_excl(struct sb_disk_info *info, struct sb_err *err)
 	struct stat st;
 	int fd, np, rc;
 
-	fd = open(info->resolved, O_RDWR | O_EXCL | O_CLOEXEC);
+	/* Read-only: closing a descriptor opened for writing makes udev
+	 * re-probe the disk (inotify IN_CLOSE_WRITE), and its md rules would
+	 * assemble an old array from the very superblock we refuse. */
+	fd = open(info->resolved, O_RDONLY | O_EXCL | O_CLOEXEC);
 	if (fd < 0) {
 		int e = errno;
 		if (e == EBUSY)

@@ -182,39 +182,54 @@ int sb_safety_open_by(const dev_t *devs, unsigned n, char *out, size_t len)
  * 0.90/1.0 superblocks and the GPT backup header sit at the end), and
  * blkid_do_wipe erases each magic; then a fresh safe probe must find
  * nothing. */
-int sb_safety_wipe(int fd, const char *name, struct sb_err *err)
+int sb_safety_wipe(int rofd, const char *name, struct sb_err *err)
 {
+	char self[64];
 	blkid_probe pr;
-	int rc, guard = 0, wiped = 0;
+	struct stat a, b;
+	int rc = 0, guard = 0, wiped = 0, fd;
 
+	/* A writable descriptor of the very device the checks hold (through
+	 * /proc/self/fd: no path lookup that could lead elsewhere). */
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", rofd);
+	fd = open(self, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return sb_err_sys(err, -errno, "disk %s: cannot open it for writing", name);
+	if (fstat(fd, &a) || fstat(rofd, &b) || a.st_rdev != b.st_rdev) {
+		close(fd);
+		return sb_err_set(err, -SB_EREFUSED, "disk %s: changed under the checks", name);
+	}
 	pr = blkid_new_probe();
 	if (!pr || blkid_probe_set_device(pr, fd, 0, 0)) {
 		if (pr)
 			blkid_free_probe(pr);
+		close(fd);
 		return sb_err_set(err, -EIO, "disk %s: libblkid cannot open it for wiping", name);
 	}
 	blkid_probe_enable_superblocks(pr, 1);
 	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_MAGIC | BLKID_SUBLKS_TYPE | BLKID_SUBLKS_BADCSUM);
 	blkid_probe_enable_partitions(pr, 1);
 	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC | BLKID_PARTS_FORCE_GPT);
-	while (guard++ < 64 && (rc = blkid_do_probe(pr)) == 0) {
+	while (!rc && guard++ < 64 && blkid_do_probe(pr) == 0) {
 		const char *type = "?";
 
 		if (blkid_probe_lookup_value(pr, "TYPE", &type, NULL))
 			blkid_probe_lookup_value(pr, "PTTYPE", &type, NULL);
 		if (blkid_do_wipe(pr, 0)) {
-			blkid_free_probe(pr);
-			return sb_err_sys(err, errno ? -errno : -EIO, "disk %s: cannot erase its %s signature",
-					  name, type);
+			rc = sb_err_sys(err, errno ? -errno : -EIO, "disk %s: cannot erase its %s signature",
+					name, type);
+			break;
 		}
 		sb_info("disk %s: erased the %s signature (--wipe)", name, type);
 		wiped++;
 	}
 	blkid_free_probe(pr);
-	if (fsync(fd))
-		return sb_err_sys(err, -errno, "disk %s: cannot flush the wipe", name);
+	if (!rc && fsync(fd))
+		rc = sb_err_sys(err, -errno, "disk %s: cannot flush the wipe", name);
 	/* the page cache of the device still has the old blocks */
 	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	posix_fadvise(rofd, 0, 0, POSIX_FADV_DONTNEED);
+	close(fd);
 	sb_debug("disk %s: %d signature(s) erased", name, wiped);
-	return 0;
+	return rc;
 }

@@ -40,19 +40,27 @@ D1=$(new_disk d1); loops+=("$D1")
 D2=$(new_disk d2); loops+=("$D2")
 D3=$(new_disk d3); loops+=("$D3")
 echo "# disks $D0 $D1 (RAID1 stack), $D2 (single-disk stack), $D3 (helper)"
-# md 1.0 keeps its superblock at the END of D0 and D1
-mdadm --create /dev/md120 --run --quiet --level=1 --raid-devices=2 --metadata=1.0 \
-	--assume-clean --bitmap=none "$D0" "$D1" && stop_md /dev/md120
-# md 0.90: at the end too, of D2 and D3
-mdadm --create /dev/md121 --run --quiet --level=1 --raid-devices=2 --metadata=0.90 \
-	--assume-clean --bitmap=none "$D2" "$D3" && stop_md /dev/md121
-# and at the start: ext4 on D0, LUKS on D1, an LVM PV label on D2
+# at the start: ext4 on D0, LUKS on D1 (first: mke2fs zeroes the end of
+# the device, where md 1.0 and 0.90 keep their superblocks)
 mkfs.ext4 -q -F -F "$D0"
 head -c 32 /dev/urandom | cryptsetup luksFormat --batch-mode --type luks2 --pbkdf pbkdf2 \
 	--pbkdf-force-iterations 1000 --key-file - "$D1"
-pvcreate -q -y -ff --wipesignatures n --config 'devices { use_devicesfile=0 md_component_detection=0 }' "$D2" >/dev/null
-for d in "$D0" "$D1" "$D2"; do
-	echo "# $d before: $(wipefs -n "$d" 2>/dev/null | awk 'NR>1 {printf "%s@%s ", $4, $1}')"
+# md 1.0 keeps its superblock at the END of D0 and D1, 0.90 at the end of D2
+mdadm --create /dev/md120 --run --quiet --level=1 --raid-devices=2 --metadata=1.0 \
+	--assume-clean --bitmap=none "$D0" "$D1" && stop_md /dev/md120
+# (the LVM PV label at the start of D2 first: lvm will not label an md member)
+mkdir -p /run/lock/lvm
+pvcreate -q -y --config 'devices { use_devicesfile=0 }' "$D2" >/dev/null
+mdadm --create /dev/md121 --run --quiet --level=1 --raid-devices=2 --metadata=0.90 \
+	--assume-clean --bitmap=none "$D2" "$D3" && stop_md /dev/md121
+for d in "$D0:1.0:ext4" "$D1:1.0:crypto_LUKS" "$D2:0.90:LVM2_member"; do
+	IFS=: read -r dev ver sig <<<"$d"
+	found=$(wipefs -n "$dev" 2>/dev/null | awk 'NR > 1 {print $3 "@" $2}' | tr '\n' ' ')
+	if mdadm --examine "$dev" 2>/dev/null | grep -q "Version : $ver" && grep -q "$sig" <<<"$found"; then
+		ok "$dev before: md $ver at the end and $sig ($found)"
+	else
+		bad "$dev before: wanted md $ver and $sig, found: $found"
+	fi
 done
 ln -s "$D0" "$byid/disk0"
 ln -s "$D1" "$byid/disk1"

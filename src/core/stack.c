@@ -683,6 +683,15 @@ int sb_stack_teardown_state(struct sb_state *st, struct sb_err *err)
 		return sb_err_set(err, -ENOMEM, "out of memory");
 	memcpy(all, st->obj, sizeof(*all) * nall);
 	resume_suspended(st);
+	/* The tools a killed build started (mdadm, lvm, mkfs) may still be
+	 * creating objects: wait for them, as long as one step may take
+	 * (they may hang on the very device resumed just now). */
+	first = sb_state_wait_builder(st, step_timeout_s() * 1000, err);
+	if (first) {
+		free(all);
+		return first;
+	}
+	sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
 	for (i = st->nobj; i-- > 0;) {
 		const struct sb_layer_ops *ops = sb_layer_find(st->obj[i].layer);
 		struct sb_state_obj obj = st->obj[i];
@@ -740,9 +749,6 @@ int sb_stack_teardown_state(struct sb_state *st, struct sb_err *err)
 	return sb_state_delete(st, err);
 }
 
-/* mkfs of a large disk or an LVM command on a slow box: minutes at worst */
-#define SB_BUILDER_WAIT_MS (300 * 1000)
-
 int sb_stack_teardown_name(const char *stack, struct sb_err *err)
 {
 	struct sb_state *st;
@@ -756,12 +762,9 @@ int sb_stack_teardown_name(const char *stack, struct sb_err *err)
 		return sb_err_set(err, -ENOMEM, "out of memory");
 	rc = sb_state_load(stack, st, err);
 	if (!rc) {
-		/* The tools a killed build started may still be creating
-		 * objects; then let udev finish with whatever they left. */
-		rc = sb_state_wait_builder(st, SB_BUILDER_WAIT_MS, err);
+		/* Let udev finish with whatever the dead run left. */
 		sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
-		if (!rc)
-			rc = sb_stack_teardown_state(st, err);
+		rc = sb_stack_teardown_state(st, err);
 	}
 	if (!rc)
 		sb_info("%s: torn down, nothing left", stack);

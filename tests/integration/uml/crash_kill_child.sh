@@ -3,7 +3,7 @@
 # work (issue 12, finding 12). The tools (mdadm, lvm, mkfs) are children:
 # SIGKILL of the build leaves them running, and one that finishes after
 # `teardown --all` has looked creates an object nobody removes. Here `lvm`
-# is wrapped (a PATH shim) so that lvcreate starts 3 s late: the build is
+# is wrapped (a PATH shim) so that lvcreate starts 8 s late (longer than a teardown takes): the build is
 # killed inside that delay and `teardown --all` runs at once. It must wait
 # for the build's tools to end (they carry STACKBENCH_BUILDER), then remove
 # everything, the late LV included: when it returns, no tool of the build
@@ -24,7 +24,7 @@ cat >"$shim/lvm" <<EOF
 #!/bin/bash
 case " \$* " in *" lvcreate "*) ;; *) exec $real "\$@" ;; esac
 touch "\$SB_SHIM_MARK"
-sleep 3
+sleep 8
 $real "\$@"
 rc=\$?
 touch "\$SB_SHIM_DONE"
@@ -61,6 +61,8 @@ fi
 if [ $rc = 0 ]; then ok "teardown --all exit 0"
 else bad "teardown --all exit $rc"; echo "$out" | sed 's/^/    | /'; fi
 grep -q "waiting for" <<<"$out" && ok "it said it was waiting" || bad "no 'waiting for' message: $out"
-# whatever the late lvcreate made must be gone too
-sleep 4
+# whatever the late lvcreate made must be gone too (and the shim may not
+# outlive the test)
+for ((i = 0; i < 150; i++)); do [ -e "$SB_SHIM_DONE" ] && break; sleep 0.1; done
+sleep 1
 assert_clean "kill -9 during lvcreate"

@@ -58,7 +58,7 @@ static int consent_check(const struct sb_layer *l, struct sb_err *err)
 	 * naming exactly the stack's disks (safety.c also accepts a typed
 	 * confirmation and checks the same list itself). */
 	if (!s->destroy_data || !s->ndestroy)
-		return sb_err_set(err, -EPERM, "stack %s uses real disks; they will be erased. Pass "
+		return sb_err_set(err, -SB_EREFUSED, "stack %s uses real disks; they will be erased. Pass "
 				  "--destroy-data=DEV,... naming exactly those disks to go on", l->spec->name);
 	for (i = 0; i < d->ndisks; i++) {
 		bool named = false;
@@ -66,7 +66,7 @@ static int consent_check(const struct sb_layer *l, struct sb_err *err)
 		for (j = 0; j < s->ndestroy && !named; j++)
 			named = same_disk(d->disks[i], s->destroy[j]);
 		if (!named)
-			return sb_err_set(err, -EPERM, "%s is in the stack but not named by --destroy-data", d->disks[i]);
+			return sb_err_set(err, -SB_EREFUSED, "%s is in the stack but not named by --destroy-data", d->disks[i]);
 	}
 	for (j = 0; j < s->ndestroy; j++) {
 		bool listed = false;
@@ -74,7 +74,7 @@ static int consent_check(const struct sb_layer *l, struct sb_err *err)
 		for (i = 0; i < d->ndisks && !listed; i++)
 			listed = same_disk(d->disks[i], s->destroy[j]);
 		if (!listed)
-			return sb_err_set(err, -EPERM, "--destroy-data names %s, which is not a disk of stack %s",
+			return sb_err_set(err, -SB_EREFUSED, "--destroy-data names %s, which is not a disk of stack %s",
 					  s->destroy[j], l->spec->name);
 	}
 	return 0;

@@ -35,7 +35,7 @@ JOBS=(
 
 run_sb() { # rw bs qd metric dir
 	# shellcheck disable=SC2086
-	"$SB" -q job --target "$LOOP" --rw "$1" --bs "$2" --iodepth "$3" --runtime "${RT}s" ${SB_JOB_ARGS:-} \
+	"$SB" -q job --target "$LOOP" --destroy-data="$LOOP" --rw "$1" --bs "$2" --iodepth "$3" --runtime "${RT}s" ${SB_JOB_ARGS:-} \
 		--output-format json | python3 -c "import json,sys; j=json.load(sys.stdin)['jobs'][0]['$5']; print(j['iops'] if '$4'=='iops' else j['bw_bytes'])"
 }
 run_fio() {

@@ -339,6 +339,25 @@ static void test_depth_and_aliases(void **st)
 	load_bad("a: *b\n", "t.yml:1:4: aliases (*b) are not allowed in a stack file; write the value out");
 }
 
+/* fs.mkfs_options / fs.mount_options: what a benchmark needs passes (both
+ * spellings of getopt values), the rest is refused (issue 12, finding 9). */
+static void test_fs_option_allow_list(void **st)
+{
+	struct sb_spec_list l;
+
+	(void)st;
+	l = load_ok("fs:\n  mkfs_options: \"-b 4096 -E stride=16,stripe_width=32,lazy_itable_init=0 -O ^has_journal,sparse_super2 -J size=8 -m0 -i 65536 -j\"\n"
+		    "  mount_options: noatime,nodiratime,data=writeback,commit=30,barrier=0,discard\n");
+	assert_string_equal(l.items[0].fs.mount_options, "noatime,nodiratime,data=writeback,commit=30,barrier=0,discard");
+	sb_spec_list_free(&l);
+	load_bad("fs: {mkfs_options: \"-b 4096 -z /tmp/undo\"}\n",
+		 "t.yml:1:20: fs.mkfs_options: '-z' is not allowed; allowed: -b N, -I N, -i N, -m N, -N N, -g N, -G N, -O FEATURE[,^FEATURE...], -E stride=N,stripe_width=N,lazy_itable_init=0|1,lazy_journal_init=0|1,packed_meta_blocks=0|1,num_backup_sb=0|1|2,discard,nodiscard, -J size=N, -j");
+	load_bad("fs: {mkfs_options: \"-E stride=16,offset=1\"}\n",
+		 "t.yml:1:20: fs.mkfs_options: '-E stride=16,offset=1' is not allowed; allowed: -b N, -I N, -i N, -m N, -N N, -g N, -G N, -O FEATURE[,^FEATURE...], -E stride=N,stripe_width=N,lazy_itable_init=0|1,lazy_journal_init=0|1,packed_meta_blocks=0|1,num_backup_sb=0|1|2,discard,nodiscard, -J size=N, -j");
+	load_bad("fs: {mkfs_options: \"-b\"}\n",
+		 "t.yml:1:20: fs.mkfs_options: '-b' is not allowed; allowed: -b N, -I N, -i N, -m N, -N N, -g N, -G N, -O FEATURE[,^FEATURE...], -E stride=N,stripe_width=N,lazy_itable_init=0|1,lazy_journal_init=0|1,packed_meta_blocks=0|1,num_backup_sb=0|1|2,discard,nodiscard, -J size=N, -j");
+}
+
 static void test_set(void **st)
 {
 	const char *sets[] = { "devices.loop.size=64MiB", "luks={sector_size: 4096}", "bench.suites=[dd, quick]",
@@ -693,6 +712,7 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_depth_and_aliases),
 		cmocka_unit_test(test_set),
+		cmocka_unit_test(test_fs_option_allow_list),
 		cmocka_unit_test(test_matrix),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_summary),

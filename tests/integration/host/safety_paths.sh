@@ -93,6 +93,7 @@ expect 5 "not a block device" "not a block device: exit 5" -- "$sb" build --dest
 expect 5 "--destroy-data" "no consent: exit 5" -- "$sb" build "$tmp/disk-a.yml"
 printf 'devices:\n  disks: [%s]\n' "$M" >"$tmp/disk-m.yml"
 expect 5 "mounted at" "mounted disk: exit 5" -- "$sb" build --destroy-data="$M" "$tmp/disk-m.yml"
+# shellcheck disable=SC2217  # the redirect is the point: a plain open of the disk
 sleep 600 <"$A" &
 bgpid=$!
 sleep 0.3

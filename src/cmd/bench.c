@@ -10,6 +10,7 @@
 #include "bench/suite.h"
 #include "cmd/args.h"
 #include "cmd/cmd.h"
+#include "sys/safety.h"
 #include "cmd/run.h"
 #include "report/results.h"
 #include "config.h"
@@ -60,12 +61,12 @@ static void print_suite_text(struct json_object *s)
 	}
 }
 
-enum { O_SUITE = 256, O_TARGET, O_SET, O_FMT, O_WATCH, O_RESULTS, O_STACK };
+enum { O_SUITE = 256, O_TARGET, O_SET, O_FMT, O_WATCH, O_RESULTS, O_STACK, O_DESTROY };
 
 /* What `bench --suite --target` runs. */
 struct target_run {
 	struct sb_bench_spec b;
-	const char *target, *results;
+	const char *target, *results, *destroy;
 	const char *watch[32];
 	unsigned nwatch, nsuites;
 	char suites[SB_MAX_SUITES][32];
@@ -183,6 +184,7 @@ static int bench_run(struct sb_args *a, struct target_run *t, struct sb_err *err
 			t->watch[t->nwatch++] = optarg;
 			break;
 		case O_RESULTS: t->results = optarg; break;
+		case O_DESTROY: t->destroy = optarg; break;
 		}
 	}
 	if (c < 0)
@@ -208,6 +210,9 @@ static int bench_run(struct sb_args *a, struct target_run *t, struct sb_err *err
 		return sb_err_set(err, -EINVAL, "bench: --target %s: %s", t->target, strerror(errno));
 	if (a->npos)
 		return sb_args_usage_error("bench", err, "unexpected argument '%s' with --target", a->pos[0]);
+	/* every suite writes: on a block device, the checks a stack's disks get */
+	if ((rc = sb_safety_check_target(t->target, true, t->destroy, err)) < 0)
+		return rc;
 	if ((rc = parse_suites(suite_arg, t, err)) < 0)
 		return rc;
 	return run_target(t, err);
@@ -223,6 +228,7 @@ int sb_cmd_bench(int argc, char **argv, struct sb_err *err)
 		{ "watch", 0, true, O_WATCH },
 		{ "results", 0, true, O_RESULTS },
 		{ "stack", 0, true, O_STACK },
+		{ "destroy-data", 0, true, O_DESTROY },
 		{ NULL, 0, false, 0 },
 	};
 	struct target_run *t = calloc(1, sizeof(*t));

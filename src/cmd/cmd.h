@@ -79,5 +79,8 @@ extern const struct sb_global_doc sb_global_docs[];
 void sb_cmd_print_man(FILE *f);
 /* For handlers: true if argv has -h/--help (then print usage and return 0). */
 int sb_cmd_wants_help(int argc, char **argv);
+/* Remove --destroy-data=DEV (or --destroy-data DEV) from argv; *val the
+ * value or NULL. */
+int sb_cmd_take_destroy_data(int *argc, char **argv, const char **val, struct sb_err *err);
 
 #endif

@@ -14,6 +14,7 @@
 #include "bench/jobargs.h"
 #include "bench/output.h"
 #include "cmd/cmd.h"
+#include "sys/safety.h"
 
 struct run {
 	const struct sb_job_opts *o;
@@ -116,9 +117,10 @@ static int report(const struct sb_job_cli *c, struct run *runs, const struct sb_
 
 int sb_cmd_job(int argc, char **argv, struct sb_err *err)
 {
-	struct sb_job_cli c;
+	struct sb_job_cli c = { 0 };
 	struct sb_iostat io = { 0 };
 	struct run *runs = NULL;
+	const char *destroy;
 	unsigned i;
 	int rc;
 
@@ -127,7 +129,15 @@ int sb_cmd_job(int argc, char **argv, struct sb_err *err)
 		sb_job_cli_help(stdout);
 		return 0;
 	}
-	if ((rc = sb_job_cli_parse(argc, argv, &c, err)) < 0)
+	if ((rc = sb_cmd_take_destroy_data(&argc, argv, &destroy, err)) < 0 ||
+	    (rc = sb_job_cli_parse(argc, argv, &c, err)) < 0)
+		goto out;
+	/* a write job on a block device: the checks a stack's disks get */
+	for (i = 0; i < c.njobs && rc == 0; i++)
+		rc = sb_safety_check_target(c.jobs[i].target,
+					    c.jobs[i].rw != SB_RW_READ && c.jobs[i].rw != SB_RW_RANDREAD,
+					    destroy, err);
+	if (rc < 0)
 		goto out;
 	/* each job's target device is watched (a file to be created: its directory's) */
 	for (i = 0; i < c.njobs; i++)

@@ -32,7 +32,8 @@ const struct sb_cmd sb_cmds[] = {
 	  "                        [--watch DEV]... [--output-format text|json] [--results DIR]\n"
 	  "  The first form runs the stack's suites on a stack left up by `stackbench build`.\n"
 	  "  Suites: bonnie, fio-matrix, dd, smallfile, quick. bench keys: size, runtime, ramp,\n"
-	  "  chunk, files, fsync, repeat.\n" },
+	  "  chunk, files, fsync, repeat. A block device --target needs --destroy-data=DEV and\n"
+	  "  the checks of a stack's disks (suites write).\n" },
 	{ "teardown", sb_cmd_teardown, "remove everything a stack created (from its state file)",
 	  "usage: stackbench teardown STACK-NAME...\n"
 	  "       stackbench teardown --all\n"
@@ -72,7 +73,9 @@ const struct sb_cmd sb_cmds[] = {
 	  "  Options before the first --name are global; a job file has [global] and job sections.\n"
 	  "  Jobs run at the same time unless stonewall; an option fio has and stackbench does not\n"
 	  "  is refused (exit 2). MODE: read, write, randread, randwrite, rw, randrw.\n"
-	  "  PATH: a block device, a regular file, or a directory (one file per job thread).\n" },
+	  "  PATH: a block device, a regular file, or a directory (one file per job thread).\n"
+	  "  A write MODE on a block device needs --destroy-data=PATH and a device that is not\n"
+	  "  mounted, held, open elsewhere or carrying a signature (exit 5 otherwise).\n" },
 	{ "bonnie", sb_cmd_bonnie, "run bonnie++ 2.00a's tests with its options and output", sb_cmd_bonnie_usage },
 	{ NULL, NULL, NULL, NULL },
 };

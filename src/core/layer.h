@@ -49,6 +49,10 @@ struct sb_layer_ops {
 	bool (*exists)(const struct sb_state_obj *obj);
 	/* Optional: free priv. */
 	void (*release)(struct sb_layer *l);
+	/* Optional: called right before the layer above builds, i.e. before
+	 * the first write to this layer's devices: the last re-check, and the
+	 * moment to let go of what kept others off them (disks: O_EXCL). */
+	int (*handoff)(struct sb_layer *l, struct sb_err *err);
 	/* Optional: fill l->dev/ndev (mount: l->mountpoint) from the objects
 	 * a state file records, for a stack built by an earlier command.
 	 * Layers without it inherit the devices of the layer below. */

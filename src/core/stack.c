@@ -272,7 +272,9 @@ int sb_stack_build(struct sb_stack *s, struct sb_err *err)
 	rc = sb_state_create(&s->state, s->spec->name, s->spec->source, err);
 	if (rc)
 		return rc;
-	rc = check_leftovers(s, err);
+	rc = sb_state_mark_builder(&s->state, err);
+	if (!rc)
+		rc = check_leftovers(s, err);
 	if (rc) {
 		(void)sb_state_delete(&s->state, &terr);
 		return rc;
@@ -286,6 +288,13 @@ int sb_stack_build(struct sb_stack *s, struct sb_err *err)
 			break;
 		}
 		sb_info("%s: building layer %s", s->spec->name, l->ops->name);
+		if (l->below && l->below->ops->handoff) {
+			rc = l->below->ops->handoff(l->below, err);
+			if (rc) {
+				sb_err_prefix(err, "layer %s: ", l->below->ops->name);
+				break;
+			}
+		}
 		/* the live line shows the step while it runs (mkfs, luksFormat) */
 		sb_progress("build step %u of %u: %s", k + 1, s->nlayers, l->ops->name);
 		rc = l->ops->build(l, err);
@@ -677,6 +686,15 @@ int sb_stack_teardown_state(struct sb_state *st, struct sb_err *err)
 		return sb_err_set(err, -ENOMEM, "out of memory");
 	memcpy(all, st->obj, sizeof(*all) * nall);
 	resume_suspended(st);
+	/* The tools a killed build started (mdadm, lvm, mkfs) may still be
+	 * creating objects: wait for them, as long as one step may take
+	 * (they may hang on the very device resumed just now). */
+	first = sb_state_wait_builder(st, step_timeout_s() * 1000, err);
+	if (first) {
+		free(all);
+		return first;
+	}
+	sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
 	for (i = st->nobj; i-- > 0;) {
 		const struct sb_layer_ops *ops = sb_layer_find(st->obj[i].layer);
 		struct sb_state_obj obj = st->obj[i];

@@ -1,7 +1,9 @@
 #include "core/state.h"
 #include "util/fs.h"
+#include "sys/sysfs.h"
 
 #include <dirent.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +32,12 @@ static int check_name(const char *stack, struct sb_err *err)
 
 static int state_path(const char *stack, char *out, size_t len, struct sb_err *err)
 {
+	/* Mount points (DIR/mnt/STACK) and temp files (DIR/STACK.state.tmp.PID)
+	 * live under it too: all must fit SB_PATH_MAX whole. */
+	if (strlen(sb_state_dir()) > SB_PATH_MAX - SB_NAME_MAX - 32)
+		return sb_err_set(err, -ENAMETOOLONG, "the state directory %.60s... is too long (%zu "
+				  "characters; at most %d)", sb_state_dir(), strlen(sb_state_dir()),
+				  SB_PATH_MAX - SB_NAME_MAX - 32);
 	if ((size_t)snprintf(out, len, "%s/%s.state", sb_state_dir(), stack) >= len)
 		return sb_err_set(err, -ENAMETOOLONG, "state path too long");
 	return 0;
@@ -83,7 +91,8 @@ static int write_file(const struct sb_state *st, bool excl, struct sb_err *err)
 	size_t len, off = 0;
 	int fd, rc = 0;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", st->path, (int)getpid());
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%d", st->path, (int)getpid()) >= sizeof(tmp))
+		return sb_err_set(err, -ENAMETOOLONG, "state path %s too long", st->path);
 	o = to_json(st);
 	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
 	len = strlen(text);
@@ -129,13 +138,15 @@ out:
 	return rc;
 }
 
-static void copy_str(char *dst, size_t len, struct json_object *o, const char *key)
+/* false if the value does not fit: a cut path would name another object */
+static bool copy_str(char *dst, size_t len, struct json_object *o, const char *key)
 {
 	struct json_object *v;
 
 	dst[0] = '\0';
 	if (json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string))
-		snprintf(dst, len, "%s", json_object_get_string(v));
+		return (size_t)snprintf(dst, len, "%s", json_object_get_string(v)) < len;
+	return true;
 }
 
 static int from_json(struct json_object *o, struct sb_state *st, struct sb_err *err)
@@ -157,15 +168,52 @@ static int from_json(struct json_object *o, struct sb_state *st, struct sb_err *
 		struct json_object *ob = json_object_array_get_idx(arr, i);
 		struct sb_state_obj *so = &st->obj[i];
 
-		copy_str(so->layer, sizeof(so->layer), ob, "layer");
-		copy_str(so->kind, sizeof(so->kind), ob, "kind");
-		copy_str(so->id, sizeof(so->id), ob, "id");
-		copy_str(so->extra, sizeof(so->extra), ob, "extra");
+		if (!copy_str(so->layer, sizeof(so->layer), ob, "layer") ||
+		    !copy_str(so->kind, sizeof(so->kind), ob, "kind") ||
+		    !copy_str(so->id, sizeof(so->id), ob, "id") ||
+		    !copy_str(so->extra, sizeof(so->extra), ob, "extra"))
+			return sb_err_set(err, -ENAMETOOLONG, "%s: object %zu has a field longer than "
+					  "stackbench records; not a state it wrote", st->path, i);
 		if (!so->layer[0] || !so->kind[0] || !so->id[0])
 			return sb_err_set(err, -EINVAL, "%s: object %zu lacks layer, kind or id", st->path, i);
 	}
 	st->nobj = n;
 	return 0;
+}
+
+/* Teardown acts on what a state file says, as root: only a file that
+ * stackbench wrote counts. It must be a regular file (not a link) in the
+ * trusted state directory, owned by us and writable by no one else. */
+static int open_state_file(const char *stack, const char *path, struct sb_err *err)
+{
+	char name[SB_NAME_MAX + 8];
+	struct stat sb;
+	int dfd, fd;
+
+	dfd = sb_dir_open_trusted(sb_state_dir(), false, err);
+	if (dfd == -ENOENT) {
+		sb_err_clear(err);
+		return sb_err_set(err, -ENOENT, "no stack named %s is recorded in %s", stack, sb_state_dir());
+	}
+	if (dfd < 0)
+		return dfd;
+	snprintf(name, sizeof(name), "%s.state", stack);
+	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	close(dfd);
+	if (fd < 0)
+		return errno == ENOENT ? sb_err_set(err, -ENOENT, "no stack named %s is recorded in %s",
+						   stack, sb_state_dir())
+		       : errno == ELOOP ? sb_err_set(err, -SB_EREFUSED, "%s is a symbolic link, not a state "
+						     "file stackbench wrote; not acting on it", path)
+		       : sb_err_sys(err, -errno, "cannot open %s", path);
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || sb.st_uid != geteuid() ||
+	    (sb.st_mode & (S_IWGRP | S_IWOTH))) {
+		close(fd);
+		return sb_err_set(err, -SB_EREFUSED, "%s is not a state file stackbench wrote (a regular file "
+				  "owned by uid %u, writable by no one else); not acting on it", path,
+				  (unsigned)geteuid());
+	}
+	return fd;
 }
 
 int sb_state_load(const char *stack, struct sb_state *st, struct sb_err *err)
@@ -179,11 +227,11 @@ int sb_state_load(const char *stack, struct sb_state *st, struct sb_err *err)
 		rc = state_path(stack, st->path, sizeof(st->path), err);
 	if (rc)
 		return rc;
-	if (access(st->path, F_OK))
-		return errno == ENOENT ? sb_err_set(err, -ENOENT, "no stack named %s is recorded in %s",
-						   stack, sb_state_dir())
-				       : sb_err_sys(err, -errno, "cannot access %s", st->path);
-	o = json_object_from_file(st->path);
+	rc = open_state_file(stack, st->path, err);
+	if (rc < 0)
+		return rc;
+	o = json_object_from_fd(rc);
+	close(rc);
 	if (!o)
 		return sb_err_set(err, -EINVAL, "%s: cannot parse: %s", st->path, json_util_get_last_err());
 	rc = from_json(o, st, err);
@@ -218,13 +266,16 @@ int sb_state_create(struct sb_state *st, const char *stack, const char *source, 
 
 	memset(st, 0, sizeof(*st));
 	rc = check_name(stack, err);
-	if (!rc)
-		rc = sb_mkdir_p(sb_state_dir(), 0755, err);
+	if (!rc) {
+		int dfd = sb_dir_open_trusted(sb_state_dir(), true, err);
+
+		rc = dfd < 0 ? dfd : close(dfd);
+	}
 	if (!rc)
 		rc = state_path(stack, st->path, sizeof(st->path), err);
 	if (rc)
 		return rc;
-	if (!access(st->path, F_OK)) {
+	if (!faccessat(AT_FDCWD, st->path, F_OK, AT_SYMLINK_NOFOLLOW)) {
 		old = calloc(1, sizeof(*old));
 		if (!old)
 			return sb_err_set(err, -ENOMEM, "out of memory");
@@ -260,6 +311,11 @@ int sb_state_add(struct sb_state *st, const char *layer, const char *kind,
 
 	if (st->nobj >= SB_STATE_MAX_OBJS)
 		return sb_err_set(err, -E2BIG, "state of %s is full (%d objects)", st->stack, SB_STATE_MAX_OBJS);
+	/* A cut id names some other object: teardown would miss this one. */
+	if (strlen(layer) >= sizeof(o->layer) || strlen(kind) >= sizeof(o->kind) ||
+	    strlen(id) >= sizeof(o->id) || (extra && strlen(extra) >= sizeof(o->extra)))
+		return sb_err_set(err, -ENAMETOOLONG, "cannot record %s %s %.80s...: longer than the "
+				  "state can hold (%zu)", layer, kind, id, sizeof(o->id) - 1);
 	o = &st->obj[st->nobj];
 	memset(o, 0, sizeof(*o));
 	snprintf(o->layer, sizeof(o->layer), "%s", layer);
@@ -292,6 +348,9 @@ int sb_state_set_extra(struct sb_state *st, const char *layer, const char *kind,
 
 		if (strcmp(o->layer, layer) || strcmp(o->kind, kind) || strcmp(o->id, id))
 			continue;
+		if (extra && strlen(extra) >= sizeof(o->extra))
+			return sb_err_set(err, -ENAMETOOLONG, "cannot record %.80s...: longer than the state "
+					  "can hold", extra);
 		snprintf(o->extra, sizeof(o->extra), "%s", extra ? extra : "");
 		rc = write_file(st, false, err);
 		if (!rc) {
@@ -321,36 +380,24 @@ int sb_state_delete(struct sb_state *st, struct sb_err *err)
 	return fsync_dir(sb_state_dir(), err);
 }
 
-void sb_test_pause(const char *point)
-{
-	const char *at = getenv("STACKBENCH_TEST_PAUSE_AT");
-	const char *mark = getenv("STACKBENCH_TEST_PAUSE_MARK");
-	struct timespec ts = { 0, 100000000 };
-	int i;
-
-	if (!at || strcmp(at, point))
-		return;
-	fprintf(stderr, "stackbench: test hook: pausing at %s (pid %d)\n", point, (int)getpid());
-	if (mark && *mark) {
-		int fd = open(mark, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-
-		if (fd >= 0)
-			close(fd);
-	}
-	/* nanosleep returns EINTR when a handler ran (SIGINT/SIGTERM set the
-	 * stop flag): end the hold so the caller reaches its next check. */
-	for (i = 0; i < 600; i++) {
-		if (nanosleep(&ts, NULL) && errno == EINTR)
-			break;
-		/* the test removed the mark: carry on */
-		if (mark && *mark && access(mark, F_OK))
-			break;
-	}
-}
-
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* "NAME.state.tmp.PID" of a process that is gone: write_file was killed
+ * between writing it and renaming it into place. Nothing refers to it;
+ * teardown --all removes it so no kill can leave a file behind. */
+static bool stale_tmp(const char *name)
+{
+	const char *t = strstr(name, ".state.tmp.");
+	char *end;
+	long pid;
+
+	if (!t || t == name)
+		return false;
+	pid = strtol(t + 11, &end, 10);
+	return pid > 0 && !*end && kill((pid_t)pid, 0) && errno == ESRCH;
 }
 
 int sb_state_list(char ***names, unsigned *n, struct sb_err *err)
@@ -363,12 +410,26 @@ int sb_state_list(char ***names, unsigned *n, struct sb_err *err)
 
 	*names = NULL;
 	*n = 0;
-	d = opendir(dir);
-	if (!d)
-		return errno == ENOENT ? 0 : sb_err_sys(err, -errno, "cannot read %s", dir);
+	{
+		int dfd = sb_dir_open_trusted(dir, false, err);
+
+		if (dfd == -ENOENT) {
+			sb_err_clear(err);
+			return 0;
+		}
+		if (dfd < 0)
+			return dfd;
+		d = fdopendir(dfd);
+		if (!d) {
+			close(dfd);
+			return sb_err_sys(err, -errno, "cannot read %s", dir);
+		}
+	}
 	while ((de = readdir(d))) {
 		size_t len = strlen(de->d_name);
 
+		if (stale_tmp(de->d_name))
+			unlinkat(dirfd(d), de->d_name, 0);
 		if (de->d_name[0] == '.' || len <= 6 || strcmp(de->d_name + len - 6, ".state"))
 			continue;
 		if (cnt == cap) {
@@ -394,4 +455,51 @@ oom:
 		free(v[--cnt]);
 	free(v);
 	return sb_err_set(err, -ENOMEM, "out of memory");
+}
+
+/* ------------------------------------------------- the build's children */
+
+/* A build runs mdadm, lvm, mkfs as children; SIGKILL of the build leaves
+ * them running, and one that finishes after teardown has looked creates an
+ * object nobody removes (finding 12 of issue 12: lvcreate completing after
+ * `teardown --all` had found no LV, so the VG, PV and array stayed). Every
+ * child inherits the build's environment, so the build marks it with a
+ * token naming this very state, and teardown waits until no process
+ * carries it any more. */
+static void builder_entry(const struct sb_state *st, char *out, size_t len)
+{
+	snprintf(out, len, "%s=%s:%d:%s", SB_BUILDER_ENV, st->stack, st->pid, st->started);
+}
+
+int sb_state_mark_builder(const struct sb_state *st, struct sb_err *err)
+{
+	char entry[SB_NAME_MAX + 96];
+	const char *eq;
+
+	builder_entry(st, entry, sizeof(entry));
+	eq = strchr(entry, '=');
+	if (setenv(SB_BUILDER_ENV, eq + 1, 1))
+		return sb_err_sys(err, -errno, "cannot set %s", SB_BUILDER_ENV);
+	return 0;
+}
+
+int sb_state_wait_builder(const struct sb_state *st, unsigned timeout_ms, struct sb_err *err)
+{
+	char entry[SB_NAME_MAX + 96], who[128];
+	struct timespec ts = { 0, 100000000 };
+	unsigned waited = 0;
+	int n;
+
+	builder_entry(st, entry, sizeof(entry));
+	while ((n = sb_proc_with_env(entry, who, sizeof(who))) > 0) {
+		if (waited == 0)
+			sb_info("%s: waiting for %d process(es) of its build to end (%s)", st->stack, n, who);
+		if (waited >= timeout_ms)
+			return sb_err_set(err, -EBUSY, "%s: %d process(es) of its build (pid %d) still run after "
+					  "%u s: %s; not tearing down under them", st->stack, n, st->pid,
+					  timeout_ms / 1000, who);
+		nanosleep(&ts, NULL);
+		waited += 100;
+	}
+	return 0;
 }

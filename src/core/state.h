@@ -71,8 +71,20 @@ int sb_state_delete(struct sb_state *st, struct sb_err *err);
  *                       $STACKBENCH_TEST_PAUSE_AFTER=LAYER)
  *   "luks:key"          while the luks layer holds the passphrase and the
  *                       mapping is open
- * Unset (normal runs): a getenv and nothing else. */
-void sb_test_pause(const char *point);
+ *   "disks:handoff"     in sb_safety_handoff, after the checks and the
+ *                       consent, before the re-check and the first write
+ * Unset (normal runs): a getenv and nothing else. Defined in util/log.c. */
+#include "util/log.h"
+
+/* The environment entry every process of a build carries (inherited by
+ * mdadm, lvm, mkfs...): STACKBENCH_BUILDER=STACK:PID:STARTED. */
+#define SB_BUILDER_ENV "STACKBENCH_BUILDER"
+/* Set it in this process, for the state just created. */
+int sb_state_mark_builder(const struct sb_state *st, struct sb_err *err);
+/* Before a teardown: wait (up to timeout_ms) until no other process carries
+ * the entry of st's build, i.e. no tool a killed build started is still
+ * creating something; -EBUSY naming one if they do not end. */
+int sb_state_wait_builder(const struct sb_state *st, unsigned timeout_ms, struct sb_err *err);
 
 /* Names of every stack with a state file; caller frees each and the array. */
 int sb_state_list(char ***names, unsigned *n, struct sb_err *err);

@@ -58,7 +58,7 @@ static int consent_check(const struct sb_layer *l, struct sb_err *err)
 	 * naming exactly the stack's disks (safety.c also accepts a typed
 	 * confirmation and checks the same list itself). */
 	if (!s->destroy_data || !s->ndestroy)
-		return sb_err_set(err, -EPERM, "stack %s uses real disks; they will be erased. Pass "
+		return sb_err_set(err, -SB_EREFUSED, "stack %s uses real disks; they will be erased. Pass "
 				  "--destroy-data=DEV,... naming exactly those disks to go on", l->spec->name);
 	for (i = 0; i < d->ndisks; i++) {
 		bool named = false;
@@ -66,7 +66,7 @@ static int consent_check(const struct sb_layer *l, struct sb_err *err)
 		for (j = 0; j < s->ndestroy && !named; j++)
 			named = same_disk(d->disks[i], s->destroy[j]);
 		if (!named)
-			return sb_err_set(err, -EPERM, "%s is in the stack but not named by --destroy-data", d->disks[i]);
+			return sb_err_set(err, -SB_EREFUSED, "%s is in the stack but not named by --destroy-data", d->disks[i]);
 	}
 	for (j = 0; j < s->ndestroy; j++) {
 		bool listed = false;
@@ -74,18 +74,21 @@ static int consent_check(const struct sb_layer *l, struct sb_err *err)
 		for (i = 0; i < d->ndisks && !listed; i++)
 			listed = same_disk(d->disks[i], s->destroy[j]);
 		if (!listed)
-			return sb_err_set(err, -EPERM, "--destroy-data names %s, which is not a disk of stack %s",
+			return sb_err_set(err, -SB_EREFUSED, "--destroy-data names %s, which is not a disk of stack %s",
 					  s->destroy[j], l->spec->name);
 	}
 	return 0;
 }
 #endif
 
+/* Each disk is resolved once, by the safety checks, to a device number;
+ * the layers above get the node of that number (/dev/sdX), never the path
+ * as given, and the checks' O_EXCL descriptors stay open (in priv) until
+ * disks_handoff re-checks and lets go, right before the first write. */
 static int disks_build(struct sb_layer *l, struct sb_err *err)
 {
 	const struct sb_devices_spec *d = &l->spec->devices;
 	const char *list[SB_MAX_DISKS];
-	char real[PATH_MAX];
 	unsigned i;
 	int rc;
 
@@ -93,40 +96,69 @@ static int disks_build(struct sb_layer *l, struct sb_err *err)
 	rc = consent_check(l, err);
 	if (rc)
 		return rc;
-#endif
 	for (i = 0; i < d->ndisks; i++) {
+		char real[PATH_MAX];
 		struct stat st;
 
 		if (!realpath(d->disks[i], real))
 			return sb_err_sys(err, -errno, "cannot resolve %s", d->disks[i]);
 		if (stat(real, &st) || !S_ISBLK(st.st_mode))
 			return sb_err_set(err, -ENOTBLK, "%s (%s) is not a block device", d->disks[i], real);
-		list[i] = d->disks[i];
 		if ((size_t)snprintf(l->dev[i], SB_PATH_MAX, "%s", real) >= SB_PATH_MAX)
 			return sb_err_set(err, -ENAMETOOLONG, "%s: path too long", real);
 	}
-	/* SAFETY CALL SITE (issue 6): no write may happen before this passes. */
-#ifdef SB_HAVE_SAFETY
-	{
-		struct sb_disk_info *infos = calloc(d->ndisks, sizeof(*infos));
-
-		if (!infos)
-			return sb_err_set(err, -ENOMEM, "out of memory");
-		rc = sb_safety_check_disks(list, d->ndisks, l->stack->wipe, l->stack->destroy_list,
-					   isatty(STDIN_FILENO), infos, err);
-		free(infos);
-		if (rc)
-			return rc;
-	}
-#else
 	(void)list;
-	(void)rc;
 	sb_warn("disks: the safety checks (mounted, holders, signatures, root disk) are not built in; "
 		"relying on --destroy-data alone");
+#else
+	struct sb_disk_info *infos = calloc(d->ndisks, sizeof(*infos));
+
+	if (!infos)
+		return sb_err_set(err, -ENOMEM, "out of memory");
+	for (i = 0; i < d->ndisks; i++)
+		list[i] = d->disks[i];
+	/* SAFETY CALL SITE: no write may happen before this passes. */
+	rc = sb_safety_check_disks(list, d->ndisks, l->stack->wipe, l->stack->destroy_list,
+				   isatty(STDIN_FILENO), infos, err);
+	if (rc) {
+		free(infos);
+		return rc;
+	}
+	for (i = 0; i < d->ndisks; i++)
+		if ((size_t)snprintf(l->dev[i], SB_PATH_MAX, "%s", infos[i].resolved) >= SB_PATH_MAX) {
+			sb_safety_release(infos, d->ndisks);
+			free(infos);
+			return sb_err_set(err, -ENAMETOOLONG, "%s: path too long", infos[i].resolved);
+		}
+	l->priv = infos;
 #endif
 	l->ndev = d->ndisks;
 	return 0;
 }
+
+#ifdef SB_HAVE_SAFETY
+static int disks_handoff(struct sb_layer *l, struct sb_err *err)
+{
+	struct sb_disk_info *infos = l->priv;
+	unsigned i;
+	int rc = 0;
+
+	for (i = 0; infos && i < l->ndev; i++)
+		if (infos[i].excl_fd >= 0 && !rc)
+			rc = sb_safety_handoff(&infos[i], err);
+	if (infos)
+		sb_safety_release(infos, l->ndev);
+	return rc;
+}
+
+static void disks_release(struct sb_layer *l)
+{
+	if (l->priv)
+		sb_safety_release(l->priv, l->ndev);
+	free(l->priv);
+	l->priv = NULL;
+}
+#endif
 
 static int disks_teardown(const struct sb_state_obj *obj, struct sb_err *err)
 {
@@ -189,4 +221,8 @@ const struct sb_layer_ops sb_layer_disks = {
 	.teardown = disks_teardown,
 	.exists = disks_exists,
 	.attach = disks_attach,
+#ifdef SB_HAVE_SAFETY
+	.handoff = disks_handoff,
+	.release = disks_release,
+#endif
 };

@@ -175,51 +175,78 @@ static int loop_build(struct sb_layer *l, struct sb_err *err)
 	struct sb_state *st = &l->stack->state;
 	char real[PATH_MAX], file[SB_PATH_MAX + 16];
 	unsigned i;
-	int rc, fd;
+	int rc = 0, fd, dfd;
 
 	if (ls->count < 1 || ls->count > SB_LAYER_MAX_DEVS)
 		return sb_err_set(err, -EINVAL, "loop count %u out of range 1..%d", ls->count, SB_LAYER_MAX_DEVS);
 	/* The parent (e.g. /var/tmp/stackbench) is shared by every stack and
-	 * stays; the run directory is ours. */
-	if (access(l->stack->rundir, F_OK)) {
+	 * stays; the run directory is ours. Both are made 0700 and walked
+	 * with openat (sb_dir_open_trusted): a directory another user made
+	 * or a link planted in /var/tmp is refused, not followed. */
+	dfd = sb_dir_open_trusted(l->spec->devices.loop.dir[0] ? l->spec->devices.loop.dir
+				  : "/var/tmp/stackbench", true, err);
+	if (dfd < 0)
+		return dfd;
+	close(dfd);
+	if (faccessat(AT_FDCWD, l->stack->rundir, F_OK, AT_SYMLINK_NOFOLLOW)) {
 		rc = sb_state_add(st, "loop", "dir", l->stack->rundir, NULL, err);
-		if (!rc)
-			rc = sb_mkdir_p(l->stack->rundir, 0755, err);
 		if (rc)
 			return rc;
 	}
+	dfd = sb_dir_open_trusted(l->stack->rundir, true, err);
+	if (dfd < 0)
+		return dfd;
 	/* sysfs reports backing files by their resolved path. */
-	if (!realpath(l->stack->rundir, real))
+	if (!realpath(l->stack->rundir, real)) {
+		close(dfd);
 		return sb_err_sys(err, -errno, "cannot resolve %s", l->stack->rundir);
+	}
 	for (i = 0; i < ls->count; i++) {
-		if ((size_t)snprintf(file, sizeof(file), "%s/d%u", real, i) >= sizeof(file))
+		struct stat fst;
+		char name[16], ident[64];
+
+		snprintf(name, sizeof(name), "d%u", i);
+		if ((size_t)snprintf(file, sizeof(file), "%s/%s", real, name) >= SB_PATH_MAX) {
+			close(dfd);
 			return sb_err_set(err, -ENAMETOOLONG, "backing file path too long under %s", real);
+		}
 		rc = sb_state_add(st, "loop", "file", file, NULL, err);
 		if (rc)
-			return rc;
-		fd = open(file, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+			break;
+		fd = openat(dfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd < 0) {
 			rc = -errno;
 			/* Not ours: forget it so teardown leaves it alone. */
 			sb_state_remove(st, st->nobj - 1, NULL);
-			return sb_err_sys(err, rc, "cannot create backing file %s", file);
+			sb_err_sys(err, rc, "cannot create backing file %s", file);
+			break;
+		}
+		/* What teardown checks before deleting: this very inode. */
+		fstat(fd, &fst);
+		snprintf(ident, sizeof(ident), "%llu:%llu", (unsigned long long)fst.st_dev,
+			 (unsigned long long)fst.st_ino);
+		rc = sb_state_set_extra(st, "loop", "file", file, ident, err);
+		if (rc) {
+			close(fd);
+			break;
 		}
 		if (ftruncate(fd, (off_t)ls->size)) {
 			rc = sb_err_sys(err, -errno, "cannot size %s", file);
 			close(fd);
-			return rc;
+			break;
 		}
 		rc = loop_attach(l, file, fd, l->dev[i], sizeof(l->dev[i]), err);
 		close(fd);
 		if (rc)
-			return rc;
+			break;
 		l->ndev = i + 1;
 		rc = loop_check(l->dev[i], ls, err);
 		if (rc)
-			return rc;
+			break;
 		sb_verbose("loop: %s -> %s", l->dev[i], file);
 	}
-	return sb_udev_settle(SB_UDEV_TIMEOUT_MS, err);
+	close(dfd);
+	return rc ? rc : sb_udev_settle(SB_UDEV_TIMEOUT_MS, err);
 }
 
 static long long now_ms(void)
@@ -294,6 +321,50 @@ static bool loop_of_file(const char *file, char *dev, size_t len)
 	return found;
 }
 
+/* Delete a backing file only when it is provably the one the build made:
+ * named dN in a trusted run directory, a regular file (not a link), with
+ * the device and inode the state recorded when it was created. A state
+ * file naming any other path (forged, or from a stale run) deletes nothing. */
+static int remove_file(const struct sb_state_obj *obj, struct sb_err *err)
+{
+	char dir[SB_PATH_MAX], ident[64];
+	const char *base = strrchr(obj->id, '/');
+	struct stat st;
+	int dfd, rc = 0;
+
+	if (!base || base == obj->id || base[1] != 'd' || strspn(base + 2, "0123456789") != strlen(base + 2) ||
+	    !base[2])
+		return sb_err_set(err, -SB_EREFUSED, "not deleting %s: not a backing file name stackbench uses", obj->id);
+	snprintf(dir, sizeof(dir), "%.*s", (int)(base - obj->id), obj->id);
+	dfd = sb_dir_open_trusted(dir, false, err);
+	if (dfd == -ENOENT) {
+		sb_err_clear(err);
+		return 0;
+	}
+	if (dfd < 0) {
+		sb_err_prefix(err, "not deleting %s: ", obj->id);
+		return dfd;
+	}
+	if (fstatat(dfd, base + 1, &st, AT_SYMLINK_NOFOLLOW)) {
+		rc = errno == ENOENT ? 0 : sb_err_sys(err, -errno, "cannot look at %s", obj->id);
+		goto out;
+	}
+	snprintf(ident, sizeof(ident), "%llu:%llu", (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
+	/* No inode recorded: killed between the create and recording it; in
+	 * our own 0700 run directory only we can have made a dN with one link. */
+	if (!S_ISREG(st.st_mode) || (obj->extra[0] ? strcmp(ident, obj->extra) != 0 : st.st_nlink != 1)) {
+		rc = sb_err_set(err, -SB_EREFUSED, "not deleting %s: it is not the file this stack created "
+				"(recorded %s, found %s%s)", obj->id, obj->extra[0] ? obj->extra : "no inode",
+				S_ISREG(st.st_mode) ? "inode " : "a non-regular file ", ident);
+		goto out;
+	}
+	if (unlinkat(dfd, base + 1, 0) && errno != ENOENT)
+		rc = sb_err_sys(err, -errno, "cannot delete %s", obj->id);
+out:
+	close(dfd);
+	return rc;
+}
+
 static int loop_teardown(const struct sb_state_obj *obj, struct sb_err *err)
 {
 	if (!strcmp(obj->kind, "loopdev"))
@@ -304,11 +375,18 @@ static int loop_teardown(const struct sb_state_obj *obj, struct sb_err *err)
 		/* Its loop device failed to detach: keep the file with it. */
 		if (loop_of_file(obj->id, dev, sizeof(dev)))
 			return sb_err_set(err, -EBUSY, "not deleting %s: %s is still attached to it", obj->id, dev);
-		if (unlink(obj->id) && errno != ENOENT)
-			return sb_err_sys(err, -errno, "cannot delete %s", obj->id);
-		return 0;
+		return remove_file(obj, err);
 	}
 	if (!strcmp(obj->kind, "dir")) {
+		int dfd = sb_dir_open_trusted(obj->id, false, err);
+
+		if (dfd == -ENOENT) {
+			sb_err_clear(err);
+			return 0;
+		}
+		if (dfd < 0)
+			return dfd;
+		close(dfd);
 		if (rmdir(obj->id) && errno != ENOENT)
 			return sb_err_sys(err, -errno, "cannot remove %s", obj->id);
 		return 0;

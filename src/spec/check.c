@@ -227,7 +227,7 @@ static int check_fs(const struct sb_spec_ctx *c, struct sb_stack_spec *s)
 		return sb_spec_fail(c, AT("fs.block_size"), false,
 				    "fs.block_size: %u is smaller than the %u-byte logical sectors of the loop devices; use %u or larger",
 				    f->block_size, s->devices.loop.sector_size, s->devices.loop.sector_size);
-	return 0;
+	return sb_spec_check_fsopts(c, s);
 }
 
 /* The directory, or its nearest existing parent, must hold every backing
@@ -271,6 +271,13 @@ static int check_loop(const struct sb_spec_ctx *c, struct sb_stack_spec *s)
 	if (l->dir[0] != '/' || strstr(l->dir, "/../") || strstr(l->dir, "/./"))
 		return sb_spec_fail(c, AT("devices.loop.dir"), false,
 				    "devices.loop.dir: '%s' is not an absolute path", l->dir);
+	/* <dir>/<stack>/d<N> is recorded in the state and handed to the kernel:
+	 * it must fit SB_PATH_MAX whole, never cut (a cut path names another
+	 * file and teardown would lose the loop device). */
+	if (strlen(l->dir) > SB_LOOP_DIR_MAX)
+		return sb_spec_fail(c, AT("devices.loop.dir"), false,
+				    "devices.loop.dir: %zu characters is too long; at most %d (the backing files "
+				    "<dir>/<stack>/dN must fit in %d)", strlen(l->dir), SB_LOOP_DIR_MAX, SB_PATH_MAX - 1);
 	if (l->size < min) {
 		sb_size_format(l->size, a, sizeof(a));
 		return sb_spec_fail(c, AT("devices.loop.size"), false,

@@ -303,6 +303,15 @@ static int conv_disks(const struct sb_spec_ctx *c, const struct sb_ynode *n, con
 		if (strncmp(it->str, "/dev/", 5) || strlen(it->str) >= SB_PATH_MAX || strstr(it->str, "/../"))
 			return sb_spec_fail(c, it, false, "%s: '%s' is not a device path; use /dev/disk/by-id/... (or another path under /dev/)",
 					    path, it->str);
+		/* Directories under /dev that anyone may write to (or that hold
+		 * no block devices) are no place for a disk: a link planted
+		 * there would aim root's mkfs at any device. The build checks
+		 * every directory on the way again (sb_safety_check_disk). */
+		if (!strncmp(it->str, "/dev/shm/", 9) || !strncmp(it->str, "/dev/mqueue/", 12) ||
+		    !strncmp(it->str, "/dev/pts/", 9) || !strncmp(it->str, "/dev/hugepages/", 15) ||
+		    !strncmp(it->str, "/dev/fd/", 8))
+			return sb_spec_fail(c, it, false, "%s: '%s' is not a place for disks (anyone can plant "
+					    "files there); use /dev/disk/by-id/... or /dev/NAME", path, it->str);
 		for (j = 0; j < i; j++)
 			if (!strcmp(d->disks[j], it->str))
 				return sb_spec_fail(c, it, false, "%s: '%s' is listed twice", path, it->str);

@@ -67,6 +67,33 @@ static int check_key(const struct sb_spec_ctx *c, const struct sb_ynode *where, 
 	return 0;
 }
 
+/* A matrix or --set key inside an optional section (raid, lvm, luks,
+ * faults...) the stack does not have would add that layer silently: one
+ * override meant for another stack would turn ext4.yml into an LVM stack.
+ * Refuse, unless the key set is the section itself (--set lvm={}, or
+ * --set faults.fail={member: 1}), which enables it explicitly. The section
+ * is path[0..len). */
+static int absent_section(const struct sb_spec_ctx *c, const char *path, size_t len,
+			  const struct sb_ynode *value)
+{
+	const struct sb_opt_section *in;
+	const struct sb_opt *leaf = sb_opt_lookup(path, NULL), *o;
+	char sec[128];
+
+	if (len >= sizeof(sec))
+		return 0;
+	memcpy(sec, path, len);
+	sec[len] = '\0';
+	o = sb_opt_lookup(sec, &in);
+	if (!o || o->type != SB_OPT_SECTION || !o->sub || o->sub->enabled_off < 0)
+		return 0;
+	if (leaf && leaf->type == SB_OPT_SECTION)
+		return 0;
+	return sb_spec_fail(c, value, true, "%s: this stack has no %s section, and setting one of its keys "
+			    "would add that layer silently; enable it explicitly (%s: in the file, or --set %s={})",
+			    path, sec, sec, sec);
+}
+
 /* Put value at path in the tree (taking ownership of value), creating
  * sections as needed. */
 static int tree_put(const struct sb_spec_ctx *c, struct sb_ynode *root, const char *path,
@@ -91,6 +118,12 @@ static int tree_put(const struct sb_spec_ctx *c, struct sb_ynode *root, const ch
 			n->type = SB_Y_MAP;   /* "lvm:" (null) becomes an empty mapping */
 		}
 		if (!n) {
+			int rc = absent_section(c, path, (size_t)(next - 1 - buf), value);
+
+			if (rc < 0) {
+				sb_ytree_free(value);
+				return rc;
+			}
 			n = sb_ytree_new(SB_Y_MAP, value->line, value->col);
 			if (!n || !(n->key = strdup(tok)) || (origin && !(n->origin = strdup(origin))) ||
 			    sb_ytree_add(map, n) < 0) {

@@ -18,6 +18,9 @@
 #define SB_MAX_DISKS 16
 #define SB_MAX_SUITES 8
 #define SB_OPTSTR_MAX 256
+/* devices.loop.dir: room left in SB_PATH_MAX for "/<stack name>/dNN" and a
+ * " (deleted)" suffix sysfs may add. */
+#define SB_LOOP_DIR_MAX (SB_PATH_MAX - 1 - SB_NAME_MAX - 4 - 12)
 #define SB_MATRIX_MAX 256         /* at most this many stacks from one matrix */
 
 enum sb_devices_kind { SB_DEVICES_LOOP = 0, SB_DEVICES_DISKS = 1 };

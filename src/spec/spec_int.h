@@ -35,6 +35,9 @@ int sb_spec_convert(const struct sb_spec_ctx *c, struct sb_stack_spec *s);
 /* Derived defaults and impossible combinations. */
 int sb_spec_check(const struct sb_spec_ctx *c, struct sb_stack_spec *s);
 
+/* fs.mkfs_options / fs.mount_options against their allow-lists (fsopts.c). */
+int sb_spec_check_fsopts(const struct sb_spec_ctx *c, const struct sb_stack_spec *s);
+
 /* Parse one scalar text into the field of o (used for defaults and values). */
 int sb_spec_parse_scalar(const struct sb_spec_ctx *c, const struct sb_ynode *n,
 			 const char *path, const struct sb_opt *o, void *field);

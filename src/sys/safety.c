@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -35,7 +37,7 @@ static const char *kind_of(mode_t m)
 	return "not a block device";
 }
 
-static void read_identity(const char *sysdir, struct sb_disk_info *info)
+void sb_safety_read_identity(const char *sysdir, struct sb_disk_info *info)
 {
 	const char *v = NULL;
 	struct udev_device *ud = NULL;
@@ -76,6 +78,7 @@ static int resolve(const char *path, struct sb_disk_info *info, struct sb_err *e
 	char real[PATH_MAX], sysdir[PATH_MAX], p[PATH_MAX], buf[128];
 	struct stat st;
 	unsigned long long sectors;
+	int rc;
 
 	if (!path || !*path)
 		return sb_err_set(err, -EINVAL, "empty disk path");
@@ -87,11 +90,16 @@ static int resolve(const char *path, struct sb_disk_info *info, struct sb_err *e
 	if (stat(real, &st) != 0)
 		return sb_err_sys(err, -errno, "disk %s: cannot stat %s", path, real);
 	if (!S_ISBLK(st.st_mode))
-		return sb_err_set(err, -EINVAL, "disk %s: is %s, not a block device", path,
+		return sb_err_set(err, -SB_EREFUSED, "disk %s: is %s, not a block device", path,
 				  kind_of(st.st_mode));
+	/* The one resolution: from here on the disk is this device number;
+	 * every later open is checked against it (check_excl, handoff). */
 	info->dev = st.st_rdev;
+	rc = sb_safety_check_place(path, err);
+	if (rc)
+		return rc;
 	if (!sb_safety_dev_sysdir(SYSFS, st.st_rdev, sysdir))
-		return sb_err_set(err, -EINVAL, "disk %s: block device %u:%u has no entry in %s/dev/block",
+		return sb_err_set(err, -SB_EREFUSED, "disk %s: block device %u:%u has no entry in %s/dev/block",
 				  path, major(st.st_rdev), minor(st.st_rdev), SYSFS);
 	sb_safety_textf(info->name, sizeof(info->name), "%s", sb_safety_base(sysdir));
 	sb_safety_pathf(p, "%s/partition", sysdir);
@@ -99,18 +107,18 @@ static int resolve(const char *path, struct sb_disk_info *info, struct sb_err *e
 		char *slash = strrchr(sysdir, '/');
 		if (slash)
 			*slash = '\0';
-		return sb_err_set(err, -EINVAL,
+		return sb_err_set(err, -SB_EREFUSED,
 				  "disk %s: %s is a partition of /dev/%s, not a whole disk; stackbench "
 				  "takes whole disks only", path, info->name, sb_safety_base(sysdir));
 	}
 	sb_safety_pathf(p, "%s/dm/name", sysdir);
 	if (sb_safety_read_attr(p, buf, sizeof(buf)))
-		return sb_err_set(err, -EINVAL,
+		return sb_err_set(err, -SB_EREFUSED,
 				  "disk %s: %s is a device-mapper device (%s), not a whole disk",
 				  path, info->name, buf);
 	sb_safety_pathf(p, "%s/md", sysdir);
 	if (sb_safety_exists(p))
-		return sb_err_set(err, -EINVAL, "disk %s: %s is an md RAID array, not a whole disk",
+		return sb_err_set(err, -SB_EREFUSED, "disk %s: %s is an md RAID array, not a whole disk",
 				  path, info->name);
 	/* The node stackbench will use: /dev/<name> when it is this device. */
 	sb_safety_pathf(p, "/dev/%s", info->name);
@@ -128,13 +136,13 @@ static int resolve(const char *path, struct sb_disk_info *info, struct sb_err *e
 	info->logical_block_size = sb_safety_read_attr(p, buf, sizeof(buf)) ? (unsigned)strtoul(buf, NULL, 10) : 512;
 	sb_safety_pathf(p, "%s/queue/physical_block_size", sysdir);
 	info->physical_block_size = sb_safety_read_attr(p, buf, sizeof(buf)) ? (unsigned)strtoul(buf, NULL, 10) : 512;
-	read_identity(sysdir, info);
+	sb_safety_read_identity(sysdir, info);
 	if (!info->size_bytes)
-		return sb_err_set(err, -EINVAL, "disk %s: %s has size 0 (an unattached loop device or "
+		return sb_err_set(err, -SB_EREFUSED, "disk %s: %s has size 0 (an unattached loop device or "
 				  "an empty drive)", path, info->name);
 	sb_safety_pathf(p, "%s/ro", sysdir);
 	if (sb_safety_read_attr(p, buf, sizeof(buf)) && strcmp(buf, "1") == 0)
-		return sb_err_set(err, -EROFS, "disk %s: %s is read-only", path, info->name);
+		return sb_err_set(err, -SB_EREFUSED, "disk %s: %s is read-only", path, info->name);
 	return 0;
 }
 
@@ -159,7 +167,7 @@ static int check_in_use(const struct sb_disk_info *info, struct sb_err *err)
 			sb_safety_textf(what, sizeof(what), "%s", info->name);
 		else
 			sb_safety_textf(what, sizeof(what), "its partition %s", pnames[idx - 1]);
-		return sb_err_set(err, -EBUSY, "disk %s: %s is mounted at %s; unmount it first",
+		return sb_err_set(err, -SB_EREFUSED, "disk %s: %s is mounted at %s; unmount it first",
 				  info->path, what, where);
 	}
 	text = sb_safety_read_text("/proc/swaps");
@@ -172,7 +180,7 @@ static int check_in_use(const struct sb_disk_info *info, struct sb_err *err)
 			sb_safety_textf(what, sizeof(what), "%s", info->name);
 		else
 			sb_safety_textf(what, sizeof(what), "its partition %s", pnames[idx - 1]);
-		return sb_err_set(err, -EBUSY, "disk %s: %s is in use as swap (%s); swapoff it first",
+		return sb_err_set(err, -SB_EREFUSED, "disk %s: %s is in use as swap (%s); swapoff it first",
 				  info->path, what, where);
 	}
 	return 0;
@@ -187,7 +195,7 @@ static int check_holders(const struct sb_disk_info *info, struct sb_err *err)
 	if (n < 0)
 		return sb_err_sys(err, n, "disk %s: cannot list the holders of %s", info->path, info->name);
 	if (n > 0)
-		return sb_err_set(err, -EBUSY, "disk %s: %s is in use by %s (see %s/block/%s/holders); "
+		return sb_err_set(err, -SB_EREFUSED, "disk %s: %s is in use by %s (see %s/block/%s/holders); "
 				  "stop the md array / device-mapper device first",
 				  info->path, info->name, list, SYSFS, info->name);
 	return 0;
@@ -195,19 +203,27 @@ static int check_holders(const struct sb_disk_info *info, struct sb_err *err)
 
 /* The kernel refuses an O_EXCL open of a block device that a filesystem,
  * md, dm, swap or another O_EXCL opener has claimed, which also covers users
- * the sysfs checks cannot see. The device is closed again right away: there
- * is a window between this check and the first write in which another
- * program could claim the disk. Holding the descriptor until the layers are
- * built would close it, but mdadm and mkfs need their own O_EXCL opens, so
- * the window is accepted, as mke2fs and mdadm accept it. */
-static int check_excl(const struct sb_disk_info *info, struct sb_err *err)
+ * the sysfs checks cannot see. The descriptor is kept (info->excl_fd): the
+ * signature probe and --wipe go through it, and holding it keeps anyone
+ * from mounting or assembling the disk until the layer above takes it
+ * (sb_safety_handoff). Then nobody else may have it open at all: O_EXCL
+ * does not conflict with plain opens (a VM's raw disk, a running dd). */
+static int check_excl(struct sb_disk_info *info, struct sb_err *err)
 {
-	int fd = open(info->resolved, O_RDONLY | O_EXCL | O_CLOEXEC);
+	char who[256];
+	dev_t devs[MAX_PARTS + 1];
+	char pnames[MAX_PARTS][64];
+	struct stat st;
+	int fd, np, rc;
 
+	/* Read-only: closing a descriptor opened for writing makes udev
+	 * re-probe the disk (inotify IN_CLOSE_WRITE), and its md rules would
+	 * assemble an old array from the very superblock we refuse. */
+	fd = open(info->resolved, O_RDONLY | O_EXCL | O_CLOEXEC);
 	if (fd < 0) {
 		int e = errno;
 		if (e == EBUSY)
-			return sb_err_set(err, -EBUSY, "disk %s: %s is open exclusively elsewhere "
+			return sb_err_set(err, -SB_EREFUSED, "disk %s: %s is open exclusively elsewhere "
 					  "(O_EXCL open failed: a mounted filesystem, md, device-mapper "
 					  "or another program has claimed it)", info->path, info->name);
 		if (e == EACCES || e == EPERM)
@@ -215,7 +231,22 @@ static int check_excl(const struct sb_disk_info *info, struct sb_err *err)
 					  "for real disks)", info->path, info->resolved);
 		return sb_err_sys(err, -e, "disk %s: cannot open %s", info->path, info->resolved);
 	}
-	close(fd);
+	if (fstat(fd, &st) || !S_ISBLK(st.st_mode) || st.st_rdev != info->dev) {
+		close(fd);
+		return sb_err_set(err, -SB_EREFUSED, "disk %s: %s is no longer the device %u:%u that was "
+				  "checked; nothing was written", info->path, info->resolved,
+				  major(info->dev), minor(info->dev));
+	}
+	info->excl_fd = fd;
+	devs[0] = info->dev;
+	np = sb_safety_partitions(SYSFS, info->name, pnames, devs + 1, MAX_PARTS);
+	rc = sb_safety_open_by(devs, (unsigned)np + 1, who, sizeof(who));
+	if (rc > 0)
+		return sb_err_set(err, -SB_EREFUSED, "disk %s: %s is open in another process: %s; "
+				  "close it there first (fuser -v %s)", info->path, info->name, who,
+				  info->resolved);
+	if (rc < 0)
+		return sb_err_sys(err, rc, "disk %s: cannot read /proc to see who has it open", info->path);
 	return 0;
 }
 
@@ -256,7 +287,7 @@ static void describe_value(blkid_probe pr, char *out, size_t len, char *types, s
 
 /* Every signature, wipefs-style (the low-level probe walks all of them),
  * for the message when the safe probe found more than one. */
-static void list_signatures(const char *dev, char *out, size_t len)
+static void list_signatures(int fd, char *out, size_t len)
 {
 	const char *type, *off;
 	blkid_probe pr;
@@ -264,9 +295,13 @@ static void list_signatures(const char *dev, char *out, size_t len)
 	int guard = 0;
 
 	out[0] = '\0';
-	pr = blkid_new_probe_from_filename(dev);
+	pr = blkid_new_probe();
 	if (!pr)
 		return;
+	if (blkid_probe_set_device(pr, fd, 0, 0)) {
+		blkid_free_probe(pr);
+		return;
+	}
 	blkid_probe_enable_superblocks(pr, 1);
 	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_MAGIC | BLKID_SUBLKS_TYPE |
 					  BLKID_SUBLKS_USAGE | BLKID_SUBLKS_BADCSUM);
@@ -287,17 +322,18 @@ static void list_signatures(const char *dev, char *out, size_t len)
 	blkid_free_probe(pr);
 }
 
-static int check_signatures(const struct sb_disk_info *info, bool allow_wipe, struct sb_err *err)
+/* The safe probe (one answer, or "ambivalent"), through the kept fd. */
+static int safe_probe(const struct sb_disk_info *info, char *what, size_t wlen, char *types,
+		      size_t tlen, struct sb_err *err)
 {
-	char what[256], all[512], types[128] = "";
-	blkid_probe pr;
-	int rc, e;
+	blkid_probe pr = blkid_new_probe();
+	int rc;
 
-	errno = 0;
-	pr = blkid_new_probe_from_filename(info->resolved);
-	if (!pr) {
-		e = errno ? errno : EIO;
-		return sb_err_sys(err, -e, "disk %s: cannot open %s for probing", info->path, info->resolved);
+	what[0] = types[0] = '\0';
+	if (!pr || blkid_probe_set_device(pr, info->excl_fd, 0, 0)) {
+		if (pr)
+			blkid_free_probe(pr);
+		return sb_err_set(err, -EIO, "disk %s: cannot open %s for probing", info->path, info->resolved);
 	}
 	blkid_probe_enable_partitions(pr, 1);
 	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_ENTRY_DETAILS);
@@ -307,28 +343,58 @@ static int check_signatures(const struct sb_disk_info *info, bool allow_wipe, st
 					  BLKID_SUBLKS_BADCSUM);
 	rc = blkid_do_safeprobe(pr);
 	if (rc == 0)
-		describe_value(pr, what, sizeof(what), types, sizeof(types));
+		describe_value(pr, what, wlen, types, tlen);
 	blkid_free_probe(pr);
-	if (rc == 1)
-		return 0;
 	if (rc == -1)
 		return sb_err_set(err, -EIO, "disk %s: libblkid could not probe %s", info->path,
 				  info->resolved);
 	/* -2: ambivalent, several signatures that contradict each other: there
 	 * is certainly something there. */
 	if (rc == -2)
-		sb_safety_textf(what, sizeof(what), "several conflicting signatures");
-	list_signatures(info->resolved, all, sizeof(all));
+		sb_safety_textf(what, wlen, "several conflicting signatures");
+	return rc;
+}
+
+/* A signature refuses the disk; with --wipe it is noted (info->wipe) and
+ * erased only after consent, by wipe_verified. */
+static int check_signatures(struct sb_disk_info *info, bool allow_wipe, struct sb_err *err)
+{
+	char what[256], all[512], types[128];
+	int rc;
+
+	rc = safe_probe(info, what, sizeof(what), types, sizeof(types), err);
+	if (rc == 1 || rc == -EIO)
+		return rc == 1 ? 0 : rc;
+	list_signatures(info->excl_fd, all, sizeof(all));
 	if (!all[0])
 		sb_safety_textf(all, sizeof(all), "%s", types[0] ? types : "?");
-	if (allow_wipe) {
-		sb_warn("disk %s: %s holds %s (libblkid: %s); --wipe given: it will be erased",
-			info->path, info->name, what, all);
+	if (!allow_wipe)
+		return sb_err_set(err, -SB_EREFUSED, "disk %s: %s holds %s (libblkid: %s); stackbench does "
+				  "not overwrite existing data: pass --wipe to erase it", info->path,
+				  info->name, what, all);
+	sb_warn("disk %s: %s holds %s (libblkid: %s); --wipe given: it will be erased", info->path,
+		info->name, what, all);
+	info->wipe = true;
+	return 0;
+}
+
+/* --wipe, once consent is given: erase, then the probe must be clean. */
+static int wipe_verified(struct sb_disk_info *info, struct sb_err *err)
+{
+	char what[256], all[512], types[128];
+	int rc;
+
+	rc = sb_safety_wipe(info->excl_fd, info->path, err);
+	if (rc)
+		return rc;
+	rc = safe_probe(info, what, sizeof(what), types, sizeof(types), err);
+	list_signatures(info->excl_fd, all, sizeof(all));
+	if (rc == 1 && !all[0])
 		return 0;
-	}
-	return sb_err_set(err, -EEXIST, "disk %s: %s holds %s (libblkid: %s); stackbench does not "
-			  "overwrite existing data: pass --wipe to erase it", info->path, info->name,
-			  what, all);
+	if (rc == -EIO)
+		return rc;
+	return sb_err_set(err, -SB_EREFUSED, "disk %s: still holds %s after --wipe (libblkid: %s)",
+			  info->path, what[0] ? what : "a signature", all[0] ? all : types);
 }
 
 int sb_safety_check_disk(const char *path, bool allow_wipe, struct sb_disk_info *info,
@@ -341,22 +407,69 @@ int sb_safety_check_disk(const char *path, bool allow_wipe, struct sb_disk_info 
 	if (!info)
 		info = &local;
 	memset(info, 0, sizeof(*info));
+	info->excl_fd = -1;
 	sb_safety_textf(info->path, sizeof(info->path), "%s", path ? path : "");
 	rc = resolve(path, info, err);
-	if (rc)
-		return rc;
-	mp = sb_safety_root_disk_mount(info->dev);
-	if (mp)
-		return sb_err_set(err, -EBUSY, "disk %s: %s holds the system's %s filesystem",
-				  info->path, info->name, mp);
-	rc = check_in_use(info, err);
+	if (!rc && (mp = sb_safety_root_disk_mount(info->dev)))
+		rc = sb_err_set(err, -SB_EREFUSED, "disk %s: %s holds the system's %s filesystem",
+				info->path, info->name, mp);
+	if (!rc)
+		rc = check_in_use(info, err);
 	if (!rc)
 		rc = check_holders(info, err);
 	if (!rc)
 		rc = check_excl(info, err);
 	if (!rc)
 		rc = check_signatures(info, allow_wipe, err);
+	if (rc || info == &local)
+		sb_safety_release(info, 1);
 	return rc;
+}
+
+void sb_safety_release(struct sb_disk_info *infos, unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		if (infos[i].excl_fd >= 0)
+			close(infos[i].excl_fd);
+		infos[i].excl_fd = -1;
+	}
+}
+
+/* Right before the layer above opens the disk for its first write: the
+ * node and the path as given must still be the device that was checked,
+ * with the same size and serial; then the exclusive claim is handed over. */
+int sb_safety_handoff(struct sb_disk_info *info, struct sb_err *err)
+{
+	struct sb_disk_info now;
+	struct stat st;
+	uint64_t bytes = 0;
+	char sysdir[PATH_MAX];
+	const char *what = NULL;
+
+	sb_test_pause("disks:handoff");
+	memset(&now, 0, sizeof(now));
+	now.dev = info->dev;
+	if (info->excl_fd < 0)
+		what = "it is no longer held";
+	else if (stat(info->resolved, &st) || !S_ISBLK(st.st_mode) || st.st_rdev != info->dev)
+		what = "its device node now names another device";
+	else if (stat(info->path, &st) || !S_ISBLK(st.st_mode) || st.st_rdev != info->dev)
+		what = "the path now leads to another device";
+	else if (ioctl(info->excl_fd, BLKGETSIZE64, &bytes) || bytes != info->size_bytes)
+		what = "its size changed";
+	else if (sb_safety_dev_sysdir(SYSFS, info->dev, sysdir) &&
+		 (sb_safety_read_identity(sysdir, &now), strcmp(now.serial, info->serial)))
+		what = "its serial number changed";
+	if (what) {
+		sb_safety_release(info, 1);
+		return sb_err_set(err, -SB_EREFUSED, "disk %s: checked as %s (%u:%u) but %s; nothing was "
+				  "written to it", info->path, info->resolved, major(info->dev),
+				  minor(info->dev), what);
+	}
+	sb_safety_release(info, 1);
+	return 0;
 }
 
 /* -------------------------------------------------------------- consent */
@@ -407,14 +520,14 @@ static int confirm(const struct sb_disk_info *infos, unsigned n, const char *des
 	join_paths(infos, n, list, sizeof(list));
 	if (destroy_data) {
 		if (sb_safety_names_match(destroy_data, infos, n, why, sizeof(why)) != 0)
-			return sb_err_set(err, -EINVAL, "--destroy-data=%s does not name exactly the "
+			return sb_err_set(err, -SB_EREFUSED, "--destroy-data=%s does not name exactly the "
 					  "disks to destroy (%s): %s", destroy_data, list, why);
 		sb_info("--destroy-data names all %u disk%s (%s): their data will be destroyed",
 			n, n == 1 ? "" : "s", list);
 		return 0;
 	}
 	if (!interactive)
-		return sb_err_set(err, -ECANCELED, "refusing to destroy the data on %s without "
+		return sb_err_set(err, -SB_EREFUSED, "refusing to destroy the data on %s without "
 				  "confirmation and there is no terminal to ask on; pass "
 				  "--destroy-data=%s (naming exactly these disks) for an unattended run",
 				  list, list);
@@ -433,7 +546,7 @@ static int confirm(const struct sb_disk_info *infos, unsigned n, const char *des
 	ok = r > 0 && sb_safety_confirm_ok(line, infos, n);
 	free(line);
 	if (!ok)
-		return sb_err_set(err, -ECANCELED, "not confirmed: nothing was written to %s", list);
+		return sb_err_set(err, -SB_EREFUSED, "not confirmed: nothing was written to %s", list);
 	return 0;
 }
 
@@ -449,13 +562,27 @@ int sb_safety_check_disks(const char *const *paths, unsigned n, bool allow_wipe,
 	if (n > 64)
 		return sb_err_set(err, -EINVAL, "%u disks listed; at most 64 can be checked", n);
 	for (i = 0; i < n; i++) {
+		/* the same disk twice: its second O_EXCL open fails; say why */
+		for (j = 0; j < i; j++) {
+			struct stat st;
+
+			if (!stat(paths[i], &st) && S_ISBLK(st.st_mode) && st.st_rdev == infos[j].dev) {
+				sb_safety_release(infos, i);
+				return sb_err_set(err, -SB_EREFUSED, "disks %s and %s are the same device (%s)",
+						  infos[j].path, paths[i], infos[j].resolved);
+			}
+		}
 		rc = sb_safety_check_disk(paths[i], allow_wipe, &infos[i], err);
-		if (rc)
+		if (rc) {
+			sb_safety_release(infos, i);
 			return rc;
-		for (j = 0; j < i; j++)
-			if (infos[j].dev == infos[i].dev)
-				return sb_err_set(err, -EINVAL, "disks %s and %s are the same device (%s)",
-						  infos[j].path, infos[i].path, infos[i].resolved);
+		}
 	}
-	return confirm(infos, n, destroy_data, interactive, err);
+	rc = confirm(infos, n, destroy_data, interactive, err);
+	for (i = 0; !rc && i < n; i++)
+		if (infos[i].wipe)
+			rc = wipe_verified(&infos[i], err);
+	if (rc)
+		sb_safety_release(infos, n);
+	return rc;
 }

@@ -8,8 +8,10 @@
  * (partition, md, dm, regular file) or a --destroy-data list that does not
  * name exactly the disks; -EBUSY mounted, swap, held, open elsewhere, or the
  * disk holding / or /boot; -EEXIST a signature is present (no --wipe);
- * -EACCES/-EPERM no permission; -EROFS read-only device; -ECANCELED the
- * typed confirmation was declined or could not be asked for. */
+ * -EACCES/-EPERM no permission. Every refusal (not a whole-disk block
+ * device, a path through a directory others can write, mounted, swap,
+ * held, open in another process, the system disk, a signature without
+ * --wipe, no or wrong consent) is -SB_EREFUSED: exit code 5. */
 #ifndef SB_SYS_SAFETY_H
 #define SB_SYS_SAFETY_H
 
@@ -28,7 +30,9 @@ struct sb_disk_info {
 	char serial[128];        /* may be empty (loop) */
 	uint64_t size_bytes;
 	unsigned logical_block_size, physical_block_size;
-	dev_t dev;               /* major:minor of the whole disk */
+	dev_t dev;               /* major:minor of the whole disk: the one resolution */
+	int excl_fd;             /* O_RDWR|O_EXCL, held from the checks to the handoff; -1 */
+	bool wipe;               /* --wipe: signatures found, erased after consent */
 };
 
 /* All checks on one disk (kind, root disk, mounts, swap, holders, O_EXCL,
@@ -47,6 +51,30 @@ int sb_safety_check_disk(const char *path, bool allow_wipe, struct sb_disk_info 
 int sb_safety_check_disks(const char *const *paths, unsigned n, bool allow_wipe,
 			  const char *destroy_data, bool interactive,
 			  struct sb_disk_info *infos, struct sb_err *err);
+
+/* Close the O_EXCL descriptors the checks hold (safe to call twice). */
+void sb_safety_release(struct sb_disk_info *infos, unsigned n);
+/* Right before the first write by the layer above: the device node and the
+ * path as given must still be the checked device (st_rdev, size, serial);
+ * then the held descriptor is closed so the layer above can claim it. */
+int sb_safety_handoff(struct sb_disk_info *info, struct sb_err *err);
+
+/* `job`/`bench --target` on a block device: reads are free; for writes
+ * the same checks as for a stack's disks (whole disk or partition alike:
+ * not mounted, no holders, not open elsewhere, no signature) and consent
+ * through destroy_data (--destroy-data=DEV) naming it. Not a block device
+ * (a file, a directory): 0, nothing to check. */
+int sb_safety_check_target(const char *target, bool writes, const char *destroy_data,
+			   struct sb_err *err);
+
+/* Every directory on the way to path, and that of every link followed,
+ * root-owned and not writable by group or others; -SB_EREFUSED if not. */
+int sb_safety_check_place(const char *path, struct sb_err *err);
+/* Other processes with one of devs open, as fuser finds them (scanning
+ * /proc/PID/fd): 1 and "pid N (comm) has MAJ:MIN open" in out; 0 none. */
+int sb_safety_open_by(const dev_t *devs, unsigned n, char *out, size_t len);
+/* Erase every signature libblkid finds through fd (both ends of the disk). */
+int sb_safety_wipe(int fd, const char *name, struct sb_err *err);
 
 /* Does this disk (or a partition of it: dev may be either) hold /, /boot or
  * /boot/efi, directly or under md/dm/LVM/LUKS? */

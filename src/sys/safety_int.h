@@ -26,4 +26,8 @@ const char *sb_safety_base(const char *p);
 /* Which of /, /boot, /boot/efi the disk (or partition) dev holds; NULL if none. */
 const char *sb_safety_root_disk_mount(dev_t dev);
 
+struct sb_disk_info;
+/* Model and serial from sysfs and udev. */
+void sb_safety_read_identity(const char *sysdir, struct sb_disk_info *info);
+
 #endif

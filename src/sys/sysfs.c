@@ -208,3 +208,85 @@ int sb_dev_mountpoint(const char *devnode, char *out, size_t len)
 	fclose(f);
 	return found;
 }
+
+/* Session id (field 6 of /proc/PID/stat; the comm in field 2 may hold
+ * blanks and parentheses, so count from the last ')'). */
+static long proc_session(const char *pid)
+{
+	char p[300], buf[512], *rp;
+	long sid = -1;
+	int fd, n;
+
+	snprintf(p, sizeof(p), "/proc/%s/stat", pid);
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = (int)read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	rp = strrchr(buf, ')');
+	if (rp && sscanf(rp + 1, " %*c %*d %*d %ld", &sid) != 1)
+		sid = -1;
+	return sid;
+}
+
+int sb_proc_with_env(const char *entry, char *out, size_t len)
+{
+	char p[300], comm[64], *buf = NULL;
+	size_t elen = strlen(entry), cap = 1 << 16;
+	struct dirent *de;
+	int count = 0, self = getpid();
+	DIR *proc;
+
+	out[0] = '\0';
+	proc = opendir("/proc");
+	buf = malloc(cap);
+	if (!proc || !buf) {
+		if (proc)
+			closedir(proc);
+		free(buf);
+		return 0;
+	}
+	while ((de = readdir(proc))) {
+		ssize_t n, off;
+		int fd;
+
+		if (de->d_name[0] < '0' || de->d_name[0] > '9' || atoi(de->d_name) == self)
+			continue;
+		/* Daemons an LVM tool may start (dmeventd, lvmpolld) detach into
+		 * a session of their own and outlive any build: not the build's. */
+		if (proc_session(de->d_name) == atol(de->d_name))
+			continue;
+		snprintf(p, sizeof(p), "/proc/%s/environ", de->d_name);
+		fd = open(p, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, cap - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		for (off = 0; off < n; off += (ssize_t)strlen(buf + off) + 1) {
+			if (strncmp(buf + off, entry, elen) || buf[off + elen])
+				continue;
+			snprintf(p, sizeof(p), "/proc/%s/comm", de->d_name);
+			fd = open(p, O_RDONLY | O_CLOEXEC);
+			comm[0] = '\0';
+			if (fd >= 0) {
+				ssize_t c = read(fd, comm, sizeof(comm) - 1);
+
+				comm[c > 0 ? c : 0] = '\0';
+				comm[strcspn(comm, "\n")] = '\0';
+				close(fd);
+			}
+			if (!count++)
+				snprintf(out, len, "pid %s (%s)", de->d_name, comm);
+			break;
+		}
+	}
+	closedir(proc);
+	free(buf);
+	return count;
+}

@@ -28,6 +28,11 @@ int sb_sysfs_dev_kname(const char *devnode, char *out, size_t len, struct sb_err
  * the number of processes found. */
 int sb_proc_holders(const char *path, int prefix, char *out, size_t len);
 
+/* Other processes (not session leaders: daemons detach into their own)
+ * whose environment holds exactly entry ("K=V"); the first as "pid 12
+ * (lvm)" in out. Returns how many. */
+int sb_proc_with_env(const char *entry, char *out, size_t len);
+
 /* Where a block device is mounted (first entry of /proc/self/mountinfo
  * with its major:minor), or "" ; returns 1 if mounted. */
 int sb_dev_mountpoint(const char *devnode, char *out, size_t len);

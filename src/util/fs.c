@@ -1,6 +1,10 @@
 #include "util/fs.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <string.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <sys/stat.h>
 
@@ -23,4 +27,98 @@ int sb_mkdir_p(const char *path, mode_t mode, struct sb_err *err)
 	if (mkdir(tmp, mode) && errno != EEXIST)
 		return sb_err_sys(err, -errno, "cannot create %s", tmp);
 	return 0;
+}
+
+/* ------------------------------------------------- trusted directories */
+
+/* What is wrong with a directory stackbench keeps its own files in, or ""
+ * (owned by us, a real directory, no one else can write to it). */
+static const char *untrusted_why(const struct stat *st)
+{
+	if (!S_ISDIR(st->st_mode))
+		return "is not a directory";
+	if (st->st_uid != geteuid())
+		return "is owned by another user";
+	if (st->st_mode & (S_IWGRP | S_IWOTH))
+		return "can be written by others (group/world-writable)";
+	return "";
+}
+
+/* A parent on the way: root's or ours, and writable by others only with
+ * the sticky bit (/tmp, /var/tmp), where no one can rename our entries. */
+static bool parent_ok(const struct stat *st)
+{
+	return S_ISDIR(st->st_mode) && (st->st_uid == 0 || st->st_uid == geteuid()) &&
+	       (!(st->st_mode & (S_IWGRP | S_IWOTH)) || (st->st_mode & S_ISVTX));
+}
+
+int sb_dir_open_trusted(const char *path, bool create, struct sb_err *err)
+{
+	char buf[PATH_MAX], *save = NULL, *tok, *next;
+	struct stat st;
+	int dfd, nfd;
+
+	if (path[0] != '/')
+		return sb_err_set(err, -EINVAL, "%s: not an absolute path", path);
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
+		return sb_err_set(err, -ENAMETOOLONG, "%s: path too long", path);
+	dfd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return sb_err_sys(err, -errno, "cannot open /");
+	for (tok = strtok_r(buf, "/", &save); tok; tok = next) {
+		bool made = false;
+
+		next = strtok_r(NULL, "/", &save);
+		if (!strcmp(tok, ".") || !strcmp(tok, "..")) {
+			close(dfd);
+			return sb_err_set(err, -SB_EREFUSED, "%s: '.' and '..' are not allowed here", path);
+		}
+		if (create && mkdirat(dfd, tok, 0700) == 0)
+			made = true;
+		else if (create && errno != EEXIST) {
+			close(dfd);
+			return sb_err_sys(err, -errno, "cannot create %s (in %s)", tok, path);
+		}
+		if (fstatat(dfd, tok, &st, AT_SYMLINK_NOFOLLOW)) {
+			close(dfd);
+			return errno == ENOENT ? sb_err_set(err, -ENOENT, "%s does not exist", path)
+					       : sb_err_sys(err, -errno, "cannot look at %s in %s", tok, path);
+		}
+		/* A root-owned link on the way (/var/run -> /run) only root made;
+		 * the last component, ours, must be the directory itself. */
+		if (S_ISLNK(st.st_mode) && (!next || st.st_uid != 0)) {
+			close(dfd);
+			return sb_err_set(err, -SB_EREFUSED, "%s: %s is a symbolic link%s; stackbench keeps its files "
+					  "only in a real directory of its own", path, tok,
+					  st.st_uid ? " owned by another user" : "");
+		}
+		nfd = openat(dfd, tok, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (next ? 0 : O_NOFOLLOW));
+		close(dfd);
+		if (nfd < 0)
+			return sb_err_sys(err, -errno, "cannot open %s (in %s)", tok, path);
+		dfd = nfd;
+		if (fstat(dfd, &st)) {
+			close(dfd);
+			return sb_err_sys(err, -errno, "cannot stat %s", path);
+		}
+		if (made && fchmod(dfd, 0700)) {     /* umask may have taken bits */
+			close(dfd);
+			return sb_err_sys(err, -errno, "cannot chmod %s", path);
+		}
+		if (next && !parent_ok(&st)) {
+			close(dfd);
+			return sb_err_set(err, -SB_EREFUSED, "%s: its parent component %s is writable by others "
+					  "without the sticky bit, or owned by another user", path, tok);
+		}
+		if (!next && untrusted_why(&st)[0]) {
+			const char *why = untrusted_why(&st);
+
+			close(dfd);
+			return sb_err_set(err, -SB_EREFUSED, "%s %s (owner uid %u, mode %04o); stackbench keeps "
+					  "its files only in a directory of its own (mode 0700, owned by uid %u): "
+					  "remove it or choose another", path, why, (unsigned)st.st_uid,
+					  (unsigned)(st.st_mode & 07777), (unsigned)geteuid());
+		}
+	}
+	return dfd;
 }

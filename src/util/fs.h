@@ -2,6 +2,7 @@
 #ifndef SB_UTIL_FS_H
 #define SB_UTIL_FS_H
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 #include "util/err.h"
@@ -9,5 +10,15 @@
 /* mkdir -p: create path and its missing parents with mode; existing
  * directories are fine. The message names the component that failed. */
 int sb_mkdir_p(const char *path, mode_t mode, struct sb_err *err);
+
+/* Open (with create: make, mode 0700, each missing component) a directory
+ * stackbench keeps its own files in: the state directory, the loop work
+ * directory and a stack's run directory below it. Walked from / with
+ * openat: no component may be a link other than a root-owned one on the
+ * way, parents must be root's (or sticky, like /var/tmp), and the directory
+ * itself must be a real directory owned by us that no one else can write.
+ * Anything else: -SB_EREFUSED and a message saying what is wrong. Returns
+ * an O_DIRECTORY fd. */
+int sb_dir_open_trusted(const char *path, bool create, struct sb_err *err);
 
 #endif

@@ -2,6 +2,12 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <time.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static enum sb_log_level level = SB_LOG_INFO;
@@ -84,3 +90,33 @@ void sb_progress_context(enum sb_progress_level lvl, const char *fmt, ...)
 	vsnprintf(context[lvl], sizeof(context[lvl]), fmt, ap);
 	va_end(ap);
 }
+
+/* The test hook documented in core/state.h (here so that src/sys can
+ * offer pause points too). */
+void sb_test_pause(const char *point)
+{
+	const char *at = getenv("STACKBENCH_TEST_PAUSE_AT");
+	const char *mark = getenv("STACKBENCH_TEST_PAUSE_MARK");
+	struct timespec ts = { 0, 100000000 };
+	int i;
+
+	if (!at || strcmp(at, point))
+		return;
+	fprintf(stderr, "stackbench: test hook: pausing at %s (pid %d)\n", point, (int)getpid());
+	if (mark && *mark) {
+		int fd = open(mark, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+
+		if (fd >= 0)
+			close(fd);
+	}
+	/* nanosleep returns EINTR when a handler ran (SIGINT/SIGTERM set the
+	 * stop flag): end the hold so the caller reaches its next check. */
+	for (i = 0; i < 600; i++) {
+		if (nanosleep(&ts, NULL) && errno == EINTR)
+			break;
+		/* the test removed the mark: carry on */
+		if (mark && *mark && access(mark, F_OK))
+			break;
+	}
+}
+

@@ -34,4 +34,7 @@ enum sb_progress_level { SB_PROGRESS_RUN = 0, SB_PROGRESS_SUITE = 1 };
 void sb_progress_context(enum sb_progress_level lvl, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* Test hook: see core/state.h for the points and the environment. */
+void sb_test_pause(const char *point);
+
 #endif

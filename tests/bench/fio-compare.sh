@@ -50,7 +50,7 @@ for f in sys.argv[1:]:
 print(" ".join(str(x) for x in out))' "$@"
 }
 # shellcheck disable=SC2046,SC2086
-run_sb() { "$SB" -q job $(common) $1 ${SB_JOB_ARGS:-} | figs $2; }
+run_sb() { "$SB" -q job --destroy-data="$LOOP" $(common) $1 ${SB_JOB_ARGS:-} | figs $2; }
 # shellcheck disable=SC2046,SC2086
 run_fio() { fio $(common) $1 | figs $2; }
 

@@ -105,7 +105,9 @@ done
 expect_bad "$SRC/stacks/ext4.yml" "--set raid.level=3: raid.level: '3' is not allowed; allowed: 1, 10" --set raid.level=3
 expect_bad "$SRC/stacks/ext4.yml" "--set raid.devices=1: raid.devices: RAID1 needs at least 2 devices, got 1" --set raid.devices=1
 expect_bad "$SRC/stacks/ext4.yml" "--set devices.loop.count=3: devices.loop.count: 3 devices but raid.devices is 2; they must match" --set devices.loop.count=3
-expect_bad "$SRC/stacks/ext4.yml" "--set fs.block_size=2048: fs.block_size: 2048 is smaller than luks.sector_size 4096; use 4096 or larger" --set luks.sector_size=4096 --set fs.block_size=2048
+expect_bad "$SRC/stacks/ext4.yml" "--set fs.block_size=2048: fs.block_size: 2048 is smaller than luks.sector_size 4096; use 4096 or larger" --set luks={} --set luks.sector_size=4096 --set fs.block_size=2048
+# a key of a section the stack lacks does not add the layer silently (issue 12, finding 13)
+expect_bad "$SRC/stacks/ext4.yml" "--set lvm.vg=data: lvm.vg: this stack has no lvm section, and setting one of its keys would add that layer silently; enable it explicitly (lvm: in the file, or --set lvm={})" --set lvm.vg=data
 
 # larger than the free space under loop.dir (the figure varies with the host)
 "$SB" validate --set devices.loop.dir=/tmp/sb-no-such-dir/x --set devices.loop.size=64TiB \

@@ -15,6 +15,8 @@
 
 static const char *errname(int code)
 {
+	if (code == -SB_EREFUSED)
+		return "EREFUSED";
 	switch (-code) {
 	case EBUSY: return "EBUSY";
 	case EINVAL: return "EINVAL";

@@ -79,8 +79,9 @@ static void delay_defaults_and_units(void **st)
 
 static void set_enables_and_validates(void **st)
 {
-	const char *const ok[] = { "faults.fail.member=1", "faults.fail.after=2s" };
-	const char *const too_big[] = { "faults.fail.member=2" };
+	const char *const ok[] = { "faults.fail={member: 1}", "faults.fail.after=2s" };
+	const char *const too_big[] = { "faults.fail={member: 2}" };
+	const char *const absent[] = { "faults.fail.member=1" };
 	struct sb_err e;
 	struct sb_spec_list l = load("raid: {level: 1}\n", ok, 2, &e);
 
@@ -93,7 +94,12 @@ static void set_enables_and_validates(void **st)
 
 	l = load("raid: {level: 1}\n", too_big, 1, &e);
 	assert_int_equal(l.n, 0);
-	assert_string_equal(e.msg, "--set faults.fail.member=2: faults.fail.member: 2 is not a device of this stack; it has 2 (members 0..1)");
+	assert_string_equal(e.msg, "--set faults.fail={member: 2}: faults.fail.member: 2 is not a device of this stack; it has 2 (members 0..1)");
+
+	/* a key alone does not add the section (issue 12, finding 13) */
+	l = load("raid: {level: 1}\n", absent, 1, &e);
+	assert_int_equal(l.n, 0);
+	assert_string_equal(e.msg, "--set faults.fail.member=1: faults.fail.member: this stack has no faults section, and setting one of its keys would add that layer silently; enable it explicitly (faults: in the file, or --set faults={})");
 }
 
 static void json_has_faults(void **st)

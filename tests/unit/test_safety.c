@@ -452,16 +452,59 @@ static void test_check_disk_refuses_non_devices(void **state)
 	fd = mkstemp(tmpl);
 	assert_true(fd >= 0);
 	close(fd);
-	assert_int_equal(sb_safety_check_disk(tmpl, true, &info, &err), -EINVAL);
+	assert_int_equal(sb_safety_check_disk(tmpl, true, &info, &err), -SB_EREFUSED);
 	assert_non_null(strstr(err.msg, "regular file"));
 	unlink(tmpl);
 	sb_err_clear(&err);
-	assert_int_equal(sb_safety_check_disk("/dev/null", true, &info, &err), -EINVAL);
+	assert_int_equal(sb_safety_check_disk("/dev/null", true, &info, &err), -SB_EREFUSED);
 	assert_non_null(strstr(err.msg, "character device"));
 	sb_err_clear(&err);
 	assert_int_equal(sb_safety_check_disk("", true, &info, &err), -EINVAL);
 	sb_err_clear(&err);
 	assert_int_equal(sb_safety_check_disks(NULL, 0, false, NULL, false, &info, &err), -EINVAL);
+}
+
+/* Disk paths lead only through root-owned directories others cannot
+ * write: a link planted in /tmp or /dev/shm is refused, wherever it points
+ * (issue 12, finding 1). */
+static void test_check_place(void **state)
+{
+	struct sb_err err = { 0 };
+	char dir[] = "/tmp/sb-test-place.XXXXXX", link[64];
+
+	(void)state;
+	assert_int_equal(sb_safety_check_place("/dev/null", &err), 0);
+	assert_int_equal(sb_safety_check_place("/dev/../dev/./null", &err), 0);
+	assert_non_null(mkdtemp(dir));
+	snprintf(link, sizeof(link), "%s/disk", dir);
+	assert_int_equal(symlink("/dev/null", link), 0);
+	/* mkdtemp's directory is 0700, but /tmp above it is 1777 */
+	assert_int_equal(sb_safety_check_place(link, &err), -SB_EREFUSED);
+	assert_non_null(strstr(err.msg, "passes /tmp, which others can write to"));
+	sb_err_clear(&err);
+	if (access("/dev/shm", F_OK) == 0) {
+		assert_int_equal(sb_safety_check_place("/dev/shm/x", &err), -SB_EREFUSED);
+		assert_non_null(strstr(err.msg, "/dev/shm"));
+		sb_err_clear(&err);
+	}
+	/* a link in a trusted place that leads through an untrusted one */
+	if (geteuid() == 0 && access("/run", W_OK) == 0) {
+		char tdir[] = "/run/sb-test-place.XXXXXX", tlink[64];
+
+		assert_non_null(mkdtemp(tdir));
+		snprintf(tlink, sizeof(tlink), "%s/disk", tdir);
+		assert_int_equal(symlink(link, tlink), 0);
+		assert_int_equal(sb_safety_check_place(tlink, &err), -SB_EREFUSED);
+		assert_non_null(strstr(err.msg, "/tmp"));
+		sb_err_clear(&err);
+		unlink(tlink);
+		assert_int_equal(symlink("/dev/null", tlink), 0);
+		assert_int_equal(sb_safety_check_place(tlink, &err), 0);
+		unlink(tlink);
+		rmdir(tdir);
+	}
+	unlink(link);
+	rmdir(dir);
 }
 
 int main(void)
@@ -476,6 +519,7 @@ int main(void)
 		cmocka_unit_test(test_names_match_by_node),
 		cmocka_unit_test(test_confirm),
 		cmocka_unit_test(test_check_disk_refuses_non_devices),
+		cmocka_unit_test(test_check_place),
 	};
 	const struct CMUnitTest sysfs[] = {
 		cmocka_unit_test(test_partitions),

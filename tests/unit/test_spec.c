@@ -339,16 +339,35 @@ static void test_depth_and_aliases(void **st)
 	load_bad("a: *b\n", "t.yml:1:4: aliases (*b) are not allowed in a stack file; write the value out");
 }
 
+/* fs.mkfs_options / fs.mount_options: what a benchmark needs passes (both
+ * spellings of getopt values), the rest is refused (issue 12, finding 9). */
+static void test_fs_option_allow_list(void **st)
+{
+	struct sb_spec_list l;
+
+	(void)st;
+	l = load_ok("fs:\n  mkfs_options: \"-b 4096 -E stride=16,stripe_width=32,lazy_itable_init=0 -O ^has_journal,sparse_super2 -J size=8 -m0 -i 65536 -j\"\n"
+		    "  mount_options: noatime,nodiratime,data=writeback,commit=30,barrier=0,discard\n");
+	assert_string_equal(l.items[0].fs.mount_options, "noatime,nodiratime,data=writeback,commit=30,barrier=0,discard");
+	sb_spec_list_free(&l);
+	load_bad("fs: {mkfs_options: \"-b 4096 -z /tmp/undo\"}\n",
+		 "t.yml:1:20: fs.mkfs_options: '-z' is not allowed; allowed: -b N, -I N, -i N, -m N, -N N, -g N, -G N, -O FEATURE[,^FEATURE...], -E stride=N,stripe_width=N,lazy_itable_init=0|1,lazy_journal_init=0|1,packed_meta_blocks=0|1,num_backup_sb=0|1|2,discard,nodiscard, -J size=N, -j");
+	load_bad("fs: {mkfs_options: \"-E stride=16,offset=1\"}\n",
+		 "t.yml:1:20: fs.mkfs_options: '-E stride=16,offset=1' is not allowed; allowed: -b N, -I N, -i N, -m N, -N N, -g N, -G N, -O FEATURE[,^FEATURE...], -E stride=N,stripe_width=N,lazy_itable_init=0|1,lazy_journal_init=0|1,packed_meta_blocks=0|1,num_backup_sb=0|1|2,discard,nodiscard, -J size=N, -j");
+	load_bad("fs: {mkfs_options: \"-b\"}\n",
+		 "t.yml:1:20: fs.mkfs_options: '-b' is not allowed; allowed: -b N, -I N, -i N, -m N, -N N, -g N, -G N, -O FEATURE[,^FEATURE...], -E stride=N,stripe_width=N,lazy_itable_init=0|1,lazy_journal_init=0|1,packed_meta_blocks=0|1,num_backup_sb=0|1|2,discard,nodiscard, -J size=N, -j");
+}
+
 static void test_set(void **st)
 {
-	const char *sets[] = { "devices.loop.size=64MiB", "luks.sector_size=4096", "bench.suites=[dd, quick]",
+	const char *sets[] = { "devices.loop.size=64MiB", "luks={sector_size: 4096}", "bench.suites=[dd, quick]",
 			       "raid.level=10", "lvm={}" };
 	struct sb_spec_list l = load_ok_sets("raid: {level: 1}\n", sets, 5);
 	struct sb_stack_spec *s = &l.items[0];
 
 	(void)st;
 	assert_int_equal(s->devices.loop.size, 64ULL << 20);
-	assert_true(s->luks.enabled);        /* section created by --set */
+	assert_true(s->luks.enabled);        /* section enabled explicitly by --set */
 	assert_int_equal(s->luks.sector_size, 4096);
 	assert_int_equal(s->bench.nsuites, 2);
 	assert_string_equal(s->bench.suites[1], "quick");
@@ -381,7 +400,9 @@ static void test_set(void **st)
 		load_bad_sets("{}\n", b1, 1, "--set raid.foo=1: unknown key 'raid.foo'; allowed in raid: level, devices, chunk, layout, metadata, bitmap, sync");
 		load_bad_sets("{}\n", b2, 1, "--set devices.loop.size=lots: devices.loop.size: 'lots' is not a size; use a number with a unit such as 512KiB, 4GiB or 100MB");
 		load_bad_sets("{}\n", b3, 1, "--set novalue: expected KEY=VALUE, e.g. --set devices.loop.size=256MiB");
-		load_bad_sets("{}\n", b4, 2, "--set raid.devices=1: raid.devices: RAID10 needs at least 2 devices, got 1");
+		load_bad_sets("raid:\n", b4, 2, "--set raid.devices=1: raid.devices: RAID10 needs at least 2 devices, got 1");
+		/* a key of a section the stack lacks never adds the layer (issue 12, finding 13) */
+		load_bad_sets("{}\n", b4, 2, "--set raid.level=10: raid.level: this stack has no raid section, and setting one of its keys would add that layer silently; enable it explicitly (raid: in the file, or --set raid={})");
 		load_bad_sets("{}\n", b5, 1, "--set fs.block_size=512: fs.block_size: '512' is not allowed; allowed: 1024, 2048, 4096");
 		load_bad_sets("{}\n", b6, 1, "--set fs.type.x=1: unknown key 'fs.type.x'; type has no sub-keys");
 		load_bad_sets("{}\n", b7, 1, "--set matrix.luks.cipher=[a]: the matrix cannot be set or nested; put it in the file");
@@ -691,6 +712,7 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_depth_and_aliases),
 		cmocka_unit_test(test_set),
+		cmocka_unit_test(test_fs_option_allow_list),
 		cmocka_unit_test(test_matrix),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_summary),

@@ -3,7 +3,8 @@
 # written by one job verifies in a later read job; a few bytes changed in
 # the backing file between the write and the read are caught (non-zero
 # exit, the offset in the message); a wrong generation is caught too.
-# Runs on this kernel (plain loop, no md/dm); needs root.
+# Runs on this kernel (plain loop, no md/dm); needs root. Write jobs on a
+# block device name it with --destroy-data (the safety check of issue 12).
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 sb_host_test bench-verify
@@ -12,7 +13,7 @@ truncate -s 64M "$TMP/img"
 LOOP=$(losetup -f --show "$TMP/img") || { fail "losetup"; exit; }
 
 # 1. one job writes everything, reads it back and checks it
-out=$("$SB" -q job --target "$LOOP" --rw write --bs 64k --iodepth 8 --size 32M --verify \
+out=$("$SB" -q job --target "$LOOP" --destroy-data="$LOOP" --rw write --bs 64k --iodepth 8 --size 32M --verify \
 	--verify-seed 42 2>&1) || fail "write+verify job failed: $out"
 echo "$out" | grep -q "verify: 512 blocks checked, 0 errors" || fail "write+verify: unexpected output: $out"
 
@@ -21,13 +22,13 @@ out=$("$SB" -q job --target "$LOOP" --rw randread --bs 64k --iodepth 16 --size 3
 	--verify-seed 42 2>&1) || fail "read verify of intact data failed: $out"
 
 # 3. random writes (every block once) verify too, on another region
-"$SB" -q job --target "$LOOP" --rw randwrite --bs 4k --iodepth 32 --size 32M --numjobs 2 --verify \
+"$SB" -q job --target "$LOOP" --destroy-data="$LOOP" --rw randwrite --bs 4k --iodepth 32 --size 32M --numjobs 2 --verify \
 	--verify-seed 9 >/dev/null 2>&1 || fail "randwrite+verify failed"
 "$SB" -q job --target "$LOOP" --rw read --bs 4k --iodepth 32 --size 32M --numjobs 2 --verify \
 	--verify-seed 9 >/dev/null 2>&1 || fail "read verify after randwrite failed"
 
 # rewrite the seed-42 data for the corruption test
-"$SB" -q job --target "$LOOP" --rw write --bs 64k --iodepth 8 --size 32M --verify \
+"$SB" -q job --target "$LOOP" --destroy-data="$LOOP" --rw write --bs 64k --iodepth 8 --size 32M --verify \
 	--verify-seed 42 >/dev/null 2>&1 || fail "rewrite failed"
 
 # 4. a wrong generation is stale data

@@ -61,6 +61,7 @@ cleanup() {
 		rc=1
 	fi
 	rm -rf "$tmp"
+	[ -n "${byid:-}" ] && rm -rf "$byid"
 	exit "$rc"
 }
 trap cleanup EXIT
@@ -156,6 +157,9 @@ G=$(new_loop clean-g)
 truncate -s 32M "$tmp/ext4.img"
 mkfs.ext4 -q -F "$tmp/ext4.img"
 B=$(new_loop ext4)
+truncate -s 32M "$tmp/wipe.img"
+mkfs.ext4 -q -F "$tmp/wipe.img"
+W=$(new_loop wipe)
 truncate -s 32M "$tmp/pt.img"
 write_mbr "$tmp/pt.img"
 C=$(new_loop pt -P)
@@ -179,38 +183,66 @@ truncate -s 32M "$tmp/two.img"
 mkfs.ext4 -q -F "$tmp/two.img"
 printf 'LUKS\xba\xbe\x00\x01' | dd of="$tmp/two.img" bs=1 conv=notrunc status=none
 H=$(new_loop two)
+# by-id style links live where only root can write (the checks refuse a
+# way through /tmp); a second one in /tmp must be refused.
+byid=$(mktemp -d /run/sb-safety-byid.XXXXXX)
+ln -s "$A" "$byid/fake-disk-A"
 mkdir "$tmp/by-id"
-ln -s "$A" "$tmp/by-id/fake-disk-A"
+ln -s "$A" "$tmp/by-id/planted-A"
 set +e
 
 echo "# loops: clean $A $G, ext4 $B, partitioned $C, mounted $D, mounted partition ${E}p1, held $F"
 
 check "clean loop passes with --destroy-data" OK "" -- --destroy-data="$A" "$A"
-check "clean loop without consent, non-interactive: refused, says --destroy-data" ECANCELED "--destroy-data=" -- "$A"
+check "clean loop without consent, non-interactive: refused, says --destroy-data" EREFUSED "--destroy-data=" -- "$A"
 check "typed 'destroy 1 disk' confirms" OK "" --stdin "destroy 1 disk" -- "$A"
 check "typed disk name confirms" OK "" --stdin "$(basename "$A")" -- "$A"
-check "typed 'yes' is declined" ECANCELED "not confirmed" --stdin "yes" -- "$A"
-check "empty answer is declined" ECANCELED "not confirmed" --stdin "" -- "$A"
-check "by-id style symlink resolves to the node" OK "" -- --destroy-data="$A" "$tmp/by-id/fake-disk-A"
+check "typed 'yes' is declined" EREFUSED "not confirmed" --stdin "yes" -- "$A"
+check "empty answer is declined" EREFUSED "not confirmed" --stdin "" -- "$A"
+check "by-id style symlink resolves to the node" OK "" -- --destroy-data="$A" "$byid/fake-disk-A"
 
-check "ext4 signature refused" EEXIST "ext4" -- --destroy-data="$B" "$B"
-check "ext4 signature accepted with --wipe" OK "" -- --wipe --destroy-data="$B" "$B"
-check "partition table refused" EEXIST "partition table" -- --destroy-data="$C" "$C"
+check "a link planted in /tmp is refused, though it leads to a clean disk" EREFUSED "passes /tmp, which others can write to" -- --destroy-data="$A" "$tmp/by-id/planted-A"
+
+check "ext4 signature refused" EREFUSED "ext4" -- --destroy-data="$B" "$B"
+check "partition table refused" EREFUSED "partition table" -- --destroy-data="$C" "$C"
+check "two signatures: refused, both listed" EREFUSED "crypto_LUKS at offset 0, ext4 at offset 1080" -- --destroy-data="$H" "$H"
+check "a partition is not a whole disk" EREFUSED "partition of $C" -- --wipe --destroy-data="${C}p1" "${C}p1"
+# --wipe erases (libblkid's wiper) and then the probe must be clean
+check "ext4 signature accepted with --wipe" OK "" -- --wipe --destroy-data="$W" "$W"
+if [ -z "$(blkid -p -o value -s TYPE "$W")" ] && [ -z "$(wipefs -n "$W" 2>/dev/null)" ]; then
+	echo "ok $((n += 1)) - --wipe left no signature on $W"
+else
+	echo "not ok $((n += 1)) - --wipe left a signature on $W: $(wipefs -n "$W")"; fails=$((fails + 1))
+fi
+check "--wipe without consent erases nothing" EREFUSED "--destroy-data=" -- --wipe "$B"
 check "partition table accepted with --wipe" OK "" -- --wipe --destroy-data="$C" "$C"
-check "two signatures: refused, both listed" EEXIST "crypto_LUKS at offset 0, ext4 at offset 1080" -- --destroy-data="$H" "$H"
-check "a partition is not a whole disk" EINVAL "partition of $C" -- --wipe --destroy-data="${C}p1" "${C}p1"
+if [ -z "$(wipefs -n "$C" 2>/dev/null)" ]; then
+	echo "ok $((n += 1)) - --wipe erased the partition table of $C"
+else
+	echo "not ok $((n += 1)) - --wipe left $(wipefs -n "$C")"; fails=$((fails + 1))
+fi
 
-check "mounted loop refused as mounted" EBUSY "mounted at $tmp/mnt-d" -- --wipe --destroy-data="$D" "$D"
-check "loop with a mounted partition refused" EBUSY "partition $(basename "$E")p1 is mounted" -- --wipe --destroy-data="$E" "$E"
+check "mounted loop refused as mounted" EREFUSED "mounted at $tmp/mnt-d" -- --wipe --destroy-data="$D" "$D"
+check "loop with a mounted partition refused" EREFUSED "partition $(basename "$E")p1 is mounted" -- --wipe --destroy-data="$E" "$E"
 
 "$hold" "$F" >"$tmp/hold.out" 2>&1 &
 holder_pid=$!
 for _ in $(seq 1 50); do grep -q ready "$tmp/hold.out" && break; sleep 0.1; done
-check "loop held open with O_EXCL refused as busy" EBUSY "exclusively" -- --destroy-data="$F" "$F"
+check "loop held open with O_EXCL refused as busy" EREFUSED "exclusively" -- --destroy-data="$F" "$F"
 kill "$holder_pid"
 wait "$holder_pid" 2>/dev/null
 holder_pid=
 check "same loop passes once released" OK "" -- --destroy-data="$F" "$F"
+# A plain (not O_EXCL) open, as a VM's raw disk or a running dd has it:
+# O_EXCL does not see it, the /proc/*/fd scan does and names the process.
+# shellcheck disable=SC2217  # the redirect is the point: a plain open of the disk
+sleep 600 <"$F" &
+holder_pid=$!
+sleep 0.3
+check "loop held open by an ordinary process refused, naming it" EREFUSED "pid $holder_pid (sleep)" -- --destroy-data="$F" "$F"
+kill "$holder_pid"
+wait "$holder_pid" 2>/dev/null
+holder_pid=
 
 # The disk holding /: whole disk under the root filesystem's device.
 rootmm=$(findmnt -n -o MAJ:MIN / | tr -d " ")
@@ -225,7 +257,7 @@ if [ -n "$rootmm" ] && [ "${rootmm%%:*}" != 0 ] && [ -e "/sys/dev/block/$rootmm"
 	[ -b "/dev/$(basename "$sys")" ] && rootdisk=/dev/$(basename "$sys")
 fi
 if [ -n "$rootdisk" ]; then
-	check "the disk holding / ($rootdisk) is refused" EBUSY "holds the system's / filesystem" -- --wipe --destroy-data="$rootdisk" "$rootdisk"
+	check "the disk holding / ($rootdisk) is refused" EREFUSED "holds the system's / filesystem" -- --wipe --destroy-data="$rootdisk" "$rootdisk"
 else
 	echo "ok $((n += 1)) - # SKIP root disk: / is not on a block device here ($rootmm)"
 fi
@@ -234,18 +266,18 @@ if command -v setpriv >/dev/null; then
 	check "without root: refused with a permission error" EACCES "needs root" --as-nobody -- --destroy-data="$A" "$A"
 fi
 check "missing path refused" ENOENT "does not exist" -- --destroy-data=/dev/disk/by-id/sb-no-such-disk /dev/disk/by-id/sb-no-such-disk
-check "regular file refused" EINVAL "regular file" -- --wipe --destroy-data="$tmp/clean-a.img" "$tmp/clean-a.img"
-check "character device refused" EINVAL "character device" -- --wipe /dev/null
+check "regular file refused" EREFUSED "regular file" -- --wipe --destroy-data="$tmp/clean-a.img" "$tmp/clean-a.img"
+check "character device refused" EREFUSED "character device" -- --wipe /dev/null
 
 check "two clean loops, both named" OK "" -- --destroy-data="$G,$A" "$A" "$G"
 check "two clean loops, named by kernel name" OK "" -- --destroy-data="$(basename "$A") $(basename "$G")" "$A" "$G"
-check "--destroy-data missing one disk" EINVAL "$(basename "$G") is not named" -- --destroy-data="$A" "$A" "$G"
-check "--destroy-data naming an extra disk" EINVAL "'$B' is not one of" -- --destroy-data="$A,$G,$B" "$A" "$G"
-check "--destroy-data naming a different disk" EINVAL "is not named" -- --destroy-data="$A,$B" "$A" "$G"
+check "--destroy-data missing one disk" EREFUSED "$(basename "$G") is not named" -- --destroy-data="$A" "$A" "$G"
+check "--destroy-data naming an extra disk" EREFUSED "'$B' is not one of" -- --destroy-data="$A,$G,$B" "$A" "$G"
+check "--destroy-data naming a different disk" EREFUSED "is not named" -- --destroy-data="$A,$B" "$A" "$G"
 check "typed 'destroy 2 disks' confirms two" OK "" --stdin "destroy 2 disks" -- "$A" "$G"
-check "typed 'destroy 1 disk' does not confirm two" ECANCELED "not confirmed" --stdin "destroy 1 disk" -- "$A" "$G"
-check "the same disk twice is refused" EINVAL "same device" -- --destroy-data="$A" "$A" "$tmp/by-id/fake-disk-A"
-check "one bad disk among good ones stops the run, naming it" EEXIST "disk $B" -- --destroy-data="$A,$B" "$A" "$B"
+check "typed 'destroy 1 disk' does not confirm two" EREFUSED "not confirmed" --stdin "destroy 1 disk" -- "$A" "$G"
+check "the same disk twice is refused" EREFUSED "same device" -- --destroy-data="$A" "$A" "$byid/fake-disk-A"
+check "one bad disk among good ones stops the run, naming it" EREFUSED "disk $B" -- --destroy-data="$A,$B" "$A" "$B"
 
 # The checks only read: the signatures they refused on are still there.
 if blkid -p -o value -s TYPE "$B" | grep -qx ext4; then

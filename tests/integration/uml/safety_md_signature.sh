@@ -150,20 +150,26 @@ mdadm --create "$md_run" --run --quiet --level=1 --raid-devices=2 --metadata=1.2
 	--assume-clean --bitmap=none "$R1" "$R2"
 set +e
 
-check "md superblock (stopped array) refused" EEXIST "linux_raid_member" --destroy-data="$M1" "$M1"
+check "md superblock (stopped array) refused" EREFUSED "linux_raid_member" --destroy-data="$M1" "$M1"
 check "md superblock accepted with --wipe" OK "" --wipe --destroy-data="$M1" "$M1"
-check "both stopped members: the first one is named" EEXIST "disk $M1" --destroy-data="$M1,$M2" "$M1" "$M2"
+# --wipe really erased it (issue 12, finding 7): no md superblock is left
+if mdadm --examine "$M1" >/dev/null 2>&1 || [ -n "$(wipefs -n "$M1" 2>/dev/null)" ]; then
+	echo "not ok $((n += 1)) - --wipe left a signature on $M1: $(wipefs -n "$M1")"; fails=$((fails + 1))
+else
+	echo "ok $((n += 1)) - --wipe erased the md superblock of $M1"
+fi
+check "both stopped members, the first wiped: the second one is named" EREFUSED "disk $M2" --destroy-data="$M1,$M2" "$M1" "$M2"
 
 run_md=$(readlink -f "$md_run")
-check "member of a running md array refused as busy" EBUSY "in use by $(basename "$run_md")" --wipe --destroy-data="$R1" "$R1"
-check "the md array itself is not a whole disk" EINVAL "md RAID array" --wipe --destroy-data="$run_md" "$run_md"
+check "member of a running md array refused as busy" EREFUSED "in use by $(basename "$run_md")" --wipe --destroy-data="$R1" "$R1"
+check "the md array itself is not a whole disk" EREFUSED "md RAID array" --wipe --destroy-data="$run_md" "$run_md"
 
 luks_ok=1
 # Keys come from a pipe: never a file, argv or the environment.
 head -c 32 /dev/urandom | cryptsetup luksFormat --batch-mode --type luks2 --pbkdf pbkdf2 \
 	--pbkdf-force-iterations 1000 --key-file - "$K" || luks_ok=0
 if [ $luks_ok = 1 ]; then
-	check "LUKS header refused" EEXIST "crypto_LUKS" --destroy-data="$K" "$K"
+	check "LUKS header refused" EREFUSED "crypto_LUKS" --destroy-data="$K" "$K"
 	check "LUKS header accepted with --wipe" OK "" --wipe --destroy-data="$K" "$K"
 	# Reformat with a key we keep in a shell variable (never written), then open.
 	key=$(head -c 24 /dev/urandom | base64)
@@ -172,8 +178,8 @@ if [ $luks_ok = 1 ]; then
 		printf '%s' "$key" | cryptsetup open --key-file - "$K" "$crypt"
 	unset key
 	if [ -e "/dev/mapper/$crypt" ]; then
-		check "backing device of an open dm-crypt mapping refused as busy" EBUSY "[$crypt]" --wipe --destroy-data="$K" "$K"
-		check "a dm device is not a whole disk" EINVAL "device-mapper device ($crypt)" --wipe --destroy-data="/dev/mapper/$crypt" "/dev/mapper/$crypt"
+		check "backing device of an open dm-crypt mapping refused as busy" EREFUSED "[$crypt]" --wipe --destroy-data="$K" "$K"
+		check "a dm device is not a whole disk" EREFUSED "device-mapper device ($crypt)" --wipe --destroy-data="/dev/mapper/$crypt" "/dev/mapper/$crypt"
 		cryptsetup close "$crypt"
 	else
 		echo "not ok $((n += 1)) - cryptsetup open failed"; fails=$((fails + 1))
@@ -183,9 +189,9 @@ else
 fi
 
 mkswap -q "$S" >/dev/null
-check "swap signature refused" EEXIST "swap" --destroy-data="$S" "$S"
+check "swap signature refused" EREFUSED "swap" --destroy-data="$S" "$S"
 if swapon "$S"; then
-	check "active swap device refused as busy" EBUSY "in use as swap" --wipe --destroy-data="$S" "$S"
+	check "active swap device refused as busy" EREFUSED "in use as swap" --wipe --destroy-data="$S" "$S"
 	swapoff "$S"
 else
 	echo "not ok $((n += 1)) - swapon $S failed"; fails=$((fails + 1))
@@ -194,7 +200,7 @@ fi
 if command -v pvcreate >/dev/null; then
 	mkdir -p /run/lock/lvm
 	if pvcreate -q --config 'devices { use_devicesfile = 0 }' "$V" >/dev/null 2>&1; then
-		check "LVM PV label refused" EEXIST "LVM2_member" --destroy-data="$V" "$V"
+		check "LVM PV label refused" EREFUSED "LVM2_member" --destroy-data="$V" "$V"
 	else
 		echo "not ok $((n += 1)) - pvcreate $V failed"; fails=$((fails + 1))
 	fi

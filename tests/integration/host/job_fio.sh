@@ -18,7 +18,7 @@ LOOP=$(losetup -f --show "$TMP/img") || { fail "losetup"; exit; }
 args=(--name=keys --filename="$LOOP" --size=8M --bs=4k --rw=randrw --iodepth=4 --ioengine=libaio
       --direct=1 --numjobs=2 --output-format=json+)
 fio "${args[@]}" --output="$TMP/fio.json" >/dev/null || fail "fio itself failed"
-"$SB" -q job "${args[@]}" --output="$TMP/sb.json" || fail "stackbench job failed"
+"$SB" -q job --destroy-data="$LOOP" "${args[@]}" --output="$TMP/sb.json" || fail "stackbench job failed"
 python3 - "$TMP/fio.json" "$TMP/sb.json" <<'PY' || fail "key sets differ"
 import json, sys
 fio, sb = (json.load(open(p)) for p in sys.argv[1:3])

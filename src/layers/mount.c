@@ -133,6 +133,20 @@ static int do_umount(const char *dir, struct sb_err *err)
 			  holders[0] ? holders : "no process found holding it (a kernel user or another namespace)");
 }
 
+/* <state dir>/mnt is shared by the stacks built at once: the last one out
+ * removes it (ENOTEMPTY while another stack's mountpoint is in it). */
+static void remove_empty_parent(const char *dir)
+{
+	char mnt[SB_PATH_MAX];
+	size_t n;
+
+	if (snprintf(mnt, sizeof(mnt), "%s/mnt", sb_state_dir()) >= (int)sizeof(mnt))
+		return;
+	n = strlen(mnt);
+	if (!strncmp(dir, mnt, n) && dir[n] == '/' && !strchr(dir + n + 1, '/'))
+		(void)rmdir(mnt);
+}
+
 static int mount_teardown(const struct sb_state_obj *obj, struct sb_err *err)
 {
 	if (!strcmp(obj->kind, "mount"))
@@ -142,6 +156,7 @@ static int mount_teardown(const struct sb_state_obj *obj, struct sb_err *err)
 			return sb_err_set(err, -EBUSY, "%s is still a mountpoint; not removing it", obj->id);
 		if (rmdir(obj->id) && errno != ENOENT)
 			return sb_err_sys(err, -errno, "cannot remove %s", obj->id);
+		remove_empty_parent(obj->id);
 		return 0;
 	}
 	return sb_err_set(err, -EINVAL, "mount: unknown object kind %s", obj->kind);

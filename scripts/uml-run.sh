@@ -20,6 +20,15 @@ done
 [ $# -gt 0 ] || { echo "usage: $0 [--mem SIZE] -- CMD [ARGS...]" >&2; exit 2; }
 kernel=$(command -v linux.uml || command -v linux) || { echo "uml-run: user-mode-linux is not installed (apt-get install user-mode-linux)" >&2; exit 1; }
 here=$(cd "$(dirname "$0")" && pwd)
+# The xstate shim stackbench builds (src/sandbox/uml_xstate.c): without it
+# linux.uml 6.1 panics at boot on hosts with a large XSAVE area (AMX).
+shim=${STACKBENCH_UML_XSTATE:-}
+if [ -z "$shim" ]; then
+	for s in "$(dirname "${STACKBENCH_BIN:-$here/../build/stackbench}")/src/sandbox/sb-uml-xstate.so" \
+		"$here/../build/src/sandbox/sb-uml-xstate.so" /usr/local/libexec/stackbench/sb-uml-xstate.so; do
+		[ -r "$s" ] && { shim=$s; break; }
+	done
+fi
 tmp=$(mktemp -d /tmp/sb-uml.XXXXXX)
 kpid=
 stop() {
@@ -43,7 +52,7 @@ chmod +x "$tmp/modprobe"
 # Kernel parameters with '=' that the kernel does not know become init's
 # environment: that is how the job and module root reach uml-init.sh.
 # umid/uml_dir keep UML's pid file and control socket in our temp dir.
-"$kernel" mem="$mem" root=/dev/root rootfstype=hostfs rw quiet \
+LD_PRELOAD=$shim "$kernel" mem="$mem" root=/dev/root rootfstype=hostfs rw quiet \
 	con=null con0=fd:0,fd:1 umid="sbr-$$" uml_dir="$tmp/uml" \
 	init="$here/sandbox/uml-init.sh" SB_JOB="$tmp/job" SB_MODROOT="$tmp" \
 	</dev/null > >(grep --line-buffered -v -E '^(Checking|  Checking|Linux version|Kernel command|Warning: unable to open an initial console|Failed to initialize ubd|epollctl add err|SELinux|mmapper_init|Halting\.|reboot: System halted)') 2>&1 &

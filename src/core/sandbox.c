@@ -164,6 +164,24 @@ static bool find_init(char *out, size_t len)
 	return access(out, X_OK) == 0;
 }
 
+/* The xstate shim (src/sandbox/uml_xstate.c) that belongs to this binary,
+ * as find_init does; "" when there is none (then linux.uml runs as is and
+ * boots only where the host's XSAVE area fits UML's). */
+static void find_xstate_shim(char *out, size_t len)
+{
+	char exe[PATH_MAX];
+	bool in_build = false;
+
+	if (realpath("/proc/self/exe", exe))
+		in_build = !strncmp(exe, SB_BUILD_DIR "/", strlen(SB_BUILD_DIR) + 1);
+	snprintf(out, len, "%s", in_build ? SB_UML_XSTATE_BUILT : SB_UML_XSTATE_INSTALLED);
+	if (access(out, R_OK) == 0)
+		return;
+	snprintf(out, len, "%s", in_build ? SB_UML_XSTATE_INSTALLED : SB_UML_XSTATE_BUILT);
+	if (access(out, R_OK) != 0)
+		out[0] = '\0';
+}
+
 void sb_sandbox_probe(struct sb_kernel_facts *f, bool need_md, bool need_dm, bool try_modprobe)
 {
 	char buf[64], path[PATH_MAX], modprobe[PATH_MAX];
@@ -524,7 +542,7 @@ static bool mconsole_cad(const char *sock)
 
 struct uml_run {
 	char dir[200];       /* short: the mconsole socket path inside must fit sun_path */
-	char kernel[PATH_MAX], init[PATH_MAX], exe[PATH_MAX];
+	char kernel[PATH_MAX], init[PATH_MAX], exe[PATH_MAX], shim[PATH_MAX];
 	char umid[32], sock[PATH_MAX];
 	uint64_t mem_mib;
 	uint64_t timeout_ms;      /* 0: none */
@@ -549,6 +567,7 @@ static int run_config(struct uml_run *r, struct sb_err *err)
 				  SB_SOURCE_DIR "/scripts/sandbox/uml-init.sh");
 	if (!realpath("/proc/self/exe", r->exe))
 		return sb_err_sys(err, -errno, "sandbox: cannot resolve /proc/self/exe");
+	find_xstate_shim(r->shim, sizeof(r->shim));
 	r->mem_mib = 1024;
 	if (mem && *mem) {
 		if (sb_size_parse(mem, &v, &e2) < 0 || v < (64ULL << 20))
@@ -604,6 +623,10 @@ static void child_exec(const struct uml_run *r, int out, int errw, int diag, boo
 	ARG("SB_PIPE_ERR=%d", !err_tty);
 #undef ARG
 	argv[n] = NULL;
+	/* linux.uml's own environment (not its init's, which comes from the
+	 * command line above): the xstate shim. */
+	if (r->shim[0])
+		setenv("LD_PRELOAD", r->shim, 1);
 	execv(argv[0], argv);
 	_exit(127);
 }

@@ -8,7 +8,7 @@
 
 #include "config.h"
 #include "cmd/cmd.h"
-#include "core/sandbox.h"
+#include "sandbox/sandbox.h"
 #include "util/err.h"
 #include "util/log.h"
 
@@ -109,7 +109,7 @@ int main(int argc, char **argv)
 	if (sb_globals.sandbox == 1 && !sb_globals.in_sandbox) {
 		int code;
 
-		rc = sb_sandbox_rerun(cargc, cargv, &code, &err);
+		rc = sb_sandbox_rerun(cargc, cargv, NULL, &code, &err);
 		if (rc < 0) {
 			fprintf(stderr, "stackbench: %s\n", err.msg);
 			return sb_err_exit_code(rc);

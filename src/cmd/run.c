@@ -10,7 +10,7 @@
 #include "bench/degrade.h"
 #include "bench/suite.h"
 #include "cmd/cmd.h"
-#include "core/sandbox.h"
+#include "sandbox/sandbox.h"
 #include "core/stack.h"
 #include "report/chart.h"
 #include "report/results.h"
@@ -327,11 +327,32 @@ out:
 	return rc;
 }
 
+/* The sandbox's member devices: the stacks run one after another in one
+ * boot and reuse them, so as many as the largest stack has, as large as the
+ * largest; created where that stack would put its backing files. A stack
+ * that needs more than UML's 16 gets loop devices on files inside. */
+static void members_need(struct sb_sandbox_members *m, const struct sb_stack_spec *sp)
+{
+	const struct sb_loop_spec *ls = &sp->devices.loop;
+	unsigned n;
+
+	if (sp->devices.kind != SB_DEVICES_LOOP)
+		return;
+	n = ls->count < SB_SANDBOX_MAX_UBD ? ls->count : SB_SANDBOX_MAX_UBD;
+	if (!m->dir[0] || (uint64_t)n * ls->size > (uint64_t)m->count * m->size)
+		snprintf(m->dir, sizeof(m->dir), "%s", ls->dir);
+	if (n > m->count)
+		m->count = n;
+	if (ls->size > m->size)
+		m->size = ls->size;
+}
+
 int sb_run(const struct sb_run_opts *o, struct sb_err *err)
 {
 	struct sb_spec_list *lists;
 	struct json_object **results = NULL;
 	bool need_md = false, need_dm = false, has_disks = false, use_sandbox = false;
+	struct sb_sandbox_members members = { 0 };
 	struct sigaction old_int, old_term;
 	unsigned i, j, total = 0, nres = 0, nfail = 0, k = 0;
 	int rc = 0, code;
@@ -349,15 +370,17 @@ int sb_run(const struct sb_run_opts *o, struct sb_err *err)
 			need_dm |= sp->lvm.enabled || sp->luks.enabled || sp->faults.delay.enabled ||
 				   sp->faults.flakey.enabled;
 			has_disks |= sp->devices.kind == SB_DEVICES_DISKS;
+			members_need(&members, sp);
 		}
 		total += lists[i].n;
 	}
 
-	rc = sb_sandbox_decide(need_md, need_dm, has_disks, &use_sandbox, err);
+	rc = sb_sandbox_decide(sb_globals.sandbox, sb_globals.in_sandbox, need_md, need_dm, has_disks,
+			       &use_sandbox, err);
 	if (rc < 0)
 		goto out;
 	if (use_sandbox) {
-		rc = sb_sandbox_rerun(sb_globals.cmd_argc, sb_globals.cmd_argv, &code, err);
+		rc = sb_sandbox_rerun(sb_globals.cmd_argc, sb_globals.cmd_argv, &members, &code, err);
 		if (rc == 0)
 			rc = code;  /* the exit code of the run inside, carried back */
 		goto out;

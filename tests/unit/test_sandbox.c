@@ -14,8 +14,7 @@
 
 #include <cmocka.h>
 
-#include "cmd/cmd.h"
-#include "core/sandbox.h"
+#include "sandbox/sandbox.h"
 #include "util/log.h"
 
 static struct sb_kernel_facts facts(bool md, bool dm, bool uml_ok)
@@ -26,6 +25,8 @@ static struct sb_kernel_facts facts(bool md, bool dm, bool uml_ok)
 	return f;
 }
 
+static bool ours;
+
 static void decide(const struct sb_kernel_facts *f, int mode, bool inside, bool md, bool dm,
 		   bool disks, int want_rc, bool want_use, const char *want_msg)
 {
@@ -33,7 +34,7 @@ static void decide(const struct sb_kernel_facts *f, int mode, bool inside, bool 
 	bool use = !want_use;
 	int rc;
 
-	rc = sb_sandbox_decide_facts(f, mode, inside, md, dm, disks, &use, &err);
+	rc = sb_sandbox_decide_facts(f, mode, inside, ours, md, dm, disks, &use, &err);
 	assert_int_equal(rc, want_rc);
 	assert_int_equal(use, want_use);
 	if (want_msg)
@@ -93,26 +94,26 @@ static void test_inside(void **state)
 	decide(&all, -1, true, true, true, false, 0, false, NULL);
 	decide(&none, -1, true, true, true, false, -ENOTSUP, false, "has no md and device-mapper");
 	/* a UML the user booted is just a kernel: disks allowed there */
-	sb_globals.in_sandbox = 0;
+	ours = false;
 	decide(&all, -1, true, true, true, true, 0, false, NULL);
 	/* the one stackbench booted cannot see the host's disks */
-	sb_globals.in_sandbox = 1;
+	ours = true;
 	decide(&all, -1, true, true, true, true, -EINVAL, false, "cannot reach the host's disks");
-	sb_globals.in_sandbox = 0;
+	ours = false;
 }
 
 static void test_host_info(void **state)
 {
 	struct json_object *h = json_object_new_object(), *v;
 
-	assert_int_equal(sb_sandbox_host_info(h), 0);
+	assert_int_equal(sb_sandbox_host_info(h, false), 0);
 	assert_true(json_object_object_get_ex(h, "kernel", &v));
 	assert_true(strlen(json_object_get_string(v)) > 0);
 	assert_true(json_object_object_get_ex(h, "kernel_version", &v));
 	assert_true(json_object_object_get_ex(h, "machine", &v));
 	assert_true(json_object_object_get_ex(h, "sandbox", &v));
-	assert_int_equal(json_object_get_boolean(v), sb_sandbox_inside());
-	assert_int_equal(json_object_object_get_ex(h, "sandbox_kind", &v), sb_sandbox_inside());
+	assert_int_equal(json_object_get_boolean(v), sb_sandbox_inside(ours));
+	assert_int_equal(json_object_object_get_ex(h, "sandbox_kind", &v), sb_sandbox_inside(ours));
 	json_object_put(h);
 }
 
@@ -145,7 +146,7 @@ static int echo_mode(int argc, char **argv)
 			struct sb_kernel_facts f;
 
 			sb_sandbox_probe(&f, true, true, false);
-			printf("inside %d uml %d md %d dm %d\n", sb_sandbox_inside(), f.uml, f.md, f.dm);
+			printf("inside %d uml %d md %d dm %d\n", sb_sandbox_inside(ours), f.uml, f.md, f.dm);
 		}
 		else if (!strcmp(a, "cwd")) {
 			char buf[4096];
@@ -184,14 +185,14 @@ int main(int argc, char **argv)
 	};
 
 	if (argc > 1 && !strcmp(argv[1], "--in-sandbox")) {
-		sb_globals.in_sandbox = 1;
+		ours = true;
 		return echo_mode(argc, argv);
 	}
 	if (argc > 1 && !strcmp(argv[1], "rerun")) {
 		struct sb_err err = { 0 };
 		int code, rc;
 
-		rc = sb_sandbox_rerun(argc - 2, argv + 2, &code, &err);
+		rc = sb_sandbox_rerun(argc - 2, argv + 2, NULL, &code, &err);
 		if (rc < 0) {
 			fprintf(stderr, "test_sandbox: %s\n", err.msg);
 			return 100;

@@ -42,11 +42,15 @@ bool sb_sandbox_env_name_ok(const char *name, size_t len)
 }
 
 /* Ours to set inside (written below from what the host knows): never
- * taken from the caller's environment. */
+ * taken from the caller's environment. And the state directory stays the
+ * throwaway kernel's own (/run/stackbench in its tmpfs): its objects die
+ * with that kernel, so a state file of theirs on the host would outlive
+ * them and block the next run of the stack ("an earlier run left ...")
+ * after a kill. */
 static bool env_reserved(const char *kv)
 {
 	return !strncmp(kv, "SB_UBD_MEMBERS=", 15) || !strncmp(kv, "SB_OUTER_", 9) ||
-		!strncmp(kv, "SB_SANDBOX_", 11);
+		!strncmp(kv, "SB_SANDBOX_", 11) || !strncmp(kv, "STACKBENCH_STATE_DIR=", 21);
 }
 
 static bool env_passed(const char *kv)

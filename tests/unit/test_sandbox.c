@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -117,6 +118,50 @@ static void test_host_info(void **state)
 	json_object_put(h);
 }
 
+static bool name_ok(const char *kv)
+{
+	return sb_sandbox_env_name_ok(kv, strcspn(kv, "="));
+}
+
+/* Finding 8: only plain names reach the job script. */
+static void test_env_names(void **state)
+{
+	assert_true(name_ok("SB_X=1"));
+	assert_true(name_ok("STACKBENCH_UML_MEM=1G"));
+	assert_true(name_ok("_A9=x"));
+	assert_false(name_ok("SB_X;touch pwned;: =1"));
+	assert_false(name_ok("SB_X Y=1"));
+	assert_false(name_ok("SB_$(id)=1"));
+	assert_false(name_ok("sb_lower=1"));
+	assert_false(name_ok("9SB=1"));
+	assert_false(name_ok("=1"));
+	assert_false(name_ok("SB_X\n=1"));
+}
+
+static void test_check_exec(void **state)
+{
+	char path[] = "/tmp/sb-test-exec-XXXXXX";
+	struct sb_err err = { 0 };
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+	if (geteuid() != 0) {
+		unlink(path);
+		skip();
+	}
+	assert_int_equal(chmod(path, 0755), 0);
+	assert_int_equal(sb_sandbox_check_exec("K", path, &err), 0);
+	assert_int_equal(chmod(path, 0757), 0);
+	assert_int_equal(sb_sandbox_check_exec("K", path, &err), -SB_EREFUSED);
+	assert_non_null(strstr(err.msg, "writable by everyone"));
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(chmod(path, 0644), 0);
+	assert_int_equal(sb_sandbox_check_exec("K", path, &err), -SB_EREFUSED);
+	assert_non_null(strstr(err.msg, "not an executable"));
+	unlink(path);
+}
+
 static void test_probe_consistent(void **state)
 {
 	struct sb_kernel_facts f;
@@ -182,6 +227,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_inside),
 		cmocka_unit_test(test_host_info),
 		cmocka_unit_test(test_probe_consistent),
+		cmocka_unit_test(test_env_names),
+		cmocka_unit_test(test_check_exec),
 	};
 
 	if (argc > 1 && !strcmp(argv[1], "--in-sandbox")) {

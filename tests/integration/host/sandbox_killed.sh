@@ -105,4 +105,28 @@ rc=$?
 grep -q "an earlier run" "$dir/after.err" && fail "a run found leftovers although the guardians had cleaned: $(grep "an earlier run" "$dir/after.err")"
 nothing_left $pid "a normal run"
 echo "a normal run afterwards: exit $rc, nothing left"
+
+# 5. Its results name both machines: the outer host's CPU model and kernel
+# (inside, /proc/cpuinfo says only "UML"), and the device path in words.
+res=$(ls -t "$dir"/results/luks512-*.json 2>/dev/null | head -1)
+model=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo)
+if [ -z "$res" ]; then
+	fail "no results file"
+else
+	python3 - "$res" "$model" "$(uname -r)" "$(nproc)" <<'PY' || fail "results host fields (above)"
+import json, sys
+h = json.load(open(sys.argv[1]))["host"]
+o = h.get("outer") or {}
+bad = []
+if o.get("cpu_model") != sys.argv[2]: bad.append("outer cpu_model %r, expected %r" % (o.get("cpu_model"), sys.argv[2]))
+if o.get("kernel") != sys.argv[3]: bad.append("outer kernel %r, expected %r" % (o.get("kernel"), sys.argv[3]))
+if o.get("cores") != int(sys.argv[4]): bad.append("outer cores %r" % o.get("cores"))
+if not o.get("ram_bytes"): bad.append("no outer ram_bytes")
+if not h.get("sandbox") or h.get("kernel") == sys.argv[3]: bad.append("the sandbox's own kernel is not recorded")
+if "UML block devices (ubd)" not in h.get("device_path", ""): bad.append("device_path %r" % h.get("device_path"))
+for b in bad: print("FAIL: " + b)
+sys.exit(1 if bad else 0)
+PY
+	echo "results: host.outer names $model, $(uname -r); device path: ubd"
+fi
 exit $((errors > 0))

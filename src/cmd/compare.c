@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "report/chart.h"
+#include "report/per_layer.h"
 #include "report/results.h"
 #include "report/table.h"
 #include "util/log.h"
@@ -110,6 +111,7 @@ int sb_cmd_compare(int argc, char **argv, struct sb_err *err)
 		{ "baseline", required_argument, NULL, 'b' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "chart", required_argument, NULL, 'C' },
+		{ "per-layer", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -117,6 +119,7 @@ int sb_cmd_compare(int argc, char **argv, struct sb_err *err)
 	struct json_object **res = NULL;
 	struct files f = { 0 };
 	const char *chart = NULL;
+	bool per_layer = false;
 	unsigned i, nres = 0;
 	int c, r = 0;
 
@@ -137,6 +140,9 @@ int sb_cmd_compare(int argc, char **argv, struct sb_err *err)
 			break;
 		case 'C':
 			chart = optarg;
+			break;
+		case 'P':
+			per_layer = true;
 			break;
 		case 'h':
 			sb_cmd_print_usage(sb_cmd_find("compare"));
@@ -167,6 +173,12 @@ int sb_cmd_compare(int argc, char **argv, struct sb_err *err)
 		nres++;
 	}
 	sort_dir_groups(&f, res);
+	if (per_layer) {
+		r = chart ? sb_per_layer_chart(res, nres, chart, err) : 0;
+		if (r == 0)
+			r = sb_per_layer_render(res, nres, o.format, stdout, err);
+		goto out;
+	}
 	if (chart) {
 		r = sb_chart_write(res, nres, &o, chart, err);
 		if (r < 0)

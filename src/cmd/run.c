@@ -10,6 +10,7 @@
 #include "bench/degrade.h"
 #include "bench/suite.h"
 #include "cmd/cmd.h"
+#include "cmd/per_layer.h"
 #include "sandbox/sandbox.h"
 #include "core/stack.h"
 #include "report/chart.h"
@@ -226,6 +227,7 @@ static int run_one(const struct sb_run_opts *o, const struct sb_stack_spec *spec
 	struct sb_stack *s;
 	struct json_object *res = NULL;
 	struct sb_err terr = { 0 };
+	struct sb_per_layer pl = { 0 };
 	char summary[512];
 	int rc, trc;
 
@@ -248,9 +250,17 @@ static int run_one(const struct sb_run_opts *o, const struct sb_stack_spec *spec
 	if (rc < 0)
 		goto out_free;
 
+	/* build -> measure -> build the next (bench.per_layer) */
+	if (o->bench && spec->bench.per_layer) {
+		sb_per_layer_begin(&pl);
+		s->after_layer = sb_per_layer_after;
+		s->after_ctx = &pl;
+	}
 	rc = sb_stack_build(s, err);
 	if (rc < 0)
 		goto out_free;   /* sb_stack_build already rolled back */
+	if (pl.rows)
+		sb_per_layer_end(&pl, spec, res);
 	rc = measure(o, s, res, err);
 
 	sb_info("%s: tearing down", spec->name);
@@ -266,6 +276,8 @@ static int run_one(const struct sb_run_opts *o, const struct sb_stack_spec *spec
 	}
 	results_end(o, spec->name, rc, &res, out, err);
 out_free:
+	if (pl.rows)
+		json_object_put(pl.rows);
 	if (res)
 		json_object_put(res);
 	sb_stack_release(s);

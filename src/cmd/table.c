@@ -42,7 +42,9 @@ const struct sb_cmd sb_cmds[] = {
 	{ "compare", sb_cmd_compare, "print a comparison table from results files",
 	  "usage: stackbench compare [--columns LIST] [--baseline NAME]\n"
 	  "                          [--format text|markdown|csv|json|bonnie-csv] [--chart FILE.svg|FILE.png]\n"
-	  "                          RESULTS.json...\n" },
+	  "                          [--per-layer] RESULTS.json...\n"
+	  "  --per-layer: one row per layer device (bench.per_layer figures, expected, % of the\n"
+	  "  layer below, the limit of each layer); with --chart, the waterfall of seq reads.\n" },
 	{ "status", sb_cmd_status, "list active stacks and their layers",
 	  "usage: stackbench status\n" },
 	{ "job", sb_cmd_job, "run one I/O job, like fio",

@@ -10,6 +10,7 @@
 #include "bench/degrade.h"
 #include "bench/suite.h"
 #include "cmd/cmd.h"
+#include "cmd/ceiling.h"
 #include "cmd/per_layer.h"
 #include "sandbox/sandbox.h"
 #include "core/stack.h"
@@ -222,7 +223,7 @@ static void results_end(const struct sb_run_opts *o, const char *name, int rc,
 
 /* One stack, start to finish. On success *out holds its results. */
 static int run_one(const struct sb_run_opts *o, const struct sb_stack_spec *spec,
-		   struct json_object **out, struct sb_err *err)
+		   struct json_object *ceilings, struct json_object **out, struct sb_err *err)
 {
 	struct sb_stack *s;
 	struct json_object *res = NULL;
@@ -262,6 +263,7 @@ static int run_one(const struct sb_run_opts *o, const struct sb_stack_spec *spec
 	if (pl.rows)
 		sb_per_layer_end(&pl, spec, res);
 	rc = measure(o, s, res, err);
+	sb_ceiling_mark(res, ceilings);
 
 	sb_info("%s: tearing down", spec->name);
 	trc = sb_stack_teardown_state(&s->state, &terr);
@@ -365,6 +367,7 @@ int sb_run(const struct sb_run_opts *o, struct sb_err *err)
 	struct json_object **results = NULL;
 	bool need_md = false, need_dm = false, has_disks = false, use_sandbox = false;
 	struct sb_sandbox_members members = { 0 };
+	struct json_object *ceilings = NULL;
 	struct sigaction old_int, old_term;
 	unsigned i, j, total = 0, nres = 0, nfail = 0, k = 0;
 	int rc = 0, code;
@@ -404,6 +407,13 @@ int sb_run(const struct sb_run_opts *o, struct sb_err *err)
 		goto out;
 	}
 	signals_catch(&old_int, &old_term);
+	/* The machine's own ceiling per suite, for bound_by_machine marks. */
+	if (o->bench && !run_stop) {
+		struct sb_err cerr = { 0 };
+
+		if (sb_ceiling_measure(lists, o->nfiles, &ceilings, &cerr) < 0)
+			sb_warn("%s; figures are not checked against the machine's ceiling", cerr.msg);
+	}
 	for (i = 0; i < o->nfiles; i++) {
 		for (j = 0; j < lists[i].n; j++) {
 			struct sb_err e1 = { 0 };
@@ -416,7 +426,7 @@ int sb_run(const struct sb_run_opts *o, struct sb_err *err)
 				break;
 			}
 			sb_info("[%u/%u] %s", k, total, lists[i].items[j].name);
-			r = run_one(o, &lists[i].items[j], &results[nres], &e1);
+			r = run_one(o, &lists[i].items[j], ceilings, &results[nres], &e1);
 			if (r < 0) {
 				nfail++;
 				sb_warn("%s: %s", lists[i].items[j].name, e1.msg);
@@ -444,6 +454,8 @@ int sb_run(const struct sb_run_opts *o, struct sb_err *err)
 	if (nfail)
 		sb_info("%u of %u stacks failed", nfail, total);
 out:
+	if (ceilings)
+		json_object_put(ceilings);
 	for (i = 0; results && i < nres; i++)
 		json_object_put(results[i]);
 	free(results);

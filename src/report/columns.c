@@ -31,6 +31,7 @@ struct sb_col_def {
 struct samples {
 	double v[MAX_SAMPLES];
 	unsigned n;
+	int bound;        /* some sample is marked bound_by_machine */
 };
 
 static void add_sample(struct samples *s, double v)
@@ -45,6 +46,7 @@ static void cell_from_samples(struct sb_cell *cell, const struct samples *s)
 		return;
 	cell->present = 1;
 	cell->n = s->n;
+	cell->bound = s->bound;
 	cell->med = sb_stats_median(s->v, s->n);
 	sb_stats_minmax(s->v, s->n, &cell->min, &cell->max);
 }
@@ -101,6 +103,9 @@ static void figure_samples(const char *suite, const char *figure, const char *ke
 		    sb_unit_convert(x, str_or(get(f, "unit"), want_unit), want_unit, &x) < 0)
 			continue;
 		add_sample(out, x);
+		if (!strcmp(key, "value") && get(f, "bound_by_machine") &&
+		    json_object_get_boolean(get(f, "bound_by_machine")))
+			out->bound = 1;
 	}
 }
 

@@ -109,6 +109,8 @@ static int grid_make(const struct sb_table *t, struct grid *g)
 				} else {
 					snprintf(buf, sizeof(buf), "%s", m);
 				}
+				if (x->bound)
+					strncat(buf, SB_BOUND_MARK, sizeof(buf) - strlen(buf) - 1);
 			}
 			g->s[(r + 1) * g->ncols + k++] = strdup(buf);
 			if (t->baseline >= 0 && t->cols[c].numeric) {
@@ -123,6 +125,16 @@ static int grid_make(const struct sb_table *t, struct grid *g)
 	for (k = 0; k < g->nrows * g->ncols; k++)
 		if (!g->s[k])
 			return -ENOMEM;
+	return 0;
+}
+
+static int any_bound(const struct sb_table *t)
+{
+	unsigned i;
+
+	for (i = 0; i < t->nrows * t->ncols; i++)
+		if (t->cells[i].bound)
+			return 1;
 	return 0;
 }
 
@@ -258,6 +270,10 @@ void sb_render_csv(const struct sb_table *t, FILE *out)
 			snprintf(buf, sizeof(buf), "%s n", col->header);
 			sb_csv_field(out, buf, 0);
 		}
+		if (col->numeric && any_bound(t)) {
+			snprintf(buf, sizeof(buf), "%s bound by machine", col->header);
+			sb_csv_field(out, buf, 0);
+		}
 		if (col->numeric && t->baseline >= 0) {
 			snprintf(buf, sizeof(buf), "%s %s", col->header, ph);
 			sb_csv_field(out, buf, 0);
@@ -283,6 +299,8 @@ void sb_render_csv(const struct sb_table *t, FILE *out)
 				snprintf(buf, sizeof(buf), "%u", x->n);
 				sb_csv_field(out, x->present ? buf : "", 0);
 			}
+			if (any_bound(t))
+				sb_csv_field(out, x->bound ? "bound_by_machine" : "", 0);
 			if (t->baseline >= 0) {
 				struct sb_cell p = { .present = x->has_pct };
 				csv_num(out, &p, x->pct);
@@ -306,7 +324,7 @@ void sb_render_json(const struct sb_table *t, FILE *out)
 {
 	struct json_object *root = json_object_new_object(), *cols = json_object_new_array();
 	struct json_object *rows = json_object_new_array();
-	char key[SB_COL_NAME_MAX + 8];
+	char key[SB_COL_NAME_MAX + 24];
 	unsigned r, c;
 
 	for (c = 0; c < t->ncols; c++) {
@@ -337,6 +355,10 @@ void sb_render_json(const struct sb_table *t, FILE *out)
 				continue;
 			}
 			json_object_object_add(o, col->name, x->present ? jnum(x->med) : NULL);
+			if (x->bound) {
+				snprintf(key, sizeof(key), "%s_bound_by_machine", col->name);
+				json_object_object_add(o, key, json_object_new_boolean(1));
+			}
 			if (col_has_reps(t, c)) {
 				snprintf(key, sizeof(key), "%s_min", col->name);
 				json_object_object_add(o, key, x->present ? jnum(x->min) : NULL);
@@ -369,6 +391,8 @@ int sb_render_grid(const struct sb_table *t, int markdown, FILE *out)
 			render_markdown(&g, out);
 		else
 			render_text(&g, out);
+		if (any_bound(t))
+			fprintf(out, "\n%s\n", SB_BOUND_NOTE);
 	}
 	grid_free(&g);
 	return r;

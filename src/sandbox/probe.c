@@ -287,7 +287,7 @@ int sb_sandbox_decide_facts(const struct sb_kernel_facts *f, int mode, bool insi
 				  "(apt-get install user-mode-linux)", f->release, why);
 	if (mode < 0)
 		sb_info("this kernel has no %s: running in the throwaway user-mode-linux kernel "
-			"(loop devices only)", why);
+			"(members are its own block devices, backed by files here)", why);
 	*use_sandbox = true;
 	return 0;
 }

@@ -137,7 +137,7 @@ int sb_sbx_record_open(struct sb_sbx_record *r, const char *tmp, const char *mem
 	if ((size_t)snprintf(r->path, sizeof(r->path), "%s/%d.run", dir, (int)r->owner) >= sizeof(r->path))
 		return sb_err_set(err, -ENAMETOOLONG, "sandbox: record path too long");
 	/* The names are decided and recorded before anything exists. */
-	rnd = (unsigned)(time(NULL) ^ (r->owner << 12) ^ (uintptr_t)r);
+	rnd = (unsigned)time(NULL) ^ ((unsigned)r->owner << 12) ^ (unsigned)(uintptr_t)r;
 	if ((size_t)snprintf(r->dir, sizeof(r->dir), "%s/sb-uml.%d.%06x", tmp, (int)r->owner,
 			     rnd & 0xffffff) >= sizeof(r->dir))
 		return sb_err_set(err, -ENAMETOOLONG, "sandbox: temp dir path too long under %s", tmp);

@@ -42,6 +42,11 @@ else:
     if md["expected"]["seq_write_mbs"] != round(min(rows[0]["figures"]["seq_write_mbs"], rows[1]["figures"]["seq_write_mbs"]), 1):
         bad.append("md expected write %r is not the slowest member" % md["expected"]["seq_write_mbs"])
     if luks["expected"]["seq_read_mbs"] is None: bad.append("luks has no expected seq read")
+    ps = luks.get("cipher_per_sector") or {}
+    if not (ps.get("sector_512_mbs", 0) > 0 and ps.get("sector_4096_mbs", 0) > 0):
+        bad.append("luks: no per-sector AF_ALG figures: %r" % ps)
+    else:
+        print("cipher per sector (AF_ALG): 512 %.1f, 4096 %.1f MB/s, ratio %.2f" % (ps["sector_512_mbs"], ps["sector_4096_mbs"], ps["ratio_4096_to_512"]))
 for b in bad: print("FAIL: " + b)
 sys.exit(1 if bad else 0)
 PY

@@ -106,7 +106,9 @@ int main(int argc, char **argv)
 	/* --sandbox forces any command into the throwaway kernel, before its
 	 * handler reads anything; the handlers that need md/dm decide the
 	 * automatic case themselves with sb_sandbox_decide(). */
-	if (sb_globals.sandbox == 1 && !sb_globals.in_sandbox) {
+	/* build-and-test decides itself even then: it knows its stacks, so
+	 * the sandbox gets their members as its own block devices. */
+	if (sb_globals.sandbox == 1 && !sb_globals.in_sandbox && strcmp(cmd->name, "build-and-test")) {
 		int code;
 
 		rc = sb_sandbox_rerun(cargc, cargv, NULL, &code, &err);

@@ -251,8 +251,10 @@ static int run_one(const struct sb_run_opts *o, const struct sb_stack_spec *spec
 	if (rc < 0)
 		goto out_free;
 
-	/* build -> measure -> build the next (bench.per_layer) */
-	if (o->bench && spec->bench.per_layer) {
+	/* build -> measure -> build the next (bench.per_layer). Not with
+	 * faults: raw figures of a flakey or delayed member say nothing, and
+	 * the time they take moves the fault's cycle under the build. */
+	if (o->bench && spec->bench.per_layer && !spec->faults.enabled) {
 		sb_per_layer_begin(&pl);
 		s->after_layer = sb_per_layer_after;
 		s->after_ctx = &pl;

@@ -3,7 +3,8 @@
 # every test: the meson test suites (unit, ...), the unit suite again under
 # AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/), the fuzz smoke
 # test when there is one, and the integration suite (tests/integration/run.sh,
-# partly inside the throwaway kernel). Each meson test and each integration
+# partly inside the throwaway kernel) and the Helios4 relations benchmark
+# (tests/bench/helios_relations.sh). Each meson test and each integration
 # script counts as one. The last line printed is "N passed, N failed";
 # the exit status is non-zero if anything failed.
 set -uo pipefail
@@ -87,6 +88,15 @@ if [ -x tests/fuzz/run.sh ]; then
 	else
 		failed=$((failed + 1)); note "fuzz smoke" "FAILED"
 	fi
+fi
+
+# The relations the Helios4 write-ups show, in the throwaway kernel: one test
+# (tests/bench/helios_relations.sh; its sizes are the issue's, see its header).
+echo "== relations benchmark"
+if tests/bench/helios_relations.sh; then
+	passed=$((passed + 1)); note "helios relations" "passed"
+else
+	failed=$((failed + 1)); note "helios relations" "FAILED"
 fi
 
 echo "== integration"

@@ -2,7 +2,11 @@
 # Run a command as root inside a throwaway user-mode-linux kernel that has md,
 # dm-crypt, dm-flakey/delay/dust, loop, brd and scsi_debug as modules, using
 # this machine's own root filesystem (hostfs). Exit status is the command's.
-#   scripts/uml-run.sh [--mem 2G] -- CMD [ARGS...]
+#   scripts/uml-run.sh [--mem 2G] [--ubd N:SIZE[:sparse]] -- CMD [ARGS...]
+# --ubd N:SIZE attaches N scratch files of SIZE (preallocated with
+# fallocate unless :sparse; in the temp dir, removed afterwards) as UML
+# block devices /dev/ubda.. and tells stackbench inside to use them as
+# members (SB_UBD_MEMBERS), as its own sandbox runner does.
 # The working directory is kept. Output goes to this terminal (stdout and
 # stderr both to stdout). Loop devices only: the host's disks are not visible
 # in there. Env vars named SB_*, STACKBENCH_*, CI, ASAN_*, UBSAN_* are passed
@@ -10,9 +14,11 @@
 # stackbench itself does the same in C (src/core/sandbox.c, `--sandbox`).
 set -u
 mem=${STACKBENCH_UML_MEM:-${SB_UML_MEM:-2G}}
+ubd=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--mem) mem=$2; shift 2 ;;
+	--ubd) ubd=$2; shift 2 ;;
 	--) shift; break ;;
 	*) break ;;
 	esac
@@ -41,6 +47,23 @@ mkdir -p "$tmp/modroot/lib"
 ln -s /usr/lib/uml/modules "$tmp/modroot/lib/modules"
 printf '#!/bin/sh\nexec /sbin/modprobe -d %s/modroot "$@"\n' "$tmp" > "$tmp/modprobe"
 chmod +x "$tmp/modprobe"
+ubdargs=()
+if [ -n "$ubd" ]; then
+	IFS=: read -r n size how <<< "$ubd"
+	case "$n" in ''|*[!0-9]*) echo "uml-run: --ubd N:SIZE, N a number" >&2; exit 2 ;; esac
+	[ "$n" -ge 1 ] && [ "$n" -le 16 ] || { echo "uml-run: --ubd: 1 to 16 devices" >&2; exit 2; }
+	members=
+	for ((i = 0; i < n; i++)); do
+		if [ "${how:-}" = sparse ]; then
+			truncate -s "$size" "$tmp/ubd$i"
+		else
+			fallocate -l "$size" "$tmp/ubd$i"
+		fi || { echo "uml-run: cannot create $tmp/ubd$i ($size)" >&2; exit 1; }
+		ubdargs+=("ubd${i}=$tmp/ubd$i")
+		members="$members${members:+,}/dev/ubd$(printf "\\$(printf %03o $((97 + i)))")"
+	done
+	export SB_UBD_MEMBERS=$members
+fi
 {
 	echo "export PATH='$PATH'"
 	for v in $(compgen -e | grep -E '^(SB_|STACKBENCH_|CI$|ASAN_|UBSAN_)' || true); do
@@ -54,7 +77,7 @@ chmod +x "$tmp/modprobe"
 # umid/uml_dir keep UML's pid file and control socket in our temp dir.
 LD_PRELOAD=$shim "$kernel" mem="$mem" root=/dev/root rootfstype=hostfs rw quiet \
 	con=null con0=fd:0,fd:1 umid="sbr-$$" uml_dir="$tmp/uml" \
-	init="$here/sandbox/uml-init.sh" SB_JOB="$tmp/job" SB_MODROOT="$tmp" \
+	init="$here/sandbox/uml-init.sh" SB_JOB="$tmp/job" SB_MODROOT="$tmp" "${ubdargs[@]}" \
 	</dev/null > >(grep --line-buffered -v -E '^(Checking|  Checking|Linux version|Kernel command|Warning: unable to open an initial console|Failed to initialize ubd|epollctl add err|SELinux|mmapper_init|Halting\.|reboot: System halted)') 2>&1 &
 kpid=$!
 wait "$kpid"

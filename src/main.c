@@ -12,7 +12,7 @@
 #include "sb_version.h"
 #include "cmd/args.h"
 #include "cmd/cmd.h"
-#include "core/sandbox.h"
+#include "sandbox/sandbox.h"
 #include "util/err.h"
 #include "util/log.h"
 
@@ -151,10 +151,12 @@ int main(int argc, char **argv)
 	/* --sandbox forces any command into the throwaway kernel, before its
 	 * handler reads anything; the handlers that need md/dm decide the
 	 * automatic case themselves with sb_sandbox_decide(). */
-	if (sb_globals.sandbox == 1 && !sb_globals.in_sandbox) {
+	/* build-and-test decides itself even then: it knows its stacks, so
+	 * the sandbox gets their members as its own block devices. */
+	if (sb_globals.sandbox == 1 && !sb_globals.in_sandbox && strcmp(cmd->name, "build-and-test")) {
 		int code;
 
-		rc = sb_sandbox_rerun(cargc, cargv, &code, &err);
+		rc = sb_sandbox_rerun(cargc, cargv, NULL, &code, &err);
 		if (rc < 0) {
 			fprintf(stderr, "stackbench: %s\n", err.msg);
 			return sb_err_exit_code(rc);

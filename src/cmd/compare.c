@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "report/chart.h"
+#include "report/per_layer.h"
 #include "report/results.h"
 #include "report/table.h"
 #include "util/log.h"
@@ -154,6 +155,7 @@ int sb_cmd_compare(int argc, char **argv, struct sb_err *err)
 		{ "baseline", 0, true, 'b' },
 		{ "format", 0, true, 'f' },
 		{ "chart", 0, true, 'C' },
+		{ "per-layer", 0, false, 'P' },
 		{ NULL, 0, false, 0 },
 	};
 	struct sb_table_opts o = { .format = SB_FMT_TEXT };
@@ -162,6 +164,7 @@ int sb_cmd_compare(int argc, char **argv, struct sb_err *err)
 	struct sb_args a;
 	const char *chart = NULL, *val;
 	unsigned nres = 0;
+	bool per_layer = false;
 	int c, r = 0;
 
 	if (sb_args_init(&a, argc, argv, 1, opts, "compare", err) < 0)
@@ -172,6 +175,7 @@ int sb_cmd_compare(int argc, char **argv, struct sb_err *err)
 		case 'b': o.baseline = val; break;
 		case 'f': r = sb_table_format_parse(val, &o.format, err); break;
 		case 'C': chart = val; break;
+		case 'P': per_layer = true; break;
 		}
 	}
 	if (r == 0 && c < 0)
@@ -185,6 +189,12 @@ int sb_cmd_compare(int argc, char **argv, struct sb_err *err)
 	res = l.res;
 	nres = l.n;
 	o.paths = (const char *const *)l.paths;   /* the HTML report names each file */
+	if (per_layer) {
+		r = chart ? sb_per_layer_chart(res, nres, chart, err) : 0;
+		if (r == 0)
+			r = sb_per_layer_render(res, nres, o.format, stdout, err);
+		goto out;
+	}
 	if (chart) {
 		r = sb_chart_write(res, nres, &o, chart, err);
 		if (r < 0)

@@ -5,7 +5,8 @@
 #include <sys/statvfs.h>
 #include <sys/sysinfo.h>
 
-#include "core/sandbox.h"
+#include "cmd/cmd.h"
+#include "sandbox/sandbox.h"
 #include "util/units.h"
 
 #define MiB (1ULL << 20)
@@ -21,7 +22,7 @@ void sb_cost_compute(const struct sb_stack_spec *s, unsigned repeat, struct sb_c
 
 	memset(c, 0, sizeof(*c));
 	c->repeat = repeat ? repeat : (s->bench.repeat ? s->bench.repeat : 1);
-	c->sandbox = sb_sandbox_would_use(need_md, need_dm);
+	c->sandbox = sb_sandbox_would_use(sb_globals.sandbox, sb_globals.in_sandbox, need_md, need_dm);
 	if (c->sandbox)
 		c->ram = sb_sandbox_mem_bytes();
 	else if (sysinfo(&si) == 0)

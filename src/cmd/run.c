@@ -10,8 +10,10 @@
 #include "bench/degrade.h"
 #include "bench/suite.h"
 #include "cmd/cmd.h"
+#include "cmd/ceiling.h"
 #include "cmd/cost.h"
-#include "core/sandbox.h"
+#include "cmd/per_layer.h"
+#include "sandbox/sandbox.h"
 #include "core/stack.h"
 #include "report/chart.h"
 #include "report/html.h"
@@ -227,11 +229,13 @@ static void results_end(const struct sb_run_opts *o, const char *name, int rc,
 
 /* One stack, start to finish. On success *out holds its results. */
 static int run_one(const struct sb_run_opts *o, const struct sb_stack_spec *spec,
-		   struct json_object **out, char **path_out, struct sb_err *err)
+		   struct json_object *ceilings, struct json_object **out, char **path_out,
+		   struct sb_err *err)
 {
 	struct sb_stack *s;
 	struct json_object *res = NULL;
 	struct sb_err terr = { 0 };
+	struct sb_per_layer pl = { 0 };
 	char summary[512];
 	int rc, trc;
 
@@ -254,10 +258,21 @@ static int run_one(const struct sb_run_opts *o, const struct sb_stack_spec *spec
 	if (rc < 0)
 		goto out_free;
 
+	/* build -> measure -> build the next (bench.per_layer). Not with
+	 * faults: raw figures of a flakey or delayed member say nothing, and
+	 * the time they take moves the fault's cycle under the build. */
+	if (o->bench && spec->bench.per_layer && !spec->faults.enabled) {
+		sb_per_layer_begin(&pl);
+		s->after_layer = sb_per_layer_after;
+		s->after_ctx = &pl;
+	}
 	rc = sb_stack_build(s, err);
 	if (rc < 0)
 		goto out_free;   /* sb_stack_build already rolled back */
+	if (pl.rows)
+		sb_per_layer_end(&pl, spec, res);
 	rc = measure(o, s, res, err);
+	sb_ceiling_mark(res, ceilings);
 
 	sb_info("%s: tearing down", spec->name);
 	trc = sb_stack_teardown_state(&s->state, &terr);
@@ -272,6 +287,8 @@ static int run_one(const struct sb_run_opts *o, const struct sb_stack_spec *spec
 	}
 	results_end(o, spec->name, rc, &res, out, path_out, err);
 out_free:
+	if (pl.rows)
+		json_object_put(pl.rows);
 	if (res)
 		json_object_put(res);
 	sb_stack_release(s);
@@ -364,12 +381,34 @@ static void announce_cost(const struct sb_run_opts *o, const struct sb_spec_list
 	setenv("SB_COST_SHOWN", "1", 1);
 }
 
+/* The sandbox's member devices: the stacks run one after another in one
+ * boot and reuse them, so as many as the largest stack has, as large as the
+ * largest; created where that stack would put its backing files. A stack
+ * that needs more than UML's 16 gets loop devices on files inside. */
+static void members_need(struct sb_sandbox_members *m, const struct sb_stack_spec *sp)
+{
+	const struct sb_loop_spec *ls = &sp->devices.loop;
+	unsigned n;
+
+	if (sp->devices.kind != SB_DEVICES_LOOP)
+		return;
+	n = ls->count < SB_SANDBOX_MAX_UBD ? ls->count : SB_SANDBOX_MAX_UBD;
+	if (!m->dir[0] || (uint64_t)n * ls->size > (uint64_t)m->count * m->size)
+		snprintf(m->dir, sizeof(m->dir), "%s", ls->dir);
+	if (n > m->count)
+		m->count = n;
+	if (ls->size > m->size)
+		m->size = ls->size;
+}
+
 int sb_run(const struct sb_run_opts *o, struct sb_err *err)
 {
 	struct sb_spec_list *lists;
 	struct json_object **results = NULL;
 	char **paths = NULL;
 	bool need_md = false, need_dm = false, has_disks = false, use_sandbox = false;
+	struct sb_sandbox_members members = { 0 };
+	struct json_object *ceilings = NULL;
 	struct sigaction old_int, old_term;
 	unsigned i, j, total = 0, nres = 0, nfail = 0, k = 0;
 	int rc = 0, code;
@@ -387,16 +426,18 @@ int sb_run(const struct sb_run_opts *o, struct sb_err *err)
 			need_dm |= sp->lvm.enabled || sp->luks.enabled || sp->faults.delay.enabled ||
 				   sp->faults.flakey.enabled;
 			has_disks |= sp->devices.kind == SB_DEVICES_DISKS;
+			members_need(&members, sp);
 		}
 		total += lists[i].n;
 	}
 
-	rc = sb_sandbox_decide(need_md, need_dm, has_disks, &use_sandbox, err);
+	rc = sb_sandbox_decide(sb_globals.sandbox, sb_globals.in_sandbox, need_md, need_dm, has_disks,
+			       &use_sandbox, err);
 	if (rc < 0)
 		goto out;
 	announce_cost(o, lists);
 	if (use_sandbox) {
-		rc = sb_sandbox_rerun(sb_globals.cmd_argc, sb_globals.cmd_argv, &code, err);
+		rc = sb_sandbox_rerun(sb_globals.cmd_argc, sb_globals.cmd_argv, &members, &code, err);
 		if (rc == 0)
 			rc = code;  /* the exit code of the run inside, carried back */
 		goto out;
@@ -409,6 +450,13 @@ int sb_run(const struct sb_run_opts *o, struct sb_err *err)
 		goto out;
 	}
 	signals_catch(&old_int, &old_term);
+	/* The machine's own ceiling per suite, for bound_by_machine marks. */
+	if (o->bench && !run_stop) {
+		struct sb_err cerr = { 0 };
+
+		if (sb_ceiling_measure(lists, o->nfiles, &ceilings, &cerr) < 0)
+			sb_warn("%s; figures are not checked against the machine's ceiling", cerr.msg);
+	}
 	for (i = 0; i < o->nfiles; i++) {
 		for (j = 0; j < lists[i].n; j++) {
 			struct sb_err e1 = { 0 };
@@ -423,7 +471,7 @@ int sb_run(const struct sb_run_opts *o, struct sb_err *err)
 			sb_info("[%u/%u] %s", k, total, lists[i].items[j].name);
 			sb_progress_context(SB_PROGRESS_RUN, "[stack %u of %u] %s", k, total,
 					    lists[i].items[j].name);
-			r = run_one(o, &lists[i].items[j], &results[nres], &paths[nres], &e1);
+			r = run_one(o, &lists[i].items[j], ceilings, &results[nres], &paths[nres], &e1);
 			sb_progress_done();
 			sb_progress_context(SB_PROGRESS_RUN, NULL);
 			if (r < 0) {
@@ -458,6 +506,8 @@ int sb_run(const struct sb_run_opts *o, struct sb_err *err)
 	if (nfail)
 		sb_info("%u of %u stacks failed", nfail, total);
 out:
+	if (ceilings)
+		json_object_put(ceilings);
 	for (i = 0; results && i < nres; i++)
 		json_object_put(results[i]);
 	free(results);

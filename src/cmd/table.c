@@ -49,8 +49,10 @@ const struct sb_cmd sb_cmds[] = {
 	  "  Runs in the throwaway kernel when this one lacks md or device-mapper.\n" },
 	{ "compare", sb_cmd_compare, "print a comparison table from results files",
 	  "usage: stackbench compare [--columns LIST] [--baseline NAME]\n"
-	  "                          [--format text|markdown|csv|json|bonnie-csv|html] [--chart FILE.svg|FILE.png]\n"
-	  "                          RESULTS.json...\n" },
+	  "                          [--format text|markdown|csv|json|bonnie-csv|html|fio-matrix]\n"
+	  "                          [--chart FILE.svg|FILE.png] [--per-layer] RESULTS.json...\n"
+	  "  --per-layer: one row per layer device (bench.per_layer figures, expected, % of the\n"
+	  "  layer below, the limit of each layer); with --chart, the waterfall of seq reads.\n" },
 	{ "report", sb_cmd_report, "write one self-contained HTML page from results files",
 	  "usage: stackbench report -o FILE.html [--columns LIST] [--baseline NAME] RESULTS...\n"
 	  "  RESULTS: results files or directories of them, as compare takes them. The page has\n"

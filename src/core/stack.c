@@ -304,6 +304,11 @@ int sb_stack_build(struct sb_stack *s, struct sb_err *err)
 			break;
 		}
 		test_pause(s, l->ops->name);
+		if (s->after_layer) {
+			rc = s->after_layer(s, k, s->after_ctx, err);
+			if (rc)
+				break;
+		}
 	}
 	if (!rc && stopped(s))
 		rc = sb_err_set(err, -EINTR, "interrupted after the last layer; tearing down");

@@ -27,6 +27,11 @@ struct sb_stack {
 	const char *destroy_list;        /* the --destroy-data argument as given ("DEV,DEV") */
 	bool wipe;                       /* --wipe: existing signatures may be erased */
 	volatile sig_atomic_t *stop;     /* set by SIGINT/SIGTERM: stop at the next step */
+	/* Called by sb_stack_build right after layer k is built, before the
+	 * next one exists (bench.per_layer measures it there); an error fails
+	 * the build like the layer's own. NULL: none. */
+	int (*after_layer)(struct sb_stack *s, unsigned k, void *ctx, struct sb_err *err);
+	void *after_ctx;
 };
 
 /* Derive the layer list from the spec (no side effects). Refuses (-ENOSYS)

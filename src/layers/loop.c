@@ -2,7 +2,15 @@
  * loop device with the requested logical sector size and direct I/O.
  * State objects: "dir" (the run directory), "file" (each backing file),
  * "loopdev" (/dev/loopN, extra = its backing file, so teardown never
- * detaches a loop device that someone else has since attached). */
+ * detaches a loop device that someone else has since attached).
+ *
+ * In the throwaway kernel the host passes the members as UML block devices
+ * (SB_UBD_MEMBERS, see src/sandbox/sandbox.h): files seen through hostfs
+ * make a poor disk (docs/sandbox.md). Then each member is /dev/ubdX itself
+ * (512-byte sectors, as ubd has), or a loop device with direct I/O on it
+ * for other sector sizes; state object "member" (id /dev/ubdX): teardown
+ * zeroes its ends, so the next stack in the same boot that reuses it finds
+ * no signature of this one. */
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -17,6 +25,7 @@
 
 #include "core/layer.h"
 #include "core/stack.h"
+#include "sandbox/sandbox.h"
 #include "sys/sysfs.h"
 #include "sys/udev.h"
 #include "util/log.h"
@@ -169,7 +178,111 @@ static int loop_check(const char *dev, const struct sb_loop_spec *ls, struct sb_
 	return 0;
 }
 
+static int loop_build_files(struct sb_layer *l, struct sb_err *err);
+
+/* How much of each end of a member teardown zeroes: more than any header
+ * a layer above writes there (LUKS2's 16 MiB, md, LVM, ext4 at the start;
+ * md 0.90/1.0 at the end). */
+#define MEMBER_WIPE (16ULL << 20)
+
+static int member_zero(int fd, uint64_t off, uint64_t len)
+{
+	static char zero[1 << 20];
+	uint64_t done = 0;
+
+	while (done < len) {
+		size_t n = len - done < sizeof(zero) ? len - done : sizeof(zero);
+		ssize_t w = pwrite(fd, zero, n, (off_t)(off + done));
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -errno;
+		done += w;
+	}
+	return 0;
+}
+
+static int member_wipe(const char *dev, struct sb_err *err)
+{
+	uint64_t size = 0, head, tail;
+	int fd, rc;
+
+	rc = sb_sysfs_dev_attr_u64(dev, "size", &size, err);
+	if (rc)
+		return rc;
+	size *= 512;
+	fd = open(dev, O_WRONLY | O_EXCL | O_CLOEXEC);
+	if (fd < 0)
+		return sb_err_sys(err, -errno, "cannot open the member %s to wipe it", dev);
+	head = size < MEMBER_WIPE ? size : MEMBER_WIPE;
+	tail = size > 2 * MEMBER_WIPE ? MEMBER_WIPE : 0;
+	rc = member_zero(fd, 0, head);
+	if (!rc && tail)
+		rc = member_zero(fd, size - tail, tail);
+	if (!rc && fsync(fd))
+		rc = -errno;
+	close(fd);
+	return rc ? sb_err_sys(err, rc, "cannot wipe the member %s", dev) : 0;
+}
+
+/* The sandbox's members as this stack's devices. */
+static int loop_build_members(struct sb_layer *l, char members[][64], struct sb_err *err)
+{
+	const struct sb_loop_spec *ls = &l->spec->devices.loop;
+	struct sb_state *st = &l->stack->state;
+	uint64_t size = 0;
+	unsigned i;
+	int rc, fd;
+
+	for (i = 0; i < ls->count; i++) {
+		rc = sb_sysfs_dev_attr_u64(members[i], "size", &size, err);
+		if (rc)
+			return rc;
+		if (size * 512 < ls->size)
+			return sb_err_set(err, -ENOSPC, "the sandbox's member %s has %llu bytes, fewer than "
+					  "the %llu asked for", members[i], (unsigned long long)(size * 512),
+					  (unsigned long long)ls->size);
+		rc = sb_state_add(st, "loop", "member", members[i], NULL, err);
+		if (rc)
+			return rc;
+		if (ls->sector_size == 512) {
+			snprintf(l->dev[i], sizeof(l->dev[i]), "%s", members[i]);
+			l->ndev = i + 1;
+			sb_verbose("loop: member %s (UML block device)", members[i]);
+			continue;
+		}
+		/* ubd has 512-byte sectors: a loop device on it has the others. */
+		fd = open(members[i], O_RDWR | O_EXCL | O_CLOEXEC);
+		if (fd < 0)
+			return sb_err_sys(err, -errno, "cannot open the member %s", members[i]);
+		rc = loop_attach(l, members[i], fd, l->dev[i], sizeof(l->dev[i]), err);
+		close(fd);
+		if (rc)
+			return rc;
+		l->ndev = i + 1;
+		rc = loop_check(l->dev[i], ls, err);
+		if (rc)
+			return rc;
+		sb_verbose("loop: %s -> member %s (%u-byte sectors)", l->dev[i], members[i], ls->sector_size);
+	}
+	return sb_udev_settle(SB_UDEV_TIMEOUT_MS, err);
+}
+
 static int loop_build(struct sb_layer *l, struct sb_err *err)
+{
+	char members[SB_SANDBOX_MAX_UBD][64];
+	unsigned nmem = sb_sandbox_members(members, SB_SANDBOX_MAX_UBD);
+
+	if (nmem && nmem >= l->spec->devices.loop.count)
+		return loop_build_members(l, members, err);
+	if (nmem)
+		sb_warn("loop: this stack needs %u members and the sandbox has %u block devices: "
+			"loop devices on files seen through hostfs instead", l->spec->devices.loop.count, nmem);
+	return loop_build_files(l, err);
+}
+
+static int loop_build_files(struct sb_layer *l, struct sb_err *err)
 {
 	const struct sb_loop_spec *ls = &l->spec->devices.loop;
 	struct sb_state *st = &l->stack->state;
@@ -369,6 +482,8 @@ static int loop_teardown(const struct sb_state_obj *obj, struct sb_err *err)
 {
 	if (!strcmp(obj->kind, "loopdev"))
 		return loop_detach(obj, err);
+	if (!strcmp(obj->kind, "member"))
+		return member_wipe(obj->id, err);
 	if (!strcmp(obj->kind, "file")) {
 		char dev[SB_PATH_MAX];
 
@@ -400,11 +515,31 @@ static bool loop_exists(const struct sb_state_obj *obj)
 
 	if (!strcmp(obj->kind, "loopdev"))
 		return loop_is_ours(obj->id, obj->extra);
+	if (!strcmp(obj->kind, "member"))
+		return false;  /* nothing to remove: the host's; wiped at teardown */
 	if (!strcmp(obj->kind, "file"))
 		return lstat(obj->id, &st) == 0;
 	if (!strcmp(obj->kind, "dir"))
 		return stat(obj->id, &st) == 0 && S_ISDIR(st.st_mode);
 	return false;
+}
+
+/* The device path in words, for the results. */
+static const char *loop_device_path(const struct sb_layer *l)
+{
+	bool ubd = l->ndev && !strncmp(l->dev[0], "/dev/ubd", 8);
+	char back[PATH_MAX];
+
+	if (ubd)
+		return "UML block devices (ubd) backed by preallocated files on the host";
+	if (l->ndev)
+		loop_backing(l->dev[0], back, sizeof(back));
+	if (l->ndev && !strncmp(back, "/dev/ubd", 8))
+		return "loop devices with direct I/O on UML block devices (ubd) backed by preallocated "
+		       "files on the host";
+	if (sb_sandbox_inside(false))
+		return "loop devices on files of the host's filesystem seen through hostfs (UML)";
+	return "loop devices on files";
 }
 
 static int loop_describe(const struct sb_layer *l, struct json_object *out, struct sb_err *err)
@@ -415,6 +550,7 @@ static int loop_describe(const struct sb_layer *l, struct json_object *out, stru
 	json_object_object_add(out, "sector_size_requested",
 			       json_object_new_int64(l->spec->devices.loop.sector_size));
 	json_object_object_add(out, "direct_io_requested", json_object_new_boolean(l->spec->devices.loop.direct_io));
+	json_object_object_add(out, "device_path", json_object_new_string(loop_device_path(l)));
 	for (i = 0; i < l->ndev; i++) {
 		struct json_object *d = json_object_new_object();
 		char back[PATH_MAX];
@@ -445,8 +581,17 @@ static int loop_attach_state(struct sb_layer *l, const struct sb_state *st, stru
 	for (i = 0; i < st->nobj && l->ndev < SB_LAYER_MAX_DEVS; i++) {
 		const struct sb_state_obj *o = &st->obj[i];
 
-		if (strcmp(o->layer, "loop") || strcmp(o->kind, "loopdev"))
+		if (strcmp(o->layer, "loop"))
 			continue;
+		if (!strcmp(o->kind, "member")) {
+			snprintf(l->dev[l->ndev++], SB_PATH_MAX, "%s", o->id);
+			continue;
+		}
+		if (strcmp(o->kind, "loopdev"))
+			continue;
+		/* a loop device on the member just recorded stands in for it */
+		if (l->ndev && !strcmp(l->dev[l->ndev - 1], o->extra))
+			l->ndev--;
 		if (!loop_is_ours(o->id, o->extra))
 			return sb_err_set(err, -ENODEV, "%s is no longer attached to %s", o->id, o->extra);
 		snprintf(l->dev[l->ndev++], SB_PATH_MAX, "%s", o->id);

@@ -7,6 +7,7 @@
 #include <cairo.h>
 #include <cairo-svg.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,7 +15,7 @@
 #define PANEL_H 300.0
 #define MARGIN_L 80.0
 #define MARGIN_R 24.0
-#define TITLE_H 48.0
+#define TITLE_H 66.0   /* title and the caption line under it */
 #define LEGEND_ROW 22.0
 #define GROUP_GAP 28.0
 #define AXIS_LABEL_H 40.0
@@ -26,6 +27,76 @@ static const double palette[][3] = {
 	{ 0.090, 0.745, 0.812 },
 };
 #define NPAL (sizeof(palette) / sizeof(palette[0]))
+
+/* A stack keeps its colour across charts: chosen by its name (FNV-1a),
+ * not by its row. */
+static const double *stack_colour(const struct sb_table *t, unsigned r)
+{
+	const unsigned char *p = (const unsigned char *)t->row_stack[r];
+	uint32_t h = 2166136261u;
+
+	for (; p && *p; p++)
+		h = (h ^ *p) * 16777619u;
+	return palette[h % NPAL];
+}
+
+static struct json_object *jget(struct json_object *o, const char *k)
+{
+	struct json_object *v;
+
+	return o && json_object_is_type(o, json_type_object) && json_object_object_get_ex(o, k, &v) ? v : NULL;
+}
+
+static const char *jstr(struct json_object *o, const char *k)
+{
+	struct json_object *v = jget(o, k);
+
+	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
+}
+
+/* "suites dd, bonnie · host vm (CPU) · kernel 6.1.176 · sandbox user-mode-linux · 2026-12-01":
+ * what the figures are, where and when they were measured (first row's file;
+ * "mixed" where rows differ). */
+static void caption(const struct sb_table *t, char *out, size_t len)
+{
+	char suites[256] = "", kern[128] = "", host[384] = "", date[16] = "";
+	size_t o = 0;
+	unsigned r;
+
+	for (r = 0; r < t->nrows; r++) {
+		struct json_object *res = t->row_first[r], *h = jget(res, "host"), *ss = jget(res, "suites");
+		struct json_object *outer = jget(h, "outer");
+		char hk[128], hh[384];
+		size_t i;
+
+		for (i = 0; ss && json_object_is_type(ss, json_type_array) && i < json_object_array_length(ss); i++) {
+			const char *n = jstr(json_object_array_get_idx(ss, i), "suite");
+			char word[64];
+
+			snprintf(word, sizeof(word), "%s", n);
+			if (*n && !strstr(suites, word) && o + strlen(n) + 3 < sizeof(suites))
+				o += snprintf(suites + o, sizeof(suites) - o, "%s%s", o ? ", " : "", n);
+		}
+		snprintf(hk, sizeof(hk), "%s", jstr(h, "kernel"));
+		snprintf(hh, sizeof(hh), "%s (%s)", outer ? jstr(outer, "hostname") : jstr(h, "hostname"),
+			 outer ? jstr(outer, "cpu_model") : jstr(h, "cpu_model"));
+		if (!r) {
+			snprintf(kern, sizeof(kern), "%s", hk);
+			snprintf(host, sizeof(host), "%s", hh);
+			snprintf(date, sizeof(date), "%.10s", jstr(res, "started"));
+		} else {
+			if (strcmp(kern, hk))
+				snprintf(kern, sizeof(kern), "mixed");
+			if (strcmp(host, hh))
+				snprintf(host, sizeof(host), "mixed");
+		}
+	}
+	snprintf(out, len, "suites %s \xc2\xb7 host %s \xc2\xb7 kernel %s \xc2\xb7 %s \xc2\xb7 %s",
+		 *suites ? suites : "-", host, kern,
+		 t->nrows && jget(jget(t->row_first[0], "host"), "sandbox") &&
+		 json_object_get_boolean(jget(jget(t->row_first[0], "host"), "sandbox"))
+			 ? "sandbox user-mode-linux" : "no sandbox", *date ? date : "-");
+}
 
 static double nice_step(double max, int ticks)
 {
@@ -118,8 +189,8 @@ static void draw_panel(cairo_t *cr, const struct sb_table *t, const char *unit,
 			if (!cell->present)
 				continue;
 			h = cell->med / ymax * plot_h;
-			cairo_set_source_rgb(cr, palette[r % NPAL][0], palette[r % NPAL][1],
-					     palette[r % NPAL][2]);
+			cairo_set_source_rgb(cr, stack_colour(t, r)[0], stack_colour(t, r)[1],
+					     stack_colour(t, r)[2]);
 			cairo_rectangle(cr, x + 1, top + plot_h - h, bw - 2, h);
 			cairo_fill(cr);
 			cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
@@ -187,6 +258,9 @@ static int draw(cairo_t *cr, const struct sb_table *t, char units[][16], unsigne
 	snprintf(title, sizeof(title), "stackbench: %u stack%s compared", t->nrows, t->nrows == 1 ? "" : "s");
 	text_at(cr, width / 2, 30, title, 0.5);
 	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(cr, 11);
+	caption(t, label, sizeof(label));
+	text_at(cr, width / 2, 50, label, 0.5);
 	for (u = 0; u < nu; u++)
 		draw_panel(cr, t, units[u], TITLE_H + u * PANEL_H, width);
 	/* legend: one line per stack */
@@ -195,7 +269,7 @@ static int draw(cairo_t *cr, const struct sb_table *t, char units[][16], unsigne
 	for (r = 0; r < t->nrows; r++) {
 		double ly = y + r * LEGEND_ROW;
 
-		cairo_set_source_rgb(cr, palette[r % NPAL][0], palette[r % NPAL][1], palette[r % NPAL][2]);
+		cairo_set_source_rgb(cr, stack_colour(t, r)[0], stack_colour(t, r)[1], stack_colour(t, r)[2]);
 		cairo_rectangle(cr, MARGIN_L, ly, 14, 14);
 		cairo_fill(cr);
 		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);

@@ -31,7 +31,7 @@ struct sb_col_def {
 struct samples {
 	double v[MAX_SAMPLES];
 	unsigned n;
-	int bound;      /* a sample's figure says "bound_by_machine": true */
+	int bound;        /* some sample is marked bound_by_machine */
 };
 
 static void add_sample(struct samples *s, double v)
@@ -103,7 +103,8 @@ static void figure_samples(const char *suite, const char *figure, const char *ke
 		    sb_unit_convert(x, str_or(get(f, "unit"), want_unit), want_unit, &x) < 0)
 			continue;
 		add_sample(out, x);
-		if (json_object_get_boolean(get(f, "bound_by_machine")))
+		if (!strcmp(key, "value") && get(f, "bound_by_machine") &&
+		    json_object_get_boolean(get(f, "bound_by_machine")))
 			out->bound = 1;
 	}
 }

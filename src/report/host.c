@@ -4,7 +4,9 @@
  * /proc/cpuinfo ("vendor_id : User Mode Linux", "model name : UML"). */
 #include "report/results.h"
 
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/sysinfo.h>
 #include <sys/utsname.h>
@@ -41,8 +43,48 @@ static int cpuinfo_get(const char *key, char *buf, size_t len)
 	return found;
 }
 
+/* Inside the throwaway kernel only UML's own view is visible ("UML", its
+ * memory, 1 CPU); the host side passed the machine it runs on as SB_OUTER_*
+ * (src/sandbox/job.c). */
+static struct json_object *outer_host(void)
+{
+	static const char *const str[][2] = {
+		{ "SB_OUTER_HOSTNAME", "hostname" }, { "SB_OUTER_CPU_MODEL", "cpu_model" },
+		{ "SB_OUTER_KERNEL", "kernel" }, { "SB_OUTER_MACHINE", "machine" },
+	};
+	struct json_object *o;
+	const char *v;
+	unsigned i;
+
+	if (!getenv("SB_OUTER_KERNEL"))
+		return NULL;
+	o = json_object_new_object();
+	for (i = 0; i < sizeof(str) / sizeof(str[0]); i++)
+		if ((v = getenv(str[i][0])))
+			json_object_object_add(o, str[i][1], json_object_new_string(v));
+	if ((v = getenv("SB_OUTER_CORES")))
+		json_object_object_add(o, "cores", json_object_new_int64(strtoll(v, NULL, 10)));
+	if ((v = getenv("SB_OUTER_RAM_BYTES")))
+		json_object_object_add(o, "ram_bytes", json_object_new_int64(strtoll(v, NULL, 10)));
+	return o;
+}
+
+/* The device path in words: what the members of a stack are. */
+static const char *device_path(bool uml)
+{
+	if (uml && getenv("SB_UBD_MEMBERS"))
+		return "members are UML block devices (ubd) backed by preallocated files on the outer "
+		       "host's filesystem; a loop device with direct I/O on each where a stack asks for "
+		       "other than 512-byte sectors";
+	if (uml)
+		return "members are loop devices on files of the outer host's filesystem seen through "
+		       "hostfs (UML): slower and noisier than disks";
+	return "members are this kernel's loop devices on files, or the stack's disks";
+}
+
 int sb_host_info(struct json_object **out, struct sb_err *err)
 {
+	struct json_object *outer;
 	struct json_object *h;
 	struct utsname u;
 	struct sysinfo si;
@@ -77,6 +119,9 @@ int sb_host_info(struct json_object **out, struct sb_err *err)
 	if (sysinfo(&si) == 0)
 		json_object_object_add(h, "ram_bytes",
 				       json_object_new_int64((int64_t)si.totalram * (int64_t)si.mem_unit));
+	json_object_object_add(h, "device_path", json_object_new_string(device_path(uml)));
+	if (uml && (outer = outer_host()))
+		json_object_object_add(h, "outer", outer);
 	*out = h;
 	return 0;
 }

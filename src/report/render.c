@@ -1,4 +1,5 @@
 /* The table model as aligned text, Markdown, CSV (RFC 4180) or JSON. */
+#include "report/notes.h"
 #include "report/table.h"
 
 #include <math.h>
@@ -85,12 +86,26 @@ void sb_cell_format(const struct sb_cell *x, char *buf, size_t len)
 	snprintf(buf, len, "%s (%s\xe2\x80\x93%s)", m, a, b);
 }
 
-static int grid_make(const struct sb_table *t, struct grid *g)
+
+/* The n and notes column only where there is something to say. */
+static bool has_notes(const struct sb_notes *n, const struct sb_table *t)
+{
+	unsigned r;
+
+	if (!n)
+		return false;
+	for (r = 0; r < t->nrows && r < SB_NOTES_ROWS; r++)
+		if (n->nrow[r] || n->reps[r] > 1)
+			return true;
+	return false;
+}
+
+static int grid_make(const struct sb_table *t, const struct sb_notes *notes, struct grid *g)
 {
 	unsigned r, c, k;
 	char buf[256];
 
-	g->ncols = out_cols(t);
+	g->ncols = out_cols(t) + (has_notes(notes, t) ? 1 : 0);
 	g->nrows = t->nrows + 1;
 	g->s = calloc((size_t)g->nrows * g->ncols, sizeof(*g->s));
 	g->right = calloc(g->ncols, sizeof(*g->right));
@@ -115,6 +130,8 @@ static int grid_make(const struct sb_table *t, struct grid *g)
 				snprintf(buf, sizeof(buf), "%s", x->str);
 			} else {
 				sb_cell_format(x, buf, sizeof(buf));
+				if (x->bound)
+					strncat(buf, SB_BOUND_MARK, sizeof(buf) - strlen(buf) - 1);
 			}
 			g->s[(r + 1) * g->ncols + k++] = strdup(buf);
 			if (t->baseline >= 0 && t->cols[c].numeric) {
@@ -125,10 +142,27 @@ static int grid_make(const struct sb_table *t, struct grid *g)
 				g->s[(r + 1) * g->ncols + k++] = strdup(buf);
 			}
 		}
+		/* last: n (with repetitions) and the footnote marks of the row */
+		if (has_notes(notes, t)) {
+			sb_notes_marks(notes, r, buf, sizeof(buf));
+			g->s[(r + 1) * g->ncols + k] = strdup(buf[0] == ' ' ? buf + 1 : buf);
+		}
 	}
+	if (has_notes(notes, t))
+		g->s[g->ncols - 1] = strdup("notes");
 	for (k = 0; k < g->nrows * g->ncols; k++)
 		if (!g->s[k])
 			return -ENOMEM;
+	return 0;
+}
+
+static int any_bound(const struct sb_table *t)
+{
+	unsigned i;
+
+	for (i = 0; i < t->nrows * t->ncols; i++)
+		if (t->cells[i].bound)
+			return 1;
 	return 0;
 }
 
@@ -244,9 +278,12 @@ static void csv_num(FILE *out, const struct sb_cell *x, double v)
 
 void sb_render_csv(const struct sb_table *t, FILE *out)
 {
-	char buf[300], ph[160];
+	char buf[300], ph[160], nb[4096];
+	struct sb_notes *notes = calloc(1, sizeof(*notes));
 	unsigned r, c;
 
+	if (notes)
+		sb_notes_collect(t, notes);
 	sb_csv_field(out, "stack", 1);
 	if (t->baseline >= 0)
 		pct_header(t, ph, sizeof(ph));
@@ -264,10 +301,18 @@ void sb_render_csv(const struct sb_table *t, FILE *out)
 			snprintf(buf, sizeof(buf), "%s n", col->header);
 			sb_csv_field(out, buf, 0);
 		}
+		if (col->numeric && any_bound(t)) {
+			snprintf(buf, sizeof(buf), "%s bound by machine", col->header);
+			sb_csv_field(out, buf, 0);
+		}
 		if (col->numeric && t->baseline >= 0) {
 			snprintf(buf, sizeof(buf), "%s %s", col->header, ph);
 			sb_csv_field(out, buf, 0);
 		}
+	}
+	if (has_notes(notes, t)) {
+		sb_csv_field(out, "n", 0);
+		sb_csv_field(out, "notes", 0);
 	}
 	fputs("\r\n", out);
 	for (r = 0; r < t->nrows; r++) {
@@ -289,13 +334,22 @@ void sb_render_csv(const struct sb_table *t, FILE *out)
 				snprintf(buf, sizeof(buf), "%u", x->n);
 				sb_csv_field(out, x->present ? buf : "", 0);
 			}
+			if (any_bound(t))
+				sb_csv_field(out, x->bound ? "bound_by_machine" : "", 0);
 			if (t->baseline >= 0) {
 				struct sb_cell p = { .present = x->has_pct };
 				csv_num(out, &p, x->pct);
 			}
 		}
+		if (has_notes(notes, t)) {
+			snprintf(buf, sizeof(buf), "%u", r < SB_NOTES_ROWS ? notes->reps[r] : 0);
+			sb_csv_field(out, buf, 0);
+			sb_notes_row_text(notes, r, nb, sizeof(nb));
+			sb_csv_field(out, nb, 0);
+		}
 		fputs("\r\n", out);
 	}
+	free(notes);
 }
 
 /* ---- JSON ---- */
@@ -310,11 +364,14 @@ static struct json_object *jnum(double v)
 
 void sb_render_json(const struct sb_table *t, FILE *out)
 {
+	struct sb_notes *notes = calloc(1, sizeof(*notes));
 	struct json_object *root = json_object_new_object(), *cols = json_object_new_array();
 	struct json_object *rows = json_object_new_array();
-	char key[SB_COL_NAME_MAX + 8];
+	char key[SB_COL_NAME_MAX + 24];
 	unsigned r, c;
 
+	if (notes)
+		sb_notes_collect(t, notes);
 	for (c = 0; c < t->ncols; c++) {
 		struct json_object *o = json_object_new_object();
 
@@ -343,6 +400,10 @@ void sb_render_json(const struct sb_table *t, FILE *out)
 				continue;
 			}
 			json_object_object_add(o, col->name, x->present ? jnum(x->med) : NULL);
+			if (x->bound) {
+				snprintf(key, sizeof(key), "%s_bound_by_machine", col->name);
+				json_object_object_add(o, key, json_object_new_boolean(1));
+			}
 			if (col_has_reps(t, c)) {
 				snprintf(key, sizeof(key), "%s_min", col->name);
 				json_object_object_add(o, key, x->present ? jnum(x->min) : NULL);
@@ -356,8 +417,17 @@ void sb_render_json(const struct sb_table *t, FILE *out)
 				json_object_object_add(o, key, x->has_pct ? jnum(x->pct) : NULL);
 			}
 		}
+		if (notes && r < SB_NOTES_ROWS) {
+			struct json_object *na = json_object_new_array();
+
+			for (c = 0; c < notes->nrow[r]; c++)
+				json_object_array_add(na, json_object_new_string(notes->text[notes->row[r][c]]));
+			json_object_object_add(o, "n", json_object_new_int((int)notes->reps[r]));
+			json_object_object_add(o, "notes", na);
+		}
 		json_object_array_add(rows, o);
 	}
+	free(notes);
 	json_object_object_add(root, "rows", rows);
 	fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
 					     JSON_C_TO_STRING_NOSLASHESCAPE), out);
@@ -368,14 +438,23 @@ void sb_render_json(const struct sb_table *t, FILE *out)
 int sb_render_grid(const struct sb_table *t, int markdown, FILE *out)
 {
 	struct grid g = { 0 };
-	int r = grid_make(t, &g);
+	struct sb_notes *notes = calloc(1, sizeof(*notes));
+	int r;
 
+	if (!notes)
+		return -ENOMEM;
+	sb_notes_collect(t, notes);
+	r = grid_make(t, notes, &g);
 	if (!r) {
 		if (markdown)
 			render_markdown(&g, out);
 		else
 			render_text(&g, out);
+		sb_notes_print(notes, markdown, out);
+		if (any_bound(t))
+			fprintf(out, "\n%s\n", SB_BOUND_NOTE);
 	}
+	free(notes);
 	grid_free(&g);
 	return r;
 }

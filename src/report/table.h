@@ -55,8 +55,14 @@ struct sb_cell {
 	unsigned n;                   /* number of samples */
 	double pct;                   /* % of the baseline row's median; valid if has_pct */
 	int has_pct;
-	int bound;                    /* some sample is marked "bound_by_machine" */
+	int bound;                    /* a sample was bound by the machine (bound_by_machine) */
 };
+
+/* The mark a machine-bound cell carries in text and Markdown, and its
+ * footnote (every format says it: CSV and JSON with a field). */
+#define SB_BOUND_MARK " \xe2\x80\xa0"   /* " †" */
+#define SB_BOUND_NOTE "\xe2\x80\xa0 bound by the machine, not the stack: at least 80 % of the same suite " \
+	"on a RAM disk (tmpfs) in the same kernel"
 
 struct sb_table {
 	unsigned nrows, ncols;

@@ -102,7 +102,7 @@ struct sb_bench_spec {
 	uint64_t chunk;           /* bonnie chunk size (default 8KiB) */
 	uint32_t files;           /* bonnie -n, in units of 1024 files (default 1; 0 skips) */
 	bool fsync;               /* bonnie -b: fsync after every write (default true, as the Helios4 runs) */
-	bool per_layer;           /* also run the engine on every layer's block device (read-only) */
+	bool per_layer;           /* build-and-test: raw jobs on every layer's block device as it is built */
 	uint64_t ram;             /* bonnie++ -r: RAM the sizes are judged against; 0 = this machine's */
 };
 

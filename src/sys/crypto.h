@@ -50,4 +50,13 @@ int sb_crypto_benchmark(const char *cipher, const char *mode, unsigned key_bits,
 			unsigned sector_size, double *enc_mbps, double *dec_mbps,
 			struct sb_err *err);
 
+/* The cipher through AF_ALG with one request per sector and a per-sector
+ * IV (plain64), for about budget_ns: encrypt MB/s (10^6 B/s). kname is the
+ * crypto API name ("xts(aes)"). Each request is a system call dm-crypt does
+ * not make, so this is not a ceiling; how it changes from 4096- to 512-byte
+ * sectors is the per-sector cost. */
+#include <stdint.h>
+int sb_crypto_sector_speed(const char *kname, unsigned key_bits, unsigned sector,
+			   uint64_t budget_ns, double *enc_mbs, struct sb_err *err);
+
 #endif

@@ -90,6 +90,37 @@ static void test_png(void **state)
 	cairo_surface_destroy(s);
 }
 
+/* The legend square of row r (one unit panel): its colour as 0xRRGGBB. */
+static uint32_t legend_px(const char *path, int r)
+{
+	cairo_surface_t *s = cairo_image_surface_create_from_png(path);
+	uint32_t p;
+
+	assert_int_equal(cairo_surface_status(s), CAIRO_STATUS_SUCCESS);
+	cairo_surface_flush(s);
+	p = *(uint32_t *)(cairo_image_surface_get_data(s) + (66 + 300 + 4 + 7 + 22 * r) *
+			  cairo_image_surface_get_stride(s) + (80 + 7) * 4);
+	cairo_surface_destroy(s);
+	return p & 0xffffff;
+}
+
+/* A stack keeps its colour whatever its row. */
+static void test_stable_colour(void **state)
+{
+	struct sb_table_opts o = { .columns = "write" };
+	struct json_object *ab[2] = { res[0], res[1] }, *ba[2] = { res[1], res[0] };
+	struct sb_err err = { 0 };
+	char p1[512], p2[512];
+
+	snprintf(p1, sizeof(p1), "%s/ab.png", tmpdir);
+	snprintf(p2, sizeof(p2), "%s/ba.png", tmpdir);
+	assert_int_equal(sb_chart_write(ab, 2, &o, p1, &err), 0);
+	assert_int_equal(sb_chart_write(ba, 2, &o, p2, &err), 0);
+	assert_int_equal(legend_px(p1, 0), legend_px(p2, 1));  /* ext4 */
+	assert_int_equal(legend_px(p1, 1), legend_px(p2, 0));  /* luks4096 */
+	assert_int_not_equal(legend_px(p1, 0), 0xffffff);
+}
+
 static void test_svg(void **state)
 {
 	struct sb_table_opts o = { 0 };
@@ -135,6 +166,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_png),
+		cmocka_unit_test(test_stable_colour),
 		cmocka_unit_test(test_svg),
 		cmocka_unit_test(test_bad_ext),
 	};

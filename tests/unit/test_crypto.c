@@ -237,12 +237,33 @@ static void luks_damaged_header_vs_wrong_key(void **state)
 	unlink(path);
 }
 
+/* Per-sector AF_ALG encryption: a figure at both sector sizes, the larger
+ * sector not slower per byte (fewer requests for the same bytes). */
+static void sector_speed(void **state)
+{
+	struct sb_err err = { 0 };
+	double s512 = 0, s4096 = 0;
+	int rc = sb_crypto_sector_speed("xts(aes)", 256, 512, 50000000ULL, &s512, &err);
+
+	if (rc == -EAFNOSUPPORT || rc == -ENOENT) {
+		printf("skip: no AF_ALG skcipher xts(aes) here: %s\n", err.msg);
+		skip();
+	}
+	assert_int_equal(rc, 0);
+	assert_int_equal(sb_crypto_sector_speed("xts(aes)", 256, 4096, 50000000ULL, &s4096, &err), 0);
+	assert_true(s512 > 0 && s4096 > 0);
+	assert_true(s4096 > s512 * 0.9);
+	assert_int_equal(sb_crypto_sector_speed("xts(aes)", 255, 512, 1, &s512, &err), -EINVAL);
+	assert_int_equal(sb_crypto_sector_speed("no-such(cipher)", 256, 512, 1, &s512, &err) < 0, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parse_picks_highest_priority_passed),
 		cmocka_unit_test(generic_detection),
 		cmocka_unit_test(kernel_names),
+		cmocka_unit_test(sector_speed),
 		cmocka_unit_test(secret_memory),
 		cmocka_unit_test(luks_damaged_header_vs_wrong_key),
 	};

@@ -10,12 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
-#include "cmd/cmd.h"
-#include "core/sandbox.h"
+#include "sandbox/sandbox.h"
 #include "util/log.h"
 
 static struct sb_kernel_facts facts(bool md, bool dm, bool uml_ok)
@@ -26,6 +26,8 @@ static struct sb_kernel_facts facts(bool md, bool dm, bool uml_ok)
 	return f;
 }
 
+static bool ours;
+
 static void decide(const struct sb_kernel_facts *f, int mode, bool inside, bool md, bool dm,
 		   bool disks, int want_rc, bool want_use, const char *want_msg)
 {
@@ -33,7 +35,7 @@ static void decide(const struct sb_kernel_facts *f, int mode, bool inside, bool 
 	bool use = !want_use;
 	int rc;
 
-	rc = sb_sandbox_decide_facts(f, mode, inside, md, dm, disks, &use, &err);
+	rc = sb_sandbox_decide_facts(f, mode, inside, ours, md, dm, disks, &use, &err);
 	assert_int_equal(rc, want_rc);
 	assert_int_equal(use, want_use);
 	if (want_msg)
@@ -93,27 +95,71 @@ static void test_inside(void **state)
 	decide(&all, -1, true, true, true, false, 0, false, NULL);
 	decide(&none, -1, true, true, true, false, -ENOTSUP, false, "has no md and device-mapper");
 	/* a UML the user booted is just a kernel: disks allowed there */
-	sb_globals.in_sandbox = 0;
+	ours = false;
 	decide(&all, -1, true, true, true, true, 0, false, NULL);
 	/* the one stackbench booted cannot see the host's disks */
-	sb_globals.in_sandbox = 1;
+	ours = true;
 	decide(&all, -1, true, true, true, true, -EINVAL, false, "cannot reach the host's disks");
-	sb_globals.in_sandbox = 0;
+	ours = false;
 }
 
 static void test_host_info(void **state)
 {
 	struct json_object *h = json_object_new_object(), *v;
 
-	assert_int_equal(sb_sandbox_host_info(h), 0);
+	assert_int_equal(sb_sandbox_host_info(h, false), 0);
 	assert_true(json_object_object_get_ex(h, "kernel", &v));
 	assert_true(strlen(json_object_get_string(v)) > 0);
 	assert_true(json_object_object_get_ex(h, "kernel_version", &v));
 	assert_true(json_object_object_get_ex(h, "machine", &v));
 	assert_true(json_object_object_get_ex(h, "sandbox", &v));
-	assert_int_equal(json_object_get_boolean(v), sb_sandbox_inside());
-	assert_int_equal(json_object_object_get_ex(h, "sandbox_kind", &v), sb_sandbox_inside());
+	assert_int_equal(json_object_get_boolean(v), sb_sandbox_inside(ours));
+	assert_int_equal(json_object_object_get_ex(h, "sandbox_kind", &v), sb_sandbox_inside(ours));
 	json_object_put(h);
+}
+
+static bool name_ok(const char *kv)
+{
+	return sb_sandbox_env_name_ok(kv, strcspn(kv, "="));
+}
+
+/* Finding 8: only plain names reach the job script. */
+static void test_env_names(void **state)
+{
+	assert_true(name_ok("SB_X=1"));
+	assert_true(name_ok("STACKBENCH_UML_MEM=1G"));
+	assert_true(name_ok("_A9=x"));
+	assert_false(name_ok("SB_X;touch pwned;: =1"));
+	assert_false(name_ok("SB_X Y=1"));
+	assert_false(name_ok("SB_$(id)=1"));
+	assert_false(name_ok("sb_lower=1"));
+	assert_false(name_ok("9SB=1"));
+	assert_false(name_ok("=1"));
+	assert_false(name_ok("SB_X\n=1"));
+}
+
+static void test_check_exec(void **state)
+{
+	char path[] = "/tmp/sb-test-exec-XXXXXX";
+	struct sb_err err = { 0 };
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+	if (geteuid() != 0) {
+		unlink(path);
+		skip();
+	}
+	assert_int_equal(chmod(path, 0755), 0);
+	assert_int_equal(sb_sandbox_check_exec("K", path, &err), 0);
+	assert_int_equal(chmod(path, 0757), 0);
+	assert_int_equal(sb_sandbox_check_exec("K", path, &err), -SB_EREFUSED);
+	assert_non_null(strstr(err.msg, "writable by everyone"));
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(chmod(path, 0644), 0);
+	assert_int_equal(sb_sandbox_check_exec("K", path, &err), -SB_EREFUSED);
+	assert_non_null(strstr(err.msg, "not an executable"));
+	unlink(path);
 }
 
 static void test_probe_consistent(void **state)
@@ -145,7 +191,7 @@ static int echo_mode(int argc, char **argv)
 			struct sb_kernel_facts f;
 
 			sb_sandbox_probe(&f, true, true, false);
-			printf("inside %d uml %d md %d dm %d\n", sb_sandbox_inside(), f.uml, f.md, f.dm);
+			printf("inside %d uml %d md %d dm %d\n", sb_sandbox_inside(ours), f.uml, f.md, f.dm);
 		}
 		else if (!strcmp(a, "cwd")) {
 			char buf[4096];
@@ -181,17 +227,19 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_inside),
 		cmocka_unit_test(test_host_info),
 		cmocka_unit_test(test_probe_consistent),
+		cmocka_unit_test(test_env_names),
+		cmocka_unit_test(test_check_exec),
 	};
 
 	if (argc > 1 && !strcmp(argv[1], "--in-sandbox")) {
-		sb_globals.in_sandbox = 1;
+		ours = true;
 		return echo_mode(argc, argv);
 	}
 	if (argc > 1 && !strcmp(argv[1], "rerun")) {
 		struct sb_err err = { 0 };
 		int code, rc;
 
-		rc = sb_sandbox_rerun(argc - 2, argv + 2, &code, &err);
+		rc = sb_sandbox_rerun(argc - 2, argv + 2, NULL, &code, &err);
 		if (rc < 0) {
 			fprintf(stderr, "test_sandbox: %s\n", err.msg);
 			return 100;

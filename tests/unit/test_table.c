@@ -557,6 +557,44 @@ static void test_default_without_bonnie(void **state)
 	json_object_put(r[0]);
 }
 
+/* bound_by_machine figures carry a mark and a footnote in every format. */
+static void test_bound_by_machine(void **state)
+{
+	struct json_object *r[1];
+	struct sb_table_opts o = { .columns = "dd.write,dd.read" };
+	struct sb_err err = { 0 };
+	enum sb_table_format f;
+	char *buf;
+	size_t len;
+	FILE *m;
+
+	r[0] = json_tokener_parse(
+		"{\"schema\":\"stackbench-results/1\",\"host\":{},\"stack\":{\"name\":\"ext4\"},"
+		"\"suites\":[{\"suite\":\"dd\",\"repetition\":1,\"figures\":{"
+		"\"write\":{\"value\":300,\"unit\":\"MB/s\",\"bound_by_machine\":true},"
+		"\"read\":{\"value\":900,\"unit\":\"MB/s\"}}}]}");
+	assert_non_null(r[0]);
+	for (f = SB_FMT_TEXT; f <= SB_FMT_JSON; f++) {
+		o.format = f;
+		m = open_memstream(&buf, &len);
+		assert_int_equal(sb_table_render(r, 1, &o, m, &err), 0);
+		fclose(m);
+		if (f == SB_FMT_TEXT || f == SB_FMT_MARKDOWN) {
+			assert_non_null(strstr(buf, "300 \xe2\x80\xa0"));
+			assert_null(strstr(buf, "900 \xe2\x80\xa0"));
+			assert_non_null(strstr(buf, "bound by the machine, not the stack"));
+		} else if (f == SB_FMT_CSV) {
+			assert_non_null(strstr(buf, "bound by machine"));
+			assert_non_null(strstr(buf, "bound_by_machine"));
+		} else {
+			assert_non_null(strstr(buf, "\"dd.write_bound_by_machine\": true"));
+			assert_null(strstr(buf, "dd.read_bound_by_machine"));
+		}
+		free(buf);
+	}
+	json_object_put(r[0]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -574,6 +612,7 @@ int main(void)
 		cmocka_unit_test(test_requested_fallback),
 		cmocka_unit_test(test_requested_disabled),
 		cmocka_unit_test(test_default_without_bonnie),
+		cmocka_unit_test(test_bound_by_machine),
 		cmocka_unit_test(test_odd_shapes),
 		cmocka_unit_test(test_bon_tools),
 		cmocka_unit_test(test_cmd_compare_bad_file),

@@ -76,4 +76,32 @@ rc=$?
 leftovers
 echo "interrupt: stopped with exit $rc in $(( $(date +%s) - t0 ))s"
 
+# 4. Finding 8: a hostile environment variable name is not written into the
+# job script (it would run as root inside); a kernel or init that another
+# user could have replaced is not run.
+env "SB_X;touch $dir/pwned;: =1" "$probe" rerun env=SB_QUOTE > "$dir/env.out" 2> "$dir/env.err"
+rc=$?
+[ $rc -eq 0 ] || fail "hostile env name: exit $rc: $(cat "$dir/env.err")"
+[ ! -e "$dir/pwned" ] || fail "hostile env name: its command ran inside the sandbox"
+grep -q "not passing the environment variable 'SB_X;touch" "$dir/env.err" ||
+	fail "hostile env name: no warning: $(cat "$dir/env.err")"
+leftovers
+echo "env: a hostile name is dropped with a warning"
+cp "$(command -v linux.uml)" "$dir/linux.uml"
+chmod 0777 "$dir/linux.uml"
+STACKBENCH_UML_KERNEL=$dir/linux.uml "$bin" --sandbox validate "$root/stacks/ext4.yml" > /dev/null 2> "$dir/k.err"
+rc=$?
+[ $rc -eq 5 ] || fail "world-writable STACKBENCH_UML_KERNEL: exit $rc, expected 5"
+grep -q "refusing to run $dir/linux.uml as root: it is writable by everyone" "$dir/k.err" ||
+	fail "world-writable STACKBENCH_UML_KERNEL: $(cat "$dir/k.err")"
+chmod 0755 "$dir/linux.uml"
+chown nobody "$dir/linux.uml"
+STACKBENCH_UML_INIT=$dir/linux.uml "$bin" --sandbox validate "$root/stacks/ext4.yml" > /dev/null 2> "$dir/k.err"
+rc=$?
+[ $rc -eq 5 ] || fail "STACKBENCH_UML_INIT owned by nobody: exit $rc, expected 5"
+grep -q "STACKBENCH_UML_INIT: refusing to run $dir/linux.uml as root: it is owned by uid" "$dir/k.err" ||
+	fail "STACKBENCH_UML_INIT owned by nobody: $(cat "$dir/k.err")"
+rm -f "$dir/linux.uml"
+echo "kernel/init: a replaceable one is refused (exit 5)"
+
 exit $((errors > 0))

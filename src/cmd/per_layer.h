@@ -1,0 +1,22 @@
+/* bench.per_layer in the run pipeline: measure each layer as it is built
+ * (installed as the stack's after_layer hook). */
+#ifndef SB_CMD_PER_LAYER_H
+#define SB_CMD_PER_LAYER_H
+
+#include <json-c/json.h>
+
+#include "core/stack.h"
+
+struct sb_per_layer {
+	struct json_object *rows;   /* [{order, layer, device, figures}, ...] */
+	int order;
+};
+
+void sb_per_layer_begin(struct sb_per_layer *pl);
+/* The after_layer hook: ctx is a struct sb_per_layer. */
+int sb_per_layer_after(struct sb_stack *s, unsigned k, void *ctx, struct sb_err *err);
+/* Add expected / pct_of_below / limit and hand the rows to res as "per_layer". */
+void sb_per_layer_end(struct sb_per_layer *pl, const struct sb_stack_spec *spec,
+		      struct json_object *res);
+
+#endif

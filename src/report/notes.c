@@ -1,0 +1,118 @@
+/* Caveats travel with the numbers: the notes of each row's results (cache-
+ * sized files, resync or lazy init running, direct I/O refused, the
+ * sandbox) as numbered footnotes, and n per row, for every table format. */
+#include "report/notes.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct json_object *get(struct json_object *o, const char *k)
+{
+	struct json_object *v;
+
+	return o && json_object_is_type(o, json_type_object) && json_object_object_get_ex(o, k, &v) ? v : NULL;
+}
+
+static unsigned note_id(struct sb_notes *n, const char *s)
+{
+	unsigned i;
+
+	for (i = 0; i < n->n; i++)
+		if (!strcmp(n->text[i], s))
+			return i;
+	if (n->n == SB_NOTES_MAX)
+		return SB_NOTES_MAX;
+	snprintf(n->text[n->n], sizeof(n->text[0]), "%s", s);
+	return n->n++;
+}
+
+static void row_add(struct sb_notes *n, unsigned r, const char *s)
+{
+	unsigned id = note_id(n, s), i;
+
+	if (id == SB_NOTES_MAX || r >= SB_NOTES_ROWS)
+		return;
+	for (i = 0; i < n->nrow[r]; i++)
+		if (n->row[r][i] == id)
+			return;
+	if (n->nrow[r] < SB_NOTES_PER_ROW)
+		n->row[r][n->nrow[r]++] = id;
+}
+
+void sb_notes_collect(const struct sb_table *t, struct sb_notes *n)
+{
+	unsigned r, c;
+	size_t i, j;
+
+	memset(n, 0, sizeof(*n));
+	for (r = 0; r < t->nrows && r < SB_NOTES_ROWS; r++) {
+		struct json_object *res = t->row_first[r], *suites = get(res, "suites"), *h = get(res, "host");
+
+		for (c = 0; c < t->ncols; c++)
+			if (sb_table_cell(t, r, c)->n > n->reps[r])
+				n->reps[r] = sb_table_cell(t, r, c)->n;
+		if (h && get(h, "sandbox") && json_object_get_boolean(get(h, "sandbox"))) {
+			char s[600];
+			struct json_object *o = get(h, "outer");
+
+			snprintf(s, sizeof(s), "measured in the throwaway kernel (user-mode-linux %s%s%s)%s%s",
+				 get(h, "kernel") ? json_object_get_string(get(h, "kernel")) : "?",
+				 o ? " on " : "", o && get(o, "cpu_model") ? json_object_get_string(get(o, "cpu_model")) : "",
+				 get(h, "device_path") ? ": " : "",
+				 get(h, "device_path") ? json_object_get_string(get(h, "device_path")) : "");
+			row_add(n, r, s);
+		}
+		for (i = 0; suites && json_object_is_type(suites, json_type_array) &&
+			    i < json_object_array_length(suites); i++) {
+			struct json_object *s = json_object_array_get_idx(suites, i), *notes = get(s, "notes");
+			const char *suite = get(s, "suite") ? json_object_get_string(get(s, "suite")) : "";
+
+			for (j = 0; notes && json_object_is_type(notes, json_type_array) &&
+				    j < json_object_array_length(notes); j++) {
+				char buf[600];
+
+				snprintf(buf, sizeof(buf), "%s: %s", suite,
+					 json_object_get_string(json_object_array_get_idx(notes, j)));
+				row_add(n, r, buf);
+			}
+		}
+	}
+}
+
+void sb_notes_marks(const struct sb_notes *n, unsigned r, char *out, size_t len)
+{
+	size_t o = 0;
+	unsigned i;
+
+	out[0] = '\0';
+	if (r >= SB_NOTES_ROWS)
+		return;
+	if (n->reps[r] > 1)
+		o += snprintf(out + o, len - o, " n=%u", n->reps[r]);
+	for (i = 0; i < n->nrow[r] && o < len; i++)
+		o += snprintf(out + o, len - o, "%s%u", i ? "," : " [", n->row[r][i] + 1);
+	if (n->nrow[r] && o < len)
+		snprintf(out + o, len - o, "]");
+}
+
+void sb_notes_print(const struct sb_notes *n, bool markdown, FILE *out)
+{
+	unsigned i;
+
+	if (!n->n)
+		return;
+	fputc('\n', out);
+	for (i = 0; i < n->n; i++)
+		fprintf(out, "%s[%u] %s\n", markdown ? "- " : "", i + 1, n->text[i]);
+}
+
+void sb_notes_row_text(const struct sb_notes *n, unsigned r, char *out, size_t len)
+{
+	size_t o = 0;
+	unsigned i;
+
+	out[0] = '\0';
+	for (i = 0; r < SB_NOTES_ROWS && i < n->nrow[r] && o < len; i++)
+		o += snprintf(out + o, len - o, "%s%s", i ? " | " : "", n->text[n->row[r][i]]);
+}

@@ -1,0 +1,278 @@
+/* `stackbench compare --per-layer`: one row per layer device of every
+ * results file that has bench.per_layer figures, then one line per layer
+ * naming its limit; and the waterfall chart of sequential reads. */
+#include "report/per_layer.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cairo.h>
+#include <cairo-svg.h>
+
+#include "report/table.h"
+
+static const char *str_of(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	return o && json_object_object_get_ex(o, key, &v) && v ? json_object_get_string(v) : "";
+}
+
+static const char *stack_of(struct json_object *res)
+{
+	struct json_object *st;
+
+	return json_object_object_get_ex(res, "stack", &st) ? str_of(st, "name") : "";
+}
+
+static struct json_object *rows_of(struct json_object *res)
+{
+	struct json_object *r;
+
+	return json_object_object_get_ex(res, "per_layer", &r) &&
+		json_object_is_type(r, json_type_array) ? r : NULL;
+}
+
+/* "a / b / c" of three figures; "-" for an unknown one. */
+static void triple(const struct sb_pl_figs *f, bool pct, char *out, size_t len)
+{
+	size_t o = 0;
+	unsigned k;
+
+	out[0] = '\0';
+	for (k = 0; k < SB_PL_NKEYS && o < len; k++) {
+		if (f->v[k] < 0)
+			o += snprintf(out + o, len - o, "%s-", k ? " / " : "");
+		else
+			o += snprintf(out + o, len - o, "%s%.0f%s", k ? " / " : "", f->v[k], pct ? "%" : "");
+	}
+}
+
+static void fig(double v, char *out, size_t len)
+{
+	if (v < 0)
+		snprintf(out, len, "-");
+	else
+		snprintf(out, len, "%.0f", v);
+}
+
+#define NCOL 10
+static const char *const heads[NCOL] = {
+	"stack", "order", "layer", "device", "seq write MB/s", "seq read MB/s", "4k randread IOPS",
+	"% of the layer below", "expected", "% of expected",
+};
+
+static void cells(struct json_object *res, struct json_object *row, char c[NCOL][160])
+{
+	struct sb_pl_figs m, e, b, pe;
+	unsigned k;
+
+	sb_pl_get(row, "figures", &m);
+	sb_pl_get(row, "expected", &e);
+	sb_pl_get(row, "pct_of_below", &b);
+	for (k = 0; k < SB_PL_NKEYS; k++)
+		pe.v[k] = m.v[k] >= 0 && e.v[k] > 0 ? 100 * m.v[k] / e.v[k] : -1;
+	snprintf(c[0], 160, "%s", stack_of(res));
+	snprintf(c[1], 160, "%s", str_of(row, "order"));
+	snprintf(c[2], 160, "%s", str_of(row, "layer"));
+	snprintf(c[3], 160, "%s", str_of(row, "device"));
+	for (k = 0; k < SB_PL_NKEYS; k++)
+		fig(m.v[k], c[4 + k], 160);
+	triple(&b, true, c[7], 160);
+	triple(&e, false, c[8], 160);
+	triple(&pe, true, c[9], 160);
+}
+
+static void csv_cell(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+int sb_per_layer_render(struct json_object *const *res, unsigned n, int format, FILE *out,
+			struct sb_err *err)
+{
+	size_t w[NCOL];
+	char c[NCOL][160];
+	unsigned i, k, total = 0;
+	size_t j;
+
+	if (format == SB_FMT_JSON) {
+		struct json_object *all = json_object_new_array();
+
+		for (i = 0; i < n; i++) {
+			struct json_object *o = json_object_new_object(), *rows = rows_of(res[i]);
+
+			json_object_object_add(o, "stack", json_object_new_string(stack_of(res[i])));
+			json_object_object_add(o, "per_layer", rows ? json_object_get(rows) : json_object_new_array());
+			json_object_array_add(all, o);
+		}
+		fprintf(out, "%s\n", json_object_to_json_string_ext(all, JSON_C_TO_STRING_PRETTY));
+		json_object_put(all);
+		return 0;
+	}
+	if (format != SB_FMT_TEXT && format != SB_FMT_MARKDOWN && format != SB_FMT_CSV)
+		return sb_err_set(err, -EINVAL, "compare --per-layer: formats text, markdown, csv, json");
+	for (k = 0; k < NCOL; k++)
+		w[k] = strlen(heads[k]);
+	for (i = 0; i < n; i++)
+		for (j = 0; rows_of(res[i]) && j < json_object_array_length(rows_of(res[i])); j++) {
+			cells(res[i], json_object_array_get_idx(rows_of(res[i]), j), c);
+			for (k = 0; k < NCOL; k++)
+				if (strlen(c[k]) > w[k])
+					w[k] = strlen(c[k]);
+			total++;
+		}
+	if (!total)
+		return sb_err_set(err, -EINVAL, "compare --per-layer: no results file has per-layer figures "
+				  "(bench.per_layer, on by default in build-and-test)");
+	for (k = 0; k < NCOL; k++) {
+		if (format == SB_FMT_CSV) {
+			fprintf(out, "%s%s", k ? "," : "", heads[k]);
+			continue;
+		}
+		if (format == SB_FMT_MARKDOWN)
+			fprintf(out, "| %*s ", k >= 4 ? (int)w[k] : -(int)w[k], heads[k]);
+		else
+			fprintf(out, "%s%*s", k ? "  " : "", k >= 4 ? (int)w[k] : -(int)w[k], heads[k]);
+	}
+	fputs(format == SB_FMT_MARKDOWN ? "|\n" : "\n", out);
+	if (format == SB_FMT_MARKDOWN) {
+		for (k = 0; k < NCOL; k++) {
+			fputs("| ", out);
+			for (j = 0; j < w[k]; j++)
+				fputc(k >= 4 && j == w[k] - 1 ? ':' : '-', out);
+			fputc(' ', out);
+		}
+		fputs("|\n", out);
+	}
+	for (i = 0; i < n; i++)
+		for (j = 0; rows_of(res[i]) && j < json_object_array_length(rows_of(res[i])); j++) {
+			cells(res[i], json_object_array_get_idx(rows_of(res[i]), j), c);
+			for (k = 0; k < NCOL; k++) {
+				if (format == SB_FMT_CSV) {
+					if (k)
+						fputc(',', out);
+					csv_cell(out, c[k]);
+				} else if (format == SB_FMT_MARKDOWN) {
+					fprintf(out, "| %*s ", k >= 4 ? (int)w[k] : -(int)w[k], c[k]);
+				} else {
+					fprintf(out, "%s%*s", k ? "  " : "", k >= 4 ? (int)w[k] : -(int)w[k], c[k]);
+				}
+			}
+			fputs(format == SB_FMT_MARKDOWN ? "|\n" : "\n", out);
+		}
+	if (format == SB_FMT_CSV)
+		return 0;
+	fputc('\n', out);
+	for (i = 0; i < n; i++)
+		for (j = 0; rows_of(res[i]) && j < json_object_array_length(rows_of(res[i])); j++) {
+			struct json_object *row = json_object_array_get_idx(rows_of(res[i]), j);
+
+			fprintf(out, "%s%s %s (%s): %s\n", format == SB_FMT_MARKDOWN ? "- " : "",
+				stack_of(res[i]), str_of(row, "layer"), str_of(row, "device"),
+				strchr(str_of(row, "limit"), ':') ? strchr(str_of(row, "limit"), ':') + 2 : "");
+		}
+	return 0;
+}
+
+/* The waterfall: one bar per layer device, sequential read (MB/s), bottom
+ * layer first, the drop from the bar before shaded; one panel per file. */
+static void wf_text(cairo_t *cr, double x, double y, const char *t, double align)
+{
+	cairo_text_extents_t e;
+
+	cairo_text_extents(cr, t, &e);
+	cairo_move_to(cr, x - e.width * align, y);
+	cairo_show_text(cr, t);
+}
+
+int sb_per_layer_chart(struct json_object *const *res, unsigned n, const char *path,
+		       struct sb_err *err)
+{
+	const double bw = 70, gap = 20, ph = 260, top = 50, left = 60;
+	unsigned i, maxrows = 0;
+	size_t j, len = strlen(path);
+	cairo_surface_t *s;
+	cairo_t *cr;
+	double width, height;
+	bool svg = len > 4 && !strcmp(path + len - 4, ".svg");
+
+	if (!svg && !(len > 4 && !strcmp(path + len - 4, ".png")))
+		return sb_err_set(err, -EINVAL, "--chart %s: the file name must end in .svg or .png", path);
+	for (i = 0; i < n; i++)
+		if (rows_of(res[i]) && json_object_array_length(rows_of(res[i])) > maxrows)
+			maxrows = json_object_array_length(rows_of(res[i]));
+	if (!maxrows)
+		return sb_err_set(err, -EINVAL, "compare --per-layer --chart: no per-layer figures");
+	width = left + maxrows * (bw + gap) + 40;
+	height = n * (ph + top + 40) + 20;
+	s = svg ? cairo_svg_surface_create(path, width, height)
+		: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)width, (int)height);
+	cr = cairo_create(s);
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_paint(cr);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	for (i = 0; i < n; i++) {
+		struct json_object *rows = rows_of(res[i]);
+		double y0 = 20 + i * (ph + top + 40), base = y0 + top + ph, max = 1, prev = -1;
+		char cap[256], v[32];
+		struct sb_pl_figs f;
+
+		for (j = 0; rows && j < json_object_array_length(rows); j++) {
+			sb_pl_get(json_object_array_get_idx(rows, j), "figures", &f);
+			if (f.v[1] > max)
+				max = f.v[1];
+		}
+		cairo_set_source_rgb(cr, 0, 0, 0);
+		cairo_set_font_size(cr, 13);
+		snprintf(cap, sizeof(cap), "%s: sequential read per layer (MB/s, 1 MiB QD4, raw device)",
+			 stack_of(res[i]));
+		wf_text(cr, left, y0 + 16, cap, 0);
+		cairo_set_font_size(cr, 10);
+		for (j = 0; rows && j < json_object_array_length(rows); j++) {
+			struct json_object *row = json_object_array_get_idx(rows, j);
+			double x = left + j * (bw + gap), h;
+
+			sb_pl_get(row, "figures", &f);
+			h = f.v[1] > 0 ? ph * f.v[1] / max : 0;
+			if (prev > f.v[1] && f.v[1] >= 0) {  /* the drop, shaded */
+				cairo_set_source_rgb(cr, 0.93, 0.72, 0.70);
+				cairo_rectangle(cr, x, base - ph * prev / max, bw, ph * (prev - f.v[1]) / max);
+				cairo_fill(cr);
+			}
+			cairo_set_source_rgb(cr, 0.27, 0.47, 0.70);
+			cairo_rectangle(cr, x, base - h, bw, h);
+			cairo_fill(cr);
+			cairo_set_source_rgb(cr, 0, 0, 0);
+			fig(f.v[1], v, sizeof(v));
+			wf_text(cr, x + bw / 2, base - h - 4, v, 0.5);
+			wf_text(cr, x + bw / 2, base + 13, str_of(row, "layer"), 0.5);
+			wf_text(cr, x + bw / 2, base + 26, strrchr(str_of(row, "device"), '/') ?
+				strrchr(str_of(row, "device"), '/') + 1 : str_of(row, "device"), 0.5);
+			if (f.v[1] >= 0)
+				prev = f.v[1];
+		}
+		cairo_move_to(cr, left - 5, base + 0.5);
+		cairo_line_to(cr, width - 20, base + 0.5);
+		cairo_stroke(cr);
+	}
+	cairo_destroy(cr);
+	if (!svg && cairo_surface_write_to_png(s, path) != CAIRO_STATUS_SUCCESS) {
+		cairo_surface_destroy(s);
+		return sb_err_set(err, -EIO, "cannot write %s", path);
+	}
+	cairo_surface_finish(s);
+	cairo_surface_destroy(s);
+	return 0;
+}

@@ -4,6 +4,7 @@
  * of results files every number comes from, and a small inline script that
  * makes the tables sortable. The page reads fully without the script. */
 #include "report/html.h"
+#include "report/notes.h"
 #include "report/html_int.h"
 #include "report/results.h"
 
@@ -209,11 +210,35 @@ static void cell_value(FILE *out, const struct sb_cell *x)
 
 	sb_cell_format(x, buf, sizeof(buf));
 	fputs(buf, out);
-	if (x->bound)
-		fputs("<sup><a href=\"#fn-bound\" title=\"bound by the machine, not the stack\">*</a></sup>", out);
+	if (x->bound)   /* the same mark as compare's text ("SB_BOUND_MARK") */
+		fputs("<sup><a href=\"#fn-bound\" title=\"bound by the machine, not the stack\">" SB_BOUND_MARK
+		      "</a></sup>", out);
 }
 
-static void table_head(const struct sb_html *h)
+/* compare's last column, "notes" (n and footnote numbers), only where a row
+ * has something to say - as in every other format. */
+static bool notes_wanted(const struct sb_notes *n, const struct sb_table *t)
+{
+	for (unsigned r = 0; n && r < t->nrows && r < SB_NOTES_ROWS; r++)
+		if (n->nrow[r] || n->reps[r] > 1)
+			return true;
+	return false;
+}
+
+static void notes_list(FILE *out, const struct sb_notes *n)
+{
+	if (!n->n)
+		return;
+	fputs("<ol class=\"fn\" id=\"fn-notes\">\n", out);
+	for (unsigned k = 0; k < n->n; k++) {
+		fputs("<li>", out);
+		sb_html_esc(out, n->text[k]);
+		fputs("</li>\n", out);
+	}
+	fputs("</ol>\n", out);
+}
+
+static void table_head(const struct sb_html *h, bool notes)
 {
 	const struct sb_table *t = h->t;
 	FILE *out = h->out;
@@ -229,6 +254,8 @@ static void table_head(const struct sb_html *h)
 			fputs("</th>", out);
 		}
 	}
+	if (notes)
+		fputs("<th scope=\"col\">notes</th>", out);
 	fputs("</tr></thead>\n", out);
 }
 
@@ -237,14 +264,20 @@ static int comparison_table(const struct sb_html *h)
 {
 	const struct sb_table *t = h->t;
 	FILE *out = h->out;
-	char id[160];
+	struct sb_notes *notes = calloc(1, sizeof(*notes));
+	char id[160], marks[256];
+	bool with_notes;
 	int bound = 0;
+
+	if (notes)
+		sb_notes_collect(t, notes);
+	with_notes = notes_wanted(notes, t);
 
 	fputs("<table class=\"sortable cmp\" id=\"comparison\">\n<caption>One row per stack; "
 	      "throughput in MB/s = 10<sup>6</sup> bytes per second. With repetitions a cell is the median "
 	      "(min\xe2\x80\x93max). The first column links to the stack's section, which names its "
 	      "results files. Sortable by column where scripts run.</caption>\n", out);
-	table_head(h);
+	table_head(h, with_notes);
 	fputs("<tbody>\n", out);
 	for (unsigned r = 0; r < t->nrows; r++) {
 		sb_html_stack_id(h, r, id, sizeof(id));
@@ -278,9 +311,18 @@ static int comparison_table(const struct sb_html *h)
 					fputs("<td class=\"num\" data-v=\"\">-</td>", out);
 			}
 		}
+		if (with_notes) {
+			sb_notes_marks(notes, r, marks, sizeof(marks));
+			fputs("<td>", out);
+			sb_html_esc(out, marks);
+			fputs("</td>", out);
+		}
 		fputs("</tr>\n", out);
 	}
 	fputs("</tbody>\n</table>\n", out);
+	if (with_notes)
+		notes_list(out, notes);
+	free(notes);
 	return bound;
 }
 
@@ -373,7 +415,7 @@ static int page(const struct sb_html *h, struct sb_err *err)
 	nav(h);
 	fputs("<section id=\"table\"><h2>Comparison</h2>\n", out);
 	if (comparison_table(h))
-		fputs("<p class=\"fn\" id=\"fn-bound\">* bound by the machine, not the stack: this figure "
+		fputs("<p class=\"fn\" id=\"fn-bound\">" SB_BOUND_MARK " bound by the machine, not the stack: this figure "
 		      "reached 80 % or more of what the same suite measured on a RAM-backed device in the "
 		      "same kernel, so it measures the machine rather than the stack.</p>\n", out);
 	fputs("</section>\n", out);

@@ -252,9 +252,12 @@ DOM_FACTS = r"""
   if (!t) return JSON.stringify({error: 'no table#comparison'});
   out.headers = Array.from(t.tHead.rows[0].cells).map(txt);
   out.header_scopes = Array.from(t.querySelectorAll('th')).map(th => th.getAttribute('scope'));
-  // cell text without footnote markers (<sup>): compare's text formats have none
+  // cell text with its footnote mark: the page marks a machine-bound figure
+  // with the same " \u2020" as compare's text formats
+  const marked = c => txt(c);
+  // elsewhere (the per-layer table) without them: the results file has none
   const bare = c => { const k = c.cloneNode(true); k.querySelectorAll('sup').forEach(s => s.remove()); return txt(k); };
-  out.rows = Array.from(t.tBodies[0].rows).map(r => Array.from(r.cells).map(bare));
+  out.rows = Array.from(t.tBodies[0].rows).map(r => Array.from(r.cells).map(marked));
   out.bound_marks = t.querySelectorAll('sup a[href="#fn-bound"]').length;
   out.row_links = Array.from(t.tBodies[0].rows).map(r => {
     const a = r.cells[0].querySelector('a'); const id = a && a.getAttribute('href').slice(1);

@@ -11,7 +11,8 @@ if [ ! -f "$bld/build.ninja" ]; then
 	CC=clang meson setup "$bld" "$src" -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false \
 		-Dbuildtype=debugoptimized >/dev/null
 fi
-ninja -C "$bld" tests/fuzz/fuzz_spec >/dev/null
+# quiet when it builds, the whole log when it does not
+log=$(ninja -C "$bld" tests/fuzz/fuzz_spec 2>&1) || { echo "$log" >&2; echo "fuzz: the fuzzer did not build" >&2; exit 1; }
 corpus=$bld/fuzz-corpus
 mkdir -p "$corpus" "$bld/fuzz-artifacts"
 cp "$src"/stacks/*.yml "$src"/tests/bad/*.yml "$corpus"/

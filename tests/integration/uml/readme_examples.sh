@@ -17,6 +17,8 @@
 #       --set devices.loop.size=256MiB --set bench.size=16MiB
 #       --set bench.suites=[quick] --set devices.loop.dir=SCRATCH/loops
 #   - `bench --target DIR` gets --set bench.size=16MiB;
+#   - `bonnie` gets -s 32 -r 16 in place of its -s SIZE (a 32 MiB file,
+#     judged against 16 MiB of RAM: bonnie++'s twice-RAM rule still holds);
 #   - /mnt/x (the README's example mount point) is a scratch ext4 on a
 #     128 MiB loop device, mounted by this test;
 #   - /dev/loop0 (the README's example device) is a loop device over a
@@ -91,6 +93,7 @@ for c in "${cmds[@]}"; do
 	case "$sub" in
 	build|build-and-test) run="$run $small" ;;
 	bench) case "$rest" in *--target*) run="$run --set bench.size=16MiB" ;; *) run="$run $small" ;; esac ;;
+	bonnie) run=$(sed -E 's/ -s [^ ]+/ -s 32 -r 16/' <<< "$run") ;;
 	esac
 	echo "--- $c"
 	echo "    as: $run"

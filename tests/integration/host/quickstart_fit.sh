@@ -25,7 +25,7 @@ bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 # --- plan: disk, filesystem, sizes, time ---------------------------------
 out=$(STACKBENCH_UML_MEM=1G "$sb" plan "$src/stacks/luks4096-cesa.yml" 2>&1); rc=$?
 [ $rc -eq 0 ] || bad "plan exited $rc: $out"
-echo "$out" | grep -q '^  disk: 2 sparse files of 4 GiB in /var/tmp/stackbench (.* free there); about .* of them fill up$' &&
+echo "$out" | grep -q '^  disk: 2 preallocated files of 4 GiB in /var/tmp/stackbench (.* free there); about 8.0 GiB of them fill up$' &&
 	ok "plan: disk line" || bad "plan: no disk line: $out"
 echo "$out" | grep -q '^  filesystem: about 3\.[0-9] GiB free (estimated)$' && ok "plan: filesystem estimate" ||
 	bad "plan: filesystem line: $out"

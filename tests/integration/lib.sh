@@ -88,3 +88,20 @@ sb_host_cleanup() {
 	rm -rf "$TMP"
 	exit $FAILED
 }
+
+# sb_uml_test "$0" "$@": the preamble of a test that needs md and
+# device-mapper. On a kernel without them it re-runs the script as root
+# inside the throwaway kernel (scripts/uml-run.sh) and never returns; there
+# (or on a kernel that has them) it checks root and the binary, and sets sb.
+sb_uml_test() {
+	local self=$1
+	shift
+	if ! grep -q "^vendor_id.*User Mode Linux" /proc/cpuinfo 2>/dev/null &&
+	   { [ ! -e /proc/mdstat ] || [ ! -e /dev/mapper/control ]; }; then
+		[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+		exec "$SB_ROOT/scripts/uml-run.sh" -- "$self" "$@"
+	fi
+	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+	[ -x "$SB" ] || { echo "FAIL: $SB not built"; exit 1; }
+	sb=$SB
+}

@@ -9,15 +9,8 @@
 # boots one and runs itself inside.
 set -u
 src=$(cd "$(dirname "$0")/../../.." && pwd)
-if ! grep -q "^vendor_id.*User Mode Linux" /proc/cpuinfo 2>/dev/null &&
-   { [ ! -e /proc/mdstat ] || [ ! -e /dev/mapper/control ]; }; then
-	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
-	exec "$src/scripts/uml-run.sh" -- "$0" "$@"
-fi
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
-sb=${STACKBENCH_BIN:-$src/build/stackbench}
 . "$src/tests/integration/lib.sh"
-[ -x "$sb" ] || { echo "FAIL: $sb not built"; exit 1; }
+sb_uml_test "$0" "$@"
 
 tmp=$(mktemp -d "${SB_TEST_DIR:-/tmp}/sb-e2e.XXXXXX")
 export STACKBENCH_STATE_DIR=$tmp/state

@@ -154,6 +154,7 @@ int sb_cmd_compare(int argc, char **argv, struct sb_err *err)
 		{ "baseline", 0, true, 'b' },
 		{ "format", 0, true, 'f' },
 		{ "chart", 0, true, 'C' },
+		{ "pivot", 0, true, 'p' },
 		{ NULL, 0, false, 0 },
 	};
 	struct sb_table_opts o = { .format = SB_FMT_TEXT };
@@ -172,6 +173,7 @@ int sb_cmd_compare(int argc, char **argv, struct sb_err *err)
 		case 'b': o.baseline = val; break;
 		case 'f': r = sb_table_format_parse(val, &o.format, err); break;
 		case 'C': chart = val; break;
+		case 'p': o.pivot = val; break;
 		}
 	}
 	if (r == 0 && c < 0)

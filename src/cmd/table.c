@@ -95,6 +95,7 @@ const struct sb_exit_doc sb_exit_docs[] = {
 	{ SB_EXIT_NOROOT, "needs root" },
 	{ SB_EXIT_BUSY, "device busy, or leftovers of an earlier run" },
 	{ SB_EXIT_REFUSED, "refused for safety (a disk or path failed a check, or no consent)" },
+	{ SB_EXIT_PARTIAL, "partial: some hosts of `stackbench fleet` failed (each named, with why); the others' rows stand" },
 	{ SB_EXIT_INTERRUPTED, "interrupted (SIGINT/SIGTERM; what was built is torn down)" },
 	{ 0, NULL },
 };

@@ -5,6 +5,7 @@
 #include "report/results.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/sysinfo.h>
 #include <sys/utsname.h>
@@ -47,6 +48,7 @@ int sb_host_info(struct json_object **out, struct sb_err *err)
 	struct utsname u;
 	struct sysinfo si;
 	char host[256] = "", model[256] = "", vendor[256] = "";
+	const char *label;
 	long cores;
 	int uml;
 
@@ -66,6 +68,11 @@ int sb_host_info(struct json_object **out, struct sb_err *err)
 
 	h = json_object_new_object();
 	json_object_object_add(h, "hostname", json_object_new_string(host));
+	/* Which machine of a fleet: many hosts share a hostname (localhost,
+	 * cloned images), the inventory name does not. */
+	label = getenv("STACKBENCH_HOST_LABEL");
+	if (label && *label)
+		json_object_object_add(h, "label", json_object_new_string(label));
 	json_object_object_add(h, "kernel", json_object_new_string(u.release));
 	json_object_object_add(h, "kernel_build", json_object_new_string(u.version));
 	json_object_object_add(h, "machine", json_object_new_string(u.machine));

@@ -41,15 +41,21 @@ const struct sb_cmd sb_cmds[] = {
 	  "usage: stackbench build-and-test [--set KEY=VALUE]... [--repeat N] [--results DIR]\n"
 	  "                                 [--format text|markdown|csv|json|bonnie-csv|html] [--chart FILE]\n"
 	  "                                 [--columns LIST] [--baseline NAME] [--report FILE.html]\n"
-	  "                                 [--destroy-data=DEV,...] [--wipe] STACK.yml...\n"
+	  "                                 [--destroy-data=DEV,...] [--wipe] [--host-label NAME]\n"
+	  "                                 [--stack NAME] STACK.yml...\n"
 	  "  Builds each stack (matrix files: each expansion), runs its bench suites, tears it down,\n"
 	  "  writes one results file per stack (default ./results) and prints the table;\n"
 	  "  --report FILE.html also writes the HTML report of this run (see stackbench report).\n"
-	  "  Runs in the throwaway kernel when this one lacks md or device-mapper.\n" },
+	  "  Runs in the throwaway kernel when this one lacks md or device-mapper.\n"
+	  "  --host-label NAME (or env STACKBENCH_HOST_LABEL) records which machine in host.label;\n"
+	  "  --stack NAME runs only that expansion of a matrix file.\n" },
 	{ "compare", sb_cmd_compare, "print a comparison table from results files",
 	  "usage: stackbench compare [--columns LIST] [--baseline NAME]\n"
 	  "                          [--format text|markdown|csv|json|bonnie-csv|html] [--chart FILE.svg|FILE.png]\n"
-	  "                          RESULTS.json...\n" },
+	  "                          [--pivot host] RESULTS.json...\n"
+	  "  Results of one stack on one machine are pooled as repetitions; from several machines\n"
+	  "  the table gets a host column (host.label, else hostname). --pivot host: stacks as rows,\n"
+	  "  each figure once per host as columns.\n" },
 	{ "report", sb_cmd_report, "write one self-contained HTML page from results files",
 	  "usage: stackbench report -o FILE.html [--columns LIST] [--baseline NAME] RESULTS...\n"
 	  "  RESULTS: results files or directories of them, as compare takes them. The page has\n"
@@ -73,6 +79,16 @@ const struct sb_cmd sb_cmds[] = {
 	  "  Jobs run at the same time unless stonewall; an option fio has and stackbench does not\n"
 	  "  is refused (exit 2). MODE: read, write, randread, randwrite, rw, randrw.\n"
 	  "  PATH: a block device, a regular file, or a directory (one file per job thread).\n" },
+	{ "fleet", sb_cmd_fleet, "run stacks on many machines with Ansible, then compare them",
+	  "usage: stackbench fleet -i INVENTORY [--each | --spread] [--rerun] [--results DIR] STACK.yml...\n"
+	  "  Runs the shipped playbook (/usr/share/stackbench/ansible/fleet.yml) with ansible-playbook:\n"
+	  "  each host installs stackbench, runs build-and-test with its inventory variables\n"
+	  "  (stackbench_set, stackbench_destroy_data, ...), and is torn down and checked; results\n"
+	  "  come back to DIR/<inventory_hostname>/ (default ./results). --each (default): every\n"
+	  "  stack on every host; --spread: each stack (matrix expansions too) once, dealt across\n"
+	  "  the hosts. Cells already fetched are skipped unless --rerun. Shows which host is on\n"
+	  "  which stack, then compare's table with a host column and a line per failure.\n"
+	  "  Exit 6 (partial) when some hosts or stacks failed and the others' rows stand.\n" },
 	{ "bonnie", sb_cmd_bonnie, "run bonnie++ 2.00a's tests with its options and output", sb_cmd_bonnie_usage },
 	{ NULL, NULL, NULL, NULL },
 };

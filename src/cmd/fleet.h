@@ -46,5 +46,7 @@ int sb_fleet_capture(char *const *argv, char **out, struct sb_err *err);
 void sb_fleet_line(struct fleet *f, char *line);
 /* The progress table: each host, the stack it is on, done/failed counts. */
 void sb_fleet_progress(struct fleet *f, FILE *out);
+/* One line for host h ("fleet: h2: 1/2 done, on plain-b"), when stderr is a log. */
+void sb_fleet_progress_host(const struct fleet *f, unsigned h, FILE *out);
 
 #endif

@@ -219,8 +219,10 @@ void sb_fleet_line(struct fleet *f, char *line)
 		host_fail(f, h, strstr(line, "UNREACHABLE!") ? "unreachable: " : "", line);
 		changed = was != f->hosts[h].failed;
 	}
-	if (changed)
+	if (changed && f->tty)
 		sb_fleet_progress(f, stderr);
+	else if (changed)   /* a log: one line per change, not the table again */
+		sb_fleet_progress_host(f, (unsigned)h, stderr);
 }
 
 /* The cell host h is on: its first still planned, or NULL. */
@@ -241,6 +243,19 @@ static const struct fleet_cell *host_current(const struct fleet *f, unsigned h, 
 			cur = &f->cells[c];
 	}
 	return cur;
+}
+
+void sb_fleet_progress_host(const struct fleet *f, unsigned h, FILE *out)
+{
+	unsigned done, failed, total;
+	const struct fleet_cell *cur = host_current(f, h, &done, &failed, &total);
+
+	if (f->hosts[h].failed)
+		fprintf(out, "fleet: %s: failed: %s\n", f->hosts[h].name, f->hosts[h].why);
+	else
+		fprintf(out, "fleet: %s: %u/%u done%s%s%s\n", f->hosts[h].name, done, total,
+			failed ? " (some failed)" : "", cur ? ", on " : "", cur ? cur->stack : "");
+	fflush(out);
 }
 
 void sb_fleet_progress(struct fleet *f, FILE *out)

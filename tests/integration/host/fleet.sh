@@ -12,7 +12,9 @@
 #  3. one host's sshd stopped: four rows, a failure line naming that host,
 #     exit 6 (partial);
 #  4. fleet --spread of a four-stack matrix over the three hosts: each stack
-#     exactly once, on more than one host.
+#     exactly once, on more than one host;
+#  5. one host's own stackbench_set breaks its build: the other rows, a
+#     failure line with stackbench's error, exit 6, that host clean too.
 # The hosts run the build tree's binary (inventory variable
 # stackbench_binary): the three "hosts" are this one machine, whose /usr a
 # test must not change, so the .deb path (stackbench_deb) is not exercised
@@ -146,7 +148,7 @@ for h in "${hosts[@]}"; do
 	n=$(grep -l "\"label\": \"$h\"" res1/$h/*.json 2>/dev/null | wc -l)
 	[ "$n" -eq 2 ] || fail "res1/$h: $n results files labelled $h, not 2"
 done
-grep -q 'h4 .*2/2' each.err || fail "no progress table: $(head -20 each.err)"
+grep -q "^fleet: h4: 2/2 done" each.err && grep -qE "^h4 +2/2 +\(finished\)" each.err || fail "no progress: $(head -20 each.err)"
 check_clean "--each"
 "$SB" compare --pivot host res1/h2 res1/h3 res1/h4 > pivot.out 2>&1 ||
 	fail "compare --pivot host: $(cat pivot.out)"
@@ -189,5 +191,13 @@ done
 n=$(ls -d res3/h* 2>/dev/null | wc -l)
 [ "$n" -eq 3 ] || fail "--spread: results from $n hosts, not 3: $(find res3)"
 check_clean "--spread"
-[ $FAILED -eq 0 ] && echo "ok: fleet --each (6 rows), re-run skipped, one host down (4 rows, exit 6), --spread (4 stacks once each)"
+# --- 5. a failed build on one host (its own --set): only its row is lost --------
+sed 's|^    h3: {|    h3: {stackbench_set: [devices.loop.size=1MiB], |' inventory.yml > inventory-bad.yml
+"$SB" fleet -i inventory-bad.yml --results res4 stacks/plain.yml > bad.out 2> bad.err
+rc=$?
+[ $rc -eq 6 ] || fail "a failed build: exit $rc, not 6: $(tail -5 bad.err)"
+[ "$(grep -cE '^plain +h[24] ' bad.out)" -eq 2 ] || fail "a failed build: not the 2 other rows: $(cat bad.out)"
+grep -q '^failed: plain on h3: .*stackbench' bad.out || fail "no failure line for plain on h3: $(cat bad.out)"
+check_clean "a failed build"
+[ $FAILED -eq 0 ] && echo "ok: fleet --each (6 rows), re-run skipped, one host down (4 rows, exit 6), --spread (4 stacks once each), a failed build (its row only)"
 exit

@@ -15,10 +15,13 @@
 #     exactly once, on more than one host;
 #  5. one host's own stackbench_set breaks its build: the other rows, a
 #     failure line with stackbench's error, exit 6, that host clean too.
-# The hosts run the build tree's binary (inventory variable
-# stackbench_binary): the three "hosts" are this one machine, whose /usr a
-# test must not change, so the .deb path (stackbench_deb) is not exercised
-# here. Needs root, ansible, openssh-server. About 2-3 minutes.
+# Host h2 gets stackbench as the .deb, built once here from a copy of the
+# tree (16-90 s) and copied over by the playbook (stackbench_deb), unpacked
+# into its scratch directory (stackbench_deb_root) rather than installed:
+# the three "hosts" are this one machine, whose /usr a test must not change.
+# h3 and h4 run the build tree's binary (stackbench_binary). Without
+# dpkg-buildpackage all three do. Needs root, ansible, openssh-server.
+# About 2-3 minutes.
 set -u
 . "$(dirname "$0")/../lib.sh"
 sb_host_test fleet
@@ -54,6 +57,16 @@ sb_cleanup_hook() {
 	[ -n "$made_run_sshd" ] && rmdir /run/sshd 2>/dev/null
 	return 0
 }
+
+# --- the .deb, built in the background meanwhile -----------------------------
+debpid=
+if command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null; then
+	mkdir -p "$TMP/deb/stackbench-0.1.0"
+	(cd "$SB_ROOT" && git ls-files -z -co --exclude-standard | xargs -0 cp -a --parents -t "$TMP/deb/stackbench-0.1.0") &&
+	(cd "$TMP/deb/stackbench-0.1.0" && DEB_BUILD_OPTIONS="nocheck parallel=2" dpkg-buildpackage -us -uc -b) \
+		> "$TMP/deb/build.log" 2>&1 &
+	debpid=$!
+fi
 
 # --- three sshds ---------------------------------------------------------------
 [ -d /run/sshd ] || { mkdir -p /run/sshd && made_run_sshd=1; }   # sshd's privsep dir
@@ -100,8 +113,17 @@ all:
     stackbench_set: [bench.size=16MiB, devices.loop.size=64MiB]
   hosts:
 EOF
+deb=
+if [ -n "$debpid" ]; then
+	t0=$(date +%s)
+	wait "$debpid" && deb=$(ls "$TMP"/deb/stackbench_*.deb 2>/dev/null | head -1)
+	[ -n "$deb" ] && echo "the .deb: built in $(( $(date +%s) - t0 )) s more after the sshds were up" ||
+		{ fail "dpkg-buildpackage: $(tail -20 "$TMP/deb/build.log")"; exit; }
+fi
 for h in "${hosts[@]}"; do
-	echo "    $h: {ansible_host: $(addr "$h"), stackbench_workdir: $TMP/$h/work}" >> "$TMP/inventory.yml"
+	extra=
+	[ "$h" = h2 ] && [ -n "$deb" ] && extra="stackbench_deb: $deb, stackbench_deb_root: $TMP/h2/work/pkg, "
+	echo "    $h: {${extra}ansible_host: $(addr "$h"), stackbench_workdir: $TMP/$h/work}" >> "$TMP/inventory.yml"
 done
 export ANSIBLE_HOME=$TMP/ansible-home ANSIBLE_LOCAL_TEMP=$TMP/ansible-tmp
 export ANSIBLE_SSH_CONTROL_PATH_DIR=$TMP/cp
@@ -148,6 +170,10 @@ for h in "${hosts[@]}"; do
 	n=$(grep -l "\"label\": \"$h\"" res1/$h/*.json 2>/dev/null | wc -l)
 	[ "$n" -eq 2 ] || fail "res1/$h: $n results files labelled $h, not 2"
 done
+if [ -n "$deb" ]; then
+	grep -A3 'unpack the .deb into stackbench_deb_root' res1/fleet-ansible.log | grep -q '^changed: \[h2\]' ||
+		fail "h2 did not get the .deb: $(grep -A3 'unpacked' res1/fleet-ansible.log)"
+fi
 grep -q "^fleet: h4: 2/2 done" each.err && grep -qE "^h4 +2/2 +\(finished\)" each.err || fail "no progress: $(head -20 each.err)"
 check_clean "--each"
 "$SB" compare --pivot host res1/h2 res1/h3 res1/h4 > pivot.out 2>&1 ||

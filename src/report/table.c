@@ -228,6 +228,33 @@ static int rows_ambiguous(const struct sb_table *t)
 	return 0;
 }
 
+/* Rows in order of first appearance; same stack on the same machine = same
+ * row (its repetitions); the same stack on two machines (a fleet) is two
+ * rows. row_of[i] is the row of results[i]. */
+static int assign_rows(struct json_object *const *results, unsigned n, struct sb_table *t,
+		       unsigned *row_of)
+{
+	unsigned i, r;
+
+	for (i = 0; i < n; i++) {
+		const char *name = sb_results_stack_name(results[i]);
+		const char *host = sb_results_host_name(results[i]);
+
+		for (r = 0; r < t->nrows && (strcmp(t->row_stack[r], name) ||
+					     strcmp(sb_results_host_name(t->row_first[r]), host)); r++)
+			;
+		if (r == t->nrows) {
+			t->row_stack[r] = strdup(name);
+			if (!t->row_stack[r])
+				return -ENOMEM;
+			t->row_first[r] = results[i];
+			t->nrows++;
+		}
+		row_of[i] = r;
+	}
+	return 0;
+}
+
 static int build_once(struct json_object *const *results, unsigned n, const char *cols,
 		      const char *baseline, struct sb_table *t, struct sb_err *err)
 {
@@ -247,25 +274,8 @@ static int build_once(struct json_object *const *results, unsigned n, const char
 	grp = calloc(n, sizeof(*grp));
 	if (!row_of || !t->row_stack || !t->row_first || !grp)
 		goto out;
-	/* Rows in order of first appearance; same stack on the same machine
-	 * = same row (its repetitions); the same stack on two machines (a
-	 * fleet) is two rows. */
-	for (i = 0; i < n; i++) {
-		const char *name = sb_results_stack_name(results[i]);
-		const char *host = sb_results_host_name(results[i]);
-
-		for (r = 0; r < t->nrows && (strcmp(t->row_stack[r], name) ||
-					     strcmp(sb_results_host_name(t->row_first[r]), host)); r++)
-			;
-		if (r == t->nrows) {
-			t->row_stack[r] = strdup(name);
-			if (!t->row_stack[r])
-				goto out;
-			t->row_first[r] = results[i];
-			t->nrows++;
-		}
-		row_of[i] = r;
-	}
+	if (assign_rows(results, n, t, row_of) < 0)
+		goto out;
 	t->cells = calloc((size_t)t->nrows * t->ncols + 1, sizeof(*t->cells));
 	if (!t->cells)
 		goto out;

@@ -14,7 +14,10 @@
 #  4. fleet --spread of a four-stack matrix over the three hosts: each stack
 #     exactly once, on more than one host;
 #  5. one host's own stackbench_set breaks its build: the other rows, a
-#     failure line with stackbench's error, exit 6, that host clean too.
+#     failure line with stackbench's error, exit 6, that host clean too;
+#     the same command with the host fixed runs that one cell only;
+#  6. --rerun runs cells already fetched (all hosts down: 3 failure lines,
+#     exit 6, the earlier rows stand).
 # Host h2 gets stackbench as the .deb, built once here from a copy of the
 # tree (16-90 s) and copied over by the playbook (stackbench_deb), unpacked
 # into its scratch directory (stackbench_deb_root) rather than installed:
@@ -225,5 +228,19 @@ rc=$?
 [ "$(grep -cE '^plain +h[24] ' bad.out)" -eq 2 ] || fail "a failed build: not the 2 other rows: $(cat bad.out)"
 grep -q '^failed: plain on h3: .*stackbench' bad.out || fail "no failure line for plain on h3: $(cat bad.out)"
 check_clean "a failed build"
+# the same command once h3 is fixed: only the cell that failed runs again
+"$SB" fleet -i inventory.yml --results res4 stacks/plain.yml > retry.out 2> retry.err
+rc=$?
+[ $rc -eq 0 ] && grep -q '2 stack x host cells already fetched' retry.err && grep -q '1 stacks on 3 hosts' retry.err ||
+	fail "retry after a failed build: exit $rc: $(cat retry.err)"
+[ "$(grep -cE '^plain +h[234] ' retry.out)" -eq 3 ] || fail "retry: not 3 rows: $(cat retry.out)"
+
+# --- 6. --rerun runs fetched cells again (every host down now: all fail fast) -----
+for h in "${hosts[@]}"; do stop_sshd "$h"; done
+"$SB" fleet -i inventory.yml --rerun --results res4 stacks/plain.yml > rerun.out 2> rerun.err
+rc=$?
+[ $rc -eq 6 ] && ! grep -q 'already fetched' rerun.err && grep -q '3 stacks on 3 hosts' rerun.err &&
+	[ "$(grep -c '^failed: host h[234]: unreachable' rerun.out)" -eq 3 ] ||
+	fail "--rerun with every host down: exit $rc: $(cat rerun.out rerun.err)"
 [ $FAILED -eq 0 ] && echo "ok: fleet --each (6 rows), re-run skipped, one host down (4 rows, exit 6), --spread (4 stacks once each), a failed build (its row only)"
 exit

@@ -61,6 +61,9 @@ static int pivot_cols(const struct sb_table *flat, char **hosts, unsigned nh, st
 			out->cols[k] = flat->cols[c];
 			snprintf(out->cols[k].header, sizeof(out->cols[k].header), "%.60s @ %.60s",
 				 flat->cols[c].header, hosts[h]);
+			/* JSON and CSV key cells by name: one per host */
+			snprintf(out->cols[k].name, sizeof(out->cols[k].name), "%.60s@%.60s",
+				 flat->cols[c].name, hosts[h]);
 			k++;
 		}
 	}

@@ -83,6 +83,7 @@ static void test_pivot(void **state)
 	assert_string_equal(t.row_stack[1], "b");
 	assert_non_null(strstr(t.cols[1].header, "@ h1"));
 	assert_non_null(strstr(t.cols[2].header, "@ h2"));
+	assert_string_equal(t.cols[1].name, "quick.seq_write@h1");   /* JSON keys differ */
 	assert_int_equal(sb_table_cell(&t, 0, 1)->n, 2);
 	assert_true(sb_table_cell(&t, 0, 1)->med == 105);
 	assert_true(sb_table_cell(&t, 0, 2)->med == 200);

@@ -28,6 +28,8 @@ pkgs=(
 	# packaging and its tests: the .deb build, man -l, the completion,
 	# git describe for --version, the results JSON Schema check
 	debhelper dpkg-dev fakeroot man-db bash-completion git python3-jsonschema
+	# stackbench fleet: the playbook runs on Ansible; its test starts private sshds
+	ansible openssh-server
 )
 
 missing=()

@@ -26,6 +26,8 @@ int sb_cmd_build_and_test(int argc, char **argv, struct sb_err *err)
 		{ "report", 0, true, 'P' },
 		{ "destroy-data", 0, true, 'D' },
 		{ "wipe", 0, false, 'W' },
+		{ "host-label", 0, true, 'H' },
+		{ "stack", 0, true, 'S' },
 		{ NULL, 0, false, 0 },
 	};
 	struct sb_run_opts ro = { .results_dir = "results" };
@@ -57,6 +59,13 @@ int sb_cmd_build_and_test(int argc, char **argv, struct sb_err *err)
 		case 'P': ro.report = val; break;
 		case 'D': ro.destroy_data = val; break;
 		case 'W': ro.wipe = true; break;
+		case 'H':
+			/* host.c reads it when each results file is begun; the
+			 * environment also carries it into the throwaway kernel */
+			if (!*val || setenv("STACKBENCH_HOST_LABEL", val, 1) < 0)
+				rc = sb_err_set(err, -EINVAL, "--host-label needs a name");
+			break;
+		case 'S': ro.only_stack = val; break;
 		}
 	}
 	if (rc == 0 && c < 0)

@@ -156,6 +156,7 @@ int sb_cmd_compare(int argc, char **argv, struct sb_err *err)
 		{ "format", 0, true, 'f' },
 		{ "chart", 0, true, 'C' },
 		{ "per-layer", 0, false, 'P' },
+		{ "pivot", 0, true, 'p' },
 		{ NULL, 0, false, 0 },
 	};
 	struct sb_table_opts o = { .format = SB_FMT_TEXT };
@@ -176,6 +177,7 @@ int sb_cmd_compare(int argc, char **argv, struct sb_err *err)
 		case 'f': r = sb_table_format_parse(val, &o.format, err); break;
 		case 'C': chart = val; break;
 		case 'P': per_layer = true; break;
+		case 'p': o.pivot = val; break;
 		}
 	}
 	if (r == 0 && c < 0)

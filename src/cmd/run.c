@@ -401,6 +401,18 @@ static void members_need(struct sb_sandbox_members *m, const struct sb_stack_spe
 		m->size = ls->size;
 }
 
+/* --stack NAME: one expansion of a matrix (stackbench fleet --spread deals
+ * them out one by one); the others are dropped (specs are plain values). */
+static void only_keep(struct sb_spec_list *l, const char *name)
+{
+	unsigned i, k = 0;
+
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(l->items[i].name, name))
+			l->items[k++] = l->items[i];
+	l->n = k;
+}
+
 int sb_run(const struct sb_run_opts *o, struct sb_err *err)
 {
 	struct sb_spec_list *lists;
@@ -420,6 +432,8 @@ int sb_run(const struct sb_run_opts *o, struct sb_err *err)
 		rc = sb_spec_load(o->files[i], o->sets, o->nsets, &lists[i], err);
 		if (rc < 0)
 			goto out;
+		if (o->only_stack)
+			only_keep(&lists[i], o->only_stack);
 		for (j = 0; j < lists[i].n; j++) {
 			const struct sb_stack_spec *sp = &lists[i].items[j];
 			need_md |= sp->raid.enabled;
@@ -429,6 +443,11 @@ int sb_run(const struct sb_run_opts *o, struct sb_err *err)
 			members_need(&members, sp);
 		}
 		total += lists[i].n;
+	}
+	if (o->only_stack && !total) {
+		rc = sb_err_set(err, -EINVAL, "--stack %s: no stack of that name in the files given",
+				o->only_stack);
+		goto out;
 	}
 
 	rc = sb_sandbox_decide(sb_globals.sandbox, sb_globals.in_sandbox, need_md, need_dm, has_disks,

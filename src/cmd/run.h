@@ -20,6 +20,7 @@ struct sb_run_opts {
 	const char *results_dir;
 	const char *destroy_data;     /* --destroy-data=DEV,DEV */
 	bool wipe;
+	const char *only_stack;       /* --stack NAME: only this expansion of the files */
 	bool bench;                   /* run the suites (build-and-test) */
 	const struct sb_table_opts *table;
 	const char *chart;

@@ -42,17 +42,23 @@ const struct sb_cmd sb_cmds[] = {
 	  "usage: stackbench build-and-test [--set KEY=VALUE]... [--repeat N] [--results DIR]\n"
 	  "                                 [--format text|markdown|csv|json|bonnie-csv|html] [--chart FILE]\n"
 	  "                                 [--columns LIST] [--baseline NAME] [--report FILE.html]\n"
-	  "                                 [--destroy-data=DEV,...] [--wipe] STACK.yml...\n"
+	  "                                 [--destroy-data=DEV,...] [--wipe] [--host-label NAME]\n"
+	  "                                 [--stack NAME] STACK.yml...\n"
 	  "  Builds each stack (matrix files: each expansion), runs its bench suites, tears it down,\n"
 	  "  writes one results file per stack (default ./results) and prints the table;\n"
 	  "  --report FILE.html also writes the HTML report of this run (see stackbench report).\n"
-	  "  Runs in the throwaway kernel when this one lacks md or device-mapper.\n" },
+	  "  Runs in the throwaway kernel when this one lacks md or device-mapper.\n"
+	  "  --host-label NAME (or env STACKBENCH_HOST_LABEL) records which machine in host.label;\n"
+	  "  --stack NAME runs only that expansion of a matrix file.\n" },
 	{ "compare", sb_cmd_compare, "print a comparison table from results files",
 	  "usage: stackbench compare [--columns LIST] [--baseline NAME]\n"
 	  "                          [--format text|markdown|csv|json|bonnie-csv|html|fio-matrix]\n"
-	  "                          [--chart FILE.svg|FILE.png] [--per-layer] RESULTS.json...\n"
+	  "                          [--chart FILE.svg|FILE.png] [--per-layer] [--pivot host] RESULTS.json...\n"
 	  "  --per-layer: one row per layer device (bench.per_layer figures, expected, % of the\n"
-	  "  layer below, the limit of each layer); with --chart, the waterfall of seq reads.\n" },
+	  "  layer below, the limit of each layer); with --chart, the waterfall of seq reads.\n"
+	  "  Results of one stack on one machine are pooled as repetitions; from several machines\n"
+	  "  the table gets a host column (host.label, else hostname). --pivot host: stacks as rows,\n"
+	  "  each figure once per host as columns.\n" },
 	{ "report", sb_cmd_report, "write one self-contained HTML page from results files",
 	  "usage: stackbench report -o FILE.html [--columns LIST] [--baseline NAME] RESULTS...\n"
 	  "  RESULTS: results files or directories of them, as compare takes them. The page has\n"
@@ -78,6 +84,16 @@ const struct sb_cmd sb_cmds[] = {
 	  "  PATH: a block device, a regular file, or a directory (one file per job thread).\n"
 	  "  A write MODE on a block device needs --destroy-data=PATH and a device that is not\n"
 	  "  mounted, held, open elsewhere or carrying a signature (exit 5 otherwise).\n" },
+	{ "fleet", sb_cmd_fleet, "run stacks on many machines with Ansible, then compare them",
+	  "usage: stackbench fleet -i INVENTORY [--each | --spread] [--rerun] [--results DIR] STACK.yml...\n"
+	  "  Runs the shipped playbook (/usr/share/stackbench/ansible/fleet.yml) with ansible-playbook:\n"
+	  "  each host installs stackbench, runs build-and-test with its inventory variables\n"
+	  "  (stackbench_set, stackbench_destroy_data, ...), and is torn down and checked; results\n"
+	  "  come back to DIR/<inventory_hostname>/ (default ./results). --each (default): every\n"
+	  "  stack on every host; --spread: each stack (matrix expansions too) once, dealt across\n"
+	  "  the hosts. Cells already fetched are skipped unless --rerun. Shows which host is on\n"
+	  "  which stack, then compare's table with a host column and a line per failure.\n"
+	  "  Exit 6 (partial) when some hosts or stacks failed and the others' rows stand.\n" },
 	{ "bonnie", sb_cmd_bonnie, "run bonnie++ 2.00a's tests with its options and output", sb_cmd_bonnie_usage },
 	{ NULL, NULL, NULL, NULL },
 };
@@ -100,6 +116,7 @@ const struct sb_exit_doc sb_exit_docs[] = {
 	{ SB_EXIT_NOROOT, "needs root" },
 	{ SB_EXIT_BUSY, "device busy, or leftovers of an earlier run" },
 	{ SB_EXIT_REFUSED, "refused for safety (a disk or path failed a check, or no consent)" },
+	{ SB_EXIT_PARTIAL, "partial: some hosts of `stackbench fleet` failed (each named, with why); the others' rows stand" },
 	{ SB_EXIT_INTERRUPTED, "interrupted (SIGINT/SIGTERM; what was built is torn down)" },
 	{ 0, NULL },
 };

@@ -355,6 +355,14 @@ static void ex_kernel(const struct sb_column *col, struct json_object *const *re
 	set_str(cell, str_or(get(get(res[0], "host"), "kernel"), "?"));
 }
 
+static void ex_host(const struct sb_column *col, struct json_object *const *res,
+		    unsigned n, struct sb_cell *cell)
+{
+	const char *h = sb_results_host_name(res[0]);
+
+	set_str(cell, *h ? h : "?");
+}
+
 static void ex_sandbox(const struct sb_column *col, struct json_object *const *res,
 		       unsigned n, struct sb_cell *cell)
 {
@@ -411,6 +419,7 @@ static void ex_degraded(const struct sb_column *col, struct json_object *const *
 static const struct sb_col_def defs[] = {
 	{ "stack", "Stack", "", 0, ex_stack, NULL, NULL },
 	{ "setup", "Setup", "", 0, ex_setup, NULL, NULL },
+	{ "host", "host", "", 0, ex_host, NULL, NULL },
 	{ "luks_sector", "LUKS sector size", "", 0, ex_luks_sector, NULL, NULL },
 	{ "cipher", "encryption", "", 0, ex_cipher, NULL, NULL },
 	{ "write", "write", "MB/s", 1, ex_figure, "bonnie", "block_output" },

@@ -89,6 +89,7 @@ int sb_host_info(struct json_object **out, struct sb_err *err)
 	struct utsname u;
 	struct sysinfo si;
 	char host[256] = "", model[256] = "", vendor[256] = "";
+	const char *label;
 	long cores;
 	int uml;
 
@@ -108,6 +109,11 @@ int sb_host_info(struct json_object **out, struct sb_err *err)
 
 	h = json_object_new_object();
 	json_object_object_add(h, "hostname", json_object_new_string(host));
+	/* Which machine of a fleet: many hosts share a hostname (localhost,
+	 * cloned images), the inventory name does not. */
+	label = getenv("STACKBENCH_HOST_LABEL");
+	if (label && *label)
+		json_object_object_add(h, "label", json_object_new_string(label));
 	json_object_object_add(h, "kernel", json_object_new_string(u.release));
 	json_object_object_add(h, "kernel_build", json_object_new_string(u.version));
 	json_object_object_add(h, "machine", json_object_new_string(u.machine));

@@ -335,6 +335,20 @@ const char *sb_results_stack_name(struct json_object *res)
 	return "";
 }
 
+const char *sb_results_host_name(struct json_object *res)
+{
+	struct json_object *host, *v;
+
+	if (!json_object_object_get_ex(res, "host", &host))
+		return "";
+	if (json_object_object_get_ex(host, "label", &v) && json_object_is_type(v, json_type_string) &&
+	    *json_object_get_string(v))
+		return json_object_get_string(v);
+	if (json_object_object_get_ex(host, "hostname", &v) && json_object_is_type(v, json_type_string))
+		return json_object_get_string(v);
+	return "";
+}
+
 struct json_object *sb_results_built_layer(struct json_object *res, const char *layer)
 {
 	struct json_object *stack, *built, *l, *name;

@@ -36,13 +36,16 @@ int sb_results_check(struct json_object *res, const char *what, struct sb_err *e
 
 /* Accessors used by the table; they never fail, returning NULL/"" when absent. */
 const char *sb_results_stack_name(struct json_object *res);
+/* The machine of a result: host.label (build-and-test --host-label, e.g. an
+ * Ansible inventory name), else host.hostname; "" when neither is there. */
+const char *sb_results_host_name(struct json_object *res);
 /* The built layer object named layer ("luks", "md", ...), or NULL. */
 struct json_object *sb_results_built_layer(struct json_object *res, const char *layer);
 
 /* ISO-8601 UTC "2026-11-30T01:02:03Z" of t. */
 void sb_results_iso_time(long t, char *buf, size_t len);
 
-/* host.c: hostname, kernel, kernel_build, machine, sandbox, cpu_model, cores, ram_bytes. */
+/* host.c: hostname, label (env STACKBENCH_HOST_LABEL, when set), kernel, kernel_build, machine, sandbox, cpu_model, cores, ram_bytes. */
 int sb_host_info(struct json_object **out, struct sb_err *err);
 
 #endif

@@ -228,6 +228,33 @@ static int rows_ambiguous(const struct sb_table *t)
 	return 0;
 }
 
+/* Rows in order of first appearance; same stack on the same machine = same
+ * row (its repetitions); the same stack on two machines (a fleet) is two
+ * rows. row_of[i] is the row of results[i]. */
+static int assign_rows(struct json_object *const *results, unsigned n, struct sb_table *t,
+		       unsigned *row_of)
+{
+	unsigned i, r;
+
+	for (i = 0; i < n; i++) {
+		const char *name = sb_results_stack_name(results[i]);
+		const char *host = sb_results_host_name(results[i]);
+
+		for (r = 0; r < t->nrows && (strcmp(t->row_stack[r], name) ||
+					     strcmp(sb_results_host_name(t->row_first[r]), host)); r++)
+			;
+		if (r == t->nrows) {
+			t->row_stack[r] = strdup(name);
+			if (!t->row_stack[r])
+				return -ENOMEM;
+			t->row_first[r] = results[i];
+			t->nrows++;
+		}
+		row_of[i] = r;
+	}
+	return 0;
+}
+
 static int build_once(struct json_object *const *results, unsigned n, const char *cols,
 		      const char *baseline, struct sb_table *t, struct sb_err *err)
 {
@@ -247,21 +274,8 @@ static int build_once(struct json_object *const *results, unsigned n, const char
 	grp = calloc(n, sizeof(*grp));
 	if (!row_of || !t->row_stack || !t->row_first || !grp)
 		goto out;
-	/* Rows in order of first appearance; same stack name = same row. */
-	for (i = 0; i < n; i++) {
-		const char *name = sb_results_stack_name(results[i]);
-
-		for (r = 0; r < t->nrows && strcmp(t->row_stack[r], name); r++)
-			;
-		if (r == t->nrows) {
-			t->row_stack[r] = strdup(name);
-			if (!t->row_stack[r])
-				goto out;
-			t->row_first[r] = results[i];
-			t->nrows++;
-		}
-		row_of[i] = r;
-	}
+	if (assign_rows(results, n, t, row_of) < 0)
+		goto out;
 	t->cells = calloc((size_t)t->nrows * t->ncols + 1, sizeof(*t->cells));
 	if (!t->cells)
 		goto out;
@@ -356,24 +370,61 @@ static int figure_columns(struct json_object *const *results, unsigned n, char *
 	return ncols > 0;
 }
 
-int sb_table_build(struct json_object *const *results, unsigned n,
-		   const struct sb_table_opts *o, struct sb_table *t, struct sb_err *err)
+/* Results from more than one machine: the table says which row is which. */
+static int many_hosts(struct json_object *const *results, unsigned n)
 {
-	char figcols[2048];
+	unsigned i;
+
+	for (i = 1; i < n; i++)
+		if (strcmp(sb_results_host_name(results[0]), sb_results_host_name(results[i])))
+			return 1;
+	return 0;
+}
+
+static int build_default(struct json_object *const *results, unsigned n,
+			 const struct sb_table_opts *o, struct sb_table *t, struct sb_err *err)
+{
+	char figcols[2048], cols[2048 + 16];
+	const char *host = many_hosts(results, n) ? "host," : "";
 	int r;
 
-	if (!n)
-		return sb_err_set(err, -EINVAL, "no results to compare");
-	if (o->columns)
-		return build_once(results, n, o->columns, o->baseline, t, err);
-	if (figure_columns(results, n, figcols, sizeof(figcols)))
-		return build_once(results, n, figcols, o->baseline, t, err);
-	r = build_once(results, n, DEFAULT_COLUMNS, o->baseline, t, err);
+	if (figure_columns(results, n, figcols, sizeof(figcols))) {
+		/* "stack,SUITE.FIG..." -> "stack,host,SUITE.FIG..." */
+		snprintf(cols, sizeof(cols), "stack,%s%s", host, figcols + strlen("stack,"));
+		return build_once(results, n, cols, o->baseline, t, err);
+	}
+	snprintf(cols, sizeof(cols), "%s" DEFAULT_COLUMNS, host);
+	r = build_once(results, n, cols, o->baseline, t, err);
 	if (r < 0 || !rows_ambiguous(t))
 		return r;
 	/* Identical setups (raid10-near2 vs raid10-far2): name the stacks. */
 	sb_table_free(t);
-	return build_once(results, n, "stack," DEFAULT_COLUMNS, o->baseline, t, err);
+	snprintf(cols, sizeof(cols), "stack,%s" DEFAULT_COLUMNS, host);
+	return build_once(results, n, cols, o->baseline, t, err);
+}
+
+int sb_table_build(struct json_object *const *results, unsigned n,
+		   const struct sb_table_opts *o, struct sb_table *t, struct sb_err *err)
+{
+	struct sb_table flat;
+	int r;
+
+	if (!n)
+		return sb_err_set(err, -EINVAL, "no results to compare");
+	if (o->pivot && strcmp(o->pivot, "host"))
+		return sb_err_set(err, -EINVAL, "--pivot %s: only 'host' can be pivoted (stacks as rows, "
+				  "hosts as columns)", o->pivot);
+	if (o->pivot && o->baseline)
+		return sb_err_set(err, -EINVAL, "--pivot host and --baseline do not go together");
+	if (o->columns)
+		r = build_once(results, n, o->columns, o->baseline, o->pivot ? &flat : t, err);
+	else
+		r = build_default(results, n, o, o->pivot ? &flat : t, err);
+	if (r < 0 || !o->pivot)
+		return r;
+	r = sb_table_pivot_host(&flat, t, err);
+	sb_table_free(&flat);
+	return r;
 }
 
 int sb_table_render(struct json_object *const *results, unsigned n,

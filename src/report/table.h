@@ -24,6 +24,7 @@ struct sb_table_opts {
 	const char *columns;   /* "write,read,fio-matrix.read_qd32_j4"; NULL = the Helios4 columns */
 	const char *baseline;  /* stack name whose row is 100%, or NULL */
 	const char *const *paths; /* file of each results object, for the HTML report; may be NULL */
+	const char *pivot;     /* "host": stacks as rows, one column per figure and host; NULL = flat */
 };
 
 /* "text", "markdown"/"md", "csv", "json", "bonnie-csv", "html" -> format; -EINVAL otherwise. */
@@ -82,6 +83,11 @@ static inline struct sb_cell *sb_table_cell(const struct sb_table *t, unsigned r
 int sb_table_build(struct json_object *const *results, unsigned n,
 		   const struct sb_table_opts *o, struct sb_table *t, struct sb_err *err);
 void sb_table_free(struct sb_table *t);
+
+/* pivot.c: flat (rows = stack x host) -> out (rows = stacks; the text
+ * columns other than host, then each numeric column once per host, in
+ * order of first appearance, headed "HEADER @ HOST"). */
+int sb_table_pivot_host(const struct sb_table *flat, struct sb_table *out, struct sb_err *err);
 
 /* columns.c: resolve one name from the registry. */
 int sb_column_resolve(const char *name, struct sb_column *col, struct sb_err *err);

@@ -79,6 +79,8 @@ int sb_err_exit_code(int code)
 		return SB_EXIT_BUSY;
 	case -SB_EREFUSED:
 		return SB_EXIT_REFUSED;
+	case -SB_EPARTIAL:
+		return SB_EXIT_PARTIAL;
 	case -EINTR:
 		return SB_EXIT_INTERRUPTED;
 	default:

@@ -40,6 +40,7 @@ enum sb_exit {
 	SB_EXIT_NOROOT = 3,    /* needs root (-EPERM, -EACCES) */
 	SB_EXIT_BUSY = 4,      /* device busy / earlier run still present (-EBUSY, -EEXIST) */
 	SB_EXIT_REFUSED = 5,   /* refused for safety: a disk or path failed a check (SB_EREFUSED) */
+	SB_EXIT_PARTIAL = 6,   /* partial: some hosts of a fleet failed, the others' rows stand (SB_EPARTIAL) */
 	SB_EXIT_INTERRUPTED = 130, /* stopped by SIGINT/SIGTERM (-EINTR) */
 };
 
@@ -47,6 +48,11 @@ enum sb_exit {
  * path): its own errno so that every refusal maps to one exit code, whatever
  * check made it. Set it with sb_err_set (its strerror text says nothing). */
 #define SB_EREFUSED EMEDIUMTYPE
+
+/* "Partial" (stackbench fleet): some hosts or cells failed, the others'
+ * results were fetched and shown. EREMOTEIO because what failed is remote:
+ * nothing local returns it, so it maps to exit 6 alone. */
+#define SB_EPARTIAL EREMOTEIO
 
 int sb_err_exit_code(int code);
 

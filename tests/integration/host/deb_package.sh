@@ -46,6 +46,7 @@ root=$tmp/root
 dpkg -x "$deb" "$root" || { bad "dpkg -x failed"; exit 1; }
 for f in usr/bin/stackbench usr/share/man/man1/stackbench.1.gz \
 	 usr/share/bash-completion/completions/stackbench usr/share/stackbench/stacks/luks4096-cesa.yml \
+	 usr/share/stackbench/ansible/fleet.yml usr/share/stackbench/ansible/roles/stackbench/tasks/main.yml \
 	 usr/share/doc/stackbench/copyright; do
 	[ -e "$root/$f" ] && ok "/$f" || bad "the package lacks /$f"
 done

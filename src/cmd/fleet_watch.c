@@ -1,0 +1,283 @@
+/* ansible-playbook as a child (fork/exec, argv, no shell) and its default
+ * callback's output read line by line. What the lines say is all the
+ * progress there is: the role labels each build-and-test item
+ * "sb-cell FILE STACK", so "changed: [h] => (item=sb-cell f s)" is that
+ * cell done and "failed: [h] (item=sb-cell f s) => {...}" that cell failed;
+ * "fatal: [h]: UNREACHABLE!" or "FAILED!" is the host. A host runs its
+ * cells in plan order, so the one it is on is its first not yet reported. */
+#include "cmd/fleet.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+static int spawn_pipe(char *const *argv, int merge, pid_t *pid, struct sb_err *err)
+{
+	int p[2];
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return sb_err_sys(err, -errno, "fleet: pipe");
+	*pid = fork();
+	if (*pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return sb_err_sys(err, -errno, "fleet: fork");
+	}
+	if (*pid == 0) {
+		int devnull = open("/dev/null", O_RDONLY);
+
+		if (devnull >= 0)
+			dup2(devnull, 0);
+		dup2(p[1], 1);
+		if (merge)
+			dup2(p[1], 2);
+		execvp(argv[0], argv);
+		fprintf(stderr, "stackbench fleet: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(p[1]);
+	return p[0];
+}
+
+static int reap(pid_t pid, const char *what, struct sb_err *err)
+{
+	int st;
+
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return sb_err_sys(err, -errno, "fleet: waiting for %s", what);
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	return sb_err_set(err, -EIO, "fleet: %s was killed by signal %d", what, WTERMSIG(st));
+}
+
+int sb_fleet_spawn(char *const *argv, FILE *log, void (*fn)(struct fleet *, char *), struct fleet *f,
+		   struct sb_err *err)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	pid_t pid;
+	FILE *in;
+	int fd = spawn_pipe(argv, 1, &pid, err);
+
+	if (fd < 0)
+		return fd;
+	in = fdopen(fd, "r");
+	if (!in) {
+		close(fd);
+		kill(pid, SIGTERM);
+		reap(pid, argv[0], err);
+		return sb_err_sys(err, -ENOMEM, "fleet: fdopen");
+	}
+	while (getline(&line, &cap, in) >= 0) {
+		if (log) {
+			fputs(line, log);
+			fflush(log);
+		}
+		line[strcspn(line, "\r\n")] = '\0';
+		fn(f, line);
+	}
+	free(line);
+	fclose(in);
+	return reap(pid, argv[0], err);
+}
+
+int sb_fleet_capture(char *const *argv, char **out, struct sb_err *err)
+{
+	size_t len = 0, cap = 0;
+	char *buf = NULL;
+	pid_t pid;
+	ssize_t n;
+	int fd = spawn_pipe(argv, 0, &pid, err);
+
+	if (fd < 0)
+		return fd;
+	for (;;) {
+		if (cap - len < 4096) {
+			char *nb = realloc(buf, cap + 65536);
+
+			if (!nb)
+				break;
+			buf = nb;
+			cap += 65536;
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	if (buf)
+		buf[len] = '\0';
+	*out = buf;
+	return reap(pid, argv[0], err);
+}
+
+static int host_index(struct fleet *f, const char *name, size_t len)
+{
+	unsigned h;
+
+	for (h = 0; h < f->nhosts; h++)
+		if (strlen(f->hosts[h].name) == len && !strncmp(f->hosts[h].name, name, len))
+			return (int)h;
+	return -1;
+}
+
+/* "[name]" right after prefix: the host, or -1. */
+static int line_host(struct fleet *f, const char *line, const char *prefix)
+{
+	const char *p, *e;
+
+	if (strncmp(line, prefix, strlen(prefix)))
+		return -1;
+	p = line + strlen(prefix);
+	e = strchr(p, ']');
+	return e ? host_index(f, p, (size_t)(e - p)) : -1;
+}
+
+static struct fleet_cell *line_cell(struct fleet *f, unsigned host, const char *line)
+{
+	const char *p = strstr(line, "(item=sb-cell ");
+	char file[512], stack[256];
+	unsigned c;
+
+	if (!p || sscanf(p, "(item=sb-cell %511s %255[^)])", file, stack) != 2)
+		return NULL;
+	for (c = 0; c < f->ncells; c++)
+		if (f->cells[c].host == host && !strcmp(f->cells[c].base, file) &&
+		    !strcmp(f->cells[c].stack, stack))
+			return &f->cells[c];
+	return NULL;
+}
+
+/* Why, from the result JSON after " => ": the last line of stderr
+ * (stackbench's own error sentence), else ansible's msg. */
+static void result_why(const char *line, char *why, size_t len)
+{
+	const char *p = strstr(line, " => ");
+	struct json_object *o, *v;
+	const char *s = NULL;
+
+	snprintf(why, len, "see the ansible log");
+	if (!p || !(o = json_tokener_parse(p + 4)))
+		return;
+	if (json_object_object_get_ex(o, "stderr", &v) && *json_object_get_string(v))
+		s = json_object_get_string(v);
+	else if (json_object_object_get_ex(o, "msg", &v))
+		s = json_object_get_string(v);
+	if (s) {
+		const char *end = s + strlen(s), *b;
+
+		while (end > s && (end[-1] == '\n' || end[-1] == ' '))
+			end--;
+		for (b = end; b > s && b[-1] != '\n'; b--)
+			;
+		snprintf(why, len, "%.*s", (int)(end - b), b);
+	}
+	json_object_put(o);
+}
+
+static void host_fail(struct fleet *f, int h, const char *kind, const char *line)
+{
+	char why[400];
+
+	if (h < 0 || f->hosts[h].failed)
+		return;
+	result_why(line, why, sizeof(why));
+	if (!strcmp(why, "One or more items failed"))
+		return;   /* the loop of cells, ignore_errors: each cell says its own */
+	f->hosts[h].failed = 1;
+	snprintf(f->hosts[h].why, sizeof(f->hosts[h].why), "%s%s", kind, why);
+}
+
+void sb_fleet_line(struct fleet *f, char *line)
+{
+	struct fleet_cell *c = NULL;
+	int h, changed = 0;
+
+	if ((h = line_host(f, line, "changed: [")) >= 0 || (h = line_host(f, line, "ok: [")) >= 0) {
+		if ((c = line_cell(f, (unsigned)h, line)) && c->state == CELL_PLANNED) {
+			c->state = CELL_DONE;
+			changed = 1;
+		}
+	} else if ((h = line_host(f, line, "failed: [")) >= 0) {
+		if ((c = line_cell(f, (unsigned)h, line))) {
+			c->state = CELL_FAILED;
+			result_why(line, c->why, sizeof(c->why));
+			changed = 1;
+		}
+	} else if ((h = line_host(f, line, "fatal: [")) >= 0) {
+		int was = f->hosts[h].failed;
+
+		host_fail(f, h, strstr(line, "UNREACHABLE!") ? "unreachable: " : "", line);
+		changed = was != f->hosts[h].failed;
+	}
+	if (changed && f->tty)
+		sb_fleet_progress(f, stderr);
+	else if (changed)   /* a log: one line per change, not the table again */
+		sb_fleet_progress_host(f, (unsigned)h, stderr);
+}
+
+/* The cell host h is on: its first still planned, or NULL. */
+static const struct fleet_cell *host_current(const struct fleet *f, unsigned h, unsigned *done,
+					     unsigned *failed, unsigned *total)
+{
+	const struct fleet_cell *cur = NULL;
+	unsigned c;
+
+	*done = *failed = *total = 0;
+	for (c = 0; c < f->ncells; c++) {
+		if (f->cells[c].host != h)
+			continue;
+		(*total)++;
+		*done += f->cells[c].state == CELL_DONE;
+		*failed += f->cells[c].state == CELL_FAILED;
+		if (!cur && f->cells[c].state == CELL_PLANNED)
+			cur = &f->cells[c];
+	}
+	return cur;
+}
+
+void sb_fleet_progress_host(const struct fleet *f, unsigned h, FILE *out)
+{
+	unsigned done, failed, total;
+	const struct fleet_cell *cur = host_current(f, h, &done, &failed, &total);
+
+	if (f->hosts[h].failed)
+		fprintf(out, "fleet: %s: failed: %s\n", f->hosts[h].name, f->hosts[h].why);
+	else
+		fprintf(out, "fleet: %s: %u/%u done%s%s%s\n", f->hosts[h].name, done, total,
+			failed ? " (some failed)" : "", cur ? ", on " : "", cur ? cur->stack : "");
+	fflush(out);
+}
+
+void sb_fleet_progress(struct fleet *f, FILE *out)
+{
+	unsigned h, w = 4, done, failed, total;
+
+	for (h = 0; h < f->nhosts; h++)
+		if (strlen(f->hosts[h].name) > w)
+			w = (unsigned)strlen(f->hosts[h].name);
+	if (f->tty && f->drawn)
+		fprintf(out, "\033[%uA\033[J", f->drawn);
+	fprintf(out, "%-*s  %-9s  %-32s  %s\n", (int)w, "host", "done/all", "on stack", "failed");
+	for (h = 0; h < f->nhosts; h++) {
+		const struct fleet_cell *cur = host_current(f, h, &done, &failed, &total);
+		char n[32];
+
+		snprintf(n, sizeof(n), "%u/%u", done, total);
+		fprintf(out, "%-*s  %-9s  %-32s  %s%s\n", (int)w, f->hosts[h].name, n,
+			f->hosts[h].failed ? "-" : cur ? cur->stack : "(finished)",
+			f->hosts[h].failed ? "host: " : "", f->hosts[h].failed ? f->hosts[h].why :
+			failed ? "some stacks" : "");
+	}
+	f->drawn = f->nhosts + 1;
+	fflush(out);
+}

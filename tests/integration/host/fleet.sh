@@ -1,0 +1,252 @@
+#!/bin/bash
+# stackbench fleet (issue 15) with real ssh and real Ansible on one machine:
+# three private sshd instances (throwaway host and client keys, their own
+# sshd_config, on 127.0.0.2/.3/.4 - loopback, never an address that leaves
+# the machine), an inventory of the three, each "host" with its own
+# STACKBENCH_STATE_DIR, loop and results directories under its scratch
+# directory. Checks:
+#  1. fleet --each of two small stacks (one loop -> ext4): six rows with a
+#     host column, six results files fetched, each labelled with its host,
+#     every host left without loops, mounts, state or scratch files;
+#  2. the same again: every cell already fetched, nothing runs, same rows;
+#  3. one host's sshd stopped: four rows, a failure line naming that host,
+#     exit 6 (partial);
+#  4. fleet --spread of a four-stack matrix over the three hosts: each stack
+#     exactly once, on more than one host;
+#  5. one host's own stackbench_set breaks its build: the other rows, a
+#     failure line with stackbench's error, exit 6, that host clean too;
+#     the same command with the host fixed runs that one cell only;
+#  6. --rerun runs cells already fetched (all hosts down: 3 failure lines,
+#     exit 6, the earlier rows stand).
+# Host h2 gets stackbench as the .deb, built once here from a copy of the
+# tree (16-90 s) and copied over by the playbook (stackbench_deb), unpacked
+# into its scratch directory (stackbench_deb_root) rather than installed:
+# the three "hosts" are this one machine, whose /usr a test must not change.
+# h3 and h4 run the build tree's binary (stackbench_binary). Without
+# dpkg-buildpackage (or with SB_FLEET_DEB=none) all three do; SB_FLEET_DEB=FILE
+# uses a .deb built already. Needs root, ansible, openssh-server. About 2.5-3.5
+# minutes on a lightly loaded 2-core machine, ~5 under load 4.5.
+set -u
+. "$(dirname "$0")/../lib.sh"
+sb_host_test fleet
+for t in ansible-playbook ansible-inventory ssh-keygen ssh; do
+	command -v "$t" >/dev/null || { echo "SKIP: $t not installed (scripts/install-deps.sh)"; FAILED=77; exit; }
+done
+[ -x /usr/sbin/sshd ] || { echo "SKIP: no /usr/sbin/sshd (apt-get install openssh-server)"; FAILED=77; exit; }
+[ -x "$SB" ] || { fail "$SB not built"; exit; }
+SB=$(readlink -f "$SB")
+made_run_sshd=
+hosts=(h2 h3 h4)
+addr() { echo "127.0.0.${1#h}"; }
+
+# A host going down: its listener and its sessions (Ansible keeps a
+# ControlPersist connection open, whose sshd child would outlive the
+# listener) - the processes this test started, by pid.
+stop_sshd() {
+	local pid kids
+	[ -f "$TMP/$1/our.pid" ] || return 0
+	pid=$(cat "$TMP/$1/our.pid")
+	kids=$(ps -o pid= --ppid "$pid")
+	kill "$pid" $kids 2>/dev/null
+	wait "$pid" 2>/dev/null
+	rm -f "$TMP/$1/our.pid"
+}
+sb_cleanup_hook() {
+	local h
+	for h in "${hosts[@]}"; do
+		stop_sshd "$h"
+		[ -d "$TMP/$h/work/state" ] && STACKBENCH_STATE_DIR=$TMP/$h/work/state "$SB" teardown --all >/dev/null 2>&1
+	done
+	findmnt -rn -o TARGET | grep "^$TMP/" | sort -r | while read -r m; do umount "$m"; done
+	[ -n "$made_run_sshd" ] && rmdir /run/sshd 2>/dev/null
+	return 0
+}
+
+# --- the .deb, built in the background meanwhile -----------------------------
+# SB_FLEET_DEB=FILE.deb uses a .deb built already; SB_FLEET_DEB=none skips it.
+debpid=
+deb=
+case "${SB_FLEET_DEB:-}" in
+none) ;;
+?*) deb=$(readlink -f "$SB_FLEET_DEB"); [ -f "$deb" ] || { fail "SB_FLEET_DEB=$SB_FLEET_DEB: no such file"; exit; } ;;
+esac
+if [ -z "${SB_FLEET_DEB:-}" ] && command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null; then
+	mkdir -p "$TMP/deb/stackbench-0.1.0"
+	(cd "$SB_ROOT" && git ls-files -z -co --exclude-standard | xargs -0 cp -a --parents -t "$TMP/deb/stackbench-0.1.0") &&
+	(cd "$TMP/deb/stackbench-0.1.0" && DEB_BUILD_OPTIONS="nocheck parallel=2" dpkg-buildpackage -us -uc -b) \
+		> "$TMP/deb/build.log" 2>&1 &
+	debpid=$!
+fi
+
+# --- three sshds ---------------------------------------------------------------
+[ -d /run/sshd ] || { mkdir -p /run/sshd && made_run_sshd=1; }   # sshd's privsep dir
+ssh-keygen -q -t ed25519 -N '' -f "$TMP/client" || { fail "ssh-keygen"; exit; }
+port=$((20000 + RANDOM % 30000))
+start_sshd() {
+	local h=$1 d=$TMP/$1
+	mkdir -p "$d"
+	[ -f "$d/hostkey" ] || ssh-keygen -q -t ed25519 -N '' -f "$d/hostkey" || return 1
+	cat > "$d/sshd_config" <<EOF
+Port $port
+ListenAddress $(addr "$h")
+HostKey $d/hostkey
+PidFile none
+AuthorizedKeysFile $TMP/client.pub
+PermitRootLogin prohibit-password
+PubkeyAuthentication yes
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+StrictModes no
+EOF
+	# -D: not a daemon, so $! is its pid (it may unlink its PidFile itself)
+	: > "$d/sshd.log"
+	/usr/sbin/sshd -D -f "$d/sshd_config" -E "$d/sshd.log" &
+	echo $! > "$d/our.pid"
+	for _ in $(seq 50); do grep -q 'Server listening' "$d/sshd.log" && return 0; sleep 0.1; done
+	return 1
+}
+for h in "${hosts[@]}"; do
+	start_sshd "$h" || { fail "sshd for $h did not start: $(tail -3 "$TMP/$h/sshd.log")"; exit; }
+done
+
+cat > "$TMP/inventory.yml" <<EOF
+all:
+  vars:
+    ansible_user: root
+    ansible_port: $port
+    ansible_ssh_private_key_file: $TMP/client
+    ansible_ssh_common_args: "-o UserKnownHostsFile=$TMP/known_hosts -o StrictHostKeyChecking=no -o IdentitiesOnly=yes -o ConnectTimeout=5"
+    ansible_python_interpreter: /usr/bin/python3
+    stackbench_become: false
+    stackbench_binary: $SB
+    stackbench_set: [bench.size=16MiB, devices.loop.size=64MiB]
+  hosts:
+EOF
+if [ -n "$debpid" ]; then
+	t0=$(date +%s)
+	wait "$debpid" && deb=$(ls "$TMP"/deb/stackbench_*.deb 2>/dev/null | head -1)
+	[ -n "$deb" ] && echo "the .deb: built in $(( $(date +%s) - t0 )) s more after the sshds were up" ||
+		{ fail "dpkg-buildpackage: $(tail -20 "$TMP/deb/build.log")"; exit; }
+fi
+for h in "${hosts[@]}"; do
+	extra=
+	[ "$h" = h2 ] && [ -n "$deb" ] && extra="stackbench_deb: $deb, stackbench_deb_root: $TMP/h2/work/pkg, "
+	echo "    $h: {${extra}ansible_host: $(addr "$h"), stackbench_workdir: $TMP/$h/work}" >> "$TMP/inventory.yml"
+done
+export ANSIBLE_HOME=$TMP/ansible-home ANSIBLE_LOCAL_TEMP=$TMP/ansible-tmp
+export ANSIBLE_SSH_CONTROL_PATH_DIR=$TMP/cp
+mkdir -p "$TMP/stacks"
+cp "$SB_ROOT/tests/stacks/plain.yml" "$TMP/stacks/plain.yml"
+sed 's/^name: plain$/name: plain-b/' "$SB_ROOT/tests/stacks/plain.yml" > "$TMP/stacks/plain-b.yml"
+cat > "$TMP/stacks/mx.yml" <<'EOF'
+name: mx
+devices:
+  loop: {count: 1, size: 64MiB}
+fs: {type: ext4, block_size: 4096}
+bench: {suites: [quick]}
+matrix:
+  fs.block_size: [2048, 4096]
+  bench.fsync: [true, false]
+EOF
+cd "$TMP" || exit
+
+# Nothing of stackbench left on any host: no loop device on its files, no
+# mount under its scratch directory, no scratch directory (state files).
+check_clean() {
+	local h leak
+	for h in "${hosts[@]}"; do
+		leak=$(sb_loop_leaks "$TMP/$h/")
+		[ -z "$leak" ] || fail "$1: $h left loop devices: $leak"
+		! findmnt -rn -o TARGET | grep -q "^$TMP/$h/" || fail "$1: $h left mounts"
+		[ ! -e "$TMP/$h/work" ] || fail "$1: $h left $(find "$TMP/$h/work" | head -5)"
+	done
+}
+rows() { grep -cE "^$1 +h[234] " "$2"; }
+
+# --- 1. --each: 2 stacks x 3 hosts ------------------------------------------------
+t0=$(date +%s)
+"$SB" fleet -i inventory.yml --each --results res1 stacks/plain.yml stacks/plain-b.yml > each.out 2> each.err
+rc=$?
+echo "fleet --each: exit $rc in $(( $(date +%s) - t0 )) s"
+[ $rc -eq 0 ] || fail "fleet --each exit $rc: $(tail -5 each.err) $(tail -20 res1/fleet-ansible.log)"
+grep -qE '^Stack +host ' each.out || fail "no host column: $(cat each.out)"
+n=$(( $(rows plain each.out) + $(rows plain-b each.out) ))
+[ "$n" -eq 6 ] || fail "--each: $n rows, not 6: $(cat each.out)"
+n=$(find res1 -name '*.json' | wc -l)
+[ "$n" -eq 6 ] || fail "--each: $n results files fetched, not 6: $(find res1)"
+for h in "${hosts[@]}"; do
+	n=$(grep -l "\"label\": \"$h\"" res1/$h/*.json 2>/dev/null | wc -l)
+	[ "$n" -eq 2 ] || fail "res1/$h: $n results files labelled $h, not 2"
+done
+if [ -n "$deb" ]; then
+	grep -A3 'unpack the .deb into stackbench_deb_root' res1/fleet-ansible.log | grep -q '^changed: \[h2\]' ||
+		fail "h2 did not get the .deb: $(grep -A3 'unpacked' res1/fleet-ansible.log)"
+fi
+grep -q "^fleet: h4: 2/2 done" each.err && grep -qE "^h4 +2/2 +\(finished\)" each.err || fail "no progress: $(head -20 each.err)"
+check_clean "--each"
+"$SB" compare --pivot host res1/h2 res1/h3 res1/h4 > pivot.out 2>&1 ||
+	fail "compare --pivot host: $(cat pivot.out)"
+head -1 pivot.out | grep -q '@ h2.*@ h3.*@ h4' && [ "$(grep -cE '^plain(-b)? ' pivot.out)" -eq 2 ] ||
+	fail "compare --pivot host: not stacks x hosts: $(cat pivot.out)"
+
+# --- 2. again: every cell fetched already, nothing runs ---------------------------
+"$SB" fleet -i inventory.yml --each --results res1 stacks/plain.yml stacks/plain-b.yml > again.out 2> again.err
+rc=$?
+[ $rc -eq 0 ] && grep -q '6 stack x host cells already fetched' again.err ||
+	fail "re-run: exit $rc, $(cat again.err)"
+[ "$(find res1 -name '*.json' | wc -l)" -eq 6 ] || fail "re-run fetched more: $(find res1)"
+
+# --- 3. one host down: four rows, a failure line, exit 6 -------------------------
+stop_sshd h4
+t0=$(date +%s)
+"$SB" fleet -i inventory.yml --results res2 stacks/plain.yml stacks/plain-b.yml > down.out 2> down.err
+rc=$?
+echo "fleet with h4 down: exit $rc in $(( $(date +%s) - t0 )) s"
+[ $rc -eq 6 ] || fail "one host down: exit $rc, not 6: $(tail -5 down.err)"
+n=$(( $(rows plain down.out) + $(rows plain-b down.out) ))
+[ "$n" -eq 4 ] || fail "one host down: $n rows, not 4: $(cat down.out)"
+grep -q '^failed: host h4: unreachable' down.out || fail "no failure line for h4: $(cat down.out)"
+! grep -qE '^plain(-b)? +h4 ' down.out || fail "rows for h4, which was down: $(cat down.out)"
+grep -q partial down.err || fail "the error does not say partial: $(tail -3 down.err)"
+check_clean "one host down"
+
+# --- 4. --spread: a four-stack matrix, each stack once ---------------------------
+start_sshd h4 || fail "sshd h4 did not restart"
+t0=$(date +%s)
+"$SB" fleet -i inventory.yml --spread --results res3 stacks/mx.yml > spread.out 2> spread.err
+rc=$?
+echo "fleet --spread: exit $rc in $(( $(date +%s) - t0 )) s"
+[ $rc -eq 0 ] || fail "--spread exit $rc: $(tail -5 spread.err)"
+for s in mx-2048-true mx-2048-false mx-4096-true mx-4096-false; do
+	n=$(grep -l "\"name\": \"$s\"" res3/*/*.json 2>/dev/null | wc -l)
+	[ "$n" -eq 1 ] || fail "--spread: $s ran $n times, not once"
+	[ "$(grep -cE "^$s +h[234] " spread.out)" -eq 1 ] || fail "--spread: $s not one row: $(cat spread.out)"
+done
+n=$(ls -d res3/h* 2>/dev/null | wc -l)
+[ "$n" -eq 3 ] || fail "--spread: results from $n hosts, not 3: $(find res3)"
+check_clean "--spread"
+# --- 5. a failed build on one host (its own --set): only its row is lost --------
+sed 's|^    h3: {|    h3: {stackbench_set: [devices.loop.size=1MiB], |' inventory.yml > inventory-bad.yml
+"$SB" fleet -i inventory-bad.yml --results res4 stacks/plain.yml > bad.out 2> bad.err
+rc=$?
+[ $rc -eq 6 ] || fail "a failed build: exit $rc, not 6: $(tail -5 bad.err)"
+[ "$(grep -cE '^plain +h[24] ' bad.out)" -eq 2 ] || fail "a failed build: not the 2 other rows: $(cat bad.out)"
+grep -q '^failed: plain on h3: .*stackbench' bad.out || fail "no failure line for plain on h3: $(cat bad.out)"
+check_clean "a failed build"
+# the same command once h3 is fixed: only the cell that failed runs again
+"$SB" fleet -i inventory.yml --results res4 stacks/plain.yml > retry.out 2> retry.err
+rc=$?
+[ $rc -eq 0 ] && grep -q '2 stack x host cells already fetched' retry.err && grep -q '1 stacks on 3 hosts' retry.err ||
+	fail "retry after a failed build: exit $rc: $(cat retry.err)"
+[ "$(grep -cE '^plain +h[234] ' retry.out)" -eq 3 ] || fail "retry: not 3 rows: $(cat retry.out)"
+
+# --- 6. --rerun runs fetched cells again (every host down now: all fail fast) -----
+for h in "${hosts[@]}"; do stop_sshd "$h"; done
+"$SB" fleet -i inventory.yml --rerun --results res4 stacks/plain.yml > rerun.out 2> rerun.err
+rc=$?
+[ $rc -eq 6 ] && ! grep -q 'already fetched' rerun.err && grep -q '3 stacks on 3 hosts' rerun.err &&
+	[ "$(grep -c '^failed: host h[234]: unreachable' rerun.out)" -eq 3 ] ||
+	fail "--rerun with every host down: exit $rc: $(cat rerun.out rerun.err)"
+[ $FAILED -eq 0 ] && echo "ok: fleet --each (6 rows), re-run skipped, one host down (4 rows, exit 6), --spread (4 stacks once each), a failed build (its row only)"
+exit

@@ -37,7 +37,7 @@ expect() {
 	>"$tmp/out" 2>"$tmp/err" && grep -q 'RAID10 near2 ×4' "$tmp/out" && ok "validate FILE --set ..." ||
 	bad "validate FILE --set: $(cat "$tmp/err") $(cat "$tmp/out")"
 "$sb" plan "$src/stacks/ext4.yml" --set devices.loop.size=512MiB >"$tmp/out" 2>"$tmp/err" &&
-	grep -q 'loop' "$tmp/out" && grep -q '2 sparse files of 512 MiB' "$tmp/out" && ok "plan FILE --set ..." ||
+	grep -q 'loop' "$tmp/out" && grep -Eq '2 (sparse|preallocated) files of 512 MiB' "$tmp/out" && ok "plan FILE --set ..." ||
 	bad "plan FILE --set: $(cat "$tmp/err")"
 # build FILE --set KEY=BAD: the --set is read (a validation error naming it), not "exactly one file"
 expect 2 'raid.level' build "$src/stacks/ext4.yml" --set raid.level=5

@@ -117,12 +117,11 @@ static struct json_object *empty_dir(void)
 
 /* fio's latency_ns / latency_us / latency_ms: % of all ios whose total
  * latency (lat) is below each bound, from the lat histograms. */
-static void latency_buckets(struct json_object *job, const struct sb_job_result *r)
+const uint64_t sb_fio_lat_limits[11] = { 2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000 };
+
+void sb_fio_lat_count(const struct sb_job_result *r, double cnt[3][12])
 {
-	static const uint64_t lim[] = { 2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000 };
-	static const char *const names[] = { "latency_ns", "latency_us", "latency_ms" };
-	double cnt[3][12] = { { 0 } }, total = (double)(r->dir[0].lat.n + r->dir[1].lat.n);
-	char key[16];
+	const uint64_t *lim = sb_fio_lat_limits;
 	unsigned d, i, u, k;
 
 	for (d = 0; d < 2; d++)
@@ -137,6 +136,17 @@ static void latency_buckets(struct json_object *job, const struct sb_job_result 
 				;
 			cnt[u][k] += (double)c;
 		}
+}
+
+static void latency_buckets(struct json_object *job, const struct sb_job_result *r)
+{
+	const uint64_t *lim = sb_fio_lat_limits;
+	static const char *const names[] = { "latency_ns", "latency_us", "latency_ms" };
+	double cnt[3][12] = { { 0 } }, total = (double)(r->dir[0].lat.n + r->dir[1].lat.n);
+	char key[16];
+	unsigned u, k;
+
+	sb_fio_lat_count(r, cnt);
 	for (u = 0; u < 3; u++) {
 		struct json_object *o = json_object_new_object();
 

@@ -110,23 +110,12 @@ static void dir_lines(FILE *f, int d, const struct sb_dir_result *r, bool aio)
 /* "lat (usec)   : 50=64.45%, 100=33.98%": the total latency buckets */
 static void lat_buckets(FILE *f, const struct sb_job_result *r)
 {
-	static const uint64_t lim[] = { 2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000 };
+	const uint64_t *lim = sb_fio_lat_limits;
 	static const char *const unit[] = { "nsec", "usec", "msec" };
 	double cnt[3][12] = { { 0 } }, total = (double)(r->dir[0].lat.n + r->dir[1].lat.n);
-	unsigned d, i, u, k;
+	unsigned u, k;
 
-	for (d = 0; d < 2; d++)
-		for (i = 0; i < SB_HIST_NBUCKETS; i++) {
-			uint64_t v = sb_hist_bucket_value(i), c = r->dir[d].lat.buckets[i];
-
-			if (!c)
-				continue;
-			u = v < 1000 ? 0 : v < 1000000 ? 1 : 2;
-			v = u == 0 ? v : u == 1 ? v / 1000 : v / 1000000;
-			for (k = 0; k < (u == 2 ? 11u : 9u) && v >= lim[k]; k++)
-				;
-			cnt[u][k] += (double)c;
-		}
+	sb_fio_lat_count(r, cnt);
 	for (u = 0; u < 3; u++) {
 		bool any = false;
 

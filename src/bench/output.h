@@ -34,4 +34,10 @@ double sb_dir_iops(const struct sb_dir_result *d);
 /* (user + system CPU of the job's threads) / elapsed * 100, as bonnie++ */
 double sb_job_cpu_pct(const struct sb_job_result *r);
 
+/* fio's latency_ns/us/ms buckets (json) and "lat (usec)" lines (normal),
+ * one count for both: cnt[unit][k] is the ios of both directions below
+ * sb_fio_lat_limits[k] of that unit (k = 9 resp. 11: at or above the last). */
+extern const uint64_t sb_fio_lat_limits[11];
+void sb_fio_lat_count(const struct sb_job_result *r, double cnt[3][12]);
+
 #endif

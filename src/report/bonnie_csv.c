@@ -50,30 +50,36 @@ static void latency(double ns, char *buf, size_t len)
 }
 
 /* value and %CPU of one figure into f[i], f[i+1]; kind 0: rate in K/sec,
- * 1: seeks (one decimal, as bonnie++), 2: files/s (integer). */
+ * 1: seeks (one decimal below 1000, as bonnie++), 2: files/s (integer). */
 static void pair(struct json_object *figs, const char *name, int kind,
 		 char f[][128], int i, char *lat, size_t latlen)
 {
 	struct json_object *fig = get(figs, name);
 	const char *unit;
-	double v, cpu, ns;
+	double v, cpu, ns, el;
 
 	if (!num(get(fig, "value"), &v))
 		return;
+	if (lat && num(get(fig, "latency_ns"), &ns))
+		latency(ns, lat, latlen);
+	/* bonnie++ does not time a test shorter than half a second (its MinTime) */
+	if (num(get(fig, "elapsed_s"), &el) && el < 0.5) {
+		snprintf(f[i], 128, "+++++");
+		snprintf(f[i + 1], 128, "+++");
+		return;
+	}
 	unit = get(fig, "unit") ? json_object_get_string(get(fig, "unit")) : "MB/s";
 	if (kind == 0) {
 		if (sb_unit_convert(v, unit, "KiB/s", &v) < 0)
 			return;
 		snprintf(f[i], 128, "%.0f", v);
 	} else if (kind == 1) {
-		snprintf(f[i], 128, "%.1f", v);
+		snprintf(f[i], 128, v >= 1000 ? "%.0f" : "%.1f", v);
 	} else {
 		snprintf(f[i], 128, "%.0f", v);
 	}
 	if (num(get(fig, "cpu_pct"), &cpu))
 		snprintf(f[i + 1], 128, "%.0f", cpu);
-	if (lat && num(get(fig, "latency_ns"), &ns))
-		latency(ns, lat, latlen);
 }
 
 static void clean_name(const char *in, char *out, size_t len)

@@ -342,6 +342,30 @@ static void test_bonnie_line(void **state)
 	json_object_put(res[0]);
 }
 
+/* bonnie++ prints "+++++" (and "+++" for %CPU) for a test that took less
+ * than half a second, and seeks of 1000/s or more without a decimal. */
+static void test_bonnie_too_fast(void **state)
+{
+	struct json_object *res[1] = { load("results/omv-ext4-lvm.json") };
+	struct json_object *figs = json_object_object_get(json_object_array_get_idx(
+		json_object_object_get(res[0], "suites"), 0), "figures");
+	struct sb_err err = { 0 };
+	char *buf = NULL;
+	size_t len;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	json_object_object_add(json_object_object_get(figs, "rewrite"), "elapsed_s", json_object_new_double(0.49));
+	json_object_object_add(json_object_object_get(figs, "block_output"), "elapsed_s", json_object_new_double(0.5));
+	json_object_object_add(json_object_object_get(figs, "seeks"), "value", json_object_new_double(1234.4));
+	assert_int_equal(sb_bonnie_csv_write(res, 1, f, &err), 0);
+	fclose(f);
+	if (!strstr(buf, ",142578,48,+++++,+++,,,172852,45,1234,5,") || !strstr(buf, ",185ms,383ms,,104ms,435ms,"))
+		fail_msg("line: %s", buf);
+	free(buf);
+	json_object_put(res[0]);
+}
+
 
 /* Debian's own bon_csv2txt and bon_csv2html read our lines. */
 static void test_bon_tools(void **state)
@@ -607,6 +631,7 @@ int main(void)
 		cmocka_unit_test(test_ambiguous_and_raid),
 		cmocka_unit_test(test_bad_columns),
 		cmocka_unit_test(test_bonnie_line),
+		cmocka_unit_test(test_bonnie_too_fast),
 		cmocka_unit_test(test_fio_matrix),
 		cmocka_unit_test(test_goldens),
 		cmocka_unit_test(test_requested_fallback),

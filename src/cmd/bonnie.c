@@ -173,13 +173,13 @@ static int switch_user(const struct bopts *b, struct sb_err *err)
 	return 0;
 }
 
-/* bonnie++'s throughput cell (K/sec): 9999k, 84.8m, 151m, 1.2g */
+/* bonnie++'s throughput cell (K/sec): 9999k, 84.8m, 151m, 1.2g, or +++++ as is */
 static void spd(const char *k, char *out, size_t len)
 {
 	double v = atof(k), m = v / 1024.0;
 
-	if (!*k)
-		snprintf(out, len, "%s", "");
+	if (!*k || !isdigit((unsigned char)*k))
+		snprintf(out, len, "%s", k);     /* empty, or "+++++" */
 	else if (v < 10000)
 		snprintf(out, len, "%4.0fk", v);
 	else if (m < 100)

@@ -26,11 +26,14 @@ for i in [11, 12, 13, 14, 17, 18, 19, 20] + list(range(26, 38)) + [39, 40, 42, 4
     assert f[i] != "", f"field {i} empty"
 for i in (9, 10, 15, 16, 38, 41):
     assert f[i] == "", f"per-char field {i} should be empty with -f: {f[i]!r}"
-assert float(f[11]) > 0 and f[38 + 1].endswith(("us", "ms", "s"))
+# a test under half a second is "+++++" with "+++" for its %CPU, as bonnie++ prints it
+for i in [11, 13, 17, 19] + list(range(26, 38, 2)):
+    assert (f[i], f[i + 1]) == ("+++++", "+++") or float(f[i]) > 0, f"field {i}: {f[i]!r},{f[i + 1]!r}"
+assert f[38 + 1].endswith(("us", "ms", "s"))
 PY
 grep -q "^Version .*------Sequential Output------ --Sequential Input- --Random-$" "$TMP/tables" ||
 	fail "no bonnie++ I/O table on stderr: $(cat "$TMP/tables")"
-grep -Eq "^ +1 +[0-9]+ +[0-9]+ " "$TMP/tables" || fail "no file-test row: $(cat "$TMP/tables")"
+grep -Eq "^ +1 +([0-9]+ +[0-9]+|[+]{5} [+]{3}) " "$TMP/tables" || fail "no file-test row: $(cat "$TMP/tables")"
 [ "$(grep -c '^Latency' "$TMP/tables")" = 2 ] || fail "not two Latency rows"
 bon_csv2txt <"$TMP/csv" >"$TMP/txt" 2>&1 || fail "bon_csv2txt failed: $(cat "$TMP/txt")"
 grep -q " 48M" "$TMP/txt" || fail "bon_csv2txt shows no size: $(cat "$TMP/txt")"

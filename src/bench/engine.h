@@ -12,8 +12,7 @@
  *
  * Buffers: one anonymous mapping per job thread holding iodepth buffers,
  * aligned to the target's logical block size (at least 4 KiB), filled with
- * random bytes once; MADV_HUGEPAGE is asked for when it is 2 MiB or more
- * (STACKBENCH_NO_THP=1 in the environment skips it, for A/B comparisons). */
+ * random bytes once; in plain pages as fio's, MADV_HUGEPAGE with iomem=mmaphuge. */
 #ifndef SB_BENCH_ENGINE_H
 #define SB_BENCH_ENGINE_H
 

@@ -50,6 +50,7 @@ struct sb_job_opts {
 	bool no_progress;         /* several jobs run at once: no progress line */
 	bool shared_region;       /* fio: all threads on the same region (not for directories) */
 	enum sb_ioengine ioengine;
+	bool huge_buffers;        /* fio's iomem=mmaphuge/shmhuge: buffers in huge pages (default: plain, as fio) */
 	uint32_t groupid;         /* fio's groupid: stonewall groups, counted from 0 */
 	char directory[256];      /* fio's directory (the CLI joins it with filename into target) */
 	char log_bw[256];         /* write_bw_log prefix ("" = none) */

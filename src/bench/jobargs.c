@@ -27,6 +27,7 @@ enum jt {
 	JT_DUR,    /* uint64_t ns; a bare number is seconds, as fio */
 	JT_U64,    /* uint64_t, any base */
 	JT_ENGINE, /* enum sb_ioengine */
+	JT_IOMEM,  /* fio's iomem: plain pages, or huge ones */
 	JT_MIXW,   /* rwmixwrite: stored as rwmixread = 100 - v */
 	/* command-line only (fio's too): not in job files */
 	JT_FMT,    /* --output-format */
@@ -61,6 +62,8 @@ static const struct jopt jopts[] = {
 	{ "iodepth_batch", "iodepth-batch", JT_U32, F(iodepth_batch), 1, 4096, NULL, "most ios per io_submit (fio's iodepth_batch_submit)" },
 	{ "numjobs", "numjob", JT_U32, F(numjobs), 1, SB_JOB_MAX_THREADS, "1", "job threads" },
 	{ "ioengine", NULL, JT_ENGINE, F(ioengine), 0, 0, "libaio", "libaio, psync or sync" },
+	{ "iomem", "mem", JT_IOMEM, F(huge_buffers), 0, 0, "malloc",
+	  "I/O buffers: malloc, mmap, shm (pages) or mmaphuge, shmhuge (transparent huge pages)" },
 	{ "direct", NULL, JT_BOOL, F(direct), 0, 0, "1", "O_DIRECT" },
 	{ "buffered", NULL, JT_NBOOL, F(direct), 0, 0, "0", "through the page cache (direct=0)" },
 	{ "randrepeat", NULL, JT_BOOL, F(randrepeat), 0, 0, "1", "same random offsets every run" },
@@ -101,7 +104,7 @@ static const char *const fio_only[] = {
 	"flow_sleep", "fsync_on_close", "gid", "gtod_cpu", "gtod_reduce", "hipri", "hugepage-size",
 	"idle-prof", "ignore_error", "ignore_zone_limits", "inflate-log", "invalidate", "io_size",
 	"io_submit_mode", "iodepth_batch_complete", "iodepth_batch_complete_max",
-	"iodepth_batch_complete_min", "iodepth_batch_submit", "iodepth_low", "iomem", "iopsavgtime",
+	"iodepth_batch_complete_min", "iodepth_batch_submit", "iodepth_low", "iopsavgtime",
 	"ioscheduler", "job_max_open_zones", "kb_base", "lat_percentiles", "latency_percentile",
 	"latency_run", "latency_target", "latency_window", "lockfile", "lockmem", "log_alternate_epoch",
 	"log_alternate_epoch_clock_id", "log_compression", "log_compression_cpus", "log_entries",
@@ -170,6 +173,30 @@ static int parse_uint(const char *s, uint64_t *v)
 }
 
 /* One value into a job (or, for command-line-only options, the cli). */
+
+/* fio's iomem: malloc, mmap, shm (plain pages), mmaphuge[:FILE] or shmhuge.
+ * fio's huge kinds use hugetlbfs (mmaphuge maps FILE on it); we ask for
+ * transparent huge pages instead, which need no reservation. */
+static int parse_iomem(struct sb_job_opts *j, const char *v, struct sb_err *err)
+{
+	static const char *const plain[] = { "malloc", "mmap", "shm" };
+	size_t n = strcspn(v, ":"), i;
+
+	if (v[n] == ':' && (n != 8 || strncmp(v, "mmaphuge", 8) || !v[n + 1]))
+		return sb_err_set(err, -EINVAL, "--iomem=%s: only mmaphuge takes a :FILE", v);
+	for (i = 0; i < 3; i++)
+		if (!strcmp(v, plain[i])) {
+			j->huge_buffers = false;
+			return 0;
+		}
+	if (!strcmp(v, "shmhuge") || (n == 8 && !strncmp(v, "mmaphuge", 8))) {
+		j->huge_buffers = true;
+		return 0;
+	}
+	return sb_err_set(err, -EINVAL, "not supported by stackbench job: --iomem=%s "
+			  "(malloc, mmap, shm, mmaphuge or shmhuge)", v);
+}
+
 static int set_value(const struct jopt *o, const char *v, struct sb_job_opts *j,
 		     struct sb_job_cli *cli, struct sb_err *err)
 {
@@ -243,6 +270,8 @@ static int set_value(const struct jopt *o, const char *v, struct sb_job_opts *j,
 			return sb_err_set(err, -EINVAL, "not supported by stackbench job: --ioengine=%s "
 					  "(libaio, psync or sync)", v);
 		return 0;
+	case JT_IOMEM:
+		return parse_iomem(j, v, err);
 	case JT_FMT:
 		if (!strcmp(v, "normal") || !strcmp(v, "text"))
 			cli->fmt = SB_OUT_TEXT;

@@ -8,12 +8,17 @@
 # bonnie++ prints as "+++++" (test too short to time) are shown as n/a.
 # A benchmark, not a pass/fail test.
 # usage: tests/bench/bonnie-compare.sh [ROUNDS] [SIZE_MiB] [FILES]   (needs root)
+# SB_BONNIE_DEV=/dev/X: make the ext4 on that scratch block device instead
+# (it is overwritten; only a ubd of the throwaway kernel is accepted), e.g.
+#   scripts/uml-run.sh --mem 384M --ubd 1:1600M -- env SB_BONNIE_DEV=/dev/ubda \
+#       tests/bench/bonnie-compare.sh 3 512 2
+# so the file is larger than the kernel's RAM and reads reach the device.
 set -euo pipefail
 ROUNDS=${1:-3}
 SIZE=${2:-256}
 FILES=${3:-4}
 SB=${SB_BIN:-$(cd "$(dirname "$0")/../.." && pwd)/build/stackbench}
-TMP=$(mktemp -d /dev/shm/sb-bonnie-compare.XXXXXX)
+TMP=$(mktemp -d "$([ -n "${SB_BONNIE_DEV:-}" ] && echo /tmp || echo /dev/shm)/sb-bonnie-compare.XXXXXX")
 LOOP=
 cleanup() {
 	mountpoint -q "$TMP/mnt" 2>/dev/null && umount "$TMP/mnt"
@@ -21,12 +26,21 @@ cleanup() {
 	rm -rf "$TMP"
 }
 trap cleanup EXIT INT TERM
-truncate -s $((SIZE * 3 + 512))M "$TMP/img"
-LOOP=$(losetup -f --show "$TMP/img")
-mkfs.ext4 -q -E lazy_itable_init=0,lazy_journal_init=0 "$LOOP"
+if [ -n "${SB_BONNIE_DEV:-}" ]; then
+	case "$SB_BONNIE_DEV" in
+	/dev/ubd?) ;;
+	*) echo "SB_BONNIE_DEV: only a throwaway kernel's /dev/ubdX, not $SB_BONNIE_DEV" >&2; exit 2 ;;
+	esac
+	DEV=$SB_BONNIE_DEV; WHAT="$DEV (ubd), RAM $(awk '/MemTotal/ {print int($2/1024)}' /proc/meminfo) MiB"
+else
+	truncate -s $((SIZE * 3 + 512))M "$TMP/img"
+	LOOP=$(losetup -f --show "$TMP/img")
+	DEV=$LOOP; WHAT="$LOOP (backed by /dev/shm)"
+fi
+mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$DEV"
 mkdir "$TMP/mnt"
-mount "$LOOP" "$TMP/mnt"
-echo "ext4 on $LOOP (backed by /dev/shm), file ${SIZE} MiB, chunk 8 KiB, fsync after every write (-b), ${FILES}x1024 files, $ROUNDS rounds"
+mount "$DEV" "$TMP/mnt"
+echo "ext4 on $WHAT, file ${SIZE} MiB, chunk 8 KiB, fsync after every write (-b), ${FILES}x1024 files, $ROUNDS rounds, load $(cut -d' ' -f1-3 /proc/loadavg)"
 
 FIGS="block_output rewrite block_input seeks seq_create seq_stat seq_delete ran_create ran_stat ran_delete"
 # the same bonnie++ command line for both tools; each prints bonnie++'s CSV line

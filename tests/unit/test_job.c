@@ -165,6 +165,31 @@ static void test_fio_jobs(void **state)
 	sb_job_cli_free(&c);
 }
 
+/* fio's iomem: plain pages by default (a 1 MiB direct io may then be split
+ * into several device requests, as fio's are); mmaphuge/shmhuge ask for
+ * huge pages; other kinds are refused. */
+static void test_fio_iomem(void **state)
+{
+	struct sb_job_cli c;
+	struct sb_err err = { 0 };
+	const char *bad[] = { "--iomem=cudamalloc", "--iomem=mal", "--iomem=malloc:x", "--iomem=mmaphuge:", NULL };
+
+	(void)state;
+	if (cli(&c, &err, "--filename=/dev/null", "--name=a", "--iomem=mmaphuge:/hugetlbfs/f", "--name=b",
+		"--mem=shmhuge", "--name=c", "--iomem=mmap", "--name=d", NULL) < 0)
+		fail_msg("%s", err.msg);
+	assert_true(c.jobs[0].huge_buffers);
+	assert_true(c.jobs[1].huge_buffers);
+	assert_false(c.jobs[2].huge_buffers);
+	assert_false(c.jobs[3].huge_buffers);
+	sb_job_cli_free(&c);
+	for (int i = 0; bad[i]; i++) {
+		if (cli(&c, &err, "--filename=/dev/null", bad[i], NULL) == 0)
+			fail_msg("%s was taken", bad[i]);
+		assert_int_equal(err.code, -EINVAL);
+	}
+}
+
 static void test_fio_job_file(void **state)
 {
 	char path[] = "/tmp/sb-test-jobfile.XXXXXX";
@@ -385,6 +410,7 @@ int main(void)
 		cmocka_unit_test(test_parse_reject),
 		cmocka_unit_test(test_fio_spellings),
 		cmocka_unit_test(test_fio_jobs),
+		cmocka_unit_test(test_fio_iomem),
 		cmocka_unit_test(test_fio_job_file),
 		cmocka_unit_test(test_fio_json),
 		cmocka_unit_test(test_json_shape),

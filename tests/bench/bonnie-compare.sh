@@ -61,9 +61,18 @@ for k, i in idx.items():
     print(k, v, c if c and "+" not in c else "nan")
 '
 }
-run_bonnie() { bonnie++ "${ARGS[@]}" 2>/dev/null | parse_csv; }
+# one run: its CSV line parsed; a failed run says why and stops the script
+run() { # name command...
+	local name=$1; shift
+	if ! "$@" >"$TMP/out" 2>"$TMP/err" || ! grep -q '^1\.98,' "$TMP/out"; then
+		echo "$name failed: $(tail -5 "$TMP/err")" >&2
+		exit 1
+	fi
+	grep '^1\.98,' "$TMP/out" | parse_csv
+}
+run_bonnie() { run bonnie++ bonnie++ "${ARGS[@]}"; }
 # stackbench bonnie, like bonnie++, does not drop the page cache between phases
-run_sb() { "$SB" bonnie "${ARGS[@]}" 2>/dev/null | parse_csv; }
+run_sb() { run stackbench "$SB" bonnie "${ARGS[@]}"; }
 : >"$TMP/sb.txt"; : >"$TMP/bo.txt"
 for r in $(seq 1 "$ROUNDS"); do
 	if (( r % 2 )); then

@@ -23,6 +23,8 @@ pkgs=(
 	python3-six
 	# iostat, to cross-check the per-device statistics
 	sysstat
+	# tests/integration/host/bonnie_syscalls.sh compares system calls with bonnie++'s
+	strace
 	# the HTML report's test: headless Chromium, HTML5 strict parsing
 	chromium python3-html5lib
 	# packaging and its tests: the .deb build, man -l, the completion,

@@ -1,0 +1,68 @@
+#!/bin/bash
+# The bonnie suite makes the system calls bonnie++ 2.00a makes (strace of
+# both, same command line, same directory): every close of the data file
+# and of each seeker is fsync()ed with or without -b; the file tests use one
+# directory, bonnie++'s names (10 hex digits and 0-12 random characters
+# after them, or before them for the random test), call sync() after the
+# last create and after removing the directory at the end of each delete,
+# inside the timing; with -b the fsyncs of files and directory are
+# bonnie++'s (the seeks' updates are a random tenth: within 15 %).
+set -uo pipefail
+. "$(dirname "$0")/../lib.sh"
+sb_host_test bonnie-syscalls
+command -v strace >/dev/null || { fail "needs strace"; exit; }
+command -v bonnie++ >/dev/null || { fail "needs Debian's bonnie++"; exit; }
+mkdir "$TMP/d"
+tr() { strace -f -qq -o "$1" -e trace=fsync,sync,openat,unlinkat,unlink,rmdir,mkdir "${@:2}" >/dev/null 2>&1; }
+
+# without -b: the data file's three closes and the 5 seekers' closes, nothing else
+tr "$TMP/nob" "$SB" bonnie -d "$TMP/d" -s 16 -r 8 -n 0 -f -u root -q || { fail "bonnie failed"; exit; }
+n=$(grep -c 'fsync(' "$TMP/nob")
+[ "$n" = 8 ] || fail "without -b: $n fsyncs, bonnie++ makes 8 on the data file (3 phases + 5 seekers)"
+
+tr "$TMP/sb" "$SB" bonnie -d "$TMP/d" -s 16 -r 8 -n 1 -f -b -u root -q || { fail "bonnie -b failed"; exit; }
+tr "$TMP/bo" bonnie++ -d "$TMP/d" -s 16 -r 8 -n 1 -f -b -u root -q || { fail "bonnie++ failed"; exit; }
+python3 - "$TMP/sb" "$TMP/bo" <<'PY' || fail "system calls differ from bonnie++'s"
+import re, sys
+def calls(p):
+    return [l.split(None, 1)[1] for l in open(p) if " " in l]
+sb, bo = calls(sys.argv[1]), calls(sys.argv[2])
+bad = []
+# the test files: O_CREAT|O_EXCL in one directory, bonnie++'s names
+made = [re.search(r'openat\((\d+|AT_FDCWD), "([^"]+)", O_WRONLY\|O_CREAT\|O_EXCL', c) for c in sb]
+names = [m.group(2) for m in made if m]
+if len(names) != 2048:
+    bad.append(f"{len(names)} files created, want 2 x 1024")
+if any("/" in n for n in names):
+    bad.append(f"files in subdirectories: {[n for n in names if '/' in n][:3]}")
+seq, ran = names[:1024], names[1024:]
+if not all(re.fullmatch(r"[0-9a-f]{10}[A-Za-z0-9]{0,12}", n) and int(n[:10], 16) == i for i, n in enumerate(seq)):
+    bad.append(f"sequential names not bonnie++'s, in index order: {seq[:3]}")
+if not all(re.fullmatch(r"[A-Za-z0-9]{0,12}[0-9a-f]{10}", n) and int(n[-10:], 16) == i for i, n in enumerate(ran)):
+    bad.append(f"random names not bonnie++'s, created in index order: {ran[:3]}")
+if not any(len(n) != len(seq[0]) for n in seq):
+    bad.append("every name has the same length (0-12 random characters expected)")
+# sync() right after the last create of each test, and right after each rmdir of the directory
+def follows(cs, pred):
+    return [cs[i + 1].startswith("sync(") if i + 1 < len(cs) else False for i, c in enumerate(cs) if pred(c)]
+creates = [i for i, c in enumerate(sb) if "O_CREAT|O_EXCL" in c and "O_WRONLY" in c]
+for i in (creates[1023], creates[-1]):
+    if not sb[i + 1 + sum(1 for c in sb[i + 1:i + 3] if c.startswith("fsync("))].startswith("sync("):
+        bad.append(f"no sync() after the last create: {sb[i:i + 4]}")
+rm = follows(sb, lambda c: c.startswith("rmdir(") and ".files" in c)
+if rm != [True, True]:
+    bad.append(f"rmdir of the test directory then sync(): {rm}")
+nb = lambda cs, s: sum(1 for c in cs if c.startswith(s))
+if nb(sb, "unlinkat(") != 2048:
+    bad.append(f"{nb(sb, 'unlinkat(')} unlinks, want 2048")
+fs, fb = nb(sb, "fsync("), nb(bo, "fsync(")
+# fixed: 2048 x 2 (create: file, directory) + 2048 (delete: directory) + 8 closes
+# (bonnie++: one more, it creates the file twice); the rest are the seeks' updates
+if abs(fs - fb) > 0.15 * max(fb - 6152, 1):
+    bad.append(f"fsyncs: stackbench {fs}, bonnie++ {fb}")
+if bad:
+    print("\n".join(bad), file=sys.stderr)
+    sys.exit(1)
+PY
+[ -z "$(ls -A "$TMP/d")" ] || fail "files left: $(ls "$TMP/d")"
+[ $FAILED = 0 ] && echo "PASS: bonnie_syscalls"

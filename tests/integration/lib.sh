@@ -75,9 +75,20 @@ sb_host_test() {
 	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root" >&2; FAILED=77; exit; }
 }
 fail() { echo "FAIL: $*" >&2; FAILED=1; }
+# ok/bad: one line per check for the tests that count their failures in
+# fails (layers_lib.sh and safety_paths.sh number theirs instead).
+ok() { echo "ok: $*"; }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+# sb_host_loop SIZE: a sparse SIZE file $TMP/img on a loop device, in LOOP.
+sb_host_loop() {
+	truncate -s "$1" "$TMP/img"
+	LOOP=$(losetup -f --show "$TMP/img")
+}
 sb_host_cleanup() {
-	local leak
+	local leak m
 	declare -F sb_cleanup_hook >/dev/null && sb_cleanup_hook
+	# whatever the test mounted under TMP, innermost first
+	for m in $(findmnt -rn -o TARGET | grep -F "$TMP/" | sort -r); do umount "$m"; done
 	# shellcheck disable=SC2046
 	sb_loop_detach $(sb_loops_backed_by "$TMP/" | cut -d' ' -f1) 2>/dev/null
 	leak=$(sb_loop_leaks "$TMP/")
@@ -87,6 +98,18 @@ sb_host_cleanup() {
 	fi
 	rm -rf "$TMP"
 	exit $FAILED
+}
+
+# sb_plain_test NAME: the preamble of a test that builds nothing on the
+# host's block layer itself: sb and src, the binary checked, a scratch dir
+# tmp (SB_TEST_DIR when the harness gives one) and a private state dir.
+sb_plain_test() {
+	sb=$SB
+	src=$SB_ROOT
+	[ -x "$sb" ] || { echo "FAIL: $sb not built"; exit 1; }
+	tmp=${SB_TEST_DIR:-$(mktemp -d "/tmp/sb-$1.XXXXXX")}
+	mkdir -p "$tmp"
+	export STACKBENCH_STATE_DIR=$tmp/$1-state
 }
 
 # sb_uml_test "$0" "$@": the preamble of a test that needs md and
@@ -104,4 +127,105 @@ sb_uml_test() {
 	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
 	[ -x "$SB" ] || { echo "FAIL: $SB not built"; exit 1; }
 	sb=$SB
+}
+
+# sb_wait_until PID SECONDS CMD...: poll CMD every 0.1 s until it succeeds
+# (returns 0), PID has exited or SECONDS have passed; then tries CMD a last
+# time, so a condition met by the very last act of PID still counts.
+sb_wait_until() {
+	local pid=$1 n=$(($2 * 10)) i
+	shift 2
+	for ((i = 0; i < n; i++)); do
+		"$@" 2>/dev/null && return 0
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	"$@" 2>/dev/null
+}
+
+# sb_start_paused MARK POINT LOG CMD...: run CMD (a stackbench command line)
+# in the background with STACKBENCH_TEST_PAUSE_AT=POINT, output to LOG;
+# sets sb_bg_pid. Returns 0 once it paused at POINT (it touched MARK), 1 if
+# it ended first or did not get there within 300 s.
+sb_start_paused() {
+	local mark=$1 point=$2 log=$3
+	shift 3
+	rm -f "$mark"
+	STACKBENCH_TEST_PAUSE_AT=$point STACKBENCH_TEST_PAUSE_MARK=$mark "$@" >"$log" 2>&1 &
+	sb_bg_pid=$!
+	sb_wait_until "$sb_bg_pid" 300 test -e "$mark"
+}
+
+# sb_start_suite SUITE LOG CMD...: run CMD (a build-and-test) in the
+# background, output to LOG, sets sb_bg_pid; returns 0 once SUITE has run
+# for a second and the run is not yet tearing down, 1 otherwise.
+sb_start_suite() {
+	local suite=$1 log=$2
+	shift 2
+	"$@" >"$log" 2>&1 &
+	sb_bg_pid=$!
+	sb_wait_until "$sb_bg_pid" 300 grep -q "suite $suite" "$log" || return 1
+	sleep 1
+	! grep -q "tearing down" "$log" && kill -0 "$sb_bg_pid" 2>/dev/null
+}
+
+# sb_reap SIGNAL PID: send SIGNAL to PID (if still there) and wait for it;
+# returns its exit status.
+sb_reap() {
+	kill -"$1" "$2" 2>/dev/null
+	wait "$2"
+}
+
+# sb_signal_wait SIGNAL PID SECONDS: send SIGNAL and give PID SECONDS to
+# exit; if it is still there then, sb_late=1 and it gets a kill -9.
+# Returns PID's exit status.
+sb_signal_wait() {
+	local pid=$2 i
+	sb_late=0
+	kill -"$1" "$pid"
+	for ((i = 0; i < $3 * 10; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+	kill -0 "$pid" 2>/dev/null && { sb_late=1; kill -9 "$pid"; }
+	wait "$pid"
+}
+
+# sb_uml_scratch NAME: after sb_uml_test, the rest of its preamble: a
+# scratch directory tmp (under SB_TEST_DIR, default /tmp) with a private
+# state dir in it, fails=0 and fail() counting into it, and an EXIT trap
+# that tears down what the private state records, runs the test's own
+# sb_cleanup_hook (if defined) and removes tmp.
+sb_uml_scratch() {
+	tmp=$(mktemp -d "${SB_TEST_DIR:-/tmp}/sb-$1.XXXXXX")
+	export STACKBENCH_STATE_DIR=$tmp/state
+	fails=0
+	trap sb_uml_cleanup EXIT
+}
+sb_uml_cleanup() {
+	"$SB" -q teardown --all >/dev/null 2>&1
+	declare -F sb_cleanup_hook >/dev/null && sb_cleanup_hook
+	rm -rf "$tmp"
+}
+sb_uml_fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# sb_probe_verdict DESC WANT WORD RC OUT MSGFILE: judge one run of the
+# safety probe (tests/tools: prints "OK" or "REFUSED <errno name>"): WANT is
+# OK or the errno name the refusal must carry, WORD text its message
+# (MSGFILE) must contain. Prints "ok N - DESC" or "not ok ..." with the
+# message; counts in n and fails.
+sb_probe_verdict() {
+	local desc=$1 want=$2 word=$3 rc=$4 out=$5 msg ok=1
+	msg=$(cat "$6")
+	n=$((n + 1))
+	if [ "$want" = OK ]; then
+		[ "$rc" -eq 0 ] && [ "${out%%$'\n'*}" = OK ] || ok=0
+	else
+		[ "$rc" -eq 1 ] && [ "${out%%$'\n'*}" = "REFUSED $want" ] || ok=0
+		grep -qiF -- "$word" <<<"$msg" || ok=0
+	fi
+	if [ $ok = 1 ]; then
+		echo "ok $n - $desc"
+	else
+		echo "not ok $n - $desc (want $want${word:+ /$word/}; got rc=$rc: $out)"
+		sed 's/^/    # /' <<<"$msg"
+		fails=$((fails + 1))
+	fi
 }

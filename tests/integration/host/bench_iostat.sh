@@ -5,12 +5,7 @@
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 sb_host_test bench-iostat
-sb_cleanup_hook() {
-	mountpoint -q "$TMP/mnt" 2>/dev/null && umount "$TMP/mnt"
-}
-
-truncate -s 128M "$TMP/img"
-LOOP=$(losetup -f --show "$TMP/img") || { fail "losetup"; exit; }
+sb_host_loop 128M || { fail "losetup"; exit; }
 name=$(basename "$LOOP")
 
 check() { # json-file what rw

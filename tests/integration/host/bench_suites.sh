@@ -5,12 +5,7 @@
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 sb_host_test bench-suites
-sb_cleanup_hook() {
-	mountpoint -q "$TMP/mnt" 2>/dev/null && umount "$TMP/mnt"
-}
-
-truncate -s 256M "$TMP/img"
-LOOP=$(losetup -f --show "$TMP/img") || { fail "losetup"; exit; }
+sb_host_loop 256M || { fail "losetup"; exit; }
 mkfs.ext4 -q -E lazy_itable_init=0,lazy_journal_init=0 "$LOOP" || fail mkfs
 mkdir "$TMP/mnt" && mount "$LOOP" "$TMP/mnt" || { fail mount; exit; }
 

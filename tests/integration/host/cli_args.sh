@@ -8,14 +8,8 @@
 # Touches nothing (no root needed): only validate/plan/compare run fully.
 set -u
 . "$(dirname "$0")/../lib.sh"
-sb=$SB
-src=$SB_ROOT
-[ -x "$sb" ] || { echo "FAIL: $sb not built"; exit 1; }
-tmp=${SB_TEST_DIR:-$(mktemp -d /tmp/sb-args.XXXXXX)}
-export STACKBENCH_STATE_DIR=$tmp/args-state
+sb_plain_test args
 fails=0
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # expect CODE REGEX CMD...: exit status CODE and stderr matching REGEX
 expect() {

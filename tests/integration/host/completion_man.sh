@@ -16,8 +16,6 @@ comp=$src/completion/stackbench
 [ -x "$sb" ] || { echo "FAIL: $sb not built"; exit 1; }
 tmp=${SB_TEST_DIR:-$(mktemp -d /tmp/sb-pkg.XXXXXX)}
 fails=0
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # --- completion ------------------------------------------------------------
 out=$(bash -c "source '$comp'; complete -p stackbench" 2>&1)

@@ -17,8 +17,6 @@ done
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sb-deb.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 fails=0
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # --- a copy of the tree: tracked and new files, no build directories ---------
 tree=$tmp/stackbench-0.1.0

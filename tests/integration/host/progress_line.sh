@@ -15,8 +15,6 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/sb-progress.XXXXXX")
 export STACKBENCH_STATE_DIR=$tmp/state
 trap '"$sb" -q teardown --all >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 fails=0
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 sets=(--set bench.suites=[quick] --set bench.size=16MiB --set bench.runtime=1s --set "devices.loop.dir=$tmp/loops"
       --results "$tmp/res")
 

@@ -13,6 +13,7 @@ src=$(cd "$(dirname "$0")/../../.." && pwd)
 build=${SB_BUILD_DIR:-$src/build}
 sb=$build/stackbench
 stack=$src/tests/stacks/plain.yml
+. "$src/tests/integration/lib.sh"
 if [ "$(id -u)" != 0 ]; then echo "SKIP: needs root"; exit 77; fi
 [ -x "$sb" ] || { echo "FAIL: $sb not built (meson setup build && ninja -C build)"; exit 1; }
 for t in dumpe2fs blockdev sha256sum findmnt; do
@@ -58,8 +59,6 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 expect_clean() {
 	local left
 	# loop detach is confirmed by stackbench itself; no grace period here

@@ -12,15 +12,8 @@
 # Needs root (the real run builds a loop device and ext4 on this kernel).
 set -u
 . "$(dirname "$0")/../lib.sh"
-sb=$SB
-src=$SB_ROOT
-[ -x "$sb" ] || { echo "FAIL: $sb not built"; exit 1; }
-tmp=${SB_TEST_DIR:-$(mktemp -d /tmp/sb-fit.XXXXXX)}
-mkdir -p "$tmp"
-export STACKBENCH_STATE_DIR=$tmp/fit-state   # teardown leaves its empty mnt/ dir
+sb_plain_test fit
 fails=0
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # --- plan: disk, filesystem, sizes, time ---------------------------------
 out=$(STACKBENCH_UML_MEM=1G "$sb" plan "$src/stacks/luks4096-cesa.yml" 2>&1); rc=$?

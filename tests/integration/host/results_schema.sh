@@ -15,8 +15,6 @@ python3 -c 'import jsonschema' 2>/dev/null || { echo "SKIP: python3-jsonschema n
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sb-schema.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 fails=0
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 out=$("$check" "$src/docs/helios4-results" 2>&1) && ok "docs/helios4-results: $out" || bad "helios4 files: $out"
 mkdir -p "$tmp/copy" "$tmp/target"

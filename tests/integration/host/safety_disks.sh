@@ -75,32 +75,18 @@ n=0
 #   WORD: text the message must contain (case-insensitive), "" for OK.
 #   --as-nobody runs the probe as uid/gid 65534.
 check() {
-	local desc=$1 want=$2 word=$3 input="" stdin=0 out msg rc ok=1 pre=()
+	local desc=$1 want=$2 word=$3 input="" stdin=0 out rc pre=()
 	shift 3
 	if [ "$1" = --stdin ]; then input=$2; stdin=1; shift 2; fi
 	if [ "$1" = --as-nobody ]; then pre=(setpriv --reuid=65534 --regid=65534 --clear-groups); shift; fi
 	[ "$1" = -- ] && shift
-	n=$((n + 1))
 	if [ $stdin = 1 ]; then
 		out=$(printf '%s\n' "$input" | "${pre[@]}" "$probe" --interactive "$@" 2>"$tmp/msg")
 	else
 		out=$("${pre[@]}" "$probe" "$@" 2>"$tmp/msg" </dev/null)
 	fi
 	rc=$?
-	msg=$(cat "$tmp/msg")
-	if [ "$want" = OK ]; then
-		[ $rc -eq 0 ] && [ "${out%%$'\n'*}" = OK ] || ok=0
-	else
-		[ $rc -eq 1 ] && [ "${out%%$'\n'*}" = "REFUSED $want" ] || ok=0
-		grep -qiF -- "$word" <<<"$msg" || ok=0
-	fi
-	if [ $ok = 1 ]; then
-		echo "ok $n - $desc"
-	else
-		echo "not ok $n - $desc (want $want${word:+ /$word/}; got rc=$rc: $out)"
-		sed 's/^/    # /' <<<"$msg"
-		fails=$((fails + 1))
-	fi
+	sb_probe_verdict "$desc" "$want" "$word" "$rc" "$out" "$tmp/msg"
 }
 
 # new_loop NAME [losetup options]: a 32 MiB sparse file on a loop device.

@@ -11,15 +11,8 @@ src=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$src/tests/integration/lib.sh"
 sb_uml_test "$0" "$@"
 
-tmp=$(mktemp -d "${SB_TEST_DIR:-/tmp}/sb-cli.XXXXXX")
-export STACKBENCH_STATE_DIR=$tmp/state
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-cleanup() {
-	"$sb" teardown --all >/dev/null 2>&1
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+sb_uml_scratch cli
+fail() { sb_uml_fail "$@"; }
 
 stack=$src/stacks/luks4096-cesa.yml
 sets=(--set "devices.loop.dir=$tmp/work" --set devices.loop.size=96MiB)

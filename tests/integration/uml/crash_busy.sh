@@ -18,20 +18,12 @@ mark=$state/.paused
 luksf=$root/stacks/luks4096.yml
 holder=
 
-build_kill() { # FILE POINT
-	local pid i
-	rm -f "$mark"
-	STACKBENCH_TEST_PAUSE_AT=$2 STACKBENCH_TEST_PAUSE_MARK=$mark \
-		"$SB" build "${sets[@]}" "$1" > "$state/.build.log" 2>&1 &
-	pid=$!
-	for ((i = 0; i < 3000; i++)); do
-		[ -e "$mark" ] && break
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	kill -9 "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
-	[ -e "$mark" ]
+build_kill() { # FILE POINT: build paused at POINT, then kill -9; 0 if it got there
+	local reached
+	sb_start_paused "$mark" "$2" "$state/.build.log" "$SB" build "${sets[@]}" "$1"
+	reached=$?
+	sb_reap 9 "$sb_bg_pid" 2>/dev/null
+	return $reached
 }
 stop_holder() { [ -n "$holder" ] && kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null; holder=; }
 trap 'stop_holder; cleanup; exit $?' EXIT

@@ -38,19 +38,13 @@ chmod +x "$shim/lvm" "$shim/lvcreate"
 
 PATH=$shim:$PATH "$SB" -vv build "${sets[@]}" "$lvmf" >"$state/.build.log" 2>&1 &
 pid=$!
-for ((i = 0; i < 3000; i++)); do
-	[ -e "$SB_SHIM_MARK" ] && break
-	kill -0 "$pid" 2>/dev/null || break
-	sleep 0.1
-done
-if [ ! -e "$SB_SHIM_MARK" ]; then
+if ! sb_wait_until "$pid" 300 test -e "$SB_SHIM_MARK"; then
 	bad "the build never reached lvcreate (is lvm not run through \$PATH?)"
 	tail -5 "$state/.build.log" | sed 's/^/    | /'
-	kill -9 "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+	sb_reap 9 "$pid" 2>/dev/null
 	exit 1
 fi
-kill -9 "$pid"
-wait "$pid" 2>/dev/null
+sb_reap 9 "$pid" 2>/dev/null
 ok "build killed while lvcreate was delayed"
 out=$("$SB" -v teardown --all 2>&1); rc=$?
 if [ -e "$SB_SHIM_DONE" ]; then

@@ -29,32 +29,28 @@ more_leftovers() {
 # kill_at FILE POINT PROBE: build FILE paused at POINT, check PROBE (shell
 # code that must succeed at that step), kill -9, teardown --all, check clean.
 kill_at() {
-	local file=$1 point=$2 probe=$3 pid rc i out l
-	rm -f "$mark"
-	STACKBENCH_TEST_PAUSE_AT=$point STACKBENCH_TEST_PAUSE_MARK=$mark \
-		"$SB" -vv build "${sets[@]}" "$file" > "$state/.build.log" 2>&1 &
-	pid=$!
-	for ((i = 0; i < 3000; i++)); do
-		[ -e "$mark" ] && break
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	if [ ! -e "$mark" ]; then
+	local file=$1 point=$2 probe=$3 rc
+	if ! sb_start_paused "$mark" "$point" "$state/.build.log" "$SB" -vv build "${sets[@]}" "$file"; then
 		bad "$point: build never reached the step"; sed 's/^/    | /' "$state/.build.log" | tail -5
-		kill -9 "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+		sb_reap 9 "$sb_bg_pid" 2>/dev/null
 	else
 		if bash -c "$probe" >/dev/null 2>&1; then ok "$point: reached (probe: $probe)"
 		else bad "$point: paused, but the probe failed: $probe"; fi
-		kill -9 "$pid"
-		wait "$pid"; rc=$?
+		sb_reap 9 "$sb_bg_pid"; rc=$?
 		check "$point: build killed" 137 "$rc"
 	fi
+	teardown_clean "$point"
+}
+
+# teardown_clean WHAT: teardown --all succeeds and leaves nothing behind.
+teardown_clean() {
+	local out rc l
 	out=$("$SB" -v teardown --all 2>&1); rc=$?
-	if [ $rc = 0 ]; then ok "$point: teardown --all exit 0"
-	else bad "$point: teardown --all exit $rc"; echo "$out" | sed 's/^/    | /'; fi
-	assert_clean "$point"
+	if [ $rc = 0 ]; then ok "$1: teardown --all exit 0"
+	else bad "$1: teardown --all exit $rc"; echo "$out" | sed 's/^/    | /'; fi
+	assert_clean "$1"
 	l=$(more_leftovers)
-	[ -z "$l" ] || { bad "$point: stale links:"; echo "$l" | sed 's/^/    /'; }
+	[ -z "$l" ] || { bad "$1: stale links:"; echo "$l" | sed 's/^/    /'; }
 }
 
 vg=/dev/sb_vg0
@@ -97,31 +93,16 @@ done
 if { [ $# = 0 ] && [ "$set_" != lvm ]; } || [[ " $* " == *" bench "* ]]; then
 	echo "# kill -9 of build-and-test during its benchmark"
 	res=$(mktemp -d /tmp/sb-crash-res.XXXXXX)
-	"$SB" -v build-and-test "${sets[@]}" --set bench.suites=[bonnie] --set bench.size=32MiB \
-		--results "$res" "$luksf" > "$state/.bat.log" 2>&1 &
-	pid=$!
-	for ((i = 0; i < 3000; i++)); do
-		grep -q "suite bonnie" "$state/.bat.log" && break
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	sleep 1
-	if grep -q "suite bonnie" "$state/.bat.log" && ! grep -q "tearing down" "$state/.bat.log" &&
-	   kill -0 "$pid" 2>/dev/null; then
+	if sb_start_suite bonnie "$state/.bat.log" "$SB" -v build-and-test "${sets[@]}" \
+		--set bench.suites=[bonnie] --set bench.size=32MiB --results "$res" "$luksf"; then
 		ok "bench: killed while the suite runs"
 	else
 		bad "bench: the suite was not running at the kill"; tail -5 "$state/.bat.log" | sed 's/^/    | /'
 	fi
-	kill -9 "$pid" 2>/dev/null
-	wait "$pid"; rc=$?
+	sb_reap 9 "$sb_bg_pid"; rc=$?
 	check "bench: build-and-test killed" 137 "$rc"
 	[ -e "$state/luks4096.state" ] && ok "bench: state file left for the teardown" || bad "bench: no state file after kill"
-	out=$("$SB" -v teardown --all 2>&1); rc=$?
-	if [ $rc = 0 ]; then ok "bench: teardown --all exit 0"
-	else bad "bench: teardown --all exit $rc"; echo "$out" | sed 's/^/    | /'; fi
-	assert_clean "bench"
-	l=$(more_leftovers)
-	[ -z "$l" ] || { bad "bench: stale links:"; echo "$l" | sed 's/^/    /'; }
+	teardown_clean "bench"
 	rm -rf "$res"
 fi
 echo "crash_kill_steps: $(( $(date +%s) - t0 ))s"

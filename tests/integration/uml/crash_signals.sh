@@ -15,24 +15,15 @@ lvmf=$root/stacks/omv-ext4-lvm.yml
 luksf=$root/stacks/luks4096.yml
 
 signal_at() { # SIG FILE POINT
-	local sig=$1 file=$2 point=$3 pid i rc t0 secs
+	local sig=$1 file=$2 point=$3 rc t0 secs
 	echo "# SIG$sig at $point ($(basename "$file"))"
-	rm -f "$mark"
-	STACKBENCH_TEST_PAUSE_AT=$point STACKBENCH_TEST_PAUSE_MARK=$mark \
-		"$SB" -v build "${sets[@]}" "$file" > "$state/.build.log" 2>&1 &
-	pid=$!
-	for ((i = 0; i < 3000; i++)); do
-		[ -e "$mark" ] && break
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	[ -e "$mark" ] || { bad "$point: build never reached the step"; kill -9 "$pid"; wait "$pid"; return; }
+	if ! sb_start_paused "$mark" "$point" "$state/.build.log" "$SB" -v build "${sets[@]}" "$file"; then
+		bad "$point: build never reached the step"; sb_reap 9 "$sb_bg_pid"; return
+	fi
 	t0=$(date +%s)
-	kill -"$sig" "$pid"
 	# bounded: the rollback of a small stack takes seconds, not minutes
-	for ((i = 0; i < 1200; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-	kill -0 "$pid" 2>/dev/null && { bad "$point: still running 120 s after SIG$sig"; kill -9 "$pid"; }
-	wait "$pid"; rc=$?
+	sb_signal_wait "$sig" "$sb_bg_pid" 120; rc=$?
+	[ "$sb_late" = 1 ] && bad "$point: still running 120 s after SIG$sig"
 	secs=$(( $(date +%s) - t0 ))
 	sed 's/^/    | /' "$state/.build.log" | tail -4
 	check "SIG$sig at $point: exit status" 130 "$rc"
@@ -50,25 +41,15 @@ signal_at INT "$luksf" after:mount
 
 echo "# SIGINT during build-and-test's benchmark"
 res=$(mktemp -d /tmp/sb-crash-res.XXXXXX)
-"$SB" -v build-and-test "${sets[@]}" --set bench.suites=[bonnie] --set bench.size=32MiB \
-	--results "$res" "$luksf" > "$state/.bat.log" 2>&1 &
-pid=$!
-for ((i = 0; i < 3000; i++)); do
-	grep -q "suite bonnie" "$state/.bat.log" && break
-	kill -0 "$pid" 2>/dev/null || break
-	sleep 0.1
-done
-sleep 1
-if grep -q "suite bonnie" "$state/.bat.log" && ! grep -q "tearing down" "$state/.bat.log" && kill -0 "$pid" 2>/dev/null; then
+if sb_start_suite bonnie "$state/.bat.log" "$SB" -v build-and-test "${sets[@]}" \
+	--set bench.suites=[bonnie] --set bench.size=32MiB --results "$res" "$luksf"; then
 	ok "bench: SIGINT while the suite runs"
 else
 	bad "bench: the suite was not running at the signal"
 fi
 t0=$(date +%s)
-kill -INT "$pid"
-for ((i = 0; i < 1800; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-kill -0 "$pid" 2>/dev/null && { bad "bench: still running 180 s after SIGINT"; kill -9 "$pid"; }
-wait "$pid"; rc=$?
+sb_signal_wait INT "$sb_bg_pid" 180; rc=$?
+[ "$sb_late" = 1 ] && bad "bench: still running 180 s after SIGINT"
 secs=$(( $(date +%s) - t0 ))
 tail -5 "$state/.bat.log" | sed 's/^/    | /'
 [ "$rc" != 0 ] && ok "bench: exit status $rc (non-zero) ${secs}s after SIGINT" || bad "bench: exit status 0 after SIGINT"

@@ -12,20 +12,12 @@ SIZE=${SB_CRASH_LOOP_SIZE:-96MiB}
 sets=(--set devices.loop.size="$SIZE" --set devices.loop.dir="$work")
 mark=$state/.paused
 
-build_kill() { # FILE POINT
-	local pid i
-	rm -f "$mark"
-	STACKBENCH_TEST_PAUSE_AT=$2 STACKBENCH_TEST_PAUSE_MARK=$mark \
-		"$SB" build "${sets[@]}" "$1" > "$state/.build.log" 2>&1 &
-	pid=$!
-	for ((i = 0; i < 3000; i++)); do
-		[ -e "$mark" ] && break
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	kill -9 "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
-	[ -e "$mark" ]
+build_kill() { # FILE POINT: build paused at POINT, then kill -9; 0 if it got there
+	local reached
+	sb_start_paused "$mark" "$2" "$state/.build.log" "$SB" build "${sets[@]}" "$1"
+	reached=$?
+	sb_reap 9 "$sb_bg_pid" 2>/dev/null
+	return $reached
 }
 
 suspended_case() { # NAME FILE POINT DMNAME

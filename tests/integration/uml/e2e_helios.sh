@@ -12,15 +12,8 @@ src=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$src/tests/integration/lib.sh"
 sb_uml_test "$0" "$@"
 
-tmp=$(mktemp -d "${SB_TEST_DIR:-/tmp}/sb-e2e.XXXXXX")
-export STACKBENCH_STATE_DIR=$tmp/state
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-cleanup() {
-	"$sb" teardown --all >/dev/null 2>&1
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+sb_uml_scratch e2e
+fail() { sb_uml_fail "$@"; }
 
 stacks=(omv-ext4-lvm ext4 luks512 luks4096 luks4096-cesa)
 files=()

@@ -9,20 +9,8 @@
 set -u
 . "$(dirname "$0")/fault_lib.sh"
 
-d=$(mktemp -d /tmp/sb-fault-XXXXXX)
-y=$d/fflakey-r1.yml
-cat > "$y" <<YML
-name: fflakey-r1
-devices:
-  loop: {count: 2, size: 64MiB, dir: $work}
-raid: {level: 1}
-fs: {block_size: 4096}
-bench: {suites: [quick, quick], size: 16MiB, runtime: 3s}
-faults:
-  flakey: {member: 0, up: 8s, down: 4s}
-YML
+y=$(dirname "$0")/fault-stacks/fflakey-r1.yml
 run_stack "$y"
-rm -rf "$d"
 if [ "$RC" = 0 ]; then ok "build-and-test with a flakey member exits 0"; else bad "exit $RC"; fi
 if [ -n "$RES" ]; then
 	python3 - "$RES" <<'PY'

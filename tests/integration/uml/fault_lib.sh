@@ -8,12 +8,13 @@ resdir=$(mktemp -d /tmp/sb-fault-res.XXXXXX)
 # test sets finished=1 as its last line
 trap 'rm -rf "$resdir"; [ -n "${finished:-}" ] || bad "the test stopped before its end"; cleanup; exit $?' EXIT
 
-# run_stack YAML-FILE: build-and-test into $resdir/<stack>; sets RC, OUT, RES
+# run_stack YAML-FILE: build-and-test into $resdir/<stack>, its loop files
+# in the private work dir; sets RC, OUT, RES
 run_stack() {
 	local name
 	name=$(basename "$1" .yml)
 	mkdir -p "$resdir/$name"
-	OUT=$("$SB" build-and-test --results "$resdir/$name" "$1" 2>&1)
+	OUT=$("$SB" build-and-test --set devices.loop.dir="$work" --results "$resdir/$name" "$1" 2>&1)
 	RC=$?
 	RES=$(ls -t "$resdir/$name"/*.json 2>/dev/null | head -1)
 	echo "$OUT" | tail -12 | sed 's/^/    | /'

@@ -7,18 +7,7 @@
 set -u
 . "$(dirname "$0")/fault_lib.sh"
 
-d=$(mktemp -d /tmp/sb-fault-XXXXXX)
-y=$d/fslow-r10.yml
-cat > "$y" <<YML
-name: fslow-r10
-devices:
-  loop: {count: 4, size: 64MiB, dir: $work}
-raid: {level: 10, layout: near2}
-fs: {block_size: 4096}
-bench: {suites: [quick], size: 8MiB, runtime: 1s}
-faults:
-  delay: {member: 1, latency: 20ms}
-YML
+y=$(dirname "$0")/fault-stacks/fslow-r10.yml
 plan=$("$SB" plan "$y")
 if grep -q "fault: dm create /dev/mapper/sb-fslow-r10-fault-1 over member 1, table \"0 SECTORS delay DEV1 0 20\"" <<<"$plan" &&
    grep -q "fault: udev settle, dm remove sb-fslow-r10-fault-1" <<<"$plan"; then
@@ -27,7 +16,6 @@ else
 	bad "plan lacks the fault steps:"; echo "$plan"
 fi
 run_stack "$y"
-rm -rf "$d"
 if [ "$RC" = 0 ]; then ok "build-and-test with a 20 ms member exits 0"; else bad "exit $RC"; fi
 if [ -n "$RES" ]; then
 	python3 - "$RES" <<'PY'

@@ -9,13 +9,10 @@
 #   tests/integration/uml/prov_stacks.sh [STACK.yml...]   (SB_BUILD_DIR=build)
 set -u
 src=$(cd "$(dirname "$0")/../../.." && pwd)
-if ! grep -q "^vendor_id.*User Mode Linux" /proc/cpuinfo 2>/dev/null && { [ ! -e /proc/mdstat ] || [ ! -e /dev/mapper/control ]; }; then
-	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
-	exec "$src/scripts/uml-run.sh" -- "$src/tests/integration/uml/prov_stacks.sh" "$@"
-fi
+. "$src/tests/integration/lib.sh"
+sb_uml_test "$0" "$@"   # outside the throwaway kernel: boots one, runs there
 build=${SB_BUILD_DIR:-$src/build}
 sb=$build/stackbench
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
 [ -x "$sb" ] || { echo "FAIL: $sb not built"; exit 1; }
 if [ $# -eq 0 ]; then set -- "$src"/stacks/*.yml; fi
 # A binary built without the md/lvm/luks layers cannot run these.
@@ -55,8 +52,6 @@ cleanup() {
 	exit $rc
 }
 trap cleanup EXIT INT TERM
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # md's RAID10 layout in sysfs: near copies in bits 0-7, far copies in bits
 # 8-15, 0x10000 for offset (near2 = 0x102, far2 = 0x201, offset2 = 0x10201)

@@ -33,19 +33,14 @@ src=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$src/tests/integration/lib.sh"
 sb_uml_test "$0" "$@"
 
-tmp=$(mktemp -d "${SB_TEST_DIR:-/tmp}/sb-readme.XXXXXX")
-export STACKBENCH_STATE_DIR=$tmp/state
+sb_uml_scratch readme
 loopdev=
 mntdev=
-fails=0
-cleanup() {
-	"$sb" -q teardown --all >/dev/null 2>&1
+sb_cleanup_hook() {
 	mountpoint -q "$tmp/mnt-x" && umount "$tmp/mnt-x"
 	[ -n "$loopdev" ] && sb_loop_detach "$loopdev"
 	[ -n "$mntdev" ] && sb_loop_detach "$mntdev"
-	rm -rf "$tmp"
 }
-trap cleanup EXIT
 
 # One command per line, in README order.
 extract() {

@@ -11,13 +11,8 @@ set -u
 # shellcheck disable=SC2317  # leaks and cleanup run from the EXIT trap
 src=$(cd "$(dirname "$0")/../../.." && pwd)
 export SB_BUILD_DIR=${SB_BUILD_DIR:-$src/build}
-# Boot the throwaway kernel only from outside it: inside (SB_IN_UML, or the
-# harness's boot, where /proc/cpuinfo says so) or on a kernel with md and dm,
-# run here.
-if [ -z "${SB_IN_UML:-}" ] && ! grep -q "^vendor_id.*User Mode Linux" /proc/cpuinfo 2>/dev/null &&
-   { [ ! -e /proc/mdstat ] || [ ! -e /dev/mapper/control ]; }; then
-	SB_IN_UML=1 exec "$src/scripts/uml-run.sh" -- "$0" "$@"
-fi
+. "$src/tests/integration/lib.sh"
+sb_uml_test "$0" "$@"   # outside the throwaway kernel: boots one, runs there
 probe=$SB_BUILD_DIR/tests/tools/safety_probe
 [ -x "$probe" ] || { echo "FAIL: $probe not built (meson setup build && ninja -C build)"; exit 1; }
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
@@ -92,25 +87,11 @@ trap 'exit 130' INT TERM
 fails=0
 n=0
 check() {
-	local desc=$1 want=$2 word=$3 out msg rc ok=1
+	local desc=$1 want=$2 word=$3 out rc
 	shift 3
-	n=$((n + 1))
 	out=$("$probe" "$@" 2>"$tmp/msg" </dev/null)
 	rc=$?
-	msg=$(cat "$tmp/msg")
-	if [ "$want" = OK ]; then
-		[ $rc -eq 0 ] && [ "${out%%$'\n'*}" = OK ] || ok=0
-	else
-		[ $rc -eq 1 ] && [ "${out%%$'\n'*}" = "REFUSED $want" ] || ok=0
-		grep -qiF -- "$word" <<<"$msg" || ok=0
-	fi
-	if [ $ok = 1 ]; then
-		echo "ok $n - $desc"
-	else
-		echo "not ok $n - $desc (want $want${word:+ /$word/}; got rc=$rc: $out)"
-		sed 's/^/    # /' <<<"$msg"
-		fails=$((fails + 1))
-	fi
+	sb_probe_verdict "$desc" "$want" "$word" "$rc" "$out" "$tmp/msg"
 }
 
 new_loop() {

@@ -6,6 +6,7 @@
 #include <sys/sysinfo.h>
 
 #include "cmd/cmd.h"
+#include "core/stack.h"
 #include "sandbox/sandbox.h"
 #include "util/units.h"
 
@@ -35,16 +36,15 @@ static void add_measure_extras(const struct sb_stack_spec *s, struct sb_cost *c)
 
 void sb_cost_compute(const struct sb_stack_spec *s, unsigned repeat, struct sb_cost *c)
 {
-	bool need_md = s->raid.enabled;
-	bool need_dm = s->lvm.enabled || s->luks.enabled || s->faults.delay.enabled ||
-		       s->faults.flakey.enabled;
+	struct sb_kernel_needs needs = { 0 };
 	uint64_t room, biggest = 0, dev = sb_spec_device_bytes(s);
 	struct sysinfo si;
 	unsigned i;
 
 	memset(c, 0, sizeof(*c));
 	c->repeat = repeat ? repeat : (s->bench.repeat ? s->bench.repeat : 1);
-	c->sandbox = sb_sandbox_would_use(sb_globals.sandbox, sb_globals.in_sandbox, need_md, need_dm);
+	sb_stack_needs(s, &needs);
+	c->sandbox = sb_sandbox_would_use(sb_globals.sandbox, sb_globals.in_sandbox, &needs);
 	if (c->sandbox)
 		c->ram = sb_sandbox_mem_bytes();
 	else if (sysinfo(&si) == 0)

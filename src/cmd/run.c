@@ -418,7 +418,8 @@ int sb_run(const struct sb_run_opts *o, struct sb_err *err)
 	struct sb_spec_list *lists;
 	struct json_object **results = NULL;
 	char **paths = NULL;
-	bool need_md = false, need_dm = false, has_disks = false, use_sandbox = false;
+	bool has_disks = false, use_sandbox = false;
+	struct sb_kernel_needs needs = { 0 };
 	struct sb_sandbox_members members = { 0 };
 	struct json_object *ceilings = NULL;
 	struct sigaction old_int, old_term;
@@ -436,9 +437,7 @@ int sb_run(const struct sb_run_opts *o, struct sb_err *err)
 			only_keep(&lists[i], o->only_stack);
 		for (j = 0; j < lists[i].n; j++) {
 			const struct sb_stack_spec *sp = &lists[i].items[j];
-			need_md |= sp->raid.enabled;
-			need_dm |= sp->lvm.enabled || sp->luks.enabled || sp->faults.delay.enabled ||
-				   sp->faults.flakey.enabled;
+			sb_stack_needs(sp, &needs);
 			has_disks |= sp->devices.kind == SB_DEVICES_DISKS;
 			members_need(&members, sp);
 		}
@@ -450,7 +449,7 @@ int sb_run(const struct sb_run_opts *o, struct sb_err *err)
 		goto out;
 	}
 
-	rc = sb_sandbox_decide(sb_globals.sandbox, sb_globals.in_sandbox, need_md, need_dm, has_disks,
+	rc = sb_sandbox_decide(sb_globals.sandbox, sb_globals.in_sandbox, &needs, has_disks,
 			       &use_sandbox, err);
 	if (rc < 0)
 		goto out;

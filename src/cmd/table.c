@@ -11,11 +11,13 @@ struct sb_globals sb_globals = { .sandbox = -1 };
  * command's --help print the same words. */
 const struct sb_cmd sb_cmds[] = {
 	{ "validate", sb_cmd_validate, "check stack descriptions and print what they expand to",
-	  "usage: stackbench validate [--set KEY=VALUE]... STACK.yml...\n"
+	  "usage: stackbench validate [--set KEY=VALUE]... [--json] STACK.yml...\n"
 	  "       stackbench validate --keys\n"
 	  "  Parses, applies --set overrides, expands any matrix and validates.\n"
 	  "  --keys prints every key with its type, allowed values and default.\n"
-	  "  Prints one line per stack; errors name FILE:LINE:COL. Exit 0 if all are valid, 2 if not.\n"
+	  "  Prints one line per stack (--json: a JSON array of every stack's keys with their\n"
+	  "  effective values, sizes in bytes, and its summary); errors name FILE:LINE:COL.\n"
+	  "  Exit 0 if all are valid, 2 if not.\n"
 	  "  Warns (exit 0) when bench.size will not fit in the stack's filesystem.\n" },
 	{ "plan", sb_cmd_plan, "print the build and teardown steps and what the run costs (dry run)",
 	  "usage: stackbench plan [--set KEY=VALUE]... STACK.yml...\n"

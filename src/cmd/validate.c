@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
 #include "bench/sizing.h"
 #include "cmd/args.h"
 #include "cmd/cmd.h"
@@ -28,11 +30,28 @@ static void warn_fit(const char *file, const struct sb_stack_spec *s)
 		"(estimated); use a smaller bench.size or 0 (automatic: what fits)", file, s->name, a, b);
 }
 
+/* --json: every stack's effective description (the results' "requested"
+ * object) with its summary line and, on loop devices, the smallest
+ * devices.loop.size it accepts, so tests and scripts read the defaults
+ * from here instead of restating them. */
+static void add_json(struct json_object *all, const struct sb_stack_spec *s, const char *sum)
+{
+	struct json_object *o = NULL;
+
+	if (sb_spec_to_json(s, &o) < 0)
+		return;
+	json_object_object_add(o, "summary", json_object_new_string(sum));
+	if (s->devices.kind == SB_DEVICES_LOOP)
+		json_object_object_add(o, "min_loop_size", json_object_new_int64((int64_t)sb_spec_min_loop_size(s)));
+	json_object_array_add(all, o);
+}
+
 int sb_cmd_validate(int argc, char **argv, struct sb_err *err)
 {
 	static const struct sb_optdef opts[] = {
 		{ "set", 0, true, 's' },
 		{ "keys", 0, false, 'k' },
+		{ "json", 0, false, 'j' },
 		{ NULL, 0, false, 0 },
 	};
 	struct sb_err last = { 0 };
@@ -40,6 +59,7 @@ int sb_cmd_validate(int argc, char **argv, struct sb_err *err)
 	const char **sets = NULL, *val;
 	unsigned nsets = 0, i;
 	int c, rc = 0, keys = 0, nbad = 0, k;
+	struct json_object *all = NULL;
 
 	sets = calloc((size_t)argc, sizeof(*sets));
 	if (!sets || (rc = sb_args_init(&a, argc, argv, 1, opts, "validate", err)) < 0) {
@@ -49,6 +69,8 @@ int sb_cmd_validate(int argc, char **argv, struct sb_err *err)
 	while ((c = sb_args_next(&a, &val, err)) > 0) {
 		if (c == 's')
 			sets[nsets++] = val;
+		else if (c == 'j')
+			all = all ? all : json_object_new_array();
 		else
 			keys = 1;
 	}
@@ -82,16 +104,22 @@ int sb_cmd_validate(int argc, char **argv, struct sb_err *err)
 		}
 		for (i = 0; i < l.n; i++) {
 			sb_spec_summary(&l.items[i], sum, sizeof(sum));
-			printf("ok %s: %s: %s\n", a.pos[k], l.items[i].name, sum);
+			if (all)
+				add_json(all, &l.items[i], sum);
+			else
+				printf("ok %s: %s: %s\n", a.pos[k], l.items[i].name, sum);
 			fflush(stdout);
 			warn_fit(a.pos[k], &l.items[i]);
 		}
 		sb_spec_list_free(&l);
 	}
+	if (all)
+		printf("%s\n", json_object_to_json_string_ext(all, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	fflush(stdout);
 	if (nbad)
 		rc = sb_err_set(err, last.code, "%s", last.msg);
 out:
+	json_object_put(all);
 	sb_args_free(&a);
 	free(sets);
 	return rc;

@@ -1,5 +1,7 @@
 #include "core/layer.h"
 
+#include <dirent.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -7,26 +9,88 @@
 
 #include "core/stack.h"
 
-/* Every layer type. Strong references: libsb is a static archive, and only
- * a strong reference pulls a layer's object file into the binary. Adding a
- * layer: one file in src/layers/, one line here, one in its meson.build. */
-extern const struct sb_layer_ops sb_layer_loop, sb_layer_disks, sb_layer_md,
-	sb_layer_lvm, sb_layer_luks, sb_layer_ext4, sb_layer_mount, sb_layer_fault;
+/* THE REGISTRY: every layer type, one line each. Strong references:
+ * libsb is a static archive, and only a strong reference pulls a layer's
+ * object file into the binary. The order is the order of the stack
+ * description's sections (raid, lvm, luks, faults) and of the checks;
+ * the stack's order is each layer's .order. Adding a layer: its file in
+ * src/layers/, one line here, one in src/layers/meson.build (docs/layers.md). */
+extern const struct sb_layer_ops sb_layer_loop, sb_layer_disks, sb_layer_md, sb_layer_lvm,
+	sb_layer_luks, sb_layer_fault, sb_layer_ext4, sb_layer_mount;
+
+static const struct sb_layer_ops *const registry[] = {
+	&sb_layer_loop,
+	&sb_layer_disks,
+	&sb_layer_md,
+	&sb_layer_lvm,
+	&sb_layer_luks,
+	&sb_layer_fault,
+	&sb_layer_ext4,
+	&sb_layer_mount,
+};
+
+_Static_assert(sizeof(registry) / sizeof(registry[0]) <= SB_LAYER_SLOTS,
+	       "more layers than SB_LAYER_SLOTS (spec/spec.h)");
+
+const struct sb_layer_ops *sb_layer_at(unsigned i)
+{
+	return i < sizeof(registry) / sizeof(registry[0]) ? registry[i] : NULL;
+}
 
 const struct sb_layer_ops *sb_layer_find(const char *name)
 {
-	const struct sb_layer_ops *const registry[] = {
-		&sb_layer_loop, &sb_layer_disks, &sb_layer_md, &sb_layer_lvm,
-		&sb_layer_luks, &sb_layer_ext4, &sb_layer_mount, &sb_layer_fault,
-	};
+	const struct sb_layer_ops *ops;
 	unsigned i;
 
-	if (!name)
-		return NULL;
-	for (i = 0; i < sizeof(registry) / sizeof(registry[0]); i++)
-		if (registry[i] && !strcmp(registry[i]->name, name))
-			return registry[i];
+	for (i = 0; name && (ops = sb_layer_at(i)); i++)
+		if (!strcmp(ops->name, name))
+			return ops;
 	return NULL;
+}
+
+/* For the spec module: the i-th layer that has a part, in registry order
+ * (its index is also its storage slot, sb_spec_layer_data). */
+const struct sb_spec_part *sb_spec_part_at(unsigned i)
+{
+	const struct sb_layer_ops *ops;
+	unsigned k, n = 0;
+
+	for (k = 0; (ops = sb_layer_at(k)); k++)
+		if (ops->spec && n++ == i)
+			return ops->spec;
+	return NULL;
+}
+
+void sb_leftover_add(struct sb_leftovers *f, const char *a, const char *b, const char *c)
+{
+	size_t n = strlen(f->text), len = sizeof(f->text);
+
+	if (n + 1 < len && snprintf(f->text + n, len - n, "%s%s%s%s", n ? ", " : "", a, b, c) < 0)
+		f->text[n] = '\0';
+}
+
+void sb_layer_each_dm(void (*fn)(const char *dm_name, void *ctx), void *ctx)
+{
+	char path[PATH_MAX], val[256];
+	struct dirent *de;
+	DIR *d = opendir("/sys/block");
+	FILE *f;
+
+	while (d && (de = readdir(d))) {
+		if (strncmp(de->d_name, "dm-", 3) ||
+		    snprintf(path, sizeof(path), "/sys/block/%s/dm/name", de->d_name) >= (int)sizeof(path))
+			continue;
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (fgets(val, sizeof(val), f)) {
+			val[strcspn(val, "\n")] = '\0';
+			fn(val, ctx);
+		}
+		fclose(f);
+	}
+	if (d)
+		closedir(d);
 }
 
 /* mdadm refuses array names over 32 bytes ("Name ... is too long"), and
@@ -66,27 +130,13 @@ void sb_layer_luks_name(const struct sb_stack_spec *spec, char *out, size_t len)
 
 void sb_layer_predict_dev(const struct sb_layer *l, char *out, size_t len)
 {
-	char vg[SB_NAME_MAX + 4], lv[SB_NAME_MAX + 4], name[SB_NAME_MAX + 16];
-	const char *n = l->ops->name;
-
 	out[0] = '\0';
-	if (l->ndev) {
+	if (l->ndev)
 		snprintf(out, len, "%s", l->dev[0]);
-	} else if (!strcmp(n, "md")) {
-		sb_layer_md_name(l->spec, out, len);
-	} else if (!strcmp(n, "lvm")) {
-		sb_layer_lvm_names(l->spec, vg, sizeof(vg), lv, sizeof(lv));
-		snprintf(out, len, "/dev/%s/%s", vg, lv);
-	} else if (!strcmp(n, "luks")) {
-		sb_layer_luks_name(l->spec, name, sizeof(name));
-		snprintf(out, len, "/dev/mapper/%s", name);
-	} else if (!strcmp(n, "loop")) {
-		snprintf(out, len, "%s", l->spec->devices.loop.count > 1 ? "the loop devices" : "the loop device");
-	} else if (!strcmp(n, "disks")) {
-		snprintf(out, len, "%s", l->spec->devices.disks[0]);
-	} else if (l->below) {
+	else if (l->ops->predict_dev)
+		l->ops->predict_dev(l, out, len);
+	else if (l->below)
 		sb_layer_predict_dev(l->below, out, len);
-	}
 }
 
 static void plan_add(char (*steps)[512], unsigned *n, const char *fmt, va_list ap)

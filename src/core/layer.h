@@ -10,7 +10,9 @@
 #include <json-c/json.h>
 
 #include "core/state.h"
+#include "spec/part.h"
 #include "spec/spec.h"
+#include "sys/kernel.h"
 #include "util/err.h"
 
 #define SB_LAYER_MAX_DEVS SB_MAX_DISKS
@@ -32,8 +34,45 @@ struct sb_layer {
 	void *priv;                      /* layer's own per-instance data */
 };
 
+/* What check_leftovers found: "a, b, c" (cut when full). */
+struct sb_leftovers {
+	char text[SB_ERR_MSG_MAX / 2];
+	const char *rundir;              /* the stack's run directory, resolved */
+};
+
+/* Place of a layer type in the stack, bottom up (sb_stack_init sorts the
+ * wanted layers by it; equal ones keep registry order). */
+enum sb_layer_order {
+	SB_ORDER_DEVICES = 10,   /* loop, disks */
+	SB_ORDER_MEMBER = 20,    /* over each member: fault */
+	SB_ORDER_ARRAY = 30,     /* md */
+	SB_ORDER_VOLUME = 40,    /* lvm */
+	SB_ORDER_CRYPT = 50,     /* luks */
+	SB_ORDER_FS = 60,        /* ext4, xfs */
+	SB_ORDER_MOUNT = 70,     /* mount */
+};
+
 struct sb_layer_ops {
 	const char *name;                /* "loop", "md", ... also the state's layer field */
+	/* Its part of the stack description: option rows, checks, summary
+	 * (spec/part.h). NULL: it has no keys of its own. */
+	const struct sb_spec_part *spec;
+	enum sb_layer_order order;
+	/* Is this layer in the stack the spec describes? */
+	bool (*wanted)(const struct sb_stack_spec *spec);
+	/* Optional: what the kernel must have for it in this spec, added with
+	 * sb_kernel_need (sys/kernel.h): "md", "dm", "fs:xfs"... */
+	void (*needs)(const struct sb_stack_spec *spec, struct sb_kernel_needs *n);
+	/* Optional: the device node it will create, as plans name it, before
+	 * it is built ("/dev/md/sb-NAME"). Without it: the layer below's. */
+	void (*predict_dev)(const struct sb_layer *l, char *out, size_t len);
+	/* Optional: kernel objects named like the ones it would create, left
+	 * by an earlier run whose state file is gone; add each with
+	 * sb_leftover_add. */
+	void (*leftovers)(const struct sb_stack *s, struct sb_leftovers *found);
+	/* Optional: the dm name of one of its recorded objects, "" if that
+	 * object is no dm device (for resuming suspended ones). */
+	void (*dm_name)(const struct sb_state_obj *obj, char *out, size_t len);
 	/* Dry run: append the build steps and the teardown steps it would take. */
 	void (*plan)(const struct sb_layer *l, struct sb_plan *plan);
 	/* Create the object on l->below's devices. Records every object with
@@ -59,9 +98,14 @@ struct sb_layer_ops {
 	int (*attach)(struct sb_layer *l, const struct sb_state *st, struct sb_err *err);
 };
 
-/* Registry lookup; NULL for unknown names and for layers this binary was
- * linked without (md, lvm, luks are weak references). */
+/* Registry lookup; NULL for unknown names. */
 const struct sb_layer_ops *sb_layer_find(const char *name);
+/* The registry in order (i from 0), NULL past the end. */
+const struct sb_layer_ops *sb_layer_at(unsigned i);
+
+void sb_leftover_add(struct sb_leftovers *f, const char *a, const char *b, const char *c);
+/* Name of every dm device (/sys/block/dm-N/dm/name) to fn. */
+void sb_layer_each_dm(void (*fn)(const char *dm_name, void *ctx), void *ctx);
 
 /* Device node a layer will create, as the plans name it, for a layer that
  * has not been built (e.g. "/dev/md/sb-ext4"); "" when unknown. The naming

@@ -18,15 +18,10 @@
 #include "sys/udev.h"
 #include "util/log.h"
 
-static int add_layer(struct sb_stack *s, const char *name, struct sb_err *err)
+static int add_layer(struct sb_stack *s, const struct sb_layer_ops *ops, struct sb_err *err)
 {
-	const struct sb_layer_ops *ops = sb_layer_find(name);
 	struct sb_layer *l;
 
-	if (!ops)
-		return sb_err_set(err, -ENOSYS,
-				  "stack %s needs the %s layer, which this build of stackbench does not include",
-				  s->spec->name, name);
 	if (s->nlayers >= SB_STACK_MAX_LAYERS)
 		return sb_err_set(err, -E2BIG, "stack %s: too many layers", s->spec->name);
 	l = &s->layers[s->nlayers];
@@ -37,6 +32,34 @@ static int add_layer(struct sb_stack *s, const char *name, struct sb_err *err)
 	l->below = s->nlayers ? &s->layers[s->nlayers - 1] : NULL;
 	s->nlayers++;
 	return 0;
+}
+
+/* The wanted layers of the registry, bottom up by their order (a stable
+ * sort: equal orders keep registry order). */
+static int add_layers(struct sb_stack *s, struct sb_err *err)
+{
+	const struct sb_layer_ops *ops;
+	unsigned order, next, i;
+	bool fs = false;
+	int rc = 0;
+
+	for (order = 0; !rc && order != UINT_MAX; order = next) {
+		next = UINT_MAX;
+		for (i = 0; !rc && (ops = sb_layer_at(i)); i++) {
+			if (!ops->wanted || !ops->wanted(s->spec))
+				continue;
+			if (ops->order == order) {
+				rc = add_layer(s, ops, err);
+				fs |= ops->order == SB_ORDER_FS;
+			}
+			else if (ops->order > order && ops->order < next)
+				next = ops->order;
+		}
+	}
+	if (!rc && !fs)
+		rc = sb_err_set(err, -EINVAL, "stack %s: no layer of this build takes fs.type %s",
+				s->spec->name, s->spec->fs.type);
+	return rc;
 }
 
 int sb_stack_init(struct sb_stack *s, const struct sb_stack_spec *spec, struct sb_err *err)
@@ -52,67 +75,41 @@ int sb_stack_init(struct sb_stack *s, const struct sb_stack_spec *spec, struct s
 	if ((size_t)snprintf(s->rundir, sizeof(s->rundir), "%s/%s",
 			     d->loop.dir[0] ? d->loop.dir : "/var/tmp/stackbench", spec->name) >= sizeof(s->rundir))
 		return sb_err_set(err, -ENAMETOOLONG, "stack %s: run directory path too long", spec->name);
-	if (strcmp(spec->fs.type[0] ? spec->fs.type : "ext4", "ext4"))
-		return sb_err_set(err, -EINVAL, "stack %s: filesystem %s is not supported (only ext4)",
-				  spec->name, spec->fs.type);
 	if (!spec->raid.enabled && ndev != 1)
 		return sb_err_set(err, -EINVAL, "stack %s: without raid the stack needs exactly one device, not %u",
 				  spec->name, ndev);
 	if (spec->raid.enabled && spec->raid.devices && ndev != spec->raid.devices)
 		return sb_err_set(err, -EINVAL, "stack %s: raid.devices is %u but %u devices are given",
 				  spec->name, spec->raid.devices, ndev);
-	rc = add_layer(s, d->kind == SB_DEVICES_LOOP ? "loop" : "disks", err);
-	if (!rc && spec->faults.enabled)
-		rc = add_layer(s, "fault", err);
-	if (!rc && spec->raid.enabled)
-		rc = add_layer(s, "md", err);
-	if (!rc && spec->lvm.enabled)
-		rc = add_layer(s, "lvm", err);
-	if (!rc && spec->luks.enabled)
-		rc = add_layer(s, "luks", err);
-	if (!rc)
-		rc = add_layer(s, "ext4", err);
-	if (!rc)
-		rc = add_layer(s, "mount", err);
+	rc = add_layers(s, err);
 	if (rc)
 		s->nlayers = 0;
 	return rc;
 }
 
-bool sb_kernel_has_md(void)
+void sb_stack_needs(const struct sb_stack_spec *spec, struct sb_kernel_needs *n)
 {
-	return access("/proc/mdstat", F_OK) == 0;
-}
+	const struct sb_layer_ops *ops;
+	unsigned i;
 
-bool sb_kernel_has_dm(void)
-{
-	char line[256];
-	bool found = false;
-	FILE *f;
-
-	if (access("/dev/mapper/control", F_OK) == 0)
-		return true;
-	f = fopen("/proc/misc", "re");
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f))
-		found = strstr(line, "device-mapper") != NULL;
-	fclose(f);
-	return found;
+	for (i = 0; (ops = sb_layer_at(i)); i++)
+		if (ops->needs && ops->wanted && ops->wanted(spec))
+			ops->needs(spec, n);
 }
 
 int sb_stack_check_kernel(const struct sb_stack_spec *spec, struct sb_err *err)
 {
-	bool md = spec->raid.enabled && !sb_kernel_has_md();
-	bool dm = (spec->lvm.enabled || spec->luks.enabled || spec->faults.delay.enabled ||
-		   spec->faults.flakey.enabled) && !sb_kernel_has_dm();
+	struct sb_kernel_needs n = { 0 };
+	char why[256];
 
-	if (!md && !dm)
+	sb_stack_needs(spec, &n);
+	sb_kernel_lacking(&n, why, sizeof(why));
+	if (!why[0])
 		return 0;
 	return sb_err_set(err, -ENOTSUP,
-			  "stack %s needs %s%s%s, and this kernel has no md/device-mapper; a stack built in the "
+			  "stack %s needs %s, and this kernel has no %s; a stack built in the "
 			  "throwaway kernel lives only as long as one command — use `stackbench build-and-test`",
-			  spec->name, md ? "md" : "", md && dm ? " and " : "", dm ? "device-mapper" : "");
+			  spec->name, why, why);
 }
 
 int sb_stack_plan(const struct sb_stack *s, struct sb_plan *plan, struct sb_err *err)
@@ -195,69 +192,29 @@ static void read_line(const char *path, char *buf, size_t len)
 	buf[strcspn(buf, "\n")] = '\0';
 }
 
-/* Append "a b c" to the list in found (truncated when full). */
-static void add_found(char *found, size_t len, const char *a, const char *b, const char *c)
-{
-	size_t n = strlen(found);
-
-	if (n + 1 < len && snprintf(found + n, len - n, "%s%s%s%s", n ? ", " : "", a, b, c) < 0)
-		found[n] = '\0';
-}
-
 /* Kernel objects named like the ones this stack would create, left by an
  * earlier run whose state file is gone (deleted by hand, a tmpfs /run
- * lost on reboot while md auto-assembled the array...): an md array
- * (/dev/md/sb-NAME), a dm device (the LUKS mapping, any LV of the stack's
- * VG), a loop device over a backing file in the run directory. Building on
- * top of them would fail half way or, worse, reuse them; refuse first. */
+ * lost on reboot while md auto-assembled the array...): every layer of the
+ * stack says what of its own it finds (md: /dev/md/sb-NAME, luks/lvm: dm
+ * devices, loop: loops over its backing files). Building on top of them
+ * would fail half way or, worse, reuse them; refuse first. */
 static int check_leftovers(const struct sb_stack *s, struct sb_err *err)
 {
-	char found[SB_ERR_MSG_MAX / 2] = "", path[PATH_MAX], val[PATH_MAX], name[SB_NAME_MAX + 16];
-	char vg[SB_NAME_MAX + 4], lv[SB_NAME_MAX + 4], real[PATH_MAX];
-	const char *rundir = s->rundir;
-	struct dirent *de;
-	size_t vglen;
-	DIR *d;
+	struct sb_leftovers found = { .rundir = s->rundir };
+	char real[PATH_MAX];
+	unsigned i;
 
-	sb_layer_md_name(s->spec, path, sizeof(path));
-	if (!access(path, F_OK))
-		add_found(found, sizeof(found), path, "", "");
-	sb_layer_luks_name(s->spec, name, sizeof(name));
-	sb_layer_lvm_names(s->spec, vg, sizeof(vg), lv, sizeof(lv));
-	vglen = strlen(vg);
 	if (realpath(s->rundir, real))
-		rundir = real;
-	d = opendir("/sys/block");
-	while (d && (de = readdir(d))) {
-		if (!strncmp(de->d_name, "dm-", 3)) {
-			if (snprintf(path, sizeof(path), "/sys/block/%s/dm/name", de->d_name) >= (int)sizeof(path))
-				continue;
-			read_line(path, val, sizeof(val));
-			/* LV dm names are VG-LV (dashes inside doubled) */
-			if (!strcmp(val, name) ||
-			    (s->spec->lvm.enabled && !strncmp(val, vg, vglen) && val[vglen] == '-' &&
-			     val[vglen + 1] != '-')) {
-				add_found(found, sizeof(found), "dm device ", val, "");
-			}
-		} else if (!strncmp(de->d_name, "loop", 4)) {
-			size_t rl = strlen(rundir);
-
-			if (snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file", de->d_name) >= (int)sizeof(path))
-				continue;
-			read_line(path, val, sizeof(val));
-			if (val[0] && !strncmp(val, rundir, rl) && val[rl] == '/') {
-				add_found(found, sizeof(found), "/dev/", de->d_name, "");
-			}
-		}
-	}
-	if (d)
-		closedir(d);
-	if (!found[0])
+		found.rundir = real;
+	for (i = 0; i < s->nlayers; i++)
+		if (s->layers[i].ops->leftovers)
+			s->layers[i].ops->leftovers(s, &found);
+	if (!found.text[0])
 		return 0;
 	return sb_err_set(err, -EEXIST,
 			  "an earlier, unfinished run of %s left %s but no state file in %s; "
 			  "remove them first (umount, `cryptsetup close`, `vgremove`, `mdadm --stop`, `losetup -d`)",
-			  s->spec->name, found, sb_state_dir());
+			  s->spec->name, found.text, sb_state_dir());
 }
 
 int sb_stack_build(struct sb_stack *s, struct sb_err *err)
@@ -459,30 +416,14 @@ void sb_stack_release(struct sb_stack *s)
 	}
 }
 
-/* dm name of a recorded object: the LUKS mapping as recorded, an LV as
- * VG-LV with dashes inside each part doubled (as lvm names them); "" else. */
+/* dm name of a recorded object, as its layer names it; "" else. */
 static void dm_name_of(const struct sb_state_obj *o, char *out, size_t len)
 {
-	const char *p;
-	size_t n = 0;
+	const struct sb_layer_ops *ops = sb_layer_find(o->layer);
 
 	out[0] = '\0';
-	if (!strcmp(o->layer, "luks") && !strcmp(o->kind, "dm")) {
-		snprintf(out, len, "%s", o->id);
-		return;
-	}
-	if (strcmp(o->layer, "lvm") || strcmp(o->kind, "lv") || !strchr(o->id, '/'))
-		return;
-	for (p = o->id; *p && n + 3 < len; p++) {
-		if (*p == '/') {
-			out[n++] = '-';
-			continue;
-		}
-		if (*p == '-')
-			out[n++] = '-';
-		out[n++] = *p;
-	}
-	out[n] = '\0';
+	if (ops && ops->dm_name)
+		ops->dm_name(o, out, len);
 }
 
 /* A dm device of the stack left suspended (by a user, a dying lvm or

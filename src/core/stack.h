@@ -39,8 +39,8 @@ struct sb_stack {
 int sb_stack_init(struct sb_stack *s, const struct sb_stack_spec *spec, struct sb_err *err);
 /* Which kernel features the spec needs ("md", "device-mapper"), and whether
  * this kernel has them: 0, or -ENOTSUP with a message naming what's missing. */
-bool sb_kernel_has_md(void);
-bool sb_kernel_has_dm(void);
+/* What the kernel must have for the stack: every wanted layer's needs. */
+void sb_stack_needs(const struct sb_stack_spec *spec, struct sb_kernel_needs *n);
 int sb_stack_check_kernel(const struct sb_stack_spec *spec, struct sb_err *err);
 /* Re-attach to a stack that `build` left up (for bench): loads its state
  * file and fills every layer's device nodes and the mountpoint from it. */

@@ -213,7 +213,20 @@ static int disks_attach(struct sb_layer *l, const struct sb_state *st, struct sb
 	return 0;
 }
 
+static bool disks_wanted(const struct sb_stack_spec *spec)
+{
+	return spec->devices.kind == SB_DEVICES_DISKS;
+}
+
+static void disks_predict(const struct sb_layer *l, char *out, size_t len)
+{
+	snprintf(out, len, "%s", l->spec->devices.disks[0]);
+}
+
 const struct sb_layer_ops sb_layer_disks = {
+	.order = SB_ORDER_DEVICES,
+	.wanted = disks_wanted,
+	.predict_dev = disks_predict,
 	.name = "disks",
 	.plan = disks_plan,
 	.build = disks_build,

@@ -15,6 +15,7 @@
 
 #include "core/layer.h"
 #include "core/stack.h"
+#include "spec/part.h"
 #include "sys/blockdev.h"
 #include "sys/udev.h"
 #include "util/log.h"
@@ -231,7 +232,47 @@ static bool ext4_exists(const struct sb_state_obj *obj)
 	return false;
 }
 
+/* ---- ext4's part of the stack description (src/spec/part.h) ---- */
+#define FLD SB_OPT_FLD
+
+/* ext4's own keys, in the fs section (fs.stride, fs.stripe_width). */
+static const struct sb_opt ext4_opts[] = {
+	{ "stride", SB_OPT_U32, FLD(sb_fs_spec, stride), "0", 0, 1U << 24, NULL, NULL,
+	  "ext4 stride in blocks (0: derived from the RAID chunk)" },
+	{ "stripe_width", SB_OPT_U32, FLD(sb_fs_spec, stripe_width), "0", 0, 1U << 24, NULL, NULL,
+	  "ext4 stripe width in blocks (0: derived from the RAID geometry)" },
+	{ .key = NULL },
+};
+
+static int ext4_check(const struct sb_spec_ctx *c, struct sb_stack_spec *s)
+{
+	return strcmp(s->fs.type, "ext4") ? 0 : sb_spec_check_mke2fs_options(c, s);
+}
+
+static const struct sb_spec_part ext4_part = {
+	.parent = "fs",
+	.opts = ext4_opts,
+	.base = offsetof(struct sb_stack_spec, fs),
+	.fs_type = "ext4",
+	.check = ext4_check,
+};
+
+static bool ext4_wanted(const struct sb_stack_spec *spec)
+{
+	return !strcmp(spec->fs.type, "ext4");
+}
+
+static void ext4_needs(const struct sb_stack_spec *spec, struct sb_kernel_needs *n)
+{
+	(void)spec;
+	sb_kernel_need(n, "fs:ext4");
+}
+
 const struct sb_layer_ops sb_layer_ext4 = {
+	.spec = &ext4_part,
+	.order = SB_ORDER_FS,
+	.wanted = ext4_wanted,
+	.needs = ext4_needs,
 	.name = "ext4",
 	.plan = ext4_plan,
 	.build = ext4_build,

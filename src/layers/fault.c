@@ -327,7 +327,149 @@ static int fault_attach(struct sb_layer *l, const struct sb_state *st, struct sb
 	return 0;
 }
 
+
+/* ---- the faults' part of the stack description (src/spec/part.h) ---- */
+#define FLD SB_OPT_FLD
+
+static const struct sb_opt fault_delay_opts[] = {
+	{ "member", SB_OPT_U32, FLD(sb_fault_delay_spec, member), "0", 0, SB_MAX_DISKS - 1, NULL, NULL,
+	  "which device (0-based, below the RAID) gets a dm-delay device over it" },
+	{ "latency", SB_OPT_DURATION, FLD(sb_fault_delay_spec, latency_ns), "50ms", 0, 0, NULL, NULL,
+	  "added to every read and write of that member, whole milliseconds (1ms..10s)" },
+	{ .key = NULL },
+};
+
+static const struct sb_opt_section fault_delay_sec = {
+	"faults.delay", offsetof(struct sb_stack_spec, faults.delay),
+	offsetof(struct sb_stack_spec, faults.delay.enabled), fault_delay_opts };
+
+static const struct sb_opt fault_flakey_opts[] = {
+	{ "member", SB_OPT_U32, FLD(sb_fault_flakey_spec, member), "0", 0, SB_MAX_DISKS - 1, NULL, NULL,
+	  "which device (0-based, below the RAID) gets a dm-flakey device over it" },
+	{ "up", SB_OPT_DURATION, FLD(sb_fault_flakey_spec, up_ns), "5s", 0, 0, NULL, NULL,
+	  "time the member works, whole seconds (1s..1h)" },
+	{ "down", SB_OPT_DURATION, FLD(sb_fault_flakey_spec, down_ns), "1s", 0, 0, NULL, NULL,
+	  "then time every I/O to it fails, whole seconds (1s..1h)" },
+	{ .key = NULL },
+};
+
+static const struct sb_opt_section fault_flakey_sec = {
+	"faults.flakey", offsetof(struct sb_stack_spec, faults.flakey),
+	offsetof(struct sb_stack_spec, faults.flakey.enabled), fault_flakey_opts };
+
+static const struct sb_opt fault_fail_opts[] = {
+	{ "member", SB_OPT_U32, FLD(sb_fault_fail_spec, member), "0", 0, SB_MAX_DISKS - 1, NULL, NULL,
+	  "which RAID member (0-based) md marks faulty" },
+	{ "after", SB_OPT_DURATION, FLD(sb_fault_fail_spec, after_ns), "3s", 0, 0, NULL, NULL,
+	  "how long into the benchmark" },
+	{ .key = NULL },
+};
+
+static const struct sb_opt_section fault_fail_sec = {
+	"faults.fail", offsetof(struct sb_stack_spec, faults.fail),
+	offsetof(struct sb_stack_spec, faults.fail.enabled), fault_fail_opts };
+
+static const struct sb_opt faults_opts[] = {
+	{ "delay", SB_OPT_SECTION, 0, 0, NULL, 0, 0, NULL, &fault_delay_sec,
+	  "dm-delay over one member: a slow disk" },
+	{ "flakey", SB_OPT_SECTION, 0, 0, NULL, 0, 0, NULL, &fault_flakey_sec,
+	  "dm-flakey over one member: a disk that fails all I/O for `down` every `up`" },
+	{ "fail", SB_OPT_SECTION, 0, 0, NULL, 0, 0, NULL, &fault_fail_sec,
+	  "md marks one member faulty during the benchmark (needs raid)" },
+	{ .key = NULL },
+};
+
+static const struct sb_opt_section faults_sec = {
+	"faults", offsetof(struct sb_stack_spec, faults), offsetof(struct sb_stack_spec, faults.enabled), faults_opts };
+
+static int check_member(const struct sb_spec_ctx *c, const char *key, uint32_t member, uint32_t have)
+{
+	char path[64];
+
+	if (member < have)
+		return 0;
+	snprintf(path, sizeof(path), "faults.%s.member", key);
+	return sb_spec_fail_at(c, path, false, "%s: %u is not a device of this stack; it has %u (members 0..%u)",
+			    path, member, have, have - 1);
+}
+
+static int check_whole(const struct sb_spec_ctx *c, const char *path, uint64_t ns, uint64_t unit,
+		       uint64_t min, uint64_t max, const char *what)
+{
+	if (ns % unit == 0 && ns >= min && ns <= max)
+		return 0;
+	return sb_spec_fail_at(c, path, false, "%s: must be %s", path, what);
+}
+
+/* Faults: members exist, one dm device per member, fail needs md. */
+static int check_faults(const struct sb_spec_ctx *c, struct sb_stack_spec *s)
+{
+	struct sb_faults_spec *f = &s->faults;
+	uint32_t have = s->devices.kind == SB_DEVICES_LOOP ? s->devices.loop.count : s->devices.ndisks;
+	const uint64_t ms = 1000000ULL, sec = 1000000000ULL;
+	int rc;
+
+	if (!f->enabled)
+		return 0;
+	if (!f->delay.enabled && !f->flakey.enabled && !f->fail.enabled)
+		return sb_spec_fail_at(c, "faults", true, "faults: give at least one of delay, flakey, fail");
+	if (f->delay.enabled &&
+	    ((rc = check_member(c, "delay", f->delay.member, have)) < 0 ||
+	     (rc = check_whole(c, "faults.delay.latency", f->delay.latency_ns, ms, ms, 10 * sec,
+			       "whole milliseconds from 1ms to 10s")) < 0))
+		return rc;
+	if (f->flakey.enabled &&
+	    ((rc = check_member(c, "flakey", f->flakey.member, have)) < 0 ||
+	     (rc = check_whole(c, "faults.flakey.up", f->flakey.up_ns, sec, sec, 3600 * sec,
+			       "whole seconds from 1s to 1h (dm-flakey counts seconds)")) < 0 ||
+	     (rc = check_whole(c, "faults.flakey.down", f->flakey.down_ns, sec, sec, 3600 * sec,
+			       "whole seconds from 1s to 1h (dm-flakey counts seconds)")) < 0))
+		return rc;
+	if (f->delay.enabled && f->flakey.enabled && f->delay.member == f->flakey.member)
+		return sb_spec_fail_at(c, "faults.flakey.member", false,
+				    "faults.flakey.member: member %u already has faults.delay; one fault device per member",
+				    f->flakey.member);
+	if (f->fail.enabled) {
+		if (!s->raid.enabled)
+			return sb_spec_fail_at(c, "faults.fail", true,
+					    "faults.fail: needs a raid section (md marks a RAID member faulty)");
+		rc = check_member(c, "fail", f->fail.member, have);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static const struct sb_opt faults_top[] = {
+	{ "faults", SB_OPT_SECTION, 0, 0, NULL, 0, 0, NULL, &faults_sec,
+	  "faults injected into the run: delay, flakey, fail (absent: none)" },
+	{ .key = NULL },
+};
+
+static const struct sb_spec_part fault_part = {
+	.parent = "",
+	.opts = faults_top,
+	.base = offsetof(struct sb_stack_spec, faults),
+	.check = check_faults,
+};
+
+static bool fault_wanted(const struct sb_stack_spec *spec)
+{
+	return spec->faults.enabled;
+}
+
+/* faults.fail is md's own (mdadm --fail); delay and flakey are dm targets. */
+static void fault_needs(const struct sb_stack_spec *spec, struct sb_kernel_needs *n)
+{
+	if (spec->faults.delay.enabled || spec->faults.flakey.enabled)
+		sb_kernel_need(n, "dm");
+}
+
 const struct sb_layer_ops sb_layer_fault = {
+	.spec = &fault_part,
+	.order = SB_ORDER_MEMBER,
+	.wanted = fault_wanted,
+	.needs = fault_needs,
 	.name = "fault",
 	.plan = fault_plan,
 	.build = fault_build,

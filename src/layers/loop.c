@@ -601,7 +601,49 @@ static int loop_attach_state(struct sb_layer *l, const struct sb_state *st, stru
 	return 0;
 }
 
+static bool loop_wanted(const struct sb_stack_spec *spec)
+{
+	return spec->devices.kind == SB_DEVICES_LOOP;
+}
+
+static void loop_predict(const struct sb_layer *l, char *out, size_t len)
+{
+	snprintf(out, len, "%s", l->spec->devices.loop.count > 1 ? "the loop devices" : "the loop device");
+}
+
+/* A loop device over a backing file in the run directory. */
+static void loop_leftovers(const struct sb_stack *s, struct sb_leftovers *found)
+{
+	char path[PATH_MAX], val[PATH_MAX];
+	size_t rl = strlen(found->rundir);
+	struct dirent *de;
+	DIR *d = opendir("/sys/block");
+	FILE *f;
+
+	(void)s;
+	while (d && (de = readdir(d))) {
+		if (strncmp(de->d_name, "loop", 4) ||
+		    snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file", de->d_name) >= (int)sizeof(path))
+			continue;
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (fgets(val, sizeof(val), f)) {
+			val[strcspn(val, "\n")] = '\0';
+			if (val[0] && !strncmp(val, found->rundir, rl) && val[rl] == '/')
+				sb_leftover_add(found, "/dev/", de->d_name, "");
+		}
+		fclose(f);
+	}
+	if (d)
+		closedir(d);
+}
+
 const struct sb_layer_ops sb_layer_loop = {
+	.order = SB_ORDER_DEVICES,
+	.wanted = loop_wanted,
+	.predict_dev = loop_predict,
+	.leftovers = loop_leftovers,
 	.name = "loop",
 	.plan = loop_plan,
 	.build = loop_build,

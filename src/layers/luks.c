@@ -502,7 +502,62 @@ static int luks_attach(struct sb_layer *l, const struct sb_state *st, struct sb_
 	return 0;
 }
 
+extern const struct sb_spec_part sb_spec_luks;   /* luks_spec.c */
+
+static bool luks_wanted(const struct sb_stack_spec *spec)
+{
+	return spec->luks.enabled;
+}
+
+static void luks_needs(const struct sb_stack_spec *spec, struct sb_kernel_needs *n)
+{
+	(void)spec;
+	sb_kernel_need(n, "dm");
+}
+
+static void luks_predict(const struct sb_layer *l, char *out, size_t len)
+{
+	char name[SB_NAME_MAX + 16];
+
+	sb_layer_luks_name(l->spec, name, sizeof(name));
+	snprintf(out, len, "/dev/mapper/%s", name);
+}
+
+struct luks_seen {
+	struct sb_leftovers *found;
+	char name[SB_NAME_MAX + 16];
+};
+
+static void luks_seen_dm(const char *name, void *ctx)
+{
+	struct luks_seen *w = ctx;
+
+	if (!strcmp(name, w->name))
+		sb_leftover_add(w->found, "dm device ", name, "");
+}
+
+static void luks_leftovers(const struct sb_stack *s, struct sb_leftovers *found)
+{
+	struct luks_seen w = { .found = found };
+
+	sb_layer_luks_name(s->spec, w.name, sizeof(w.name));
+	sb_layer_each_dm(luks_seen_dm, &w);
+}
+
+/* The mapping as recorded. */
+static void luks_dm_name(const struct sb_state_obj *o, char *out, size_t len)
+{
+	snprintf(out, len, "%s", !strcmp(o->kind, "dm") ? o->id : "");
+}
+
 const struct sb_layer_ops sb_layer_luks = {
+	.spec = &sb_spec_luks,
+	.order = SB_ORDER_CRYPT,
+	.wanted = luks_wanted,
+	.needs = luks_needs,
+	.predict_dev = luks_predict,
+	.leftovers = luks_leftovers,
+	.dm_name = luks_dm_name,
 	.name = "luks",
 	.attach = luks_attach,
 	.plan = luks_plan,

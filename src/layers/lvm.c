@@ -3,6 +3,7 @@
  * PV (and ignores any devices file), so a host with its own volume groups is
  * never scanned for changes, let alone touched; and only VGs named sb_* are
  * ever removed. */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include <blockdev/lvm.h>
 
 #include "core/layer.h"
+#include "spec/part.h"
 #include "core/stack.h"
 #include "core/state.h"
 #include "layers/holders.h"
@@ -374,7 +376,173 @@ static int lvm_attach(struct sb_layer *l, const struct sb_state *st, struct sb_e
 	return 0;
 }
 
+
+/* ---- lvm's part of the stack description (src/spec/part.h) ---- */
+#define FLD SB_OPT_FLD
+
+static const struct sb_opt lvm_opts[] = {
+	{ "vg", SB_OPT_STR, FLD(sb_lvm_spec, vg), "vg0", 0, 0, NULL, NULL,
+	  "volume group name (built prefixed sb_)" },
+	{ "lv", SB_OPT_STR, FLD(sb_lvm_spec, lv), "data", 0, 0, NULL, NULL,
+	  "logical volume name" },
+	{ "size", SB_OPT_LVSIZE, FLD(sb_lvm_spec, size), "100%FREE", 0, 0, NULL, NULL,
+	  "LV size: 100%FREE, N%FREE or a size" },
+	{ "extent_size", SB_OPT_SIZE, FLD(sb_lvm_spec, extent_size), "4MiB", 1024, 16 * SB_GiB, NULL, NULL,
+	  "physical extent size, a power of two >= 1KiB" },
+	{ .key = NULL },
+};
+
+static const struct sb_opt_section lvm_sec = {
+	"lvm", offsetof(struct sb_stack_spec, lvm), offsetof(struct sb_stack_spec, lvm.enabled), lvm_opts };
+
+static bool lvm_name_ok(const char *s)
+{
+	if (!*s || *s == '-' || !strcmp(s, ".") || !strcmp(s, ".."))
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("+_.-", *s))
+			return false;
+	return true;
+}
+
+static int check_lvm(const struct sb_spec_ctx *c, struct sb_stack_spec *s)
+{
+	struct sb_lvm_spec *l = &s->lvm;
+
+	if (!l->enabled)
+		return 0;
+	if (!lvm_name_ok(l->vg))
+		return sb_spec_fail_at(c, "lvm.vg", false,
+				    "lvm.vg: '%s' is not a valid name; use letters, digits and + _ . - (not starting with -)", l->vg);
+	if (!lvm_name_ok(l->lv))
+		return sb_spec_fail_at(c, "lvm.lv", false,
+				    "lvm.lv: '%s' is not a valid name; use letters, digits and + _ . - (not starting with -)", l->lv);
+	if (!sb_spec_is_pow2(l->extent_size))
+		return sb_spec_fail_at(c, "lvm.extent_size", false,
+				    "lvm.extent_size: %llu bytes is not a power of two; use e.g. 4MiB",
+				    (unsigned long long)l->extent_size);
+	return 0;
+}
+
+/* An LV larger than what the loop devices below give cannot be made. */
+static int check_lvm_room(const struct sb_spec_ctx *c, struct sb_stack_spec *s)
+{
+	uint64_t cap = sb_spec_device_bytes(s);
+	char a[32], b[32];
+	int rc = check_lvm(c, s);
+
+	if (rc < 0 || !s->lvm.enabled || s->devices.kind != SB_DEVICES_LOOP || s->lvm.size_bytes <= cap)
+		return rc;
+	sb_size_format_human(cap, b, sizeof(b));
+	sb_size_format(s->lvm.size_bytes, a, sizeof(a));
+	return sb_spec_fail_at(c, "lvm.size", false,
+			       "lvm.size: %s is larger than the %s the devices below provide; use N%%FREE or a smaller size",
+			       a, b);
+}
+
+static void lvm_summary(const struct sb_stack_spec *s, char *buf, size_t len)
+{
+	char b[32];
+
+	if (!s->lvm.enabled)
+		return;
+	sb_size_format(s->lvm.extent_size, b, sizeof(b));
+	sb_spec_append(buf, len, " → LVM %s/%s %s (%s extents)", s->lvm.vg, s->lvm.lv, s->lvm.size, b);
+}
+
+static void lvm_json(const struct sb_stack_spec *s, struct json_object *o)
+{
+	json_object_object_add(o, "size_bytes", json_object_new_int64((int64_t)s->lvm.size_bytes));
+	json_object_object_add(o, "size_pct_free", json_object_new_int64(s->lvm.size_pct_free));
+}
+
+static const struct sb_opt lvm_top[] = {
+	{ "lvm", SB_OPT_SECTION, 0, 0, NULL, 0, 0, NULL, &lvm_sec,
+	  "LVM PV/VG/LV (absent: none; lvm: {} for defaults)" },
+	{ .key = NULL },
+};
+
+static const struct sb_spec_part lvm_part = {
+	.parent = "",
+	.opts = lvm_top,
+	.base = offsetof(struct sb_stack_spec, lvm),
+	.check = check_lvm_room,
+	.summary = lvm_summary,
+	.json = lvm_json,
+};
+
+static bool lvm_wanted(const struct sb_stack_spec *spec)
+{
+	return spec->lvm.enabled;
+}
+
+static void lvm_needs(const struct sb_stack_spec *spec, struct sb_kernel_needs *n)
+{
+	(void)spec;
+	sb_kernel_need(n, "dm");
+}
+
+static void lvm_predict(const struct sb_layer *l, char *out, size_t len)
+{
+	char vg[SB_NAME_MAX + 4], lv[SB_NAME_MAX + 4];
+
+	sb_layer_lvm_names(l->spec, vg, sizeof(vg), lv, sizeof(lv));
+	snprintf(out, len, "/dev/%s/%s", vg, lv);
+}
+
+struct lvm_seen {
+	struct sb_leftovers *found;
+	char vg[SB_NAME_MAX + 4];
+};
+
+/* LV dm names are VG-LV (dashes inside doubled) */
+static void lvm_seen_dm(const char *name, void *ctx)
+{
+	struct lvm_seen *w = ctx;
+	size_t n = strlen(w->vg);
+
+	if (!strncmp(name, w->vg, n) && name[n] == '-' && name[n + 1] != '-')
+		sb_leftover_add(w->found, "dm device ", name, "");
+}
+
+static void lvm_leftovers(const struct sb_stack *s, struct sb_leftovers *found)
+{
+	struct lvm_seen w = { .found = found };
+	char lv[SB_NAME_MAX + 4];
+
+	sb_layer_lvm_names(s->spec, w.vg, sizeof(w.vg), lv, sizeof(lv));
+	sb_layer_each_dm(lvm_seen_dm, &w);
+}
+
+/* An LV as VG-LV with dashes inside each part doubled (as lvm names them). */
+static void lvm_dm_name(const struct sb_state_obj *o, char *out, size_t len)
+{
+	const char *p;
+	size_t n = 0;
+
+	out[0] = '\0';
+	if (strcmp(o->kind, "lv") || !strchr(o->id, '/'))
+		return;
+	for (p = o->id; *p && n + 3 < len; p++) {
+		if (*p == '/') {
+			out[n++] = '-';
+			continue;
+		}
+		if (*p == '-')
+			out[n++] = '-';
+		out[n++] = *p;
+	}
+	out[n] = '\0';
+}
+
 const struct sb_layer_ops sb_layer_lvm = {
+	.spec = &lvm_part,
+	.order = SB_ORDER_VOLUME,
+	.wanted = lvm_wanted,
+	.needs = lvm_needs,
+	.predict_dev = lvm_predict,
+	.leftovers = lvm_leftovers,
+	.dm_name = lvm_dm_name,
 	.name = "lvm",
 	.attach = lvm_attach,
 	.plan = lvm_plan,

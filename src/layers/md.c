@@ -588,7 +588,40 @@ static int md_attach(struct sb_layer *l, const struct sb_state *st, struct sb_er
 	return 0;
 }
 
+extern const struct sb_spec_part sb_spec_md;   /* md_spec.c */
+
+static bool md_wanted(const struct sb_stack_spec *spec)
+{
+	return spec->raid.enabled;
+}
+
+static void md_needs(const struct sb_stack_spec *spec, struct sb_kernel_needs *n)
+{
+	(void)spec;
+	sb_kernel_need(n, "md");
+}
+
+static void md_predict(const struct sb_layer *l, char *out, size_t len)
+{
+	sb_layer_md_name(l->spec, out, len);
+}
+
+static void md_leftovers(const struct sb_stack *s, struct sb_leftovers *found)
+{
+	char path[PATH_MAX];
+
+	sb_layer_md_name(s->spec, path, sizeof(path));
+	if (!access(path, F_OK))
+		sb_leftover_add(found, path, "", "");
+}
+
 const struct sb_layer_ops sb_layer_md = {
+	.spec = &sb_spec_md,
+	.order = SB_ORDER_ARRAY,
+	.wanted = md_wanted,
+	.needs = md_needs,
+	.predict_dev = md_predict,
+	.leftovers = md_leftovers,
 	.name = "md",
 	.attach = md_attach,
 	.plan = md_plan,

@@ -204,7 +204,15 @@ static int mount_attach(struct sb_layer *l, const struct sb_state *st, struct sb
 	return 0;
 }
 
+static bool mount_wanted(const struct sb_stack_spec *spec)
+{
+	(void)spec;
+	return true;
+}
+
 const struct sb_layer_ops sb_layer_mount = {
+	.order = SB_ORDER_MOUNT,
+	.wanted = mount_wanted,
 	.name = "mount",
 	.plan = mount_plan,
 	.build = mount_build,

@@ -110,14 +110,15 @@ static bool run_quiet(char *const argv[])
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
+/* The kernel facts themselves live in sys/kernel.c (one place). */
 static bool probe_md(void)
 {
-	return sb_sbx_path_exists("/proc/mdstat") || sb_sbx_path_exists("/sys/module/md_mod");
+	return sb_kernel_has("md");
 }
 
 static bool probe_dm(void)
 {
-	return sb_sbx_path_exists("/dev/mapper/control") || file_contains("/proc/misc", "device-mapper");
+	return sb_kernel_has("dm");
 }
 
 bool sb_sbx_probe_uml(void)
@@ -242,16 +243,13 @@ bool sb_sandbox_inside(bool ours)
 	return ours || sb_sbx_probe_uml();
 }
 
-int sb_sandbox_decide_facts(const struct sb_kernel_facts *f, int mode, bool inside, bool ours,
-			    bool need_md, bool need_dm, bool has_disks,
-			    bool *use_sandbox, struct sb_err *err)
+/* The decision, given what this kernel lacks in words (why, "" for nothing). */
+static int decide_why(const struct sb_kernel_facts *f, int mode, bool inside, bool ours,
+		      const char *why, bool has_disks, bool *use_sandbox, struct sb_err *err)
 {
-	char why[64];
-	bool lacks;
+	bool lacks = why[0] != '\0';
 
 	*use_sandbox = false;
-	missing(f, need_md, need_dm, why, sizeof(why));
-	lacks = why[0] != '\0';
 	if (inside) {
 		/* Never nest. In the kernel stackbench booted itself, the host's
 		 * disks are not there (--sandbox re-runs any command before its
@@ -293,28 +291,60 @@ int sb_sandbox_decide_facts(const struct sb_kernel_facts *f, int mode, bool insi
 	return 0;
 }
 
-int sb_sandbox_decide(int mode, bool ours, bool need_md, bool need_dm, bool has_disks,
+int sb_sandbox_decide_facts(const struct sb_kernel_facts *f, int mode, bool inside, bool ours,
+			    bool need_md, bool need_dm, bool has_disks,
+			    bool *use_sandbox, struct sb_err *err)
+{
+	char why[64];
+
+	missing(f, need_md, need_dm, why, sizeof(why));
+	return decide_why(f, mode, inside, ours, why, has_disks, use_sandbox, err);
+}
+
+/* Beyond md and dm (sb_sandbox_probe loads those): a filesystem or
+ * anything else a layer needs, loaded where this kernel can. */
+static void load_other(const struct sb_kernel_facts *f, const struct sb_kernel_needs *n)
+{
+	char modprobe[PATH_MAX];
+	unsigned i;
+
+	if (!f->can_modprobe || !find_exe("modprobe", modprobe, sizeof(modprobe)))
+		return;
+	for (i = 0; i < n->n; i++) {
+		char mod[64], *argv[] = { modprobe, "-q", mod, NULL };
+
+		if (!strcmp(n->what[i], "md") || !strcmp(n->what[i], "dm") || sb_kernel_has(n->what[i]))
+			continue;
+		snprintf(mod, sizeof(mod), "%s", sb_kernel_module(n->what[i]));
+		run_quiet(argv);
+	}
+}
+
+int sb_sandbox_decide(int mode, bool ours, const struct sb_kernel_needs *needs, bool has_disks,
 		      bool *use_sandbox, struct sb_err *err)
 {
 	struct sb_kernel_facts f;
-	bool inside = sb_sandbox_inside(ours);
+	bool inside = sb_sandbox_inside(ours), try_load = mode != 1 || inside;
+	char why[256];
 
 	/* Load modules only when this kernel would otherwise be given up on. */
-	sb_sandbox_probe(&f, need_md, need_dm, mode != 1 || inside);
-	return sb_sandbox_decide_facts(&f, mode, inside, ours, need_md, need_dm,
-				       has_disks, use_sandbox, err);
+	sb_sandbox_probe(&f, sb_kernel_needs_has(needs, "md"), sb_kernel_needs_has(needs, "dm"), try_load);
+	if (try_load)
+		load_other(&f, needs);
+	sb_kernel_lacking(needs, why, sizeof(why));
+	return decide_why(&f, mode, inside, ours, why, has_disks, use_sandbox, err);
 }
 
-bool sb_sandbox_would_use(int mode, bool ours, bool need_md, bool need_dm)
+bool sb_sandbox_would_use(int mode, bool ours, const struct sb_kernel_needs *needs)
 {
-	struct sb_kernel_facts f;
+	char why[256];
 
 	if (sb_sandbox_inside(ours) || mode == 0)
 		return false;
 	if (mode == 1)
 		return true;
-	sb_sandbox_probe(&f, need_md, need_dm, false);
-	return (need_md && !f.md) || (need_dm && !f.dm);
+	sb_kernel_lacking(needs, why, sizeof(why));
+	return why[0] != '\0';
 }
 
 uint64_t sb_sandbox_mem_bytes(void)

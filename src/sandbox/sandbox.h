@@ -37,7 +37,7 @@
  *	bool use;
  *	int code;
  *
- *	rc = sb_sandbox_decide(sb_globals.sandbox, sb_globals.in_sandbox, need_md, need_dm,
+ *	rc = sb_sandbox_decide(sb_globals.sandbox, sb_globals.in_sandbox, &needs,
  *			       spec->devices.kind == SB_DEVICES_DISKS, &use, err);
  *	if (rc < 0)
  *		return rc;
@@ -55,6 +55,7 @@
 
 #include <json-c/json.h>
 
+#include "sys/kernel.h"
 #include "util/err.h"
 
 /* What the running kernel offers, as probed; a struct so the decision can be
@@ -126,11 +127,12 @@ int sb_sandbox_check_exec(const char *what, const char *path, struct sb_err *err
 /* Decide whether to run in the throwaway kernel, honouring mode (-1 auto,
  * 0 --no-sandbox, 1 --sandbox); ours: we are in the kernel stackbench booted:
  *  - inside the sandbox: never again (and a stack with disks is -EINVAL);
- *  - auto: sandbox iff this kernel lacks what is needed (one info line says so);
- *  - --no-sandbox on a kernel lacking md/dm: -ENOTSUP naming what is missing;
+ *  - auto: sandbox iff this kernel lacks anything a wanted layer needs
+ *    (needs: sb_stack_needs of every stack; one info line says so);
+ *  - --no-sandbox on a kernel lacking it: -ENOTSUP naming what is missing;
  *  - a stack with disks that would need the sandbox: -EINVAL, before booting;
  *  - sandbox needed but user-mode-linux missing: -ENOTSUP saying what to install. */
-int sb_sandbox_decide(int mode, bool ours, bool need_md, bool need_dm, bool has_disks,
+int sb_sandbox_decide(int mode, bool ours, const struct sb_kernel_needs *needs, bool has_disks,
 		      bool *use_sandbox, struct sb_err *err);
 
 /* The same decision on given facts (unit tests). mode: -1/0/1 as
@@ -143,7 +145,7 @@ int sb_sandbox_decide_facts(const struct sb_kernel_facts *f, int mode, bool insi
 /* For estimates (`plan`): would a run with these needs go into the
  * throwaway kernel? mode and ours as for sb_sandbox_decide. Probes without
  * loading modules. */
-bool sb_sandbox_would_use(int mode, bool ours, bool need_md, bool need_dm);
+bool sb_sandbox_would_use(int mode, bool ours, const struct sb_kernel_needs *needs);
 /* The throwaway kernel's memory: STACKBENCH_UML_MEM, default 1 GiB. */
 uint64_t sb_sandbox_mem_bytes(void);
 

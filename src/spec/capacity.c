@@ -2,8 +2,10 @@
  * before anything is built: for `plan` (disk use, default benchmark sizes)
  * and `validate` (a bench.size that will not fit). The overheads follow
  * what the tools do by default; the suites re-check the real free space. */
+#include "spec/part.h"
 #include "spec/spec.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define MiB (1ULL << 20)
@@ -47,9 +49,9 @@ static uint64_t journal_bytes(uint64_t bytes)
 	return 256 * MiB;
 }
 
-uint64_t sb_spec_fs_free_estimate(const struct sb_stack_spec *s)
+uint64_t sb_spec_fs_device_bytes(const struct sb_stack_spec *s)
 {
-	uint64_t dev = sb_spec_device_bytes(s), ovh, meta;
+	uint64_t dev = sb_spec_device_bytes(s), ovh;
 
 	if (!dev)
 		return 0;
@@ -70,9 +72,68 @@ uint64_t sb_spec_fs_free_estimate(const struct sb_stack_spec *s)
 		ovh = strcmp(s->luks.type, "luks1") ? 16 * MiB : 2 * MiB;
 		dev = dev > ovh ? dev - ovh : 0;
 	}
+	return dev;
+}
+
+uint64_t sb_spec_fs_free_estimate(const struct sb_stack_spec *s)
+{
+	uint64_t dev = sb_spec_fs_device_bytes(s), meta;
+
+	if (!dev)
+		return 0;
 	/* ext4: 5% reserved for root (not in f_bavail), inode tables (256 B
 	 * per 16 KiB; "small" filesystems under 512 MiB: 128 B per 4 KiB),
 	 * the journal, and ~0.5% of bitmaps, group descriptors and resize room */
 	meta = dev / 20 + (dev < 512 * MiB ? dev / 32 : dev / 64) + journal_bytes(dev) + dev / 200;
 	return dev > meta ? dev - meta : 0;
+}
+
+/* The chosen filesystem's smallest size (its part's min_fs_bytes), 0 if none. */
+static const struct sb_spec_part *fs_part(const struct sb_stack_spec *s)
+{
+	const struct sb_spec_part *p;
+	unsigned i;
+
+	for (i = 0; (p = sb_spec_part_at(i)); i++)
+		if (p->fs_type && !strcmp(p->fs_type, s->fs.type))
+			return p;
+	return NULL;
+}
+
+const char *sb_spec_min_fs_why(const struct sb_stack_spec *s)
+{
+	const struct sb_spec_part *p = fs_part(s);
+
+	return p && p->min_fs_bytes && p->min_fs_bytes(s) ? p->min_fs_why : NULL;
+}
+
+/* Bisect on devices.loop.size: the room reaching the filesystem grows with
+ * it (md's overhead is capped, LVM's percentage and LUKS's header fixed). */
+uint64_t sb_spec_min_loop_size(const struct sb_stack_spec *s)
+{
+	const struct sb_spec_part *p = fs_part(s);
+	uint64_t lo = s->luks.enabled ? 64 * MiB : 16 * MiB, hi = 1ULL << 40, mid;
+	uint64_t need = p && p->min_fs_bytes ? p->min_fs_bytes(s) : 0;
+	struct sb_stack_spec *t;
+
+	if (s->devices.kind != SB_DEVICES_LOOP || !need)
+		return lo;
+	t = malloc(sizeof(*t));
+	if (!t)
+		return lo;
+	memcpy(t, s, sizeof(*t));
+	t->devices.loop.size = lo;
+	if (sb_spec_fs_device_bytes(t) < need) {
+		while (hi - lo > MiB) {
+			mid = lo + (hi - lo) / 2 / MiB * MiB;
+			t->devices.loop.size = mid;
+			if (sb_spec_fs_device_bytes(t) >= need)
+				hi = mid;
+			else
+				lo = mid;
+		}
+		lo = hi;
+	}
+	free(t);
+	return lo;
 }

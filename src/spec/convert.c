@@ -431,7 +431,7 @@ static int conv_section(const struct sb_spec_ctx *c, const struct sb_opt_section
 
 int sb_spec_convert(const struct sb_spec_ctx *c, struct sb_stack_spec *s)
 {
-	return conv_section(c, &sb_opt_root, c->root, s);
+	return conv_section(c, sb_opt_root(), c->root, s);
 }
 
 static int defaults_section(const struct sb_spec_ctx *c, const struct sb_opt_section *sec,
@@ -464,5 +464,5 @@ int sb_spec_defaults(struct sb_stack_spec *s, struct sb_err *err)
 {
 	struct sb_spec_ctx c = { .file = "defaults", .err = err };
 
-	return defaults_section(&c, &sb_opt_root, s);
+	return defaults_section(&c, sb_opt_root(), s);
 }

@@ -8,6 +8,7 @@
  * each value in the form that option takes; everything else is refused,
  * naming the word and the list. */
 #include "spec/spec_int.h"
+#include "spec/part.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -199,9 +200,12 @@ static int check_mount(const struct sb_spec_ctx *c, const char *opts)
 	return 0;
 }
 
-int sb_spec_check_fsopts(const struct sb_spec_ctx *c, const struct sb_stack_spec *s)
+int sb_spec_check_mke2fs_options(const struct sb_spec_ctx *c, const struct sb_stack_spec *s)
 {
-	int rc = check_mkfs(c, s->fs.mkfs_options);
+	return check_mkfs(c, s->fs.mkfs_options);
+}
 
-	return rc < 0 ? rc : check_mount(c, s->fs.mount_options);
+int sb_spec_check_mount_options(const struct sb_spec_ctx *c, const struct sb_stack_spec *s)
+{
+	return check_mount(c, s->fs.mount_options);
 }

@@ -1,6 +1,9 @@
 /* Options as data: one table per section, {key, type, offsetof, default,
  * min/max, allowed values, help}. The same tables drive YAML validation,
- * defaults, --set, matrix keys, sb_spec_to_json and `validate --keys`. */
+ * defaults, --set, matrix keys, sb_spec_to_json and `validate --keys`.
+ * options.c holds the shared rows (name, devices, fs's common keys, bench);
+ * every layer's own rows are in its file (spec/part.h), joined in by
+ * parts.c: walk the tree from sb_opt_root(). */
 #ifndef SB_SPEC_OPTIONS_H
 #define SB_SPEC_OPTIONS_H
 
@@ -29,6 +32,13 @@ enum sb_opt_type {
 };
 
 struct sb_opt_section;
+struct sb_spec_part;
+
+/* offsetof and sizeof of a field, for a row: FLD(sb_raid_spec, level) */
+#define SB_OPT_FLD(st, f) offsetof(struct st, f), sizeof(((struct st *)0)->f)
+#define SB_MiB (1ULL << 20)
+#define SB_GiB (1ULL << 30)
+#define SB_TiB (1ULL << 40)
 
 struct sb_opt {
 	const char *key;
@@ -49,7 +59,15 @@ struct sb_opt_section {
 	const struct sb_opt *opts;   /* terminated by key == NULL */
 };
 
-extern const struct sb_opt_section sb_opt_root;
+/* The whole tree: the shared rows below with every registered layer's part
+ * joined in (parts.c). */
+const struct sb_opt_section *sb_opt_root(void);
+/* The shared rows: the top level before the layers' sections, after them,
+ * and the fs keys every filesystem has (options.c). */
+extern const struct sb_opt sb_opt_root_head[], sb_opt_root_tail[];
+extern const struct sb_opt_section sb_opt_fs_shared;
+/* fs.type's allowed values: the registry's filesystem layers. */
+const char *const *sb_spec_fs_types(void);
 
 static inline void *sb_opt_field(void *spec, const struct sb_opt_section *sec, const struct sb_opt *o)
 {

@@ -19,7 +19,10 @@ static struct json_object *opt_json(const struct sb_opt_section *sec, const stru
 
 	switch (o->type) {
 	case SB_OPT_SECTION:
-		return section_json(o->sub, s);
+		a = section_json(o->sub, s);
+		if (o->sub->enabled_off < 0 || *(const bool *)((const char *)s + o->sub->enabled_off))
+			sb_spec_json_parts(s, o, a);
+		return a;
 	case SB_OPT_NAME:
 	case SB_OPT_STR:
 	case SB_OPT_ENUM:
@@ -76,7 +79,7 @@ static struct json_object *section_json(const struct sb_opt_section *sec, const 
 			return obj;
 	}
 	for (o = sec->opts; o->key; o++) {
-		if (o->type == SB_OPT_MATRIX)
+		if (o->type == SB_OPT_MATRIX || !sb_spec_row_applies(o, s))
 			continue;
 		if (!strcmp(sec->path, "devices")) {   /* only the kind in use */
 			if (o->type == SB_OPT_DISKS && s->devices.kind != SB_DEVICES_DISKS)
@@ -89,20 +92,12 @@ static struct json_object *section_json(const struct sb_opt_section *sec, const 
 	if (!strcmp(sec->path, "devices"))
 		json_object_object_add(obj, "kind", json_object_new_string(
 			s->devices.kind == SB_DEVICES_DISKS ? "disks" : "loop"));
-	if (!strcmp(sec->path, "raid")) {
-		json_object_object_add(obj, "md_layout", json_object_new_string(s->raid.md_layout));
-		json_object_object_add(obj, "copies", json_object_new_int64(s->raid.copies));
-	}
-	if (!strcmp(sec->path, "lvm")) {
-		json_object_object_add(obj, "size_bytes", json_object_new_int64((int64_t)s->lvm.size_bytes));
-		json_object_object_add(obj, "size_pct_free", json_object_new_int64(s->lvm.size_pct_free));
-	}
 	return obj;
 }
 
 int sb_spec_to_json(const struct sb_stack_spec *s, struct json_object **out)
 {
-	struct json_object *o = section_json(&sb_opt_root, s);
+	struct json_object *o = section_json(sb_opt_root(), s);
 
 	if (!o)
 		return -ENOMEM;
@@ -111,40 +106,24 @@ int sb_spec_to_json(const struct sb_stack_spec *s, struct json_object **out)
 	return 0;
 }
 
+/* The devices in the middle, every layer's piece around them (its part's
+ * prefix/summary, in registry order), the filesystem last. */
 void sb_spec_summary(const struct sb_stack_spec *s, char *buf, size_t len)
 {
-	char a[32], b[32];
-	size_t n = 0;
+	char a[32];
 
-#define ADD(...) do { if (n < len) n += (size_t)snprintf(buf + n, len - n, __VA_ARGS__); } while (0)
 	buf[0] = '\0';
-	if (s->raid.enabled) {
-		ADD("RAID%u", s->raid.level);
-		if (s->raid.level == 10)
-			ADD(" %s", s->raid.layout);
-		ADD(" ×%u", s->raid.devices);
-		if (s->raid.level == 10) {
-			sb_size_format(s->raid.chunk, a, sizeof(a));
-			ADD(", %s chunks", a);
-		}
-		ADD(" on ");
-	}
+	sb_spec_summary_parts(s, buf, len, true);
 	if (s->devices.kind == SB_DEVICES_LOOP) {
 		sb_size_format(s->devices.loop.size, a, sizeof(a));
-		ADD("loop %u×%s (%u B sectors)", s->devices.loop.count, a, s->devices.loop.sector_size);
+		sb_spec_append(buf, len, "loop %u×%s (%u B sectors)", s->devices.loop.count, a,
+			       s->devices.loop.sector_size);
 	} else {
-		ADD("%u disk%s", s->devices.ndisks, s->devices.ndisks == 1 ? "" : "s");
+		sb_spec_append(buf, len, "%u disk%s", s->devices.ndisks, s->devices.ndisks == 1 ? "" : "s");
 	}
-	if (s->lvm.enabled) {
-		sb_size_format(s->lvm.extent_size, b, sizeof(b));
-		ADD(" → LVM %s/%s %s (%s extents)", s->lvm.vg, s->lvm.lv, s->lvm.size, b);
-	}
-	if (s->luks.enabled)
-		ADD(" → %s %s/%u, %u B sectors", !strcmp(s->luks.type, "luks1") ? "LUKS1" : "LUKS2",
-		    s->luks.cipher, s->luks.key_size, s->luks.sector_size);
-	sb_size_format(s->fs.block_size, b, sizeof(b));
-	ADD(" → %s %s", s->fs.type, b);
-#undef ADD
+	sb_spec_summary_parts(s, buf, len, false);
+	sb_size_format(s->fs.block_size, a, sizeof(a));
+	sb_spec_append(buf, len, " → %s %s", s->fs.type, a);
 }
 
 static void keys_section(FILE *f, const struct sb_opt_section *sec)
@@ -186,5 +165,5 @@ void sb_spec_print_keys(FILE *f)
 {
 	fprintf(f, "Stack description keys (sizes: B, KiB, MiB, GiB, TiB binary; KB, MB, GB, TB decimal;\n"
 		   "durations: ns, us, ms, s, m, h). Any key can be set with --set KEY=VALUE.\n\n");
-	keys_section(f, &sb_opt_root);
+	keys_section(f, sb_opt_root());
 }

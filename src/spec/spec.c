@@ -36,7 +36,7 @@ static void set_origin(struct sb_ynode *n, const char *origin)
  * matrix key node for the error location. */
 static int check_key(const struct sb_spec_ctx *c, const struct sb_ynode *where, const char *path)
 {
-	const struct sb_opt_section *sec = &sb_opt_root, *found;
+	const struct sb_opt_section *sec = sb_opt_root(), *found;
 	const struct sb_opt *o;
 	char buf[128], keys[512], *save = NULL, *tok, done[128] = "";
 
@@ -378,9 +378,11 @@ int sb_spec_load_buffer(const char *buf, size_t len, const char *name,
 		goto out;
 	}
 	if (root->type != SB_Y_MAP) {
-		rc = sb_spec_fail(&c, root, false,
-				  "expected a mapping of keys at the top level (name, description, devices, raid, lvm, luks, fs, bench, faults, matrix), got %s",
-				  sb_ytree_type_name(root));
+		char keys[512];
+
+		sb_opt_keys_list(sb_opt_root(), keys, sizeof(keys));
+		rc = sb_spec_fail(&c, root, false, "expected a mapping of keys at the top level (%s), got %s",
+				  keys, sb_ytree_type_name(root));
 		goto out;
 	}
 	if (nsets) {

@@ -1,8 +1,10 @@
 /* A stack description after parsing, --set, matrix expansion and validation.
  * Everything here is plain data with fixed-size fields, so a spec can be
- * copied, compared and freed without ceremony. The option tables in
- * options.c (offsetof into these structs) drive YAML validation, defaults,
- * --set and the help text alike. */
+ * copied, compared and freed without ceremony. The option rows (offsetof
+ * into these structs: the shared ones in options.c, each layer's in its
+ * own file, src/spec/part.h) drive YAML validation, defaults, --set and
+ * the help text alike. New layers keep their options in their own struct,
+ * in their file, stored in layer_data below. */
 #ifndef SB_SPEC_SPEC_H
 #define SB_SPEC_SPEC_H
 
@@ -22,6 +24,8 @@
  * " (deleted)" suffix sysfs may add. */
 #define SB_LOOP_DIR_MAX (SB_PATH_MAX - 1 - SB_NAME_MAX - 4 - 12)
 #define SB_MATRIX_MAX 256         /* at most this many stacks from one matrix */
+#define SB_LAYER_SLOTS 24         /* registry entries (src/core/layer.c) */
+#define SB_LAYER_DATA_MAX 256     /* bytes of a layer's own options (16-aligned) */
 
 enum sb_devices_kind { SB_DEVICES_LOOP = 0, SB_DEVICES_DISKS = 1 };
 
@@ -145,6 +149,11 @@ struct sb_stack_spec {
 	struct sb_fs_spec fs;
 	struct sb_bench_spec bench;
 	struct sb_faults_spec faults;
+	/* Per-layer storage for layers that keep their options in their own
+	 * file (struct defined there, reached with sb_spec_layer_data): one
+	 * slot per registry position, so a new layer needs no edit here and a
+	 * spec stays plain, copyable data. */
+	_Alignas(max_align_t) unsigned char layer_data[SB_LAYER_SLOTS][SB_LAYER_DATA_MAX];
 };
 
 /* A list of stacks: one file expands into several when it has a matrix. */
@@ -191,6 +200,14 @@ void sb_spec_summary(const struct sb_stack_spec *s, char *buf, size_t len);
 uint64_t sb_spec_device_bytes(const struct sb_stack_spec *s);
 unsigned sb_spec_copies(const struct sb_stack_spec *s);
 uint64_t sb_spec_fs_free_estimate(const struct sb_stack_spec *s);
+/* The bytes the filesystem's device will have (after md, LVM, LUKS). */
+uint64_t sb_spec_fs_device_bytes(const struct sb_stack_spec *s);
+/* The smallest devices.loop.size this stack accepts (multiple of 1 MiB):
+ * 64 MiB with LUKS (its header is 16), else 16 MiB, or more where the
+ * chosen filesystem has a minimum (xfs: 300 MiB); and why, for messages
+ * (NULL when no filesystem minimum applies). */
+uint64_t sb_spec_min_loop_size(const struct sb_stack_spec *s);
+const char *sb_spec_min_fs_why(const struct sb_stack_spec *s);
 
 /* Help text of every key (type, default, allowed values), from the tables. */
 void sb_spec_print_keys(FILE *f);

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "spec/options.h"
+#include "spec/part.h"
 #include "spec/spec.h"
 #include "spec/ytree.h"
 
@@ -35,13 +36,22 @@ int sb_spec_convert(const struct sb_spec_ctx *c, struct sb_stack_spec *s);
 /* Derived defaults and impossible combinations. */
 int sb_spec_check(const struct sb_spec_ctx *c, struct sb_stack_spec *s);
 
-/* fs.mkfs_options / fs.mount_options against their allow-lists (fsopts.c). */
-int sb_spec_check_fsopts(const struct sb_spec_ctx *c, const struct sb_stack_spec *s);
+/* fs.mount_options against its allow-list (fsopts.c). */
+int sb_spec_check_mount_options(const struct sb_spec_ctx *c, const struct sb_stack_spec *s);
+
+/* The layers' parts (parts.c): every part's check in registry order; a
+ * filesystem's own keys refused under another fs.type; whether a row shows
+ * in the JSON of s; the summary pieces; a part's extra JSON values. */
+int sb_spec_check_parts(const struct sb_spec_ctx *c, struct sb_stack_spec *s);
+int sb_spec_check_fs_keys(const struct sb_spec_ctx *c, const struct sb_stack_spec *s);
+bool sb_spec_row_applies(const struct sb_opt *o, const struct sb_stack_spec *s);
+void sb_spec_summary_parts(const struct sb_stack_spec *s, char *buf, size_t len, bool prefix);
+struct json_object;
+void sb_spec_json_parts(const struct sb_stack_spec *s, const struct sb_opt *row, struct json_object *obj);
 
 /* Parse one scalar text into the field of o (used for defaults and values). */
 int sb_spec_parse_scalar(const struct sb_spec_ctx *c, const struct sb_ynode *n,
 			 const char *path, const struct sb_opt *o, void *field);
 
-bool sb_spec_is_pow2(uint64_t v);
 
 #endif

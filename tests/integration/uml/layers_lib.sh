@@ -68,49 +68,46 @@ cleanup() {
 }
 trap 'cleanup; exit $?' EXIT
 
-# Shell assignments for what a stack file asks (with stackbench's defaults):
-# NAME LEVEL LAYOUT CHUNK RDEV LVM EXTENT LVPCT LUKS LTYPE CIPHER KEY SECTOR ITER BLOCK
-expect() { # expect FILE [KEY=VALUE...]  (overrides as --set would)
-	python3 - "$@" <<'PY'
-import sys, os, yaml
-path = sys.argv[1]
-d = yaml.safe_load(open(path)) or {}
-for kv in sys.argv[2:]:
-    k, v = kv.split('=', 1)
-    node = d
-    ks = k.split('.')
-    for p in ks[:-1]:
-        node = node.setdefault(p, {})
-    node[ks[-1]] = yaml.safe_load(v)
-def size(s):
-    if isinstance(s, int): return s
-    units = {'B': 1, 'KiB': 1 << 10, 'MiB': 1 << 20, 'GiB': 1 << 30}
-    for u in sorted(units, key=len, reverse=True):
-        if s.endswith(u): return int(float(s[:-len(u)]) * units[u])
-    return int(s)
-r, l, k, f = d.get('raid') or {}, d.get('lvm') or {}, d.get('luks') or {}, d.get('fs') or {}
+# Shell assignments for what a stack file asks, with stackbench's own
+# defaults: read from `validate --json` (the tables), never restated here.
+# NAME LEVEL RDEV LAYOUT CHUNK BITMAP LVM VG LV EXTENT LVSIZE LUKS LTYPE
+# CIPHER KEY SECTOR ITER FS BLOCK, and LOOPSIZE: $SIZE, or the stack's
+# smallest loop size where that is more (xfs: mkfs.xfs needs 300 MiB)
+expect() { # expect FILE [KEY=VALUE...]  (overrides, as --set)
+	local sets=() kv
+	for kv in "${@:2}"; do sets+=(--set "$kv"); done
+	"$SB" validate --json "${sets[@]}" "$1" | python3 -c '
+import json, re, sys
+d = json.load(sys.stdin)[0]
+m = re.fullmatch(r"([0-9]+)(B|KiB|MiB|GiB)", sys.argv[1])
+size = int(m.group(1)) << {"B": 0, "KiB": 10, "MiB": 20, "GiB": 30}[m.group(2)]
+r, l, k, f = d["raid"], d["lvm"], d["luks"], d["fs"]
+on = lambda s: bool(s.get("enabled"))
+m = re.fullmatch(r"([a-z]+)([0-9])", r.get("layout") or "") if on(r) else None
 out = {
-    'NAME': d.get('name') or os.path.basename(path).rsplit('.', 1)[0],
-    'LEVEL': r.get('level', 0),
-    'RDEV': r.get('devices', 0),
-    'LAYOUT': {'near': 'near', 'far': 'far', 'offset': 'offset'}.get(str(r.get('layout', 'near2')).rstrip('0123456789'), '?') + '=' + str(r.get('layout', 'near2'))[-1],
-    'CHUNK': size(r.get('chunk', '512KiB')),
-    'BITMAP': r.get('bitmap', 'internal'),
-    'LVM': 1 if l else 0,
-    'VG': 'sb_' + str(l.get('vg', 'vg')), 'LV': 'sb_' + str(l.get('lv', 'lv')),
-    'EXTENT': size(l.get('extent_size', '4MiB')),
-    'LVSIZE': str(l.get('size', '100%FREE')),
-    'LUKS': 1 if k else 0,
-    'LTYPE': str(k.get('type', 'luks2')).upper(),
-    'CIPHER': k.get('cipher', 'aes-xts-plain64'),
-    'KEY': k.get('key_size', 512),
-    'SECTOR': k.get('sector_size', 512 if str(k.get('type', 'luks2')) == 'luks1' else 4096),
-    'ITER': (k.get('pbkdf') or {}).get('iterations', 1000),
-    'BLOCK': f.get('block_size', 4096),
-}
+    "NAME": d["name"],
+    "LEVEL": r["level"] if on(r) else 0,
+    "RDEV": r["devices"] if on(r) else 0,
+    "LAYOUT": "%s=%s" % m.groups() if m else "",
+    "CHUNK": r.get("chunk", 0),
+    "BITMAP": r.get("bitmap", ""),
+    "LVM": int(on(l)),
+    "VG": "sb_" + l["vg"] if on(l) else "", "LV": "sb_" + l["lv"] if on(l) else "",
+    "EXTENT": l.get("extent_size", 0),
+    "LVSIZE": l.get("size", ""),
+    "LUKS": int(on(k)),
+    "LTYPE": k.get("type", "").upper(),
+    "CIPHER": k.get("cipher", ""),
+    "KEY": k.get("key_size", 0),
+    "SECTOR": k.get("sector_size", 0),
+    "ITER": (k.get("pbkdf") or {}).get("iterations", 0),
+    "FS": f["type"],
+    "BLOCK": f["block_size"],
+    "LOOPSIZE": "%dB" % max(size, d.get("min_loop_size", 0)),
+    }
 for key, v in out.items():
-    print("%s='%s'" % (key, v))
-PY
+    print("%s=%s" % (key, "\x27%s\x27" % v))
+' "$SIZE"
 }
 
 # Mount point of a built stack, from its state file.

@@ -78,7 +78,7 @@ readwrite() {
 	local mnt src=$work/random.src
 	mnt=$(mountpoint_of "$NAME")
 	[ -n "$mnt" ] && mountpoint -q "$mnt" || { bad "$NAME: not mounted ($mnt)"; return; }
-	check "$NAME: ext4 block size" "$BLOCK" "$(stat -f -c %S "$mnt")"
+	check "$NAME: $FS block size" "$BLOCK" "$(stat -f -c %S "$mnt")"
 	head -c 8M /dev/urandom > "$src"
 	cp "$src" "$mnt/random" && sync
 	echo 3 > /proc/sys/vm/drop_caches
@@ -89,7 +89,7 @@ readwrite() {
 for f in "${stacks[@]}"; do
 	eval "$(expect "$f")"
 	echo "# $NAME ($f)"
-	if ! "$SB" build --set devices.loop.size="$SIZE" --set devices.loop.dir="$work" "$f"; then
+	if ! "$SB" build --set devices.loop.size="$LOOPSIZE" --set devices.loop.dir="$work" "$f"; then
 		bad "$NAME: build failed"
 		assert_clean "$NAME after failed build"
 		continue

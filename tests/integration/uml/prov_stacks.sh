@@ -23,7 +23,8 @@ fi
 tmp=$(mktemp -d /tmp/sb-prov-stacks.XXXXXX)
 export STACKBENCH_STATE_DIR=$tmp/state
 work=$tmp/work
-sets=(--set "devices.loop.dir=$work" --set devices.loop.size=${SB_TEST_LOOP_SIZE:-64MiB})
+size=${SB_TEST_LOOP_SIZE:-64MiB}
+sets=()
 fails=0
 
 leaks() {
@@ -116,7 +117,19 @@ check_stack() { # name summary file
 }
 
 nstacks=0
+# The loop size for every stack of a file: $size, or more where one of its
+# stacks needs it (its smallest, from validate --json: xfs needs 300 MiB).
+file_size() {
+	"$sb" validate --json --set "devices.loop.dir=$work" "$1" | python3 -c '
+import json, re, sys
+m = re.fullmatch(r"([0-9]+)(B|KiB|MiB|GiB)", sys.argv[1])
+want = int(m.group(1)) << {"B": 0, "KiB": 10, "MiB": 20, "GiB": 30}[m.group(2)]
+print("%dB" % max([want] + [d.get("min_loop_size", 0) for d in json.load(sys.stdin)]))' "$size"
+}
+
 for f in "$@"; do
+	fsize=$(file_size "$f") || { bad "$f does not validate"; continue; }
+	sets=(--set "devices.loop.dir=$work" --set "devices.loop.size=$fsize")
 	# no process substitution: the throwaway kernel has no /dev/fd
 	list=$("$sb" validate "${sets[@]}" "$f") || { bad "$f does not validate"; continue; }
 	while IFS= read -r line; do

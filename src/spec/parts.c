@@ -1,0 +1,227 @@
+/* The option tree as the walkers see it: the shared rows of options.c with
+ * every registered layer's part joined in (src/spec/part.h). Assembled
+ * once, on first use, into static storage; after that it is read-only. */
+#include "spec/spec_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define ROOT_MAX 32
+#define FS_MAX 64
+
+static struct sb_opt root_rows[ROOT_MAX], fs_rows[FS_MAX];
+/* which part joined each row in (NULL: a shared row) */
+static const struct sb_spec_part *root_owner[ROOT_MAX], *fs_owner[FS_MAX];
+static struct sb_opt_section root_sec, fs_sec, own_secs[SB_LAYER_SLOTS];
+static const char *fs_types[SB_LAYER_SLOTS + 1];
+static bool assembled;
+
+static size_t slot_off(unsigned i)
+{
+	return offsetof(struct sb_stack_spec, layer_data) + (size_t)i * SB_LAYER_DATA_MAX;
+}
+
+static int part_index(const struct sb_spec_part *p)
+{
+	const struct sb_spec_part *q;
+	unsigned i;
+
+	for (i = 0; (q = sb_spec_part_at(i)); i++)
+		if (q == p)
+			return (int)i;
+	return -1;
+}
+
+void *sb_spec_layer_data(struct sb_stack_spec *s, const struct sb_spec_part *p)
+{
+	int i = part_index(p);
+
+	return i < 0 || i >= SB_LAYER_SLOTS ? NULL : s->layer_data[i];
+}
+
+const void *sb_spec_layer_cdata(const struct sb_stack_spec *s, const struct sb_spec_part *p)
+{
+	return sb_spec_layer_data((struct sb_stack_spec *)s, p);
+}
+
+/* A top-level part: its one section row, in its own slot if it asks. */
+static void join_root(unsigned *n, const struct sb_spec_part *p, unsigned i)
+{
+	struct sb_opt *r = &root_rows[(*n)++];
+
+	root_owner[*n - 1] = p;
+	*r = p->opts[0];
+	if (p->base != SB_SPEC_OWN || !r->sub)
+		return;
+	own_secs[i] = *r->sub;
+	own_secs[i].base += slot_off(i);
+	if (own_secs[i].enabled_off >= 0)
+		own_secs[i].enabled_off += (ssize_t)slot_off(i);
+	r->sub = &own_secs[i];
+}
+
+/* A filesystem's rows join fs; their offsets become relative to fs's base
+ * (unsigned wrap-around: base + off is the true offset again). */
+static void join_fs(unsigned *n, const struct sb_spec_part *p, unsigned i)
+{
+	size_t base = p->base == SB_SPEC_OWN ? slot_off(i) : p->base;
+	const struct sb_opt *o;
+
+	for (o = p->opts; o->key && *n + 1 < FS_MAX; o++) {
+		fs_rows[*n] = *o;
+		fs_rows[*n].off = base + o->off - fs_sec.base;
+		fs_owner[*n] = p;
+		(*n)++;
+	}
+}
+
+static void assemble(void)
+{
+	const struct sb_opt *o;
+	const struct sb_spec_part *p;
+	unsigned nr = 0, nf = 0, nt = 0, i;
+
+	fs_sec = sb_opt_fs_shared;
+	for (o = sb_opt_fs_shared.opts; o->key && nf + 1 < FS_MAX; o++)
+		fs_rows[nf++] = *o;
+	for (o = sb_opt_root_head; o->key; o++)
+		root_rows[nr++] = *o;
+	for (i = 0; (p = sb_spec_part_at(i)) && i < SB_LAYER_SLOTS; i++) {
+		if (p->fs_type)
+			fs_types[nt++] = p->fs_type;
+		if (!p->opts || !p->opts[0].key)
+			continue;
+		if (!strcmp(p->parent, "fs"))
+			join_fs(&nf, p, i);
+		else if (nr + 4 < ROOT_MAX)
+			join_root(&nr, p, i);
+	}
+	fs_types[nt] = NULL;
+	for (i = 0; i < nf; i++)
+		if (!strcmp(fs_rows[i].key, "type"))
+			fs_rows[i].allowed = fs_types;
+	fs_rows[nf].key = NULL;
+	fs_sec.opts = fs_rows;
+	for (o = sb_opt_root_tail; o->key; o++) {
+		root_rows[nr] = *o;
+		if (!strcmp(o->key, "fs"))
+			root_rows[nr].sub = &fs_sec;
+		nr++;
+	}
+	root_rows[nr].key = NULL;
+	root_sec = (struct sb_opt_section){ "", 0, -1, root_rows };
+	assembled = true;
+}
+
+const struct sb_opt_section *sb_opt_root(void)
+{
+	if (!assembled)
+		assemble();
+	return &root_sec;
+}
+
+const char *const *sb_spec_fs_types(void)
+{
+	(void)sb_opt_root();
+	return fs_types;
+}
+
+int sb_spec_fail_at(const struct sb_spec_ctx *c, const char *dotted, bool at_key, const char *fmt, ...)
+{
+	char msg[SB_ERR_MSG_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return sb_spec_fail(c, sb_spec_where(c->root, dotted), at_key, "%s", msg);
+}
+
+bool sb_spec_given(const struct sb_spec_ctx *c, const char *dotted)
+{
+	return sb_spec_node(c->root, dotted) != NULL;
+}
+
+void sb_spec_append(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t n = strnlen(buf, len);
+	va_list ap;
+
+	if (n + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + n, len - n, fmt, ap);
+	va_end(ap);
+}
+
+static const struct sb_spec_part *owner(const struct sb_opt *o)
+{
+	if (o >= fs_rows && o < fs_rows + FS_MAX)
+		return fs_owner[o - fs_rows];
+	if (o >= root_rows && o < root_rows + ROOT_MAX)
+		return root_owner[o - root_rows];
+	return NULL;
+}
+
+/* Run every part's check in registry order. */
+int sb_spec_check_parts(const struct sb_spec_ctx *c, struct sb_stack_spec *s)
+{
+	const struct sb_spec_part *p;
+	unsigned i;
+	int rc;
+
+	for (i = 0; (p = sb_spec_part_at(i)); i++)
+		if (p->check && (rc = p->check(c, s)) < 0)
+			return rc;
+	return 0;
+}
+
+/* A filesystem's own keys make no sense under another fs.type. */
+int sb_spec_check_fs_keys(const struct sb_spec_ctx *c, const struct sb_stack_spec *s)
+{
+	const struct sb_opt *o;
+	char path[96];
+
+	(void)sb_opt_root();
+	for (o = fs_sec.opts; o->key; o++) {
+		const struct sb_spec_part *p = owner(o);
+
+		if (!p || !p->fs_type || !strcmp(p->fs_type, s->fs.type))
+			continue;
+		snprintf(path, sizeof(path), "fs.%s", o->key);
+		if (sb_spec_given(c, path))
+			return sb_spec_fail_at(c, path, true, "%s: is a key of fs.type %s, and this stack's fs.type is %s",
+					       path, p->fs_type, s->fs.type);
+	}
+	return 0;
+}
+
+/* sb_spec_to_json leaves out another filesystem's keys. */
+bool sb_spec_row_applies(const struct sb_opt *o, const struct sb_stack_spec *s)
+{
+	const struct sb_spec_part *p = owner(o);
+
+	return !p || !p->fs_type || !strcmp(p->fs_type, s->fs.type);
+}
+
+void sb_spec_summary_parts(const struct sb_stack_spec *s, char *buf, size_t len, bool prefix)
+{
+	const struct sb_spec_part *p;
+	unsigned i;
+
+	for (i = 0; (p = sb_spec_part_at(i)); i++) {
+		void (*fn)(const struct sb_stack_spec *, char *, size_t) = prefix ? p->prefix : p->summary;
+
+		if (fn)
+			fn(s, buf, len);
+	}
+}
+
+void sb_spec_json_parts(const struct sb_stack_spec *s, const struct sb_opt *row, struct json_object *obj)
+{
+	const struct sb_spec_part *p = owner(row);
+
+	if (p && p->json)
+		p->json(s, obj);
+}

@@ -1,0 +1,190 @@
+/* The layer registry as the one list: every layer type complete, the stack
+ * order from .order/.wanted, keys and checks and summary pieces from the
+ * layers' parts, kernel needs, and the per-layer storage slots. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/layer.h"
+#include "core/stack.h"
+#include "spec/part.h"
+
+static struct sb_spec_list load(const char *yaml, int want_rc, struct sb_err *err)
+{
+	struct sb_spec_list l = { 0 };
+	int rc = sb_spec_load_buffer(yaml, strlen(yaml), "t.yml", NULL, 0, &l, err);
+
+	if (rc != want_rc)
+		fail_msg("load: rc %d, want %d: %s", rc, want_rc, err->msg);
+	return l;
+}
+
+static void test_registry_complete(void **ctx)
+{
+	const struct sb_layer_ops *ops;
+	unsigned i, n = 0;
+
+	(void)ctx;
+	for (i = 0; (ops = sb_layer_at(i)); i++, n++) {
+		assert_non_null(ops->name);
+		assert_non_null(ops->wanted);
+		assert_non_null(ops->plan);
+		assert_non_null(ops->build);
+		assert_non_null(ops->teardown);
+		assert_non_null(ops->exists);
+		assert_true(ops->order >= SB_ORDER_DEVICES && ops->order <= SB_ORDER_MOUNT);
+		assert_ptr_equal(sb_layer_find(ops->name), ops);
+	}
+	assert_true(n >= 8);
+	assert_true(n <= SB_LAYER_SLOTS);
+	assert_null(sb_layer_find("nonesuch"));
+}
+
+static const char full[] =
+	"name: full\n"
+	"devices: {loop: {size: 256MiB}}\n"
+	"raid: {level: 1}\n"
+	"lvm: {vg: v, lv: l}\n"
+	"luks: {sector_size: 4096}\n"
+	"faults: {delay: {member: 1}}\n";
+
+/* The stack order comes from each layer's .order, not from the registry's
+ * (fault is registered after luks but sits under md). */
+static void test_order_and_needs(void **ctx)
+{
+	static const char *const want[] = { "loop", "fault", "md", "lvm", "luks", "ext4", "mount" };
+	struct sb_err err = { 0 };
+	struct sb_spec_list l = load(full, 0, &err);
+	struct sb_kernel_needs n = { 0 };
+	struct sb_stack s = { 0 };
+	unsigned i;
+
+	(void)ctx;
+	assert_int_equal(sb_stack_init(&s, &l.items[0], &err), 0);
+	assert_int_equal(s.nlayers, 7);
+	for (i = 0; i < 7; i++)
+		assert_string_equal(s.layers[i].ops->name, want[i]);
+	sb_stack_needs(&l.items[0], &n);
+	assert_int_equal(n.n, 3);   /* md, dm once (lvm, luks, fault), fs:ext4 */
+	assert_true(sb_kernel_needs_has(&n, "md"));
+	assert_true(sb_kernel_needs_has(&n, "dm"));
+	assert_true(sb_kernel_needs_has(&n, "fs:ext4"));
+	sb_spec_list_free(&l);
+}
+
+/* Every layer's piece of the summary, around the devices. */
+static void test_summary_pieces(void **ctx)
+{
+	struct sb_err err = { 0 };
+	struct sb_spec_list l = load(full, 0, &err);
+	char sum[512];
+
+	(void)ctx;
+	sb_spec_summary(&l.items[0], sum, sizeof(sum));
+	assert_string_equal(sum, "RAID1 ×2 on loop 2×256 MiB (512 B sectors) → LVM v/l 100%FREE (4 MiB extents) "
+				 "→ LUKS2 aes-xts-plain64/512, 4096 B sectors → ext4 4 KiB");
+	sb_spec_list_free(&l);
+}
+
+/* fs.type's allowed values are the registry's filesystem layers; a
+ * filesystem's own keys are refused under another type. */
+static void test_fs_types_from_registry(void **ctx)
+{
+	const char *const *t = sb_spec_fs_types();
+	struct sb_err err = { 0 };
+	struct sb_spec_list l;
+	bool ext4 = false;
+
+	(void)ctx;
+	for (; *t; t++)
+		ext4 |= !strcmp(*t, "ext4");
+	assert_true(ext4);
+	l = load("fs: {type: zfs}\n", -EINVAL, &err);
+	assert_non_null(strstr(err.msg, "fs.type: 'zfs' is not allowed; allowed: ext4"));
+	l = load("fs: {type: ext4, stride: 16}\n", 0, &err);
+	assert_int_equal(l.items[0].fs.stride, 16);
+	sb_spec_list_free(&l);
+}
+
+/* A layer's rows show in the JSON (md's extra values too). */
+static void test_json_from_parts(void **ctx)
+{
+	struct sb_err err = { 0 };
+	struct sb_spec_list l = load(full, 0, &err);
+	struct json_object *j = NULL, *raid, *fs, *v;
+
+	(void)ctx;
+	assert_int_equal(sb_spec_to_json(&l.items[0], &j), 0);
+	assert_true(json_object_object_get_ex(j, "raid", &raid));
+	assert_true(json_object_object_get_ex(raid, "copies", &v));
+	assert_int_equal(json_object_get_int(v), 2);
+	assert_true(json_object_object_get_ex(j, "fs", &fs));
+	assert_true(json_object_object_get_ex(fs, "stride", &v));
+	assert_true(json_object_object_get_ex(j, "faults", &v));
+	json_object_put(j);
+	sb_spec_list_free(&l);
+}
+
+/* One storage slot per part, distinct and inside the spec; none for a
+ * part the registry does not list. */
+static void test_layer_data_slots(void **ctx)
+{
+	static const struct sb_spec_part stranger = { .parent = "" };
+	static struct sb_stack_spec s;
+	const struct sb_spec_part *p;
+	unsigned char *prev = NULL, *d;
+	unsigned i;
+
+	(void)ctx;
+	for (i = 0; (p = sb_spec_part_at(i)); i++) {
+		d = sb_spec_layer_data(&s, p);
+		assert_non_null(d);
+		assert_true(d >= (unsigned char *)&s && d + SB_LAYER_DATA_MAX <= (unsigned char *)(&s + 1));
+		assert_true(d != prev);
+		assert_int_equal((uintptr_t)d % _Alignof(max_align_t), 0);
+		prev = d;
+	}
+	assert_null(sb_spec_layer_data(&s, &stranger));
+}
+
+/* Plans name the devices the layers will create (predict_dev). */
+static void test_predicted_devices(void **ctx)
+{
+	struct sb_err err = { 0 };
+	struct sb_spec_list l = load(full, 0, &err);
+	struct sb_stack s = { 0 };
+	char dev[256];
+
+	(void)ctx;
+	assert_int_equal(sb_stack_init(&s, &l.items[0], &err), 0);
+	sb_layer_predict_dev(&s.layers[2], dev, sizeof(dev));
+	assert_string_equal(dev, "/dev/md/sb-full");
+	sb_layer_predict_dev(&s.layers[3], dev, sizeof(dev));
+	assert_string_equal(dev, "/dev/sb_v/sb_l");
+	sb_layer_predict_dev(&s.layers[4], dev, sizeof(dev));
+	assert_string_equal(dev, "/dev/mapper/sb-full-crypt");
+	sb_layer_predict_dev(&s.layers[5], dev, sizeof(dev));   /* ext4: the one below */
+	assert_string_equal(dev, "/dev/mapper/sb-full-crypt");
+	sb_spec_list_free(&l);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_registry_complete),
+		cmocka_unit_test(test_order_and_needs),
+		cmocka_unit_test(test_summary_pieces),
+		cmocka_unit_test(test_fs_types_from_registry),
+		cmocka_unit_test(test_json_from_parts),
+		cmocka_unit_test(test_layer_data_slots),
+		cmocka_unit_test(test_predicted_devices),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

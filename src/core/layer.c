@@ -9,24 +9,16 @@
 
 #include "core/stack.h"
 
-/* THE REGISTRY: every layer type, one line each. Strong references:
- * libsb is a static archive, and only a strong reference pulls a layer's
- * object file into the binary. The order is the order of the stack
- * description's sections (raid, lvm, luks, faults) and of the checks;
- * the stack's order is each layer's .order. Adding a layer: its file in
- * src/layers/, one line here, one in src/layers/meson.build (docs/layers.md). */
-extern const struct sb_layer_ops sb_layer_loop, sb_layer_disks, sb_layer_md, sb_layer_lvm,
-	sb_layer_luks, sb_layer_fault, sb_layer_ext4, sb_layer_mount;
+/* Strong references: libsb is a static archive, and only a strong
+ * reference pulls a layer's object file into the binary. */
+#define SB_LAYER(n) extern const struct sb_layer_ops sb_layer_##n;
+#include "core/registry.h"
+#undef SB_LAYER
 
 static const struct sb_layer_ops *const registry[] = {
-	&sb_layer_loop,
-	&sb_layer_disks,
-	&sb_layer_md,
-	&sb_layer_lvm,
-	&sb_layer_luks,
-	&sb_layer_fault,
-	&sb_layer_ext4,
-	&sb_layer_mount,
+#define SB_LAYER(n) &sb_layer_##n,
+#include "core/registry.h"
+#undef SB_LAYER
 };
 
 _Static_assert(sizeof(registry) / sizeof(registry[0]) <= SB_LAYER_SLOTS,

@@ -55,7 +55,7 @@ struct sb_spec_part {
 };
 
 /* The registry's parts, in registry order; provided by the layer registry
- * (src/core/layer.c), which is the one list of layers. */
+ * (src/core/layer.c, listing src/core/registry.h: the one list of layers). */
 const struct sb_spec_part *sb_spec_part_at(unsigned i);
 
 /* The layer's own storage slot (SB_LAYER_DATA_MAX bytes, zeroed before

@@ -24,7 +24,7 @@
  * " (deleted)" suffix sysfs may add. */
 #define SB_LOOP_DIR_MAX (SB_PATH_MAX - 1 - SB_NAME_MAX - 4 - 12)
 #define SB_MATRIX_MAX 256         /* at most this many stacks from one matrix */
-#define SB_LAYER_SLOTS 24         /* registry entries (src/core/layer.c) */
+#define SB_LAYER_SLOTS 24         /* registry entries (src/core/registry.h) */
 #define SB_LAYER_DATA_MAX 256     /* bytes of a layer's own options (16-aligned) */
 
 enum sb_devices_kind { SB_DEVICES_LOOP = 0, SB_DEVICES_DISKS = 1 };

@@ -1,0 +1,437 @@
+/* xfs: mkfs.xfs through libblockdev's fs plugin on the single device below,
+ * selected by fs.type: xfs. The stripe unit and width (-d su=,sw=) follow
+ * the RAID geometry as ext4's stride/stripe_width do: RAID10: the chunk
+ * and the data-disk count; RAID1 and no RAID: none. -f (overwrite an old
+ * signature) only on a device this stack's state records, i.e. one this
+ * build just created; anything else (disks) must be clean, as the safety
+ * checks left it. mkfs creates no kernel object: nothing is recorded. */
+#include <blkid/blkid.h>
+#include <endian.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <blockdev/fs.h>
+
+#include "core/layer.h"
+#include "core/stack.h"
+#include "spec/part.h"
+#include "sys/blockdev.h"
+#include "sys/udev.h"
+#include "util/log.h"
+#include "util/units.h"
+
+#define MAX_ARGS 24
+
+/* ---- its part of the stack description ---- */
+
+struct xfs_spec {
+	uint64_t su;              /* -d su= bytes; 0 = derived from the RAID chunk */
+	uint32_t sw;              /* -d sw= stripe units per stripe; 0 = derived */
+};
+_Static_assert(sizeof(struct xfs_spec) <= SB_LAYER_DATA_MAX, "xfs options do not fit their slot");
+
+#define FLD SB_OPT_FLD
+static const struct sb_opt xfs_opts[] = {
+	{ "su", SB_OPT_SIZE, FLD(xfs_spec, su), "0", 0, 1ULL << 30, NULL, NULL,
+	  "xfs stripe unit, mkfs.xfs -d su= (0: the RAID10 chunk; none on RAID1)" },
+	{ "sw", SB_OPT_U32, FLD(xfs_spec, sw), "0", 0, SB_MAX_DISKS, NULL, NULL,
+	  "xfs stripe width in stripe units, mkfs.xfs -d sw= (0: RAID10's data disks)" },
+	{ .key = NULL },
+};
+
+static int xfs_check(const struct sb_spec_ctx *c, struct sb_stack_spec *s);
+static uint64_t xfs_min_bytes(const struct sb_stack_spec *s);
+
+static const struct sb_spec_part xfs_part = {
+	.parent = "fs",
+	.opts = xfs_opts,
+	.base = SB_SPEC_OWN,
+	.data_size = sizeof(struct xfs_spec),
+	.fs_type = "xfs",
+	.check = xfs_check,
+	.min_fs_bytes = xfs_min_bytes,
+	.min_fs_why = "mkfs.xfs refuses filesystems under 300 MiB, or under 513 MiB with a stripe unit",
+};
+
+static const struct xfs_spec *xfs_of(const struct sb_stack_spec *s)
+{
+	return sb_spec_layer_cdata(s, &xfs_part);
+}
+
+/* su/sw in effect: given, else RAID10's chunk and data disks; RAID1 has no
+ * stripes (every member holds everything). */
+static void xfs_geometry(const struct sb_stack_spec *s, uint64_t *su, uint32_t *sw)
+{
+	const struct sb_raid_spec *r = &s->raid;
+	const struct xfs_spec *x = xfs_of(s);
+
+	*su = x->su;
+	*sw = x->sw;
+	if (r->enabled && r->level == 10 && r->copies) {
+		if (!*su)
+			*su = r->chunk;
+		if (!*sw)
+			*sw = r->devices / r->copies ? r->devices / r->copies : 1;
+	}
+	if (*su && !*sw)
+		*sw = 1;
+}
+
+/* xfsprogs 6: at least 300 MiB; with stripe alignment more allocation
+ * groups, and the 64 MiB log must fit in one: above 512 MiB (measured with
+ * mkfs.xfs 6.1 on su=64k..512k, sw=2). */
+static uint64_t xfs_min_bytes(const struct sb_stack_spec *s)
+{
+	uint64_t su;
+	uint32_t sw;
+
+	if (strcmp(s->fs.type, "xfs"))
+		return 0;
+	xfs_geometry(s, &su, &sw);
+	return su ? 513 * SB_MiB : 300 * SB_MiB;
+}
+
+/* fs.mkfs_options for mkfs.xfs: only what shapes the filesystem under a
+ * benchmark (as ext4's list does for mke2fs): -m/-i/-l/-n/-d with their
+ * geometry sub-options, -K. Nothing that names a file or another device
+ * (-p, -l logdev=, -r rtdev=, -c options=) or forces (-f). */
+static const char *const xfs_subopts[] = {
+	"-m", "crc=,finobt=,rmapbt=,reflink=,inobtcount=,bigtime=",
+	"-i", "size=,maxpct=,sparse=,attr=,projid32bit=,nrext64=",
+	"-l", "size=,lazy-count=,version=,su=",
+	"-n", "size=,ftype=",
+	"-d", "agcount=,agsize=",
+	NULL,
+};
+
+static bool xfs_subopts_ok(const char *list, const char *val)
+{
+	char buf[SB_OPTSTR_MAX], *save = NULL, *kv, *eq, key[32];
+	const char *p;
+
+	snprintf(buf, sizeof(buf), "%s", val);
+	for (kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+		eq = strchr(kv, '=');
+		if (!eq || eq == kv || !eq[1] || (size_t)(eq - kv) + 2 > sizeof(key))
+			return false;
+		for (p = eq + 1; *p; p++)
+			if (!strchr("0123456789kmgKMG", *p))
+				return false;
+		snprintf(key, sizeof(key), "%.*s=", (int)(eq - kv), kv);
+		p = strstr(list, key);
+		if (!p || (p != list && p[-1] != ','))
+			return false;
+	}
+	return val[0] && val[strlen(val) - 1] != ',';
+}
+
+static int xfs_check_mkfs(const struct sb_spec_ctx *c, const char *opts)
+{
+	char words[SB_OPTSTR_MAX], *save = NULL, *w, *val;
+	unsigned i;
+
+	snprintf(words, sizeof(words), "%s", opts);
+	for (w = strtok_r(words, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		if (!strcmp(w, "-K"))
+			continue;
+		for (i = 0; xfs_subopts[i] && strcmp(xfs_subopts[i], w); i += 2)
+			;
+		val = xfs_subopts[i] ? strtok_r(NULL, " \t", &save) : NULL;
+		if (!xfs_subopts[i] || !val || !xfs_subopts_ok(xfs_subopts[i + 1], val))
+			return sb_spec_fail_at(c, "fs.mkfs_options", false,
+					       "fs.mkfs_options: '%s%s%s' is not allowed for xfs; allowed: -K, "
+					       "-m crc=N,finobt=N,rmapbt=N,reflink=N,inobtcount=N,bigtime=N, "
+					       "-i size=N,maxpct=N,sparse=N,attr=N,projid32bit=N,nrext64=N, "
+					       "-l size=N,lazy-count=N,version=N,su=N, -n size=N,ftype=N, "
+					       "-d agcount=N,agsize=N", w, val ? " " : "", val ? val : "");
+	}
+	return 0;
+}
+
+static int xfs_check(const struct sb_spec_ctx *c, struct sb_stack_spec *s)
+{
+	const struct xfs_spec *x = xfs_of(s);
+	uint64_t su;
+	uint32_t sw;
+
+	if (strcmp(s->fs.type, "xfs"))
+		return 0;
+	if (sb_spec_given(c, "fs.lazy_init"))
+		return sb_spec_fail_at(c, "fs.lazy_init", true,
+				       "fs.lazy_init: is ext4's (lazy inode tables); xfs initialises nothing in the background");
+	if (x->sw && !x->su && !(s->raid.enabled && s->raid.level == 10))
+		return sb_spec_fail_at(c, "fs.sw", false, "fs.sw: needs fs.su (a stripe width counts stripe units)");
+	xfs_geometry(s, &su, &sw);
+	if (su && (su % s->fs.block_size || !sb_spec_is_pow2(su)))
+		return sb_spec_fail_at(c, "fs.su", false,
+				       "fs.su: %llu bytes must be a power of two and a multiple of fs.block_size %u",
+				       (unsigned long long)su, s->fs.block_size);
+	return xfs_check_mkfs(c, s->fs.mkfs_options);
+}
+
+/* ---- the layer ---- */
+
+/* The mkfs.xfs options this layer passes, in order, as opt/value pairs. */
+struct xfs_args {
+	unsigned n;
+	char opt[MAX_ARGS][SB_OPTSTR_MAX];
+	char val[MAX_ARGS][SB_OPTSTR_MAX];
+};
+
+static void add_arg(struct xfs_args *a, const char *opt, const char *val)
+{
+	if (a->n >= MAX_ARGS)
+		return;
+	snprintf(a->opt[a->n], SB_OPTSTR_MAX, "%s", opt);
+	snprintf(a->val[a->n], SB_OPTSTR_MAX, "%s", val ? val : "");
+	a->n++;
+}
+
+static void xfs_args(const struct sb_stack_spec *spec, bool force, struct xfs_args *a)
+{
+	char v[SB_OPTSTR_MAX], words[SB_OPTSTR_MAX], *tok, *save = NULL;
+	uint64_t su;
+	uint32_t sw;
+
+	memset(a, 0, sizeof(*a));
+	if (force)
+		add_arg(a, "-f", NULL);
+	snprintf(v, sizeof(v), "size=%u", spec->fs.block_size ? spec->fs.block_size : 4096);
+	add_arg(a, "-b", v);
+	xfs_geometry(spec, &su, &sw);
+	if (su) {
+		snprintf(v, sizeof(v), "su=%llu,sw=%u", (unsigned long long)su, sw);
+		add_arg(a, "-d", v);
+	}
+	add_arg(a, "-L", "stackbench");
+	/* Extra options from the stack file (checked), split on spaces. */
+	snprintf(words, sizeof(words), "%s", spec->fs.mkfs_options);
+	for (tok = strtok_r(words, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save))
+		add_arg(a, tok, NULL);
+}
+
+/* The plan cannot look at a state yet: the device is the stack's own
+ * unless it is one of the given disks itself. */
+static bool xfs_plan_force(const struct sb_layer *l)
+{
+	return l->below && !(l->below->ops->order == SB_ORDER_DEVICES &&
+			     l->spec->devices.kind == SB_DEVICES_DISKS);
+}
+
+static void xfs_plan(const struct sb_layer *l, struct sb_plan *p)
+{
+	char dev[SB_PATH_MAX], cmd[1024] = "";
+	struct xfs_args *a = calloc(1, sizeof(*a));
+	size_t n = 0;
+	unsigned i;
+
+	if (!a)
+		return;
+	xfs_args(l->spec, xfs_plan_force(l), a);
+	for (i = 0; i < a->n && n < sizeof(cmd); i++)
+		n += snprintf(cmd + n, sizeof(cmd) - n, " %s%s%s", a->opt[i], a->val[i][0] ? " " : "", a->val[i]);
+	sb_layer_predict_dev(l->below, dev, sizeof(dev));
+	sb_plan_build(p, "xfs: wait for udev, then mkfs.xfs%s on %s (libblockdev fs plugin)", cmd, dev);
+	sb_plan_teardown(p, "xfs: nothing to remove (the filesystem goes with the device below)");
+	free(a);
+}
+
+/* Is dev one of the block devices this stack's state records (a loop
+ * device, the md array, the LV, the LUKS mapping it just created)? Matched
+ * by device number, whatever name the layer recorded it under. */
+static bool xfs_dev_is_ours(const struct sb_layer *l, const char *dev)
+{
+	const struct sb_state *st = &l->stack->state;
+	char path[SB_PATH_MAX + 16];
+	struct stat want, got;
+	unsigned i, k;
+
+	if (stat(dev, &want) < 0 || !S_ISBLK(want.st_mode))
+		return false;
+	for (i = 0; i < st->nobj; i++) {
+		const char *id = st->obj[i].id;
+		const char *fmt[] = { "%s", "/dev/mapper/%s", "/dev/%s" };
+
+		for (k = 0; k < 3; k++) {
+			snprintf(path, sizeof(path), fmt[k], id);
+			if (stat(path, &got) == 0 && S_ISBLK(got.st_mode) && got.st_rdev == want.st_rdev)
+				return true;
+		}
+	}
+	return false;
+}
+
+static int xfs_mkfs(const char *dev, const struct xfs_args *a, struct sb_err *err)
+{
+	const BDExtraArg *extra[MAX_ARGS + 1];
+	BDExtraArg args[MAX_ARGS];
+	GError *gerr = NULL;
+	unsigned i;
+
+	for (i = 0; i < a->n; i++) {
+		args[i].opt = (char *)a->opt[i];
+		args[i].val = (char *)a->val[i];
+		extra[i] = &args[i];
+	}
+	extra[a->n] = NULL;
+	sb_verbose("xfs: mkfs on %s", dev);
+	if (bd_fs_xfs_mkfs(dev, extra, &gerr))
+		return 0;
+	sb_err_set(err, -EIO, "mkfs.xfs on %s failed: %s", dev, gerr ? gerr->message : "unknown error");
+	g_clear_error(&gerr);
+	return -EIO;
+}
+
+static int xfs_build(struct sb_layer *l, struct sb_err *err)
+{
+	struct xfs_args *a;
+	const char *dev;
+	int rc;
+
+	if (!l->below || l->below->ndev != 1)
+		return sb_err_set(err, -EINVAL, "xfs needs exactly one device below it, not %u",
+				  l->below ? l->below->ndev : 0);
+	dev = l->below->dev[0];
+	rc = sb_blockdev_require(BD_PLUGIN_FS, err);
+	if (rc)
+		return rc;
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return sb_err_set(err, -ENOMEM, "out of memory");
+	rc = sb_udev_settle(SB_UDEV_TIMEOUT_MS, err);
+	if (!rc) {
+		xfs_args(l->spec, xfs_dev_is_ours(l, dev), a);
+		rc = xfs_mkfs(dev, a, err);
+	}
+	free(a);
+	if (rc)
+		return rc;
+	l->ndev = 1;
+	snprintf(l->dev[0], SB_PATH_MAX, "%s", dev);
+	/* udev's blkid probes the new filesystem; let it finish first */
+	return sb_udev_settle(SB_UDEV_TIMEOUT_MS, err);
+}
+
+/* What the superblock says (big-endian, struct xfs_dsb): libblkid gives
+ * type, UUID and label, the stripe geometry only the superblock. */
+struct xfs_sb_info {
+	uint32_t block_size, agcount, sunit, swidth;   /* sunit/swidth in blocks */
+	uint64_t blocks;
+	char uuid[40], type[16], label[16];
+};
+
+static void xfs_blkid(int fd, struct xfs_sb_info *info)
+{
+	blkid_probe pr = blkid_new_probe();
+	const char *v;
+
+	if (!pr)
+		return;
+	if (!blkid_probe_set_device(pr, fd, 0, 0)) {
+		blkid_probe_enable_superblocks(pr, 1);
+		blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_UUID | BLKID_SUBLKS_LABEL);
+		if (!blkid_do_safeprobe(pr)) {
+			if (!blkid_probe_lookup_value(pr, "TYPE", &v, NULL))
+				snprintf(info->type, sizeof(info->type), "%s", v);
+			if (!blkid_probe_lookup_value(pr, "UUID", &v, NULL))
+				snprintf(info->uuid, sizeof(info->uuid), "%s", v);
+			if (!blkid_probe_lookup_value(pr, "LABEL", &v, NULL))
+				snprintf(info->label, sizeof(info->label), "%s", v);
+		}
+	}
+	blkid_free_probe(pr);
+}
+
+static uint32_t be32_at(const unsigned char *p, size_t off)
+{
+	uint32_t v;
+
+	memcpy(&v, p + off, sizeof(v));
+	return be32toh(v);
+}
+
+static int xfs_read_sb(const char *dev, struct xfs_sb_info *info, struct sb_err *err)
+{
+	unsigned char sb[512];
+	int fd;
+
+	memset(info, 0, sizeof(*info));
+	fd = open(dev, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return sb_err_sys(err, -errno, "cannot open %s", dev);
+	if (pread(fd, sb, sizeof(sb), 0) != (ssize_t)sizeof(sb)) {
+		int e = errno ? -errno : -EIO;
+
+		close(fd);
+		return sb_err_sys(err, e, "cannot read the superblock of %s", dev);
+	}
+	xfs_blkid(fd, info);
+	close(fd);
+	if (be32_at(sb, 0) != 0x58465342)   /* "XFSB" */
+		return sb_err_set(err, -EINVAL, "%s has no xfs superblock", dev);
+	info->block_size = be32_at(sb, 4);
+	info->blocks = (uint64_t)be32_at(sb, 8) << 32 | be32_at(sb, 12);   /* sb_dblocks */
+	info->agcount = be32_at(sb, 88);
+	info->sunit = be32_at(sb, 184);
+	info->swidth = be32_at(sb, 188);
+	return 0;
+}
+
+static int xfs_describe(const struct sb_layer *l, struct json_object *out, struct sb_err *err)
+{
+	struct xfs_sb_info info;
+	int rc;
+
+	if (!l->ndev)
+		return 0;
+	rc = xfs_read_sb(l->dev[0], &info, err);
+	if (rc)
+		return rc;
+	json_object_object_add(out, "type", json_object_new_string(info.type));
+	json_object_object_add(out, "uuid", json_object_new_string(info.uuid));
+	json_object_object_add(out, "label", json_object_new_string(info.label));
+	json_object_object_add(out, "block_size", json_object_new_int64(info.block_size));
+	json_object_object_add(out, "blocks", json_object_new_int64((int64_t)info.blocks));
+	json_object_object_add(out, "agcount", json_object_new_int64(info.agcount));
+	json_object_object_add(out, "su", json_object_new_int64((int64_t)info.sunit * info.block_size));
+	json_object_object_add(out, "sw", json_object_new_int64(info.sunit ? info.swidth / info.sunit : 0));
+	return 0;
+}
+
+static int xfs_teardown(const struct sb_state_obj *obj, struct sb_err *err)
+{
+	return 0; /* xfs records nothing */
+}
+
+static bool xfs_exists(const struct sb_state_obj *obj)
+{
+	return false;
+}
+
+static bool xfs_wanted(const struct sb_stack_spec *spec)
+{
+	return !strcmp(spec->fs.type, "xfs");
+}
+
+static void xfs_needs(const struct sb_stack_spec *spec, struct sb_kernel_needs *n)
+{
+	(void)spec;
+	sb_kernel_need(n, "fs:xfs");
+}
+
+const struct sb_layer_ops sb_layer_xfs = {
+	.name = "xfs",
+	.spec = &xfs_part,
+	.order = SB_ORDER_FS,
+	.wanted = xfs_wanted,
+	.needs = xfs_needs,
+	.plan = xfs_plan,
+	.build = xfs_build,
+	.describe = xfs_describe,
+	.teardown = xfs_teardown,
+	.exists = xfs_exists,
+};

@@ -42,11 +42,12 @@ static const struct sb_opt_section devices_sec = {
 static const struct sb_opt fs_opts[] = {
 	/* allowed: the registry's filesystem layers (parts.c fills it in) */
 	{ "type", SB_OPT_ENUM, FLD(sb_fs_spec, type), "ext4", 0, 0, NULL, NULL,
-	  "filesystem" },
+	  "filesystem: one of the filesystem layers; each adds its own keys (marked below)" },
 	{ "block_size", SB_OPT_U32, FLD(sb_fs_spec, block_size), "4096", 0, 0, fs_blocks, NULL,
 	  "filesystem block size; not smaller than the LUKS or device sector" },
 	{ "mkfs_options", SB_OPT_STR, FLD(sb_fs_spec, mkfs_options), "", 0, 0, NULL, NULL,
-	  "extra mke2fs arguments, separated by spaces" },
+	  "extra arguments to the filesystem's mkfs (mke2fs, mkfs.xfs...), separated by spaces; "
+	  "each filesystem allows its geometry options only" },
 	{ "mount_options", SB_OPT_STR, FLD(sb_fs_spec, mount_options), "", 0, 0, NULL, NULL,
 	  "mount options, comma-separated as mount -o" },
 	{ "lazy_init", SB_OPT_BOOL, FLD(sb_fs_spec, lazy_init), "false", 0, 0, NULL, NULL,
@@ -98,7 +99,7 @@ const struct sb_opt sb_opt_root_head[] = {
 
 const struct sb_opt sb_opt_root_tail[] = {
 	{ "fs", SB_OPT_SECTION, 0, 0, NULL, 0, 0, NULL, &sb_opt_fs_shared,
-	  "the filesystem" },
+	  "the filesystem: its type, the keys every filesystem has, then each one's own" },
 	{ "bench", SB_OPT_SECTION, 0, 0, NULL, 0, 0, NULL, &bench_sec,
 	  "benchmark suites and their sizes" },
 	{ "matrix", SB_OPT_MATRIX, 0, 0, NULL, 0, 0, NULL, NULL,

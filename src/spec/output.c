@@ -157,6 +157,8 @@ static void keys_section(FILE *f, const struct sb_opt_section *sec)
 			fprintf(f, "; default: %s", o->def[0] ? o->def : "\"\"");
 		else if (o->type != SB_OPT_MATRIX && o->type != SB_OPT_DISKS)
 			fprintf(f, "; default: derived");
+		if (sb_spec_row_fs_type(o))
+			fprintf(f, "; only with fs.type: %s", sb_spec_row_fs_type(o));
 		fputc('\n', f);
 	}
 }

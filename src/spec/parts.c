@@ -205,6 +205,13 @@ bool sb_spec_row_applies(const struct sb_opt *o, const struct sb_stack_spec *s)
 	return !p || !p->fs_type || !strcmp(p->fs_type, s->fs.type);
 }
 
+const char *sb_spec_row_fs_type(const struct sb_opt *o)
+{
+	const struct sb_spec_part *p = owner(o);
+
+	return p ? p->fs_type : NULL;
+}
+
 void sb_spec_summary_parts(const struct sb_stack_spec *s, char *buf, size_t len, bool prefix)
 {
 	const struct sb_spec_part *p;

@@ -45,6 +45,8 @@ int sb_spec_check_mount_options(const struct sb_spec_ctx *c, const struct sb_sta
 int sb_spec_check_parts(const struct sb_spec_ctx *c, struct sb_stack_spec *s);
 int sb_spec_check_fs_keys(const struct sb_spec_ctx *c, const struct sb_stack_spec *s);
 bool sb_spec_row_applies(const struct sb_opt *o, const struct sb_stack_spec *s);
+/* The fs.type a row belongs to (a filesystem's own key), NULL for others. */
+const char *sb_spec_row_fs_type(const struct sb_opt *o);
 void sb_spec_summary_parts(const struct sb_stack_spec *s, char *buf, size_t len, bool prefix);
 struct json_object;
 void sb_spec_json_parts(const struct sb_stack_spec *s, const struct sb_opt *row, struct json_object *obj);

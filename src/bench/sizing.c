@@ -80,7 +80,8 @@ static double estimate_at(const char *suite, double size, const struct sb_bench_
 		/* 6 settings, each writes then reads the total (or runs for runtime) */
 		return rt > 0 ? 12 * (rt + ramp) : 12 * size / bps;
 	if (!strcmp(suite, "dd"))
-		return 2 * size / bps;
+		/* three passes, each writes then reads the size */
+		return 6 * size / bps;
 	if (!strcmp(suite, "smallfile"))
 		/* 4 phases of 4 KiB operations over the whole size */
 		return rt > 0 ? 4 * (rt + ramp) : 4 * size / 4096 / iops;

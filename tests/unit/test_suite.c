@@ -53,6 +53,55 @@ static void test_quick_shape(void **state)
 	assert_int_equal(rmdir(dir), 0); /* nothing left behind */
 }
 
+/* dd: three passes of write + read; each figure is the median pass, every
+ * pass kept in "passes" and in the jobs (docs/sandbox.md, dd in the
+ * throwaway kernel). */
+static void test_dd_passes(void **state)
+{
+	char dir[] = "/var/tmp/sb-test-suite.XXXXXX";
+	struct sb_bench_spec b;
+	struct sb_err err = { 0 };
+	struct json_object *s = NULL, *figs, *jobs, *v;
+	const char *names[] = { "write", "read" };
+
+	assert_non_null(mkdtemp(dir));
+	sb_bench_spec_defaults(&b);
+	b.size = 4 << 20;
+	if (sb_suite_run("dd", &b, dir, NULL, 0, 1, &s, &err) < 0)
+		fail_msg("dd: %s", err.msg);
+	jobs = json_object_object_get(s, "jobs");
+	assert_int_equal(json_object_array_length(jobs), 6);
+	for (unsigned i = 0; i < 6; i++) {
+		struct json_object *opt = json_object_object_get(json_object_array_get_idx(jobs, i), "job options");
+
+		assert_string_equal(json_object_get_string(json_object_object_get(opt, "rw")), i % 2 ? "read" : "write");
+	}
+	assert_true(json_object_object_get_ex(s, "passes", &v));
+	assert_int_equal(json_object_get_int(v), 3);
+	figs = json_object_object_get(s, "figures");
+	for (unsigned i = 0; i < 2; i++) {
+		struct json_object *f = json_object_object_get(figs, names[i]), *p;
+		double x[3], val;
+		unsigned below = 0, above = 0;
+
+		assert_non_null(f);
+		assert_true(json_object_object_get_ex(f, "passes", &p));
+		assert_int_equal(json_object_array_length(p), 3);
+		val = json_object_get_double(json_object_object_get(f, "value"));
+		for (unsigned k = 0; k < 3; k++) {
+			x[k] = json_object_get_double(json_object_array_get_idx(p, k));
+			assert_true(x[k] > 0);
+			below += x[k] < val - 0.001;
+			above += x[k] > val + 0.001;
+		}
+		/* the median: at most one pass on each side of it */
+		if (below > 1 || above > 1)
+			fail_msg("dd %s: %.3f is not the median of %.3f %.3f %.3f", names[i], val, x[0], x[1], x[2]);
+	}
+	json_object_put(s);
+	assert_int_equal(rmdir(dir), 0); /* every pass's file removed */
+}
+
 static void test_unknown_suite(void **state)
 {
 	struct sb_bench_spec b;
@@ -98,6 +147,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_quick_shape),
+		cmocka_unit_test(test_dd_passes),
 		cmocka_unit_test(test_unknown_suite),
 		cmocka_unit_test(test_bench_set),
 	};

@@ -9,7 +9,7 @@
  *   38-43 latencies of the six I/O tests  44-49 latencies of the six file tests
  * bonnie++ counts throughput in K/sec with K = 1024 bytes, so MB/s
  * (10^6 B/s) figures are converted; per-char tests (-f) stay empty. */
-#include "report/table.h"
+#include "report/render.h"
 #include "report/results.h"
 
 #include <math.h>

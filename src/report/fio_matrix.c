@@ -4,7 +4,7 @@
  * per device of the stack with the iostat -x columns the write-up shows
  * (r/s, rMB/s, r_await, rareq-sz, w/s, wMB/s, w_await, wareq-sz, aqu-sz,
  * %util) measured during that cell alone. Reads first, as there. */
-#include "report/table.h"
+#include "report/render.h"
 #include "report/results.h"
 
 #include <math.h>

@@ -3,7 +3,7 @@
  * bars so that twenty stacks still read, one shared axis per chart (one
  * unit), each stack in its own colour AND pattern with its name written at
  * the bar (readable without colour), min-max whiskers with repetitions.
- * The figures come from the table model (table.c), with one SUITE.FIGURE
+ * The figures come from the table model (table.h), with one SUITE.FIGURE
  * or SUITE.JOB.pNN column per figure found in the results. */
 #include "report/html_int.h"
 #include "report/results.h"

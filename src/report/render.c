@@ -1,6 +1,6 @@
 /* The table model as aligned text, Markdown, CSV (RFC 4180) or JSON. */
 #include "report/notes.h"
-#include "report/table.h"
+#include "report/render.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -66,25 +66,6 @@ static void grid_free(struct grid *g)
 	free(g->right);
 }
 
-void sb_cell_format(const struct sb_cell *x, char *buf, size_t len)
-{
-	char a[64], b[64], m[64];
-
-	sb_num_format(x->med, m, sizeof(m));
-	if (x->n <= 1) {
-		snprintf(buf, len, "%s", m);
-		return;
-	}
-	sb_num_format(x->min, a, sizeof(a));
-	sb_num_format(x->max, b, sizeof(b));
-	/* a spread that rounds away ("96 (96-97)") gets a decimal */
-	if (x->min != x->max && fabs(x->med) >= 10 && (!strcmp(a, m) || !strcmp(b, m))) {
-		snprintf(m, sizeof(m), "%.1f", x->med);
-		snprintf(a, sizeof(a), "%.1f", x->min);
-		snprintf(b, sizeof(b), "%.1f", x->max);
-	}
-	snprintf(buf, len, "%s (%s\xe2\x80\x93%s)", m, a, b);
-}
 
 
 /* The n and notes column only where there is something to say. */
@@ -245,23 +226,6 @@ static int col_has_reps(const struct sb_table *t, unsigned c)
 		if (sb_table_cell(t, r, c)->n > 1)
 			return 1;
 	return 0;
-}
-
-void sb_csv_field(FILE *out, const char *s, int first)
-{
-	if (!first)
-		fputc(',', out);
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
 }
 
 static void csv_num(FILE *out, const struct sb_cell *x, double v)

@@ -14,7 +14,7 @@
 
 #include "config.h"
 #include "report/results.h"
-#include "report/table.h"
+#include "report/render.h"
 #include "cmd/cmd.h"
 #include <unistd.h>
 

@@ -20,6 +20,9 @@
 #include "util/log.h"
 #include "util/units.h"
 
+/* The one list of suites: their names everywhere (--suite, bench.suites'
+ * messages, help, completion) come from here through sb_suite_name(). A
+ * new suite is its file under suites/ and one row. */
 static const struct {
 	const char *name;
 	int (*fn)(struct sb_suite_ctx *c, struct sb_err *err);
@@ -40,9 +43,16 @@ void sb_suite_phase(struct sb_suite_ctx *c, const char *what)
 			    what ? what : "", what ? ")" : "");
 }
 
+#define NSUITES (sizeof(suites) / sizeof(suites[0]))
+
+const char *sb_suite_name(size_t i)
+{
+	return i < NSUITES ? suites[i].name : NULL;
+}
+
 bool sb_suite_exists(const char *name)
 {
-	for (size_t i = 0; i < sizeof(suites) / sizeof(suites[0]); i++)
+	for (size_t i = 0; i < NSUITES; i++)
 		if (!strcmp(suites[i].name, name))
 			return true;
 	return false;
@@ -50,7 +60,15 @@ bool sb_suite_exists(const char *name)
 
 const char *sb_suite_names(void)
 {
-	return "bonnie, fio-matrix, dd, smallfile, quick";
+	static char names[256];
+	size_t i, used = 0;
+
+	if (names[0])
+		return names;
+	for (i = 0; i < NSUITES; i++)
+		used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s", i ? ", " : "",
+					 suites[i].name);
+	return names;
 }
 
 void sb_bench_spec_defaults(struct sb_bench_spec *b)

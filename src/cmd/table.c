@@ -3,7 +3,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench/suite.h"
 #include "report/table.h"
+
+/* Where a usage text names the suites: sb_cmd_usage_text puts the
+ * registry's names there. */
+#define SB_USAGE_SUITES "@SUITES@"
 
 struct sb_globals sb_globals = { .sandbox = -1 };
 
@@ -31,7 +36,7 @@ const struct sb_cmd sb_cmds[] = {
 	  "       stackbench bench --suite NAME[,NAME] --target DIR [--set bench.KEY=VALUE]...\n"
 	  "                        [--watch DEV]... [--output-format text|json] [--results DIR]\n"
 	  "  The first form runs the stack's suites on a stack left up by `stackbench build`.\n"
-	  "  Suites: bonnie, fio-matrix, dd, smallfile, quick. bench keys: size, runtime, ramp,\n"
+	  "  Suites: " SB_USAGE_SUITES ". bench keys: size, runtime, ramp,\n"
 	  "  chunk, files, fsync, repeat. A block device --target needs --destroy-data=DEV and\n"
 	  "  the checks of a stack's disks (suites write).\n" },
 	{ "teardown", sb_cmd_teardown, "remove everything a stack created (from its state file)",
@@ -133,7 +138,15 @@ const struct sb_cmd *sb_cmd_find(const char *name)
 
 void sb_cmd_usage_text(const struct sb_cmd *c, FILE *f)
 {
-	fputs(c->usage, f);
+	const char *u = c->usage, *at;
+
+	/* the suite names are the registry's, not restated in the text */
+	while ((at = strstr(u, SB_USAGE_SUITES))) {
+		fwrite(u, 1, (size_t)(at - u), f);
+		fputs(sb_suite_names(), f);
+		u = at + strlen(SB_USAGE_SUITES);
+	}
+	fputs(u, f);
 	if (!strcmp(c->name, "compare") || !strcmp(c->name, "build-and-test"))
 		fprintf(f, "  columns: %s\n", sb_column_names());
 }

@@ -65,6 +65,26 @@ static void test_unknown_suite(void **state)
 	assert_null(s);
 }
 
+/* The registry is the one list: iterating it gives every suite once, each
+ * one exists, and the comma list (messages, help) is the same names. */
+static void test_registry_names(void **state)
+{
+	char joined[256] = "";
+	const char *n;
+	size_t i;
+
+	(void)state;
+	for (i = 0; (n = sb_suite_name(i)); i++) {
+		assert_true(sb_suite_exists(n));
+		snprintf(joined + strlen(joined), sizeof(joined) - strlen(joined), "%s%s", i ? ", " : "", n);
+	}
+	assert_true(i >= 5);   /* bonnie, fio-matrix, dd, smallfile, quick, and any added since */
+	assert_null(sb_suite_name(i + 1));
+	assert_string_equal(sb_suite_names(), joined);
+	assert_string_equal(sb_suite_name(0), "bonnie");
+	assert_false(sb_suite_exists("iozone"));
+}
+
 static void test_bench_set(void **state)
 {
 	struct sb_bench_spec b;
@@ -100,6 +120,7 @@ int main(void)
 		cmocka_unit_test(test_quick_shape),
 		cmocka_unit_test(test_unknown_suite),
 		cmocka_unit_test(test_bench_set),
+		cmocka_unit_test(test_registry_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

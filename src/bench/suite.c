@@ -18,6 +18,7 @@
 #include "bench/output.h"
 #include "bench/suites/suites.h"
 #include "util/log.h"
+#include "util/names.h"
 #include "util/units.h"
 
 /* The one list of suites: their names everywhere (--suite, bench.suites'
@@ -61,14 +62,8 @@ bool sb_suite_exists(const char *name)
 const char *sb_suite_names(void)
 {
 	static char names[256];
-	size_t i, used = 0;
 
-	if (names[0])
-		return names;
-	for (i = 0; i < NSUITES; i++)
-		used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s", i ? ", " : "",
-					 suites[i].name);
-	return names;
+	return names[0] ? names : sb_names_join(names, sizeof(names), sb_suite_name);
 }
 
 void sb_bench_spec_defaults(struct sb_bench_spec *b)

@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include "util/names.h"
+
 typedef int (*render_model_fn)(const struct sb_table *t, FILE *out);
 
 static int grid_text(const struct sb_table *t, FILE *out) { return sb_render_grid(t, 0, out); }
@@ -48,17 +50,16 @@ static const struct sb_format {
 	[SB_FMT_FIO_MATRIX] = { "fio-matrix", NULL, NULL, fio_matrix },
 };
 
+static const char *format_name(size_t i)
+{
+	return i < SB_FMT_COUNT ? formats[i].name : NULL;
+}
+
 const char *sb_table_format_names(void)
 {
 	static char names[256];
-	size_t i, used = 0;
 
-	if (names[0])
-		return names;
-	for (i = 0; i < SB_FMT_COUNT; i++)
-		used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s", i ? ", " : "",
-					 formats[i].name);
-	return names;
+	return names[0] ? names : sb_names_join(names, sizeof(names), format_name);
 }
 
 int sb_table_format_parse(const char *s, enum sb_table_format *out, struct sb_err *err)

@@ -266,6 +266,15 @@ static void detect_lazyinit(struct sb_suite_ctx *c)
 	closedir(d);
 }
 
+/* What a run that failed had collected. */
+static void ctx_put(struct sb_suite_ctx *c)
+{
+	json_object_put(c->notes);
+	json_object_put(c->figures);
+	json_object_put(c->jobs);
+	json_object_put(c->params);
+}
+
 int sb_suite_run(const char *suite, const struct sb_bench_spec *b, const char *target_dir,
 		 const char *const *watch_devs, unsigned nwatch, unsigned repetition,
 		 struct json_object **out, struct sb_err *err)
@@ -302,10 +311,7 @@ int sb_suite_run(const char *suite, const struct sb_bench_spec *b, const char *t
 	c.jobs = json_object_new_array();
 	c.params = json_object_new_object();
 	if ((rc = choose_size(&c, err)) < 0) {
-		json_object_put(c.notes);
-		json_object_put(c.figures);
-		json_object_put(c.jobs);
-		json_object_put(c.params);
+		ctx_put(&c);
 		return rc;
 	}
 	detect_md_sync(&c);
@@ -317,10 +323,7 @@ int sb_suite_run(const char *suite, const struct sb_bench_spec *b, const char *t
 	sb_progress_done();
 	sb_progress_context(SB_PROGRESS_SUITE, NULL);
 	if (rc < 0) {
-		json_object_put(c.notes);
-		json_object_put(c.figures);
-		json_object_put(c.jobs);
-		json_object_put(c.params);
+		ctx_put(&c);
 		return rc;
 	}
 	/* state at the end too: a resync that started mid-run counts */

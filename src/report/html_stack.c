@@ -240,24 +240,24 @@ static void mismatches(FILE *out, struct json_object *res, int *n)
 
 /* ---- host ---- */
 
+static void host_cell(FILE *out, const char *k, struct json_object *h)
+{
+	fputs("<td>", out);
+	if (G(h, k))
+		scalar(out, k, G(h, k));
+	else
+		fputs("-", out);
+	fputs("</td>", out);
+}
+
 static void host_row(FILE *out, const char *k, struct json_object *a, struct json_object *b, int two)
 {
 	fputs("<tr><th scope=\"row\">", out);
 	sb_html_esc(out, k);
-	fputs("</th><td>", out);
-	if (G(a, k))
-		scalar(out, k, G(a, k));
-	else
-		fputs("-", out);
-	fputs("</td>", out);
-	if (two) {
-		fputs("<td>", out);
-		if (G(b, k))
-			scalar(out, k, G(b, k));
-		else
-			fputs("-", out);
-		fputs("</td>", out);
-	}
+	fputs("</th>", out);
+	host_cell(out, k, a);
+	if (two)
+		host_cell(out, k, b);
 	fputs("</tr>\n", out);
 }
 

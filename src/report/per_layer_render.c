@@ -84,96 +84,104 @@ static void cells(struct json_object *res, struct json_object *row, char c[NCOL]
 	triple(&pe, true, c[9], 160);
 }
 
-static void csv_cell(FILE *out, const char *s)
+static void render_json(struct json_object *const *res, unsigned n, FILE *out)
 {
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, out);
-		return;
+	struct json_object *all = json_object_new_array();
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		struct json_object *o = json_object_new_object(), *rows = rows_of(res[i]);
+
+		json_object_object_add(o, "stack", json_object_new_string(stack_of(res[i])));
+		json_object_object_add(o, "per_layer", rows ? json_object_get(rows) : json_object_new_array());
+		json_object_array_add(all, o);
 	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
+	fprintf(out, "%s\n", json_object_to_json_string_ext(all, JSON_C_TO_STRING_PRETTY));
+	json_object_put(all);
 }
 
-int sb_per_layer_render(struct json_object *const *res, unsigned n, int format, FILE *out,
-			struct sb_err *err)
+/* One line of the table (the head or a row): CSV fields, or columns of
+ * width w, the figures right-aligned. */
+static void render_line(int format, const size_t *w, const char *const *v, FILE *out)
 {
-	size_t w[NCOL];
+	unsigned k;
+
+	for (k = 0; k < NCOL; k++) {
+		int wk = k >= 4 ? (int)w[k] : -(int)w[k];
+
+		if (format == SB_FMT_CSV)
+			sb_csv_field(out, v[k], k == 0);
+		else if (format == SB_FMT_MARKDOWN)
+			fprintf(out, "| %*s ", wk, v[k]);
+		else
+			fprintf(out, "%s%*s", k ? "  " : "", wk, v[k]);
+	}
+	fputs(format == SB_FMT_MARKDOWN ? "|\n" : "\n", out);
+}
+
+static void md_rule(const size_t *w, FILE *out)
+{
+	unsigned k;
+	size_t j;
+
+	for (k = 0; k < NCOL; k++) {
+		fputs("| ", out);
+		for (j = 0; j < w[k]; j++)
+			fputc(k >= 4 && j == w[k] - 1 ? ':' : '-', out);
+		fputc(' ', out);
+	}
+	fputs("|\n", out);
+}
+
+/* Each row's cells through fn: measuring the widths, then printing. */
+static unsigned each_row(struct json_object *const *res, unsigned n,
+			 void (*fn)(const char *const *v, void *arg), void *arg)
+{
 	char c[NCOL][160];
+	const char *v[NCOL];
 	unsigned i, k, total = 0;
 	size_t j;
 
-	if (format == SB_FMT_JSON) {
-		struct json_object *all = json_object_new_array();
-
-		for (i = 0; i < n; i++) {
-			struct json_object *o = json_object_new_object(), *rows = rows_of(res[i]);
-
-			json_object_object_add(o, "stack", json_object_new_string(stack_of(res[i])));
-			json_object_object_add(o, "per_layer", rows ? json_object_get(rows) : json_object_new_array());
-			json_object_array_add(all, o);
-		}
-		fprintf(out, "%s\n", json_object_to_json_string_ext(all, JSON_C_TO_STRING_PRETTY));
-		json_object_put(all);
-		return 0;
-	}
-	if (format != SB_FMT_TEXT && format != SB_FMT_MARKDOWN && format != SB_FMT_CSV)
-		return sb_err_set(err, -EINVAL, "compare --per-layer: formats text, markdown, csv, json");
 	for (k = 0; k < NCOL; k++)
-		w[k] = strlen(heads[k]);
+		v[k] = c[k];
 	for (i = 0; i < n; i++)
 		for (j = 0; rows_of(res[i]) && j < json_object_array_length(rows_of(res[i])); j++) {
 			cells(res[i], json_object_array_get_idx(rows_of(res[i]), j), c);
-			for (k = 0; k < NCOL; k++)
-				if (strlen(c[k]) > w[k])
-					w[k] = strlen(c[k]);
+			fn(v, arg);
 			total++;
 		}
-	if (!total)
-		return sb_err_set(err, -EINVAL, "compare --per-layer: no results file has per-layer figures "
-				  "(bench.per_layer, on by default in build-and-test)");
-	for (k = 0; k < NCOL; k++) {
-		if (format == SB_FMT_CSV) {
-			fprintf(out, "%s%s", k ? "," : "", heads[k]);
-			continue;
-		}
-		if (format == SB_FMT_MARKDOWN)
-			fprintf(out, "| %*s ", k >= 4 ? (int)w[k] : -(int)w[k], heads[k]);
-		else
-			fprintf(out, "%s%*s", k ? "  " : "", k >= 4 ? (int)w[k] : -(int)w[k], heads[k]);
-	}
-	fputs(format == SB_FMT_MARKDOWN ? "|\n" : "\n", out);
-	if (format == SB_FMT_MARKDOWN) {
-		for (k = 0; k < NCOL; k++) {
-			fputs("| ", out);
-			for (j = 0; j < w[k]; j++)
-				fputc(k >= 4 && j == w[k] - 1 ? ':' : '-', out);
-			fputc(' ', out);
-		}
-		fputs("|\n", out);
-	}
-	for (i = 0; i < n; i++)
-		for (j = 0; rows_of(res[i]) && j < json_object_array_length(rows_of(res[i])); j++) {
-			cells(res[i], json_object_array_get_idx(rows_of(res[i]), j), c);
-			for (k = 0; k < NCOL; k++) {
-				if (format == SB_FMT_CSV) {
-					if (k)
-						fputc(',', out);
-					csv_cell(out, c[k]);
-				} else if (format == SB_FMT_MARKDOWN) {
-					fprintf(out, "| %*s ", k >= 4 ? (int)w[k] : -(int)w[k], c[k]);
-				} else {
-					fprintf(out, "%s%*s", k ? "  " : "", k >= 4 ? (int)w[k] : -(int)w[k], c[k]);
-				}
-			}
-			fputs(format == SB_FMT_MARKDOWN ? "|\n" : "\n", out);
-		}
-	if (format == SB_FMT_CSV)
-		return 0;
+	return total;
+}
+
+static void widen(const char *const *v, void *arg)
+{
+	size_t *w = arg;
+	unsigned k;
+
+	for (k = 0; k < NCOL; k++)
+		if (strlen(v[k]) > w[k])
+			w[k] = strlen(v[k]);
+}
+
+struct print_arg {
+	int format;
+	const size_t *w;
+	FILE *out;
+};
+
+static void print_row(const char *const *v, void *arg)
+{
+	const struct print_arg *p = arg;
+
+	render_line(p->format, p->w, v, p->out);
+}
+
+/* Below the table: each layer's limit, one line each. */
+static void render_limits(struct json_object *const *res, unsigned n, int format, FILE *out)
+{
+	unsigned i;
+	size_t j;
+
 	fputc('\n', out);
 	for (i = 0; i < n; i++)
 		for (j = 0; rows_of(res[i]) && j < json_object_array_length(rows_of(res[i])); j++) {
@@ -183,6 +191,32 @@ int sb_per_layer_render(struct json_object *const *res, unsigned n, int format, 
 				stack_of(res[i]), str_of(row, "layer"), str_of(row, "device"),
 				strchr(str_of(row, "limit"), ':') ? strchr(str_of(row, "limit"), ':') + 2 : "");
 		}
+}
+
+int sb_per_layer_render(struct json_object *const *res, unsigned n, int format, FILE *out,
+			struct sb_err *err)
+{
+	size_t w[NCOL];
+	struct print_arg p = { format, w, out };
+	unsigned k;
+
+	if (format == SB_FMT_JSON) {
+		render_json(res, n, out);
+		return 0;
+	}
+	if (format != SB_FMT_TEXT && format != SB_FMT_MARKDOWN && format != SB_FMT_CSV)
+		return sb_err_set(err, -EINVAL, "compare --per-layer: formats text, markdown, csv, json");
+	for (k = 0; k < NCOL; k++)
+		w[k] = strlen(heads[k]);
+	if (!each_row(res, n, widen, w))
+		return sb_err_set(err, -EINVAL, "compare --per-layer: no results file has per-layer figures "
+				  "(bench.per_layer, on by default in build-and-test)");
+	render_line(format, w, heads, out);
+	if (format == SB_FMT_MARKDOWN)
+		md_rule(w, out);
+	each_row(res, n, print_row, &p);
+	if (format != SB_FMT_CSV)
+		render_limits(res, n, format, out);
 	return 0;
 }
 

@@ -218,6 +218,15 @@ static void render_markdown(const struct grid *g, FILE *out)
 
 /* ---- CSV (RFC 4180) ---- */
 
+/* Cell c of row r and its column for the machine formats, which name the
+ * stack first on every row: NULL for the stack column itself. */
+static const struct sb_cell *data_cell(const struct sb_table *t, unsigned r, unsigned c,
+				       const struct sb_column **col)
+{
+	*col = &t->cols[c];
+	return strcmp((*col)->name, "stack") ? sb_table_cell(t, r, c) : NULL;
+}
+
 static int col_has_reps(const struct sb_table *t, unsigned c)
 {
 	unsigned r;
@@ -282,10 +291,10 @@ void sb_render_csv(const struct sb_table *t, FILE *out)
 	for (r = 0; r < t->nrows; r++) {
 		sb_csv_field(out, t->row_stack[r], 1);
 		for (c = 0; c < t->ncols; c++) {
-			const struct sb_column *col = &t->cols[c];
-			const struct sb_cell *x = sb_table_cell(t, r, c);
+			const struct sb_column *col;
+			const struct sb_cell *x = data_cell(t, r, c, &col);
 
-			if (!strcmp(col->name, "stack"))
+			if (!x)
 				continue;
 			if (!col->numeric) {
 				sb_csv_field(out, x->present ? x->str : "", 0);
@@ -353,10 +362,10 @@ void sb_render_json(const struct sb_table *t, FILE *out)
 
 		json_object_object_add(o, "stack", json_object_new_string(t->row_stack[r]));
 		for (c = 0; c < t->ncols; c++) {
-			const struct sb_column *col = &t->cols[c];
-			const struct sb_cell *x = sb_table_cell(t, r, c);
+			const struct sb_column *col;
+			const struct sb_cell *x = data_cell(t, r, c, &col);
 
-			if (!strcmp(col->name, "stack"))
+			if (!x)
 				continue;
 			if (!col->numeric) {
 				json_object_object_add(o, col->name, x->present ?

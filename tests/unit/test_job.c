@@ -19,22 +19,31 @@
 #include "bench/jobargs.h"
 #include "bench/output.h"
 
-static int parse(struct sb_job_opts *o, struct sb_err *err, ...)
+/* `job ARGS...` (up to a NULL) parsed into o. */
+static int vparse(struct sb_job_opts *o, struct sb_err *err, va_list ap)
 {
 	char *argv[64];
 	enum sb_output_format fmt;
 	int argc = 0;
-	va_list ap;
 	const char *a;
 
 	argv[argc++] = "job";
-	va_start(ap, err);
-	while ((a = va_arg(ap, const char *)))
+	while ((a = va_arg(ap, const char *)) && argc < 63)
 		argv[argc++] = (char *)a;
-	va_end(ap);
 	argv[argc] = NULL;
 	sb_err_clear(err);
 	return sb_job_parse_args(argc, argv, o, &fmt, err);
+}
+
+static int parse(struct sb_job_opts *o, struct sb_err *err, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, err);
+	r = vparse(o, err, ap);
+	va_end(ap);
+	return r;
 }
 
 static void test_parse_ok(void **state)
@@ -230,19 +239,13 @@ static void expect_reject(const char *want, ...)
 {
 	struct sb_job_opts o;
 	struct sb_err err = { 0 };
-	char *argv[32];
-	enum sb_output_format fmt;
-	int argc = 0;
 	va_list ap;
-	const char *a;
+	int r;
 
-	argv[argc++] = "job";
 	va_start(ap, want);
-	while ((a = va_arg(ap, const char *)))
-		argv[argc++] = (char *)a;
+	r = vparse(&o, &err, ap);
 	va_end(ap);
-	argv[argc] = NULL;
-	assert_int_equal(sb_job_parse_args(argc, argv, &o, &fmt, &err), -EINVAL);
+	assert_int_equal(r, -EINVAL);
 	if (!strstr(err.msg, want))
 		fail_msg("message '%s' lacks '%s'", err.msg, want);
 }

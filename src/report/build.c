@@ -224,24 +224,21 @@ static int figure_columns(struct json_object *const *results, unsigned n, char *
 
 	used = (size_t)snprintf(buf, len, "stack");
 	for (i = 0; i < n; i++) {
-		struct json_object *suites;
+		struct json_object *su;
 		size_t j;
 
-		if (!json_object_object_get_ex(results[i], "suites", &suites) ||
-		    !json_object_is_type(suites, json_type_array))
-			continue;
-		for (j = 0; j < json_object_array_length(suites); j++) {
-			struct json_object *su = json_object_array_get_idx(suites, j), *name, *figs;
+		for (j = 0; (su = sb_results_suite(results[i], j)); j++) {
+			struct json_object *figs = sb_results_suite_figures(su);
+			const char *name = sb_results_suite_name(su);
 			char col[SB_COL_NAME_MAX + 2];
 
-			if (!json_object_object_get_ex(su, "suite", &name) ||
-			    !json_object_object_get_ex(su, "figures", &figs))
+			if (!*name || !figs)
 				continue;
-			if (!strcmp(json_object_get_string(name), "bonnie"))
+			if (!strcmp(name, "bonnie"))
 				return 0;
 			json_object_object_foreach(figs, fig, v) {
 				(void)v;
-				snprintf(col, sizeof(col), ",%s.%s", json_object_get_string(name), fig);
+				snprintf(col, sizeof(col), ",%s.%s", name, fig);
 				if (ncols >= 12 || strstr(buf, col) || used + strlen(col) >= len)
 					continue;
 				memcpy(buf + used, col, strlen(col) + 1);

@@ -3,6 +3,7 @@
  * bar per stack, median on the bar, min-max whisker when there were
  * repetitions. */
 #include "report/chart.h"
+#include "report/results.h"
 
 #include <cairo.h>
 #include <cairo-svg.h>
@@ -65,13 +66,13 @@ static void caption(const struct sb_table *t, char *out, size_t len)
 	unsigned r;
 
 	for (r = 0; r < t->nrows; r++) {
-		struct json_object *res = t->row_first[r], *h = jget(res, "host"), *ss = jget(res, "suites");
-		struct json_object *outer = jget(h, "outer");
+		struct json_object *res = t->row_first[r], *h = sb_results_host(res), *su;
+		struct json_object *outer = sb_results_host_outer(res);
 		char hk[128], hh[384];
 		size_t i;
 
-		for (i = 0; ss && json_object_is_type(ss, json_type_array) && i < json_object_array_length(ss); i++) {
-			const char *n = jstr(json_object_array_get_idx(ss, i), "suite");
+		for (i = 0; (su = sb_results_suite(res, i)); i++) {
+			const char *n = sb_results_suite_name(su);
 			char word[64];
 
 			snprintf(word, sizeof(word), "%s", n);
@@ -84,7 +85,7 @@ static void caption(const struct sb_table *t, char *out, size_t len)
 		if (!r) {
 			snprintf(kern, sizeof(kern), "%s", hk);
 			snprintf(host, sizeof(host), "%s", hh);
-			snprintf(date, sizeof(date), "%.10s", jstr(res, "started"));
+			snprintf(date, sizeof(date), "%.10s", sb_results_started(res));
 		} else {
 			if (strcmp(kern, hk))
 				snprintf(kern, sizeof(kern), "mixed");
@@ -94,9 +95,8 @@ static void caption(const struct sb_table *t, char *out, size_t len)
 	}
 	snprintf(out, len, "suites %s \xc2\xb7 host %s \xc2\xb7 kernel %s \xc2\xb7 %s \xc2\xb7 %s",
 		 *suites ? suites : "-", host, kern,
-		 t->nrows && jget(jget(t->row_first[0], "host"), "sandbox") &&
-		 json_object_get_boolean(jget(jget(t->row_first[0], "host"), "sandbox"))
-			 ? "sandbox user-mode-linux" : "no sandbox", *date ? date : "-");
+		 t->nrows && sb_results_sandboxed(t->row_first[0]) ? "sandbox user-mode-linux" : "no sandbox",
+		 *date ? date : "-");
 }
 
 static double nice_step(double max, int ticks)

@@ -220,7 +220,7 @@ static void sources(const struct sb_html *h)
 	      "from one of these files (stackbench results schema <code>" SB_RESULTS_SCHEMA "</code>); "
 	      "<code>stackbench compare</code> on them prints the same table.</p>\n<ol class=\"src\">\n", out);
 	for (unsigned i = 0; i < h->n; i++) {
-		struct json_object *r = h->res[i], *host = sb_html_get(r, "host");
+		struct json_object *r = h->res[i], *host = sb_results_host(r);
 		char buf[64];
 
 		fprintf(out, "<li id=\"src-%u\"><code>", i + 1);
@@ -228,9 +228,9 @@ static void sources(const struct sb_html *h)
 		fputs("</code>: stack <strong>", out);
 		sb_html_esc(out, sb_results_stack_name(r));
 		fputs("</strong>, ", out);
-		sb_html_esc(out, sb_html_str(r, "started", "?"));
+		sb_html_esc(out, *sb_results_started(r) ? sb_results_started(r) : "?");
 		fputs(" \xe2\x80\x93 ", out);
-		sb_html_esc(out, sb_html_str(r, "finished", "?"));
+		sb_html_esc(out, *sb_results_finished(r) ? sb_results_finished(r) : "?");
 		fputs(", host ", out);
 		sb_html_esc(out, sb_html_str(host, "hostname", "?"));
 		fputs(", stackbench ", out);
@@ -247,15 +247,14 @@ static void lede(const struct sb_html *h)
 	int sandbox = 0;
 
 	for (unsigned i = 0; i < h->n; i++) {
-		const char *s = sb_html_str(h->res[i], "started", NULL);
-		const char *f = sb_html_str(h->res[i], "finished", s);
-		struct json_object *sb = sb_html_get(sb_html_get(h->res[i], "host"), "sandbox");
+		const char *s = *sb_results_started(h->res[i]) ? sb_results_started(h->res[i]) : NULL;
+		const char *f = *sb_results_finished(h->res[i]) ? sb_results_finished(h->res[i]) : s;
 
 		if (s && (!first || strcmp(s, first) < 0))
 			first = s;
 		if (f && (!last || strcmp(f, last) > 0))
 			last = f;
-		sandbox |= sb && json_object_get_boolean(sb);
+		sandbox |= sb_results_sandboxed(h->res[i]);
 	}
 	fprintf(h->out, "<p class=\"lede\">%u stack%s from %u results file%s, measured ", h->t->nrows,
 		h->t->nrows == 1 ? "" : "s", h->n, h->n == 1 ? "" : "s");

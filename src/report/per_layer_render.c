@@ -11,6 +11,7 @@
 #include <cairo-svg.h>
 
 #include "report/table.h"
+#include "report/results.h"
 
 static const char *str_of(struct json_object *o, const char *key)
 {
@@ -19,19 +20,13 @@ static const char *str_of(struct json_object *o, const char *key)
 	return o && json_object_object_get_ex(o, key, &v) && v ? json_object_get_string(v) : "";
 }
 
-static const char *stack_of(struct json_object *res)
+
+/* How many per-layer rows a results file has. */
+static size_t nrows(struct json_object *res)
 {
-	struct json_object *st;
+	struct json_object *rows = sb_results_per_layer(res);
 
-	return json_object_object_get_ex(res, "stack", &st) ? str_of(st, "name") : "";
-}
-
-static struct json_object *rows_of(struct json_object *res)
-{
-	struct json_object *r;
-
-	return json_object_object_get_ex(res, "per_layer", &r) &&
-		json_object_is_type(r, json_type_array) ? r : NULL;
+	return rows ? json_object_array_length(rows) : 0;
 }
 
 /* "a / b / c" of three figures; "-" for an unknown one. */
@@ -73,7 +68,7 @@ static void cells(struct json_object *res, struct json_object *row, char c[NCOL]
 	sb_pl_get(row, "pct_of_below", &b);
 	for (k = 0; k < SB_PL_NKEYS; k++)
 		pe.v[k] = m.v[k] >= 0 && e.v[k] > 0 ? 100 * m.v[k] / e.v[k] : -1;
-	snprintf(c[0], 160, "%s", stack_of(res));
+	snprintf(c[0], 160, "%s", sb_results_stack_name(res));
 	snprintf(c[1], 160, "%s", str_of(row, "order"));
 	snprintf(c[2], 160, "%s", str_of(row, "layer"));
 	snprintf(c[3], 160, "%s", str_of(row, "device"));
@@ -90,9 +85,9 @@ static void render_json(struct json_object *const *res, unsigned n, FILE *out)
 	unsigned i;
 
 	for (i = 0; i < n; i++) {
-		struct json_object *o = json_object_new_object(), *rows = rows_of(res[i]);
+		struct json_object *o = json_object_new_object(), *rows = sb_results_per_layer(res[i]);
 
-		json_object_object_add(o, "stack", json_object_new_string(stack_of(res[i])));
+		json_object_object_add(o, "stack", json_object_new_string(sb_results_stack_name(res[i])));
 		json_object_object_add(o, "per_layer", rows ? json_object_get(rows) : json_object_new_array());
 		json_object_array_add(all, o);
 	}
@@ -145,8 +140,8 @@ static unsigned each_row(struct json_object *const *res, unsigned n,
 	for (k = 0; k < NCOL; k++)
 		v[k] = c[k];
 	for (i = 0; i < n; i++)
-		for (j = 0; rows_of(res[i]) && j < json_object_array_length(rows_of(res[i])); j++) {
-			cells(res[i], json_object_array_get_idx(rows_of(res[i]), j), c);
+		for (j = 0; j < nrows(res[i]); j++) {
+			cells(res[i], json_object_array_get_idx(sb_results_per_layer(res[i]), j), c);
 			fn(v, arg);
 			total++;
 		}
@@ -184,11 +179,11 @@ static void render_limits(struct json_object *const *res, unsigned n, int format
 
 	fputc('\n', out);
 	for (i = 0; i < n; i++)
-		for (j = 0; rows_of(res[i]) && j < json_object_array_length(rows_of(res[i])); j++) {
-			struct json_object *row = json_object_array_get_idx(rows_of(res[i]), j);
+		for (j = 0; j < nrows(res[i]); j++) {
+			struct json_object *row = json_object_array_get_idx(sb_results_per_layer(res[i]), j);
 
 			fprintf(out, "%s%s %s (%s): %s\n", format == SB_FMT_MARKDOWN ? "- " : "",
-				stack_of(res[i]), str_of(row, "layer"), str_of(row, "device"),
+				sb_results_stack_name(res[i]), str_of(row, "layer"), str_of(row, "device"),
 				strchr(str_of(row, "limit"), ':') ? strchr(str_of(row, "limit"), ':') + 2 : "");
 		}
 }
@@ -245,8 +240,8 @@ int sb_per_layer_chart(struct json_object *const *res, unsigned n, const char *p
 	if (!svg && !(len > 4 && !strcmp(path + len - 4, ".png")))
 		return sb_err_set(err, -EINVAL, "--chart %s: the file name must end in .svg or .png", path);
 	for (i = 0; i < n; i++)
-		if (rows_of(res[i]) && json_object_array_length(rows_of(res[i])) > maxrows)
-			maxrows = json_object_array_length(rows_of(res[i]));
+		if (nrows(res[i]) > maxrows)
+			maxrows = nrows(res[i]);
 	if (!maxrows)
 		return sb_err_set(err, -EINVAL, "compare --per-layer --chart: no per-layer figures");
 	width = left + maxrows * (bw + gap) + 40;
@@ -258,7 +253,7 @@ int sb_per_layer_chart(struct json_object *const *res, unsigned n, const char *p
 	cairo_paint(cr);
 	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
 	for (i = 0; i < n; i++) {
-		struct json_object *rows = rows_of(res[i]);
+		struct json_object *rows = sb_results_per_layer(res[i]);
 		double y0 = 20 + i * (ph + top + 40), base = y0 + top + ph, max = 1, prev = -1;
 		char cap[256], v[32];
 		struct sb_pl_figs f;
@@ -271,7 +266,7 @@ int sb_per_layer_chart(struct json_object *const *res, unsigned n, const char *p
 		cairo_set_source_rgb(cr, 0, 0, 0);
 		cairo_set_font_size(cr, 13);
 		snprintf(cap, sizeof(cap), "%s: sequential read per layer (MB/s, 1 MiB QD4, raw device)",
-			 stack_of(res[i]));
+			 sb_results_stack_name(res[i]));
 		wf_text(cr, left, y0 + 16, cap, 0);
 		cairo_set_font_size(cr, 10);
 		for (j = 0; rows && j < json_object_array_length(rows); j++) {

@@ -13,6 +13,7 @@
 #include <json-c/json.h>
 
 #include "bench/suite.h"
+#include "spec/options.h"
 
 static void test_quick_shape(void **state)
 {
@@ -85,6 +86,20 @@ static void test_registry_names(void **state)
 	assert_false(sb_suite_exists("iozone"));
 }
 
+/* Until spec/options.c takes bench.suites' allowed names from the
+ * registry, the two lists must agree, in the same order. */
+static void test_spec_allows_the_registry(void **state)
+{
+	const struct sb_opt_section *sec;
+	const struct sb_opt *o = sb_opt_lookup("bench.suites", &sec);
+	char allowed[256];
+
+	(void)state;
+	assert_non_null(o);
+	sb_opt_allowed_list(o->allowed, allowed, sizeof(allowed));
+	assert_string_equal(allowed, sb_suite_names());
+}
+
 static void test_bench_set(void **state)
 {
 	struct sb_bench_spec b;
@@ -121,6 +136,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_suite),
 		cmocka_unit_test(test_bench_set),
 		cmocka_unit_test(test_registry_names),
+		cmocka_unit_test(test_spec_allows_the_registry),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

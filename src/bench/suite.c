@@ -63,7 +63,7 @@ const char *sb_suite_names(void)
 {
 	static char names[256];
 
-	return names[0] ? names : sb_names_join(names, sizeof(names), sb_suite_name);
+	return names[0] ? names : sb_names_join(names, sizeof(names), ", ", sb_suite_name);
 }
 
 void sb_bench_spec_defaults(struct sb_bench_spec *b)

@@ -50,7 +50,7 @@ static const struct sb_format {
 	[SB_FMT_FIO_MATRIX] = { "fio-matrix", NULL, NULL, fio_matrix },
 };
 
-static const char *format_name(size_t i)
+const char *sb_table_format_name(size_t i)
 {
 	return i < SB_FMT_COUNT ? formats[i].name : NULL;
 }
@@ -59,7 +59,7 @@ const char *sb_table_format_names(void)
 {
 	static char names[256];
 
-	return names[0] ? names : sb_names_join(names, sizeof(names), format_name);
+	return names[0] ? names : sb_names_join(names, sizeof(names), ", ", sb_table_format_name);
 }
 
 int sb_table_format_parse(const char *s, enum sb_table_format *out, struct sb_err *err)

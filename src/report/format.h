@@ -28,7 +28,9 @@ struct sb_table_opts;
  * naming every format otherwise. */
 int sb_table_format_parse(const char *s, enum sb_table_format *out, struct sb_err *err);
 
-/* The names, comma-separated, for messages and --help. */
+/* The table, in its order: the i-th format's name, NULL past the last. */
+const char *sb_table_format_name(size_t i);
+/* The names, comma-separated, for messages. */
 const char *sb_table_format_names(void);
 
 /* results[0..n) in the format o->format, written to out. */

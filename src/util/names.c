@@ -2,7 +2,7 @@
 
 #include <stdio.h>
 
-const char *sb_names_join(char *buf, size_t len, const char *(*nth)(size_t i))
+const char *sb_names_join(char *buf, size_t len, const char *sep, const char *(*nth)(size_t i))
 {
 	const char *n;
 	size_t i, used = 0;
@@ -10,6 +10,6 @@ const char *sb_names_join(char *buf, size_t len, const char *(*nth)(size_t i))
 	if (len)
 		buf[0] = '\0';
 	for (i = 0; (n = nth(i)) && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", n);
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? sep : "", n);
 	return buf;
 }

@@ -122,7 +122,7 @@ static void test_short_and_global(void **state)
 	sb_args_free(&a);
 }
 
-/* bench's help names the suites from the registry (so the man page and
+/* bench's help names the suites from the registry, compare's the formats (so the man page and
  * the completion, which read it, do too): no placeholder left. */
 static void test_usage_suites(void **state)
 {
@@ -138,6 +138,17 @@ static void test_usage_suites(void **state)
 	assert_non_null(strstr(buf, want));
 	assert_null(strchr(buf, '@'));
 	free(buf);
+	/* and compare's and build-and-test's the format table's */
+	for (const char *const *cmd = (const char *const[]){ "compare", "build-and-test", NULL }; *cmd; cmd++) {
+		buf = NULL;
+		f = open_memstream(&buf, &len);
+		assert_non_null(f);
+		sb_cmd_usage_text(sb_cmd_find(*cmd), f);
+		fclose(f);
+		assert_non_null(strstr(buf, "[--format text|markdown|csv|json|bonnie-csv|html|fio-matrix]"));
+		assert_null(strstr(buf, "@FORMATS@"));
+		free(buf);
+	}
 }
 
 int main(void)

@@ -18,8 +18,12 @@
 #include "bench/output.h"
 #include "bench/suites/suites.h"
 #include "util/log.h"
+#include "util/names.h"
 #include "util/units.h"
 
+/* The one list of suites: their names everywhere (--suite, bench.suites'
+ * messages, help, completion) come from here through sb_suite_name(). A
+ * new suite is its file under suites/ and one row. */
 static const struct {
 	const char *name;
 	int (*fn)(struct sb_suite_ctx *c, struct sb_err *err);
@@ -40,9 +44,16 @@ void sb_suite_phase(struct sb_suite_ctx *c, const char *what)
 			    what ? what : "", what ? ")" : "");
 }
 
+#define NSUITES (sizeof(suites) / sizeof(suites[0]))
+
+const char *sb_suite_name(size_t i)
+{
+	return i < NSUITES ? suites[i].name : NULL;
+}
+
 bool sb_suite_exists(const char *name)
 {
-	for (size_t i = 0; i < sizeof(suites) / sizeof(suites[0]); i++)
+	for (size_t i = 0; i < NSUITES; i++)
 		if (!strcmp(suites[i].name, name))
 			return true;
 	return false;
@@ -50,7 +61,9 @@ bool sb_suite_exists(const char *name)
 
 const char *sb_suite_names(void)
 {
-	return "bonnie, fio-matrix, dd, smallfile, quick";
+	static char names[256];
+
+	return names[0] ? names : sb_names_join(names, sizeof(names), ", ", sb_suite_name);
 }
 
 void sb_bench_spec_defaults(struct sb_bench_spec *b)
@@ -253,6 +266,15 @@ static void detect_lazyinit(struct sb_suite_ctx *c)
 	closedir(d);
 }
 
+/* What a run that failed had collected. */
+static void ctx_put(struct sb_suite_ctx *c)
+{
+	json_object_put(c->notes);
+	json_object_put(c->figures);
+	json_object_put(c->jobs);
+	json_object_put(c->params);
+}
+
 int sb_suite_run(const char *suite, const struct sb_bench_spec *b, const char *target_dir,
 		 const char *const *watch_devs, unsigned nwatch, unsigned repetition,
 		 struct json_object **out, struct sb_err *err)
@@ -289,10 +311,7 @@ int sb_suite_run(const char *suite, const struct sb_bench_spec *b, const char *t
 	c.jobs = json_object_new_array();
 	c.params = json_object_new_object();
 	if ((rc = choose_size(&c, err)) < 0) {
-		json_object_put(c.notes);
-		json_object_put(c.figures);
-		json_object_put(c.jobs);
-		json_object_put(c.params);
+		ctx_put(&c);
 		return rc;
 	}
 	detect_md_sync(&c);
@@ -304,10 +323,7 @@ int sb_suite_run(const char *suite, const struct sb_bench_spec *b, const char *t
 	sb_progress_done();
 	sb_progress_context(SB_PROGRESS_SUITE, NULL);
 	if (rc < 0) {
-		json_object_put(c.notes);
-		json_object_put(c.figures);
-		json_object_put(c.jobs);
-		json_object_put(c.params);
+		ctx_put(&c);
 		return rc;
 	}
 	/* state at the end too: a resync that started mid-run counts */

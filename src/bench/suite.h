@@ -6,13 +6,14 @@
 #define SB_BENCH_SUITE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include <json-c/json.h>
 
 #include "spec/spec.h"
 #include "util/err.h"
 
-/* Run suite `suite` ("bonnie", "fio-matrix", "dd", "smallfile", "quick") with
+/* Run suite `suite` (a name of the registry, see sb_suite_name) with
  * the sizes of b (b->size 0 = the suite's default: bonnie twice RAM, the
  * others see `stackbench help bench`) in target_dir, sampling every device
  * in watch_devs (node paths; the target's own filesystem device is always
@@ -23,9 +24,12 @@ int sb_suite_run(const char *suite, const struct sb_bench_spec *b, const char *t
 		 const char *const *watch_devs, unsigned nwatch, unsigned repetition,
 		 struct json_object **out, struct sb_err *err);
 
+/* The registry, in its order: the i-th suite's name, NULL past the last
+ * (for (i = 0; (n = sb_suite_name(i)); i++) ...). */
+const char *sb_suite_name(size_t i);
 /* true if name is a known suite */
 bool sb_suite_exists(const char *name);
-/* "bonnie, fio-matrix, dd, smallfile, quick" */
+/* The names, comma-separated: "bonnie, fio-matrix, dd, smallfile, quick" */
 const char *sb_suite_names(void);
 
 /* Defaults for the bench.* keys the suites read (chunk 8KiB, files 1,

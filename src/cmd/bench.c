@@ -22,11 +22,11 @@ static void print_suite_text(struct json_object *s)
 	struct json_object *v, *figs, *notes, *du;
 
 	printf("suite %s on %s, repetition %d\n",
-	       json_object_get_string(json_object_object_get(s, "suite")),
+	       sb_results_suite_name(s),
 	       json_object_get_string(json_object_object_get(s, "target")),
 	       json_object_get_int(json_object_object_get(s, "repetition")));
 	printf("  %-26s %14s %-5s %7s %14s\n", "figure", "value", "unit", "CPU %", "max lat (ms)");
-	figs = json_object_object_get(s, "figures");
+	figs = sb_results_suite_figures(s);
 	json_object_object_foreach(figs, name, f) {
 		printf("  %-26s %14.1f %-5s", name, json_object_get_double(json_object_object_get(f, "value")),
 		       json_object_get_string(json_object_object_get(f, "unit")));
@@ -39,8 +39,8 @@ static void print_suite_text(struct json_object *s)
 		putchar('\n');
 	}
 	printf("  (MB/s = 10^6 bytes/s; /s = operations per second; CPU %% = CPU time / elapsed)\n");
-	notes = json_object_object_get(s, "notes");
-	for (size_t i = 0; i < json_object_array_length(notes); i++)
+	notes = sb_results_suite_notes(s);
+	for (size_t i = 0; notes && i < json_object_array_length(notes); i++)
 		printf("  note: %s\n", json_object_get_string(json_object_array_get_idx(notes, i)));
 	du = json_object_object_get(s, "disk_util");
 	if (json_object_array_length(du)) {

@@ -16,7 +16,7 @@
 
 #include "bench/suite.h"
 #include "cmd/cmd.h"
-#include "report/table.h"
+#include "report/render.h"
 
 const char sb_cmd_bonnie_usage[] =
 	"usage: stackbench bonnie -d DIR [-s SIZE[:CHUNK]] [-r RAM] [-n FILES] [-m NAME]\n"

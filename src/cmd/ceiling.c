@@ -15,6 +15,7 @@
 
 #include "bench/suite.h"
 #include "core/state.h"
+#include "report/results.h"
 #include "util/log.h"
 
 #define BOUND_FRACTION 0.8
@@ -95,17 +96,15 @@ int sb_ceiling_measure(const struct sb_spec_list *lists, unsigned nlists, struct
 
 void sb_ceiling_mark(struct json_object *res, struct json_object *ceilings)
 {
-	struct json_object *suites, *s, *figs, *cfigs, *name;
+	struct json_object *s, *figs, *cfigs;
 	size_t i;
 
-	if (!ceilings || !json_object_object_get_ex(res, "suites", &suites))
+	if (!ceilings || !json_object_object_get_ex(res, "suites", NULL))
 		return;
 	json_object_object_add(res, "machine_ceiling", json_object_get(ceilings));
-	for (i = 0; i < json_object_array_length(suites); i++) {
-		s = json_object_array_get_idx(suites, i);
-		if (!json_object_object_get_ex(s, "suite", &name) ||
-		    !json_object_object_get_ex(ceilings, json_object_get_string(name), &cfigs) ||
-		    !json_object_object_get_ex(s, "figures", &figs))
+	for (i = 0; (s = sb_results_suite(res, i)); i++) {
+		if (!json_object_object_get_ex(ceilings, sb_results_suite_name(s), &cfigs) ||
+		    !(figs = sb_results_suite_figures(s)))
 			continue;
 		json_object_object_foreach(figs, key, f) {
 			struct json_object *v, *u, *cf, *cv;

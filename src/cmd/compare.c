@@ -42,13 +42,6 @@ static int files_add(struct files *f, const char *path, int from_dir)
 	return f->v[f->n++] ? 0 : -ENOMEM;
 }
 
-static const char *started(struct json_object *res)
-{
-	struct json_object *v;
-
-	return json_object_object_get_ex(res, "started", &v) ? json_object_get_string(v) : "";
-}
-
 /* Files named one by one keep the user's order; the files of a directory
  * come in the order they were measured ("started", then name), so a
  * build-and-test run's directory gives its rows in run order. */
@@ -58,7 +51,7 @@ static void sort_dir_groups(struct files *f, struct json_object **res)
 
 	for (i = 1; i < f->n; i++) {
 		for (j = i; j > 0 && f->group[j] && f->group[j] == f->group[j - 1] &&
-			    strcmp(started(res[j - 1]), started(res[j])) > 0; j--) {
+			    strcmp(sb_results_started(res[j - 1]), sb_results_started(res[j])) > 0; j--) {
 			struct json_object *t = res[j];
 			char *p = f->v[j];
 

@@ -43,18 +43,13 @@ static int find_playbook(char *out, size_t len, struct sb_err *err)
 {
 	const char *e = getenv("STACKBENCH_ANSIBLE_DIR");
 	const char *src = SB_SOURCE_DIR "/ansible", *inst = SB_ANSIBLE_INSTALLED;
-	char exe[PATH_MAX];
-	int in_build = 0;
+	char built[PATH_MAX], installed[PATH_MAX];
 
-	if (realpath("/proc/self/exe", exe))
-		in_build = !strncmp(exe, SB_BUILD_DIR "/", strlen(SB_BUILD_DIR) + 1);
 	if (e && *e)
 		src = inst = e;
-	snprintf(out, len, "%s/fleet.yml", in_build ? src : inst);
-	if (access(out, R_OK) == 0)
-		return 0;
-	snprintf(out, len, "%s/fleet.yml", in_build ? inst : src);
-	if (access(out, R_OK) == 0)
+	snprintf(built, sizeof(built), "%s/fleet.yml", src);
+	snprintf(installed, sizeof(installed), "%s/fleet.yml", inst);
+	if (sb_fs_own_copy(out, len, built, installed, R_OK) == 0)
 		return 0;
 	return sb_err_set(err, -ENOENT, "fleet: the playbook is not there (looked in %s and %s; "
 			  "set STACKBENCH_ANSIBLE_DIR)", inst, SB_SOURCE_DIR "/ansible");

@@ -58,6 +58,16 @@ static void keys_of(FILE *m, const void *unused)
 	sb_spec_print_keys(m);
 }
 
+/* HEAD, the term, a line break, its text, TAIL: a .TP or .SS entry. */
+static void roff_item(FILE *f, const char *head, const char *term, const char *text, const char *tail)
+{
+	fputs(head, f);
+	roff(f, term);
+	fputs("\n", f);
+	roff(f, text);
+	fputs(tail, f);
+}
+
 void sb_cmd_print_man(FILE *f)
 {
 	const struct sb_global_doc *g;
@@ -76,20 +86,11 @@ void sb_cmd_print_man(FILE *f)
 		"results. A command's options may come before, between or after its files; -- ends "
 		"them; option names are matched exactly.\n");
 	fputs(".SH GLOBAL OPTIONS\n", f);
-	for (g = sb_global_docs; g->flags; g++) {
-		fputs(".TP\n.B ", f);
-		roff(f, g->flags);
-		fputs("\n", f);
-		roff(f, g->text);
-		fputs("\n", f);
-	}
+	for (g = sb_global_docs; g->flags; g++)
+		roff_item(f, ".TP\n.B ", g->flags, g->text, "\n");
 	fputs(".SH COMMANDS\n", f);
 	for (c = sb_cmds; c->name; c++) {
-		fputs(".SS ", f);
-		roff(f, c->name);
-		fputs("\n", f);
-		roff(f, c->summary);
-		fputs(".\n.PP\n", f);
+		roff_item(f, ".SS ", c->name, c->summary, ".\n.PP\n");
 		roff_block(f, usage_of, c);
 	}
 	fputs(".SH STACK KEYS\n", f);

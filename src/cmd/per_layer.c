@@ -15,6 +15,7 @@
 #include "sys/crypto.h"
 #include "sys/sysfs.h"
 #include "util/log.h"
+#include "report/results.h"
 
 #define PL_SIZE (64ULL << 20)       /* per job: small, so a build-and-test stays short */
 #define PL_RAND_NS (2ULL * 1000000000ULL)
@@ -182,6 +183,6 @@ void sb_per_layer_end(struct sb_per_layer *pl, const struct sb_stack_spec *spec,
 		      struct json_object *res)
 {
 	sb_per_layer_expect(pl->rows, spec);
-	json_object_object_add(res, "per_layer", pl->rows);
+	sb_results_set_per_layer(res, pl->rows);
 	pl->rows = NULL;
 }

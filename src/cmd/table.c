@@ -3,7 +3,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench/suite.h"
+#include "util/names.h"
 #include "report/table.h"
+
+/* Where a usage text names the suites or the formats: sb_cmd_usage_text
+ * puts the registries' names there, so the help, the man page and the
+ * completion (which reads the help) follow the registries. */
+#define SB_USAGE_SUITES "@SUITES@"
+#define SB_USAGE_FORMATS "@FORMATS@"
 
 struct sb_globals sb_globals = { .sandbox = -1 };
 
@@ -33,7 +41,7 @@ const struct sb_cmd sb_cmds[] = {
 	  "       stackbench bench --suite NAME[,NAME] --target DIR [--set bench.KEY=VALUE]...\n"
 	  "                        [--watch DEV]... [--output-format text|json] [--results DIR]\n"
 	  "  The first form runs the stack's suites on a stack left up by `stackbench build`.\n"
-	  "  Suites: bonnie, fio-matrix, dd, smallfile, quick. bench keys: size, runtime, ramp,\n"
+	  "  Suites: " SB_USAGE_SUITES ". bench keys: size, runtime, ramp,\n"
 	  "  chunk, files, fsync, repeat. A block device --target needs --destroy-data=DEV and\n"
 	  "  the checks of a stack's disks (suites write).\n" },
 	{ "teardown", sb_cmd_teardown, "remove everything a stack created (from its state file)",
@@ -42,7 +50,7 @@ const struct sb_cmd sb_cmds[] = {
 	  "  Works from /run/stackbench/<name>.state, so the stack file need not exist.\n" },
 	{ "build-and-test", sb_cmd_build_and_test, "build, benchmark and tear down each stack, then print the table",
 	  "usage: stackbench build-and-test [--set KEY=VALUE]... [--repeat N] [--results DIR]\n"
-	  "                                 [--format text|markdown|csv|json|bonnie-csv|html] [--chart FILE]\n"
+	  "                                 [--format " SB_USAGE_FORMATS "] [--chart FILE]\n"
 	  "                                 [--columns LIST] [--baseline NAME] [--report FILE.html]\n"
 	  "                                 [--destroy-data=DEV,...] [--wipe] [--host-label NAME]\n"
 	  "                                 [--stack NAME] STACK.yml...\n"
@@ -54,7 +62,7 @@ const struct sb_cmd sb_cmds[] = {
 	  "  --stack NAME runs only that expansion of a matrix file.\n" },
 	{ "compare", sb_cmd_compare, "print a comparison table from results files",
 	  "usage: stackbench compare [--columns LIST] [--baseline NAME]\n"
-	  "                          [--format text|markdown|csv|json|bonnie-csv|html|fio-matrix]\n"
+	  "                          [--format " SB_USAGE_FORMATS "]\n"
 	  "                          [--chart FILE.svg|FILE.png] [--per-layer] [--pivot host] RESULTS.json...\n"
 	  "  --per-layer: one row per layer device (bench.per_layer figures, expected, % of the\n"
 	  "  layer below, the limit of each layer); with --chart, the waterfall of seq reads.\n"
@@ -135,7 +143,28 @@ const struct sb_cmd *sb_cmd_find(const char *name)
 
 void sb_cmd_usage_text(const struct sb_cmd *c, FILE *f)
 {
-	fputs(c->usage, f);
+	char formats[256];
+	const struct { const char *mark, *names; } marks[] = {
+		{ SB_USAGE_SUITES, sb_suite_names() },
+		{ SB_USAGE_FORMATS, sb_names_join(formats, sizeof(formats), "|", sb_table_format_name) },
+	};
+#define NMARKS (sizeof(marks) / sizeof(marks[0]))
+	const char *u = c->usage, *at;
+	size_t i;
+
+	while ((at = strchr(u, '@'))) {
+		fwrite(u, 1, (size_t)(at - u), f);
+		for (i = 0; i < NMARKS && strncmp(at, marks[i].mark, strlen(marks[i].mark)); i++)
+			;
+		if (i == NMARKS) {   /* an '@' of the text itself */
+			fputc('@', f);
+			u = at + 1;
+			continue;
+		}
+		fputs(marks[i].names, f);
+		u = at + strlen(marks[i].mark);
+	}
+	fputs(u, f);
 	if (!strcmp(c->name, "compare") || !strcmp(c->name, "build-and-test"))
 		fprintf(f, "  columns: %s\n", sb_column_names());
 }

@@ -9,7 +9,7 @@
  *   38-43 latencies of the six I/O tests  44-49 latencies of the six file tests
  * bonnie++ counts throughput in K/sec with K = 1024 bytes, so MB/s
  * (10^6 B/s) figures are converted; per-char tests (-f) stay empty. */
-#include "report/table.h"
+#include "report/render.h"
 #include "report/results.h"
 
 #include <math.h>
@@ -96,7 +96,7 @@ static void line(struct json_object *res, struct json_object *suite, FILE *out)
 	static const char *io[] = { NULL, "block_output", "rewrite", NULL, "block_input", "seeks" };
 	static const char *files[] = { "seq_create", "seq_stat", "seq_delete",
 				       "ran_create", "ran_stat", "ran_delete" };
-	struct json_object *figs = get(suite, "figures");
+	struct json_object *figs = sb_results_suite_figures(suite);
 	char f[BON_FIELDS][128];
 	double v;
 	int i, any_file = 0;
@@ -139,14 +139,11 @@ int sb_bonnie_csv_write(struct json_object *const *results, unsigned n, FILE *ou
 	unsigned i, lines = 0;
 
 	for (i = 0; i < n; i++) {
-		struct json_object *suites = get(results[i], "suites");
+		struct json_object *s;
 		size_t j;
 
-		for (j = 0; json_object_is_type(suites, json_type_array) &&
-			    j < json_object_array_length(suites); j++) {
-			struct json_object *s = json_object_array_get_idx(suites, j);
-
-			if (!get(s, "suite") || strcmp(json_object_get_string(get(s, "suite")), "bonnie"))
+		for (j = 0; (s = sb_results_suite(results[i], j)); j++) {
+			if (strcmp(sb_results_suite_name(s), "bonnie"))
 				continue;
 			line(results[i], s, out);
 			lines++;

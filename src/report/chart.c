@@ -3,10 +3,12 @@
  * bar per stack, median on the bar, min-max whisker when there were
  * repetitions. */
 #include "report/chart.h"
+#include "report/results.h"
 
 #include <cairo.h>
 #include <cairo-svg.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,13 +66,13 @@ static void caption(const struct sb_table *t, char *out, size_t len)
 	unsigned r;
 
 	for (r = 0; r < t->nrows; r++) {
-		struct json_object *res = t->row_first[r], *h = jget(res, "host"), *ss = jget(res, "suites");
-		struct json_object *outer = jget(h, "outer");
+		struct json_object *res = t->row_first[r], *h = sb_results_host(res), *su;
+		struct json_object *outer = sb_results_host_outer(res);
 		char hk[128], hh[384];
 		size_t i;
 
-		for (i = 0; ss && json_object_is_type(ss, json_type_array) && i < json_object_array_length(ss); i++) {
-			const char *n = jstr(json_object_array_get_idx(ss, i), "suite");
+		for (i = 0; (su = sb_results_suite(res, i)); i++) {
+			const char *n = sb_results_suite_name(su);
 			char word[64];
 
 			snprintf(word, sizeof(word), "%s", n);
@@ -83,7 +85,7 @@ static void caption(const struct sb_table *t, char *out, size_t len)
 		if (!r) {
 			snprintf(kern, sizeof(kern), "%s", hk);
 			snprintf(host, sizeof(host), "%s", hh);
-			snprintf(date, sizeof(date), "%.10s", jstr(res, "started"));
+			snprintf(date, sizeof(date), "%.10s", sb_results_started(res));
 		} else {
 			if (strcmp(kern, hk))
 				snprintf(kern, sizeof(kern), "mixed");
@@ -93,9 +95,8 @@ static void caption(const struct sb_table *t, char *out, size_t len)
 	}
 	snprintf(out, len, "suites %s \xc2\xb7 host %s \xc2\xb7 kernel %s \xc2\xb7 %s \xc2\xb7 %s",
 		 *suites ? suites : "-", host, kern,
-		 t->nrows && jget(jget(t->row_first[0], "host"), "sandbox") &&
-		 json_object_get_boolean(jget(jget(t->row_first[0], "host"), "sandbox"))
-			 ? "sandbox user-mode-linux" : "no sandbox", *date ? date : "-");
+		 t->nrows && sb_results_sandboxed(t->row_first[0]) ? "sandbox user-mode-linux" : "no sandbox",
+		 *date ? date : "-");
 }
 
 static double nice_step(double max, int ticks)
@@ -120,106 +121,146 @@ static void text_at(cairo_t *cr, double x, double y, const char *s, double align
 	cairo_show_text(cr, s);
 }
 
-static void draw_panel(cairo_t *cr, const struct sb_table *t, const char *unit,
-		       double top, double width)
-{
-	double plot_h = PANEL_H - AXIS_LABEL_H - 16, ymax = 0, step, y, x;
-	double plot_w = width - MARGIN_L - MARGIN_R, gw, bw;
-	unsigned c, r, ng = 0, g;
-	char buf[160];
+/* One panel: the numeric columns of one unit, a group of bars each. */
+struct panel {
+	cairo_t *cr;
+	const struct sb_table *t;
+	const char *unit;
+	double top, plot_w, plot_h, ymax, step;
+	unsigned ngroups;
+};
 
-	for (c = 0; c < t->ncols; c++) {
-		if (!t->cols[c].numeric || strcmp(t->cols[c].unit, unit))
+static bool in_panel(const struct panel *p, unsigned c)
+{
+	return p->t->cols[c].numeric && !strcmp(p->t->cols[c].unit, p->unit);
+}
+
+/* The groups and the y scale: the largest figure (its max, so the spread
+ * fits) plus 8 %, rounded up to a nice step. */
+static void panel_scale(struct panel *p)
+{
+	unsigned c, r;
+
+	p->ymax = 0;
+	p->ngroups = 0;
+	for (c = 0; c < p->t->ncols; c++) {
+		if (!in_panel(p, c))
 			continue;
-		ng++;
-		for (r = 0; r < t->nrows; r++) {
-			const struct sb_cell *x0 = sb_table_cell(t, r, c);
-			if (x0->present && x0->max > ymax)
-				ymax = x0->max;
+		p->ngroups++;
+		for (r = 0; r < p->t->nrows; r++) {
+			const struct sb_cell *x0 = sb_table_cell(p->t, r, c);
+			if (x0->present && x0->max > p->ymax)
+				p->ymax = x0->max;
 		}
 	}
-	if (ymax <= 0)
-		ymax = 1;
-	step = nice_step(ymax * 1.08, 5);
-	ymax = ceil(ymax * 1.08 / step) * step;
+	if (p->ymax <= 0)
+		p->ymax = 1;
+	p->step = nice_step(p->ymax * 1.08, 5);
+	p->ymax = ceil(p->ymax * 1.08 / p->step) * p->step;
+}
 
-	/* axis, grid and tick labels */
+/* axis, grid, tick labels and the rotated unit */
+static void panel_axes(const struct panel *p)
+{
+	cairo_t *cr = p->cr;
+	char buf[64];
+	double y;
+
 	cairo_set_font_size(cr, 11);
 	cairo_set_line_width(cr, 1);
-	for (y = 0; y <= ymax + step / 2; y += step) {
-		double py = top + plot_h - y / ymax * plot_h;
+	for (y = 0; y <= p->ymax + p->step / 2; y += p->step) {
+		double py = p->top + p->plot_h - y / p->ymax * p->plot_h;
 
 		cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
 		cairo_move_to(cr, MARGIN_L, py + 0.5);
-		cairo_line_to(cr, MARGIN_L + plot_w, py + 0.5);
+		cairo_line_to(cr, MARGIN_L + p->plot_w, py + 0.5);
 		cairo_stroke(cr);
 		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
 		sb_num_format(y, buf, sizeof(buf));
 		text_at(cr, MARGIN_L - 6, py + 4, buf, 1.0);
 	}
 	cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-	cairo_move_to(cr, MARGIN_L + 0.5, top);
-	cairo_line_to(cr, MARGIN_L + 0.5, top + plot_h);
-	cairo_line_to(cr, MARGIN_L + plot_w, top + plot_h);
+	cairo_move_to(cr, MARGIN_L + 0.5, p->top);
+	cairo_line_to(cr, MARGIN_L + 0.5, p->top + p->plot_h);
+	cairo_line_to(cr, MARGIN_L + p->plot_w, p->top + p->plot_h);
 	cairo_stroke(cr);
-	/* y axis label, rotated */
 	cairo_save(cr);
 	cairo_set_font_size(cr, 12);
-	cairo_translate(cr, 24, top + plot_h / 2);
+	cairo_translate(cr, 24, p->top + p->plot_h / 2);
 	cairo_rotate(cr, -M_PI / 2);
-	text_at(cr, 0, 0, *unit ? unit : "value", 0.5);
+	text_at(cr, 0, 0, *p->unit ? p->unit : "value", 0.5);
 	cairo_restore(cr);
+}
 
-	gw = plot_w / ng;
+/* One bar of width bw at x: the median, the min-max whisker of
+ * repetitions, and the median's figure above. */
+static void panel_bar(const struct panel *p, unsigned r, const struct sb_cell *cell, double x, double bw)
+{
+	cairo_t *cr = p->cr;
+	double base = p->top + p->plot_h, h = cell->med / p->ymax * p->plot_h;
+	char buf[64];
+
+	cairo_set_source_rgb(cr, stack_colour(p->t, r)[0], stack_colour(p->t, r)[1],
+			     stack_colour(p->t, r)[2]);
+	cairo_rectangle(cr, x + 1, base - h, bw - 2, h);
+	cairo_fill(cr);
+	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+	if (cell->n > 1) {
+		double y0 = base - cell->min / p->ymax * p->plot_h;
+		double y1 = base - cell->max / p->ymax * p->plot_h;
+
+		cairo_move_to(cr, x + bw / 2, y0);
+		cairo_line_to(cr, x + bw / 2, y1);
+		cairo_move_to(cr, x + bw / 2 - 4, y0);
+		cairo_line_to(cr, x + bw / 2 + 4, y0);
+		cairo_move_to(cr, x + bw / 2 - 4, y1);
+		cairo_line_to(cr, x + bw / 2 + 4, y1);
+		cairo_stroke(cr);
+		h = cell->max / p->ymax * p->plot_h;
+	}
+	cairo_set_font_size(cr, bw < 30 ? 9 : 11);
+	sb_num_format(cell->med, buf, sizeof(buf));
+	text_at(cr, x + bw / 2, base - h - 4, buf, 0.5);
+}
+
+/* group label: the column header without its unit */
+static void panel_label(const struct panel *p, unsigned c, double cx)
+{
+	char buf[160];
+
+	snprintf(buf, sizeof(buf), "%s", p->t->cols[c].header);
+	if (*p->unit && strlen(buf) > strlen(p->unit) + 1 &&
+	    !strcmp(buf + strlen(buf) - strlen(p->unit), p->unit))
+		buf[strlen(buf) - strlen(p->unit) - 1] = '\0';
+	cairo_set_font_size(p->cr, 12);
+	cairo_set_source_rgb(p->cr, 0.1, 0.1, 0.1);
+	text_at(p->cr, cx, p->top + p->plot_h + 18, buf, 0.5);
+}
+
+static void draw_panel(cairo_t *cr, const struct sb_table *t, const char *unit,
+		       double top, double width)
+{
+	struct panel p = { .cr = cr, .t = t, .unit = unit, .top = top,
+			   .plot_w = width - MARGIN_L - MARGIN_R, .plot_h = PANEL_H - AXIS_LABEL_H - 16 };
+	double gw, bw;
+	unsigned c, r, g;
+
+	panel_scale(&p);
+	panel_axes(&p);
+	gw = p.plot_w / p.ngroups;
 	bw = (gw - GROUP_GAP) / t->nrows;
 	if (bw > 60)
 		bw = 60;
 	for (c = 0, g = 0; c < t->ncols; c++) {
 		double gx;
-		const char *name;
 
-		if (!t->cols[c].numeric || strcmp(t->cols[c].unit, unit))
+		if (!in_panel(&p, c))
 			continue;
 		gx = MARGIN_L + g * gw + (gw - bw * t->nrows) / 2;
-		for (r = 0; r < t->nrows; r++) {
-			const struct sb_cell *cell = sb_table_cell(t, r, c);
-			double h;
-
-			x = gx + r * bw;
-			if (!cell->present)
-				continue;
-			h = cell->med / ymax * plot_h;
-			cairo_set_source_rgb(cr, stack_colour(t, r)[0], stack_colour(t, r)[1],
-					     stack_colour(t, r)[2]);
-			cairo_rectangle(cr, x + 1, top + plot_h - h, bw - 2, h);
-			cairo_fill(cr);
-			cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-			if (cell->n > 1) {
-				double y0 = top + plot_h - cell->min / ymax * plot_h;
-				double y1 = top + plot_h - cell->max / ymax * plot_h;
-
-				cairo_move_to(cr, x + bw / 2, y0);
-				cairo_line_to(cr, x + bw / 2, y1);
-				cairo_move_to(cr, x + bw / 2 - 4, y0);
-				cairo_line_to(cr, x + bw / 2 + 4, y0);
-				cairo_move_to(cr, x + bw / 2 - 4, y1);
-				cairo_line_to(cr, x + bw / 2 + 4, y1);
-				cairo_stroke(cr);
-				h = cell->max / ymax * plot_h;
-			}
-			cairo_set_font_size(cr, bw < 30 ? 9 : 11);
-			sb_num_format(cell->med, buf, sizeof(buf));
-			text_at(cr, x + bw / 2, top + plot_h - h - 4, buf, 0.5);
-		}
-		/* group label: the column header without its unit */
-		name = t->cols[c].header;
-		snprintf(buf, sizeof(buf), "%s", name);
-		if (*unit && strlen(buf) > strlen(unit) + 1 &&
-		    !strcmp(buf + strlen(buf) - strlen(unit), unit))
-			buf[strlen(buf) - strlen(unit) - 1] = '\0';
-		cairo_set_font_size(cr, 12);
-		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-		text_at(cr, MARGIN_L + g * gw + gw / 2, top + plot_h + 18, buf, 0.5);
+		for (r = 0; r < t->nrows; r++)
+			if (sb_table_cell(t, r, c)->present)
+				panel_bar(&p, r, sb_table_cell(t, r, c), gx + r * bw, bw);
+		panel_label(&p, c, MARGIN_L + g * gw + gw / 2);
 		g++;
 	}
 }

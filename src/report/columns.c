@@ -79,10 +79,8 @@ static const char *str_or(struct json_object *o, const char *dflt)
 /* Call fn for every suite object named suite (all repetitions) in every file. */
 #define FOR_EACH_SUITE(res, n, suite, s)                                          \
 	for (unsigned _f = 0; _f < (n); _f++)                                     \
-		for (size_t _i = 0, _len = alen(get(res[_f], "suites")); \
-		     _i < _len; _i++)                                             \
-			if (((s) = json_object_array_get_idx(get(res[_f], "suites"), _i)) && \
-			    !strcmp(str_or(get(s, "suite"), ""), (suite)))
+		for (size_t _i = 0; ((s) = sb_results_suite(res[_f], _i)); _i++)  \
+			if (!strcmp(sb_results_suite_name(s), (suite)))
 
 /* ---- numeric extractors ---- */
 
@@ -93,7 +91,7 @@ static void figure_samples(const char *suite, const char *figure, const char *ke
 	struct json_object *s;
 
 	FOR_EACH_SUITE(res, n, suite, s) {
-		struct json_object *f = get(get(s, "figures"), figure), *v = get(f, key);
+		struct json_object *f = get(sb_results_suite_figures(s), figure), *v = get(f, key);
 		double x;
 
 		if (!is_num(v))
@@ -149,7 +147,7 @@ static void probe_unit(struct sb_column *col, struct json_object *const *res, un
 
 	snprintf(suite, sizeof(suite), "%.*s", (int)(dot - col->arg), col->arg);
 	FOR_EACH_SUITE(res, n, suite, s) {
-		const char *u = str_or(get(get(get(s, "figures"), dot + 1), "unit"), NULL);
+		const char *u = str_or(get(get(sb_results_suite_figures(s), dot + 1), "unit"), NULL);
 		if (u) {
 			snprintf(col->unit, sizeof(col->unit), "%s", u);
 			return;
@@ -230,10 +228,10 @@ static void ex_util(const struct sb_column *col, struct json_object *const *res,
 	struct samples smp = { .n = 0 };
 
 	for (unsigned f = 0; f < n; f++) {
-		struct json_object *suites = get(res[f], "suites");
+		struct json_object *su;
 
-		for (size_t i = 0; i < alen(suites); i++) {
-			struct json_object *du = get(json_object_array_get_idx(suites, i), "disk_util");
+		for (size_t i = 0; (su = sb_results_suite(res[f], i)); i++) {
+			struct json_object *du = get(su, "disk_util");
 			double best = -1;
 
 			for (size_t j = 0; j < alen(du); j++) {
@@ -269,7 +267,7 @@ static void ex_stack(const struct sb_column *col, struct json_object *const *res
  * (sb_spec_to_json writes a disabled section as {"enabled": false}). */
 static struct json_object *requested(struct json_object *r, const char *key)
 {
-	struct json_object *o = get(get(get(r, "stack"), "requested"), key), *en;
+	struct json_object *o = get(sb_results_requested(r), key), *en;
 
 	if (o && json_object_object_get_ex(o, "enabled", &en) && !json_object_get_boolean(en))
 		return NULL;
@@ -292,10 +290,9 @@ static void upper(char *dst, const char *src, size_t len)
 static void ex_setup(const struct sb_column *col, struct json_object *const *res,
 		     unsigned n, struct sb_cell *cell)
 {
-	struct json_object *built = get(get(res[0], "stack"), "built");
+	struct json_object *built = sb_results_built(res[0]);
 	char out[SB_CELL_STR_MAX] = "", word[64];
-	size_t len = built && json_object_is_type(built, json_type_array) ?
-		json_object_array_length(built) : 0;
+	size_t len = built ? json_object_array_length(built) : 0;
 	int i;
 
 	if (len) {
@@ -352,7 +349,7 @@ static void ex_cipher(const struct sb_column *col, struct json_object *const *re
 static void ex_kernel(const struct sb_column *col, struct json_object *const *res,
 		      unsigned n, struct sb_cell *cell)
 {
-	set_str(cell, str_or(get(get(res[0], "host"), "kernel"), "?"));
+	set_str(cell, str_or(get(sb_results_host(res[0]), "kernel"), "?"));
 }
 
 static void ex_host(const struct sb_column *col, struct json_object *const *res,
@@ -366,7 +363,7 @@ static void ex_host(const struct sb_column *col, struct json_object *const *res,
 static void ex_sandbox(const struct sb_column *col, struct json_object *const *res,
 		       unsigned n, struct sb_cell *cell)
 {
-	struct json_object *v = get(get(res[0], "host"), "sandbox");
+	struct json_object *v = get(sb_results_host(res[0]), "sandbox");
 
 	set_str(cell, !v ? "?" : json_object_get_boolean(v) ? "yes (UML)" : "no");
 }
@@ -391,12 +388,12 @@ static void ex_degraded(const struct sb_column *col, struct json_object *const *
 			unsigned n, struct sb_cell *cell)
 {
 	struct json_object *fail = get(get(res[0], "faults"), "fail");
-	struct json_object *suites = get(res[0], "suites"), *md = NULL, *failed;
+	struct json_object *md = NULL, *failed;
 	char buf[SB_CELL_STR_MAX];
-	size_t len = suites && json_object_is_type(suites, json_type_array) ? json_object_array_length(suites) : 0;
+	size_t len = sb_results_nsuites(res[0]);
 
 	if (len)
-		md = get(get(json_object_array_get_idx(suites, len - 1), "stack_state_after"), "md");
+		md = get(get(sb_results_suite(res[0], len - 1), "stack_state_after"), "md");
 	if (!md)
 		md = sb_results_built_layer(res[0], "md");
 	if (!md) {

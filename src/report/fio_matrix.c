@@ -4,7 +4,7 @@
  * per device of the stack with the iostat -x columns the write-up shows
  * (r/s, rMB/s, r_await, rareq-sz, w/s, wMB/s, w_await, wareq-sz, aqu-sz,
  * %util) measured during that cell alone. Reads first, as there. */
-#include "report/table.h"
+#include "report/render.h"
 #include "report/results.h"
 
 #include <math.h>
@@ -68,15 +68,14 @@ static void cell(FILE *out, const char *stack, struct json_object *job, const ch
 
 static unsigned cells_of(FILE *out, struct json_object *res, const char *rw)
 {
-	struct json_object *suites = get(res, "suites");
+	struct json_object *su;
 	unsigned found = 0;
 	size_t s, j;
 
-	for (s = 0; suites && json_object_is_type(suites, json_type_array) &&
-		    s < json_object_array_length(suites); s++) {
-		struct json_object *su = json_object_array_get_idx(suites, s), *jobs = get(su, "jobs");
+	for (s = 0; (su = sb_results_suite(res, s)); s++) {
+		struct json_object *jobs = get(su, "jobs");
 
-		if (!get(su, "suite") || strcmp(json_object_get_string(get(su, "suite")), "fio-matrix"))
+		if (strcmp(sb_results_suite_name(su), "fio-matrix"))
 			continue;
 		for (j = 0; jobs && json_object_is_type(jobs, json_type_array) &&
 			    j < json_object_array_length(jobs); j++) {

@@ -1,5 +1,5 @@
 /* The HTML report page: head with the inline stylesheet (screen and print),
- * the comparison table (the table model of table.c, so compare's rows,
+ * the comparison table (the table model of table.h, built by build.c, so compare's rows,
  * columns, units and baseline), the charts, one section per stack, the list
  * of results files every number comes from, and a small inline script that
  * makes the tables sortable. The page reads fully without the script. */
@@ -18,120 +18,6 @@
 #include <unistd.h>
 
 #include "config.h"
-
-/* ---- helpers shared by the report's files ---- */
-
-void sb_html_esc(FILE *out, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&#39;", out); break;
-		default:
-			/* control characters have no place in HTML text */
-			if ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t')
-				fputc(' ', out);
-			else
-				fputc(*s, out);
-		}
-	}
-}
-
-void sb_html_escf(FILE *out, const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	sb_html_esc(out, buf);
-}
-
-struct json_object *sb_html_get(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	if (o && json_object_is_type(o, json_type_object) && json_object_object_get_ex(o, key, &v))
-		return v;
-	return NULL;
-}
-
-const char *sb_html_str(struct json_object *o, const char *key, const char *dflt)
-{
-	struct json_object *v = sb_html_get(o, key);
-
-	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : dflt;
-}
-
-int sb_html_dbl(struct json_object *o, const char *key, double *v)
-{
-	struct json_object *x = sb_html_get(o, key);
-
-	if (!x || !(json_object_is_type(x, json_type_double) || json_object_is_type(x, json_type_int)))
-		return 0;
-	*v = json_object_get_double(x);
-	return isfinite(*v);
-}
-
-void sb_html_num(FILE *out, double v)
-{
-	char buf[64];
-
-	sb_num_format(v, buf, sizeof(buf));
-	fputs(buf, out);
-}
-
-int sb_html_file_index(const struct sb_html *h, struct json_object *r)
-{
-	for (unsigned i = 0; i < h->n; i++)
-		if (h->res[i] == r)
-			return (int)i;
-	return -1;
-}
-
-const char *sb_html_path(const struct sb_html *h, unsigned i, char *buf, size_t len)
-{
-	if (h->paths && h->paths[i])
-		return h->paths[i];
-	snprintf(buf, len, "results file %u", i + 1);
-	return buf;
-}
-
-void sb_html_src_link(const struct sb_html *h, unsigned i)
-{
-	char buf[64];
-
-	fprintf(h->out, "<a href=\"#src-%u\"><code>", i + 1);
-	sb_html_esc(h->out, sb_html_path(h, i, buf, sizeof(buf)));
-	fputs("</code></a>", h->out);
-}
-
-void sb_html_stack_files(const struct sb_html *h, const char *stack)
-{
-	char buf[64];
-	int k = 0;
-
-	for (unsigned i = 0; i < h->n; i++)
-		if (!strcmp(sb_results_stack_name(h->res[i]), stack)) {
-			fputs(k++ ? ", " : "", h->out);
-			sb_html_esc(h->out, sb_html_path(h, i, buf, sizeof(buf)));
-		}
-}
-
-void sb_html_stack_id(const struct sb_html *h, unsigned row, char *buf, size_t len)
-{
-	const char *s = h->t->row_stack[row];
-	size_t k = (size_t)snprintf(buf, len, "stack-%u-", row + 1);
-
-	for (; *s && k + 1 < len; s++)
-		buf[k++] = (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-			   (*s >= '0' && *s <= '9') || *s == '-' || *s == '_' ? *s : '_';
-	buf[k] = '\0';
-}
 
 /* ---- page ---- */
 
@@ -334,7 +220,7 @@ static void sources(const struct sb_html *h)
 	      "from one of these files (stackbench results schema <code>" SB_RESULTS_SCHEMA "</code>); "
 	      "<code>stackbench compare</code> on them prints the same table.</p>\n<ol class=\"src\">\n", out);
 	for (unsigned i = 0; i < h->n; i++) {
-		struct json_object *r = h->res[i], *host = sb_html_get(r, "host");
+		struct json_object *r = h->res[i], *host = sb_results_host(r);
 		char buf[64];
 
 		fprintf(out, "<li id=\"src-%u\"><code>", i + 1);
@@ -342,9 +228,9 @@ static void sources(const struct sb_html *h)
 		fputs("</code>: stack <strong>", out);
 		sb_html_esc(out, sb_results_stack_name(r));
 		fputs("</strong>, ", out);
-		sb_html_esc(out, sb_html_str(r, "started", "?"));
+		sb_html_esc(out, *sb_results_started(r) ? sb_results_started(r) : "?");
 		fputs(" \xe2\x80\x93 ", out);
-		sb_html_esc(out, sb_html_str(r, "finished", "?"));
+		sb_html_esc(out, *sb_results_finished(r) ? sb_results_finished(r) : "?");
 		fputs(", host ", out);
 		sb_html_esc(out, sb_html_str(host, "hostname", "?"));
 		fputs(", stackbench ", out);
@@ -361,15 +247,14 @@ static void lede(const struct sb_html *h)
 	int sandbox = 0;
 
 	for (unsigned i = 0; i < h->n; i++) {
-		const char *s = sb_html_str(h->res[i], "started", NULL);
-		const char *f = sb_html_str(h->res[i], "finished", s);
-		struct json_object *sb = sb_html_get(sb_html_get(h->res[i], "host"), "sandbox");
+		const char *s = *sb_results_started(h->res[i]) ? sb_results_started(h->res[i]) : NULL;
+		const char *f = *sb_results_finished(h->res[i]) ? sb_results_finished(h->res[i]) : s;
 
 		if (s && (!first || strcmp(s, first) < 0))
 			first = s;
 		if (f && (!last || strcmp(f, last) > 0))
 			last = f;
-		sandbox |= sb && json_object_get_boolean(sb);
+		sandbox |= sb_results_sandboxed(h->res[i]);
 	}
 	fprintf(h->out, "<p class=\"lede\">%u stack%s from %u results file%s, measured ", h->t->nrows,
 		h->t->nrows == 1 ? "" : "s", h->n, h->n == 1 ? "" : "s");

@@ -3,7 +3,7 @@
  * bars so that twenty stacks still read, one shared axis per chart (one
  * unit), each stack in its own colour AND pattern with its name written at
  * the bar (readable without colour), min-max whiskers with repetitions.
- * The figures come from the table model (table.c), with one SUITE.FIGURE
+ * The figures come from the table model (table.h), with one SUITE.FIGURE
  * or SUITE.JOB.pNN column per figure found in the results. */
 #include "report/html_int.h"
 #include "report/results.h"
@@ -130,16 +130,17 @@ static void discover(const struct sb_html *h, char lists[G_N][4096], unsigned co
 		counts[g] = 0;
 	}
 	for (unsigned i = 0; i < h->n; i++) {
-		struct json_object *suites = sb_html_get(h->res[i], "suites");
+		struct json_object *su;
 
-		for (size_t s = 0; suites && s < json_object_array_length(suites); s++) {
-			struct json_object *su = json_object_array_get_idx(suites, s);
-			const char *suite = sb_html_str(su, "suite", "");
+		for (size_t s = 0; (su = sb_results_suite(h->res[i], s)); s++) {
+			const char *suite = sb_results_suite_name(su);
 			char name[SB_COL_NAME_MAX];
 
 			if (!*suite || strchr(suite, ',') || strchr(suite, '.'))
 				continue;
-			json_object_object_foreach(sb_html_get(su, "figures"), fig, v) {
+			if (!sb_results_suite_figures(su))
+				continue;
+			json_object_object_foreach(sb_results_suite_figures(su), fig, v) {
 				const char *u = sb_html_str(v, "unit", "");
 				int g = is_rate(u) ? G_THROUGHPUT : !strcmp(u, "/s") ? G_OPS : -1;
 

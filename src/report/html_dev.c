@@ -69,12 +69,12 @@ static int await_ms(struct json_object *d, double *v)
 
 static void heat_collect(struct json_object *res, struct heat *h)
 {
-	struct json_object *suites = G(res, "suites");
+	struct json_object *su;
 	double a;
 
 	memset(h, 0, sizeof(*h));
-	for (size_t s = 0; suites && s < json_object_array_length(suites) && h->nph < MAX_PH; s++) {
-		struct json_object *su = json_object_array_get_idx(suites, s), *du = G(su, "disk_util");
+	for (size_t s = 0; h->nph < MAX_PH && (su = sb_results_suite(res, s)); s++) {
+		struct json_object *du = G(su, "disk_util");
 
 		if (!du || !json_object_is_type(du, json_type_array) || !json_object_array_length(du))
 			continue;
@@ -369,12 +369,12 @@ static void waterfall(FILE *out, struct json_object **e, size_t n, unsigned file
 
 void sb_html_per_layer(const struct sb_html *h, struct json_object *res, unsigned file, unsigned row)
 {
-	struct json_object *pl = G(res, "per_layer"), **e;
+	struct json_object *pl = sb_results_per_layer(res), **e;
 	size_t n;
 	FILE *out = h->out;
 	int lim = 0;
 
-	if (!pl || !json_object_is_type(pl, json_type_array) || !(n = json_object_array_length(pl)))
+	if (!pl || !(n = json_object_array_length(pl)))
 		return;
 	e = calloc(n, sizeof(*e));
 	if (!e)

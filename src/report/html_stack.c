@@ -144,15 +144,14 @@ static const char *section_of(const char *layer)
 
 static void facts(FILE *out, struct json_object *res)
 {
-	struct json_object *req = G(G(res, "stack"), "requested"), *built = G(G(res, "stack"), "built");
+	struct json_object *req = sb_results_requested(res), *built = sb_results_built(res);
 	char shown[256] = " name description source ";
 
 	fputs("<table class=\"facts\"><caption>The stack as asked (<code>stack.requested</code>) and as "
 	      "read back from the system (<code>stack.built</code>), bottom up</caption>\n<thead><tr>"
 	      "<th scope=\"col\">layer</th><th scope=\"col\">as asked</th><th scope=\"col\">as read back</th>"
 	      "</tr></thead><tbody>\n", out);
-	for (size_t i = 0; built && json_object_is_type(built, json_type_array) &&
-			   i < json_object_array_length(built); i++) {
+	for (size_t i = 0; built && i < json_object_array_length(built); i++) {
 		struct json_object *l = json_object_array_get_idx(built, i);
 		const char *name = S(l, "layer", "?"), *sec = section_of(name);
 
@@ -206,13 +205,12 @@ static const char *js(struct json_object *v, char *buf, size_t len)
 
 static void mismatches(FILE *out, struct json_object *res, int *n)
 {
-	struct json_object *req = G(G(res, "stack"), "requested"), *built = G(G(res, "stack"), "built");
+	struct json_object *req = sb_results_requested(res);
 	struct json_object *loop = G(G(req, "devices"), "loop"), *luks = sb_results_built_layer(res, "luks");
 	struct json_object *lp = sb_results_built_layer(res, "loop"), *ld = G(lp, "loop_devices");
 	static const char *const lkeys[] = { "cipher", "key_size", "sector_size", "type" };
 	char a[128], b[128], what[160];
 
-	(void)built;
 	for (size_t i = 0; loop && ld && json_object_is_type(ld, json_type_array) &&
 			   i < json_object_array_length(ld); i++) {
 		struct json_object *d = json_object_array_get_idx(ld, i);
@@ -240,31 +238,31 @@ static void mismatches(FILE *out, struct json_object *res, int *n)
 
 /* ---- host ---- */
 
+static void host_cell(FILE *out, const char *k, struct json_object *h)
+{
+	fputs("<td>", out);
+	if (G(h, k))
+		scalar(out, k, G(h, k));
+	else
+		fputs("-", out);
+	fputs("</td>", out);
+}
+
 static void host_row(FILE *out, const char *k, struct json_object *a, struct json_object *b, int two)
 {
 	fputs("<tr><th scope=\"row\">", out);
 	sb_html_esc(out, k);
-	fputs("</th><td>", out);
-	if (G(a, k))
-		scalar(out, k, G(a, k));
-	else
-		fputs("-", out);
-	fputs("</td>", out);
-	if (two) {
-		fputs("<td>", out);
-		if (G(b, k))
-			scalar(out, k, G(b, k));
-		else
-			fputs("-", out);
-		fputs("</td>", out);
-	}
+	fputs("</th>", out);
+	host_cell(out, k, a);
+	if (two)
+		host_cell(out, k, b);
 	fputs("</tr>\n", out);
 }
 
 static void host(FILE *out, struct json_object *res)
 {
-	struct json_object *h = G(res, "host"), *outer = G(h, "outer");
-	int two = outer && json_object_is_type(outer, json_type_object);
+	struct json_object *h = sb_results_host(res), *outer = sb_results_host_outer(res);
+	int two = outer != NULL;
 
 	fputs("<table class=\"host\"><caption>Where it was measured (<code>host</code>", out);
 	fputs(two ? ", and <code>host.outer</code>: the machine the throwaway kernel ran on" : "", out);
@@ -315,21 +313,20 @@ static void notes(const struct sb_html *h, struct json_object *const *files, uns
 
 	fputs("<h4>Notes and caveats</h4>\n<ul class=\"notes\">\n", out);
 	for (unsigned f = 0; f < nf; f++) {
-		struct json_object *suites = G(files[f], "suites"), *sb = G(G(files[f], "host"), "sandbox");
+		struct json_object *su;
 		char seen[4096] = "";
 
-		if (sb && json_object_get_boolean(sb) && f == 0) {
+		if (sb_results_sandboxed(files[f]) && f == 0) {
 			fputs("<li>measured inside the throwaway user-mode-linux kernel: every system call is a "
 			      "host context switch; compare only with stacks measured the same way</li>\n", out);
 			n++;
 		}
-		note_list(out, G(files[f], "notes"), NULL, &n);
+		note_list(out, sb_results_notes(files[f]), NULL, &n);
 		note_list(out, G(files[f], "errors"), "error", &n);
-		for (size_t s = 0; suites && s < json_object_array_length(suites); s++) {
-			struct json_object *su = json_object_array_get_idx(suites, s), *nt = G(su, "notes");
+		for (size_t s = 0; (su = sb_results_suite(files[f], s)); s++) {
+			struct json_object *nt = sb_results_suite_notes(su);
 
-			for (size_t i = 0; nt && json_object_is_type(nt, json_type_array) &&
-					   i < json_object_array_length(nt); i++) {
+			for (size_t i = 0; nt && i < json_object_array_length(nt); i++) {
 				const char *txt = json_object_get_string(json_object_array_get_idx(nt, i));
 
 				if (strstr(seen, txt))
@@ -343,7 +340,9 @@ static void notes(const struct sb_html *h, struct json_object *const *files, uns
 				fputs("</li>\n", out);
 				n++;
 			}
-			json_object_object_foreach(G(su, "figures"), fig, v) {
+			if (!sb_results_suite_figures(su))
+				continue;
+			json_object_object_foreach(sb_results_suite_figures(su), fig, v) {
 				if (!json_object_get_boolean(G(v, "bound_by_machine")))
 					continue;
 				fputs("<li>", out);
@@ -364,12 +363,11 @@ static void notes(const struct sb_html *h, struct json_object *const *files, uns
 
 static int max_repetition(struct json_object *res)
 {
-	struct json_object *suites = G(res, "suites");
 	double rep;
 	int m = 1;
 
-	for (size_t s = 0; suites && s < json_object_array_length(suites); s++)
-		if (sb_html_dbl(json_object_array_get_idx(suites, s), "repetition", &rep) && rep > m)
+	for (size_t s = 0; s < sb_results_nsuites(res); s++)
+		if (sb_html_dbl(sb_results_suite(res, s), "repetition", &rep) && rep > m)
 			m = (int)rep;
 	return m;
 }
@@ -396,8 +394,7 @@ static void set_opt(FILE *out, struct json_object *sec, const char *key, const c
 
 static void command(FILE *out, struct json_object *res, unsigned nfiles)
 {
-	struct json_object *st = G(res, "stack"), *req = G(st, "requested"), *cl = G(res, "command_line");
-	struct json_object *sb = G(G(res, "host"), "sandbox");
+	struct json_object *st = G(res, "stack"), *req = sb_results_requested(res), *cl = G(res, "command_line");
 	int reps = max_repetition(res);
 
 	fputs("<h4>Reproduce</h4>\n", out);
@@ -409,7 +406,7 @@ static void command(FILE *out, struct json_object *res, unsigned nfiles)
 		return;
 	}
 	fputs("<pre><code>stackbench ", out);
-	if (sb && json_object_get_boolean(sb))
+	if (sb_results_sandboxed(res))
 		fputs("--sandbox ", out);
 	fputs("build-and-test ", out);
 	sb_html_esc(out, S(st, "source", S(req, "source", "STACK.yml")));
@@ -433,7 +430,7 @@ static void command(FILE *out, struct json_object *res, unsigned nfiles)
 static void stack_section(const struct sb_html *h, unsigned row)
 {
 	struct json_object *first = h->t->row_first[row], **files;
-	const char *desc = S(G(G(first, "stack"), "requested"), "description", S(G(first, "stack"), "description", NULL));
+	const char *desc = S(sb_results_requested(first), "description", S(G(first, "stack"), "description", NULL));
 	FILE *out = h->out;
 	unsigned nf = 0;
 	char id[160];

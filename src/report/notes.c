@@ -2,6 +2,7 @@
  * sized files, resync or lazy init running, direct I/O refused, the
  * sandbox) as numbered footnotes, and n per row, for every table format. */
 #include "report/notes.h"
+#include "report/results.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,29 +48,27 @@ void sb_notes_collect(const struct sb_table *t, struct sb_notes *n)
 
 	memset(n, 0, sizeof(*n));
 	for (r = 0; r < t->nrows && r < SB_NOTES_ROWS; r++) {
-		struct json_object *res = t->row_first[r], *suites = get(res, "suites"), *h = get(res, "host");
+		struct json_object *res = t->row_first[r], *h = sb_results_host(res), *s;
 
 		for (c = 0; c < t->ncols; c++)
 			if (sb_table_cell(t, r, c)->n > n->reps[r])
 				n->reps[r] = sb_table_cell(t, r, c)->n;
-		if (h && get(h, "sandbox") && json_object_get_boolean(get(h, "sandbox"))) {
-			char s[600];
-			struct json_object *o = get(h, "outer");
+		if (sb_results_sandboxed(res)) {
+			char sb[600];
+			struct json_object *o = sb_results_host_outer(res);
 
-			snprintf(s, sizeof(s), "measured in the throwaway kernel (user-mode-linux %s%s%s)%s%s",
+			snprintf(sb, sizeof(sb), "measured in the throwaway kernel (user-mode-linux %s%s%s)%s%s",
 				 get(h, "kernel") ? json_object_get_string(get(h, "kernel")) : "?",
 				 o ? " on " : "", o && get(o, "cpu_model") ? json_object_get_string(get(o, "cpu_model")) : "",
 				 get(h, "device_path") ? ": " : "",
 				 get(h, "device_path") ? json_object_get_string(get(h, "device_path")) : "");
-			row_add(n, r, s);
+			row_add(n, r, sb);
 		}
-		for (i = 0; suites && json_object_is_type(suites, json_type_array) &&
-			    i < json_object_array_length(suites); i++) {
-			struct json_object *s = json_object_array_get_idx(suites, i), *notes = get(s, "notes");
-			const char *suite = get(s, "suite") ? json_object_get_string(get(s, "suite")) : "";
+		for (i = 0; (s = sb_results_suite(res, i)); i++) {
+			struct json_object *notes = sb_results_suite_notes(s);
+			const char *suite = sb_results_suite_name(s);
 
-			for (j = 0; notes && json_object_is_type(notes, json_type_array) &&
-				    j < json_object_array_length(notes); j++) {
+			for (j = 0; notes && j < json_object_array_length(notes); j++) {
 				char buf[600];
 
 				snprintf(buf, sizeof(buf), "%s: %s", suite,

@@ -11,6 +11,7 @@
 #include <cairo-svg.h>
 
 #include "report/table.h"
+#include "report/results.h"
 
 static const char *str_of(struct json_object *o, const char *key)
 {
@@ -19,19 +20,13 @@ static const char *str_of(struct json_object *o, const char *key)
 	return o && json_object_object_get_ex(o, key, &v) && v ? json_object_get_string(v) : "";
 }
 
-static const char *stack_of(struct json_object *res)
+
+/* How many per-layer rows a results file has. */
+static size_t nrows(struct json_object *res)
 {
-	struct json_object *st;
+	struct json_object *rows = sb_results_per_layer(res);
 
-	return json_object_object_get_ex(res, "stack", &st) ? str_of(st, "name") : "";
-}
-
-static struct json_object *rows_of(struct json_object *res)
-{
-	struct json_object *r;
-
-	return json_object_object_get_ex(res, "per_layer", &r) &&
-		json_object_is_type(r, json_type_array) ? r : NULL;
+	return rows ? json_object_array_length(rows) : 0;
 }
 
 /* "a / b / c" of three figures; "-" for an unknown one. */
@@ -73,7 +68,7 @@ static void cells(struct json_object *res, struct json_object *row, char c[NCOL]
 	sb_pl_get(row, "pct_of_below", &b);
 	for (k = 0; k < SB_PL_NKEYS; k++)
 		pe.v[k] = m.v[k] >= 0 && e.v[k] > 0 ? 100 * m.v[k] / e.v[k] : -1;
-	snprintf(c[0], 160, "%s", stack_of(res));
+	snprintf(c[0], 160, "%s", sb_results_stack_name(res));
 	snprintf(c[1], 160, "%s", str_of(row, "order"));
 	snprintf(c[2], 160, "%s", str_of(row, "layer"));
 	snprintf(c[3], 160, "%s", str_of(row, "device"));
@@ -84,105 +79,139 @@ static void cells(struct json_object *res, struct json_object *row, char c[NCOL]
 	triple(&pe, true, c[9], 160);
 }
 
-static void csv_cell(FILE *out, const char *s)
+static void render_json(struct json_object *const *res, unsigned n, FILE *out)
 {
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, out);
-		return;
+	struct json_object *all = json_object_new_array();
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		struct json_object *o = json_object_new_object(), *rows = sb_results_per_layer(res[i]);
+
+		json_object_object_add(o, "stack", json_object_new_string(sb_results_stack_name(res[i])));
+		json_object_object_add(o, "per_layer", rows ? json_object_get(rows) : json_object_new_array());
+		json_object_array_add(all, o);
 	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
+	fprintf(out, "%s\n", json_object_to_json_string_ext(all, JSON_C_TO_STRING_PRETTY));
+	json_object_put(all);
+}
+
+/* One line of the table (the head or a row): CSV fields, or columns of
+ * width w, the figures right-aligned. */
+static void render_line(int format, const size_t *w, const char *const *v, FILE *out)
+{
+	unsigned k;
+
+	for (k = 0; k < NCOL; k++) {
+		int wk = k >= 4 ? (int)w[k] : -(int)w[k];
+
+		if (format == SB_FMT_CSV)
+			sb_csv_field(out, v[k], k == 0);
+		else if (format == SB_FMT_MARKDOWN)
+			fprintf(out, "| %*s ", wk, v[k]);
+		else
+			fprintf(out, "%s%*s", k ? "  " : "", wk, v[k]);
 	}
-	fputc('"', out);
+	fputs(format == SB_FMT_MARKDOWN ? "|\n" : "\n", out);
+}
+
+static void md_rule(const size_t *w, FILE *out)
+{
+	unsigned k;
+	size_t j;
+
+	for (k = 0; k < NCOL; k++) {
+		fputs("| ", out);
+		for (j = 0; j < w[k]; j++)
+			fputc(k >= 4 && j == w[k] - 1 ? ':' : '-', out);
+		fputc(' ', out);
+	}
+	fputs("|\n", out);
+}
+
+/* Each row's cells through fn: measuring the widths, then printing. */
+static unsigned each_row(struct json_object *const *res, unsigned n,
+			 void (*fn)(const char *const *v, void *arg), void *arg)
+{
+	char c[NCOL][160];
+	const char *v[NCOL];
+	unsigned i, k, total = 0;
+	size_t j;
+
+	for (k = 0; k < NCOL; k++)
+		v[k] = c[k];
+	for (i = 0; i < n; i++)
+		for (j = 0; j < nrows(res[i]); j++) {
+			cells(res[i], json_object_array_get_idx(sb_results_per_layer(res[i]), j), c);
+			fn(v, arg);
+			total++;
+		}
+	return total;
+}
+
+static void widen(const char *const *v, void *arg)
+{
+	size_t *w = arg;
+	unsigned k;
+
+	for (k = 0; k < NCOL; k++)
+		if (strlen(v[k]) > w[k])
+			w[k] = strlen(v[k]);
+}
+
+struct print_arg {
+	int format;
+	const size_t *w;
+	FILE *out;
+};
+
+static void print_row(const char *const *v, void *arg)
+{
+	const struct print_arg *p = arg;
+
+	render_line(p->format, p->w, v, p->out);
+}
+
+/* Below the table: each layer's limit, one line each. */
+static void render_limits(struct json_object *const *res, unsigned n, int format, FILE *out)
+{
+	unsigned i;
+	size_t j;
+
+	fputc('\n', out);
+	for (i = 0; i < n; i++)
+		for (j = 0; j < nrows(res[i]); j++) {
+			struct json_object *row = json_object_array_get_idx(sb_results_per_layer(res[i]), j);
+
+			fprintf(out, "%s%s %s (%s): %s\n", format == SB_FMT_MARKDOWN ? "- " : "",
+				sb_results_stack_name(res[i]), str_of(row, "layer"), str_of(row, "device"),
+				strchr(str_of(row, "limit"), ':') ? strchr(str_of(row, "limit"), ':') + 2 : "");
+		}
 }
 
 int sb_per_layer_render(struct json_object *const *res, unsigned n, int format, FILE *out,
 			struct sb_err *err)
 {
 	size_t w[NCOL];
-	char c[NCOL][160];
-	unsigned i, k, total = 0;
-	size_t j;
+	struct print_arg p = { format, w, out };
+	unsigned k;
 
 	if (format == SB_FMT_JSON) {
-		struct json_object *all = json_object_new_array();
-
-		for (i = 0; i < n; i++) {
-			struct json_object *o = json_object_new_object(), *rows = rows_of(res[i]);
-
-			json_object_object_add(o, "stack", json_object_new_string(stack_of(res[i])));
-			json_object_object_add(o, "per_layer", rows ? json_object_get(rows) : json_object_new_array());
-			json_object_array_add(all, o);
-		}
-		fprintf(out, "%s\n", json_object_to_json_string_ext(all, JSON_C_TO_STRING_PRETTY));
-		json_object_put(all);
+		render_json(res, n, out);
 		return 0;
 	}
 	if (format != SB_FMT_TEXT && format != SB_FMT_MARKDOWN && format != SB_FMT_CSV)
 		return sb_err_set(err, -EINVAL, "compare --per-layer: formats text, markdown, csv, json");
 	for (k = 0; k < NCOL; k++)
 		w[k] = strlen(heads[k]);
-	for (i = 0; i < n; i++)
-		for (j = 0; rows_of(res[i]) && j < json_object_array_length(rows_of(res[i])); j++) {
-			cells(res[i], json_object_array_get_idx(rows_of(res[i]), j), c);
-			for (k = 0; k < NCOL; k++)
-				if (strlen(c[k]) > w[k])
-					w[k] = strlen(c[k]);
-			total++;
-		}
-	if (!total)
+	if (!each_row(res, n, widen, w))
 		return sb_err_set(err, -EINVAL, "compare --per-layer: no results file has per-layer figures "
 				  "(bench.per_layer, on by default in build-and-test)");
-	for (k = 0; k < NCOL; k++) {
-		if (format == SB_FMT_CSV) {
-			fprintf(out, "%s%s", k ? "," : "", heads[k]);
-			continue;
-		}
-		if (format == SB_FMT_MARKDOWN)
-			fprintf(out, "| %*s ", k >= 4 ? (int)w[k] : -(int)w[k], heads[k]);
-		else
-			fprintf(out, "%s%*s", k ? "  " : "", k >= 4 ? (int)w[k] : -(int)w[k], heads[k]);
-	}
-	fputs(format == SB_FMT_MARKDOWN ? "|\n" : "\n", out);
-	if (format == SB_FMT_MARKDOWN) {
-		for (k = 0; k < NCOL; k++) {
-			fputs("| ", out);
-			for (j = 0; j < w[k]; j++)
-				fputc(k >= 4 && j == w[k] - 1 ? ':' : '-', out);
-			fputc(' ', out);
-		}
-		fputs("|\n", out);
-	}
-	for (i = 0; i < n; i++)
-		for (j = 0; rows_of(res[i]) && j < json_object_array_length(rows_of(res[i])); j++) {
-			cells(res[i], json_object_array_get_idx(rows_of(res[i]), j), c);
-			for (k = 0; k < NCOL; k++) {
-				if (format == SB_FMT_CSV) {
-					if (k)
-						fputc(',', out);
-					csv_cell(out, c[k]);
-				} else if (format == SB_FMT_MARKDOWN) {
-					fprintf(out, "| %*s ", k >= 4 ? (int)w[k] : -(int)w[k], c[k]);
-				} else {
-					fprintf(out, "%s%*s", k ? "  " : "", k >= 4 ? (int)w[k] : -(int)w[k], c[k]);
-				}
-			}
-			fputs(format == SB_FMT_MARKDOWN ? "|\n" : "\n", out);
-		}
-	if (format == SB_FMT_CSV)
-		return 0;
-	fputc('\n', out);
-	for (i = 0; i < n; i++)
-		for (j = 0; rows_of(res[i]) && j < json_object_array_length(rows_of(res[i])); j++) {
-			struct json_object *row = json_object_array_get_idx(rows_of(res[i]), j);
-
-			fprintf(out, "%s%s %s (%s): %s\n", format == SB_FMT_MARKDOWN ? "- " : "",
-				stack_of(res[i]), str_of(row, "layer"), str_of(row, "device"),
-				strchr(str_of(row, "limit"), ':') ? strchr(str_of(row, "limit"), ':') + 2 : "");
-		}
+	render_line(format, w, heads, out);
+	if (format == SB_FMT_MARKDOWN)
+		md_rule(w, out);
+	each_row(res, n, print_row, &p);
+	if (format != SB_FMT_CSV)
+		render_limits(res, n, format, out);
 	return 0;
 }
 
@@ -211,8 +240,8 @@ int sb_per_layer_chart(struct json_object *const *res, unsigned n, const char *p
 	if (!svg && !(len > 4 && !strcmp(path + len - 4, ".png")))
 		return sb_err_set(err, -EINVAL, "--chart %s: the file name must end in .svg or .png", path);
 	for (i = 0; i < n; i++)
-		if (rows_of(res[i]) && json_object_array_length(rows_of(res[i])) > maxrows)
-			maxrows = json_object_array_length(rows_of(res[i]));
+		if (nrows(res[i]) > maxrows)
+			maxrows = nrows(res[i]);
 	if (!maxrows)
 		return sb_err_set(err, -EINVAL, "compare --per-layer --chart: no per-layer figures");
 	width = left + maxrows * (bw + gap) + 40;
@@ -224,7 +253,7 @@ int sb_per_layer_chart(struct json_object *const *res, unsigned n, const char *p
 	cairo_paint(cr);
 	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
 	for (i = 0; i < n; i++) {
-		struct json_object *rows = rows_of(res[i]);
+		struct json_object *rows = sb_results_per_layer(res[i]);
 		double y0 = 20 + i * (ph + top + 40), base = y0 + top + ph, max = 1, prev = -1;
 		char cap[256], v[32];
 		struct sb_pl_figs f;
@@ -237,7 +266,7 @@ int sb_per_layer_chart(struct json_object *const *res, unsigned n, const char *p
 		cairo_set_source_rgb(cr, 0, 0, 0);
 		cairo_set_font_size(cr, 13);
 		snprintf(cap, sizeof(cap), "%s: sequential read per layer (MB/s, 1 MiB QD4, raw device)",
-			 stack_of(res[i]));
+			 sb_results_stack_name(res[i]));
 		wf_text(cr, left, y0 + 16, cap, 0);
 		cairo_set_font_size(cr, 10);
 		for (j = 0; rows && j < json_object_array_length(rows); j++) {

@@ -1,6 +1,6 @@
 /* The table model as aligned text, Markdown, CSV (RFC 4180) or JSON. */
 #include "report/notes.h"
-#include "report/table.h"
+#include "report/render.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -66,25 +66,6 @@ static void grid_free(struct grid *g)
 	free(g->right);
 }
 
-void sb_cell_format(const struct sb_cell *x, char *buf, size_t len)
-{
-	char a[64], b[64], m[64];
-
-	sb_num_format(x->med, m, sizeof(m));
-	if (x->n <= 1) {
-		snprintf(buf, len, "%s", m);
-		return;
-	}
-	sb_num_format(x->min, a, sizeof(a));
-	sb_num_format(x->max, b, sizeof(b));
-	/* a spread that rounds away ("96 (96-97)") gets a decimal */
-	if (x->min != x->max && fabs(x->med) >= 10 && (!strcmp(a, m) || !strcmp(b, m))) {
-		snprintf(m, sizeof(m), "%.1f", x->med);
-		snprintf(a, sizeof(a), "%.1f", x->min);
-		snprintf(b, sizeof(b), "%.1f", x->max);
-	}
-	snprintf(buf, len, "%s (%s\xe2\x80\x93%s)", m, a, b);
-}
 
 
 /* The n and notes column only where there is something to say. */
@@ -247,23 +228,6 @@ static int col_has_reps(const struct sb_table *t, unsigned c)
 	return 0;
 }
 
-void sb_csv_field(FILE *out, const char *s, int first)
-{
-	if (!first)
-		fputc(',', out);
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 static void csv_num(FILE *out, const struct sb_cell *x, double v)
 {
 	char buf[64];
@@ -274,6 +238,31 @@ static void csv_num(FILE *out, const struct sb_cell *x, double v)
 	}
 	num_exact(v, buf, sizeof(buf));
 	sb_csv_field(out, buf, 0);
+}
+
+/* One cell's fields: text, or the median, with repetitions min, max and
+ * n, the machine-bound flag where any cell has one, and % of the baseline. */
+static void csv_cell(const struct sb_table *t, unsigned c, const struct sb_cell *x, FILE *out)
+{
+	char buf[32];
+
+	if (!t->cols[c].numeric) {
+		sb_csv_field(out, x->present ? x->str : "", 0);
+		return;
+	}
+	csv_num(out, x, x->med);
+	if (col_has_reps(t, c)) {
+		csv_num(out, x, x->min);
+		csv_num(out, x, x->max);
+		snprintf(buf, sizeof(buf), "%u", x->n);
+		sb_csv_field(out, x->present ? buf : "", 0);
+	}
+	if (any_bound(t))
+		sb_csv_field(out, x->bound ? "bound_by_machine" : "", 0);
+	if (t->baseline >= 0) {
+		struct sb_cell p = { .present = x->has_pct };
+		csv_num(out, &p, x->pct);
+	}
 }
 
 void sb_render_csv(const struct sb_table *t, FILE *out)
@@ -317,30 +306,9 @@ void sb_render_csv(const struct sb_table *t, FILE *out)
 	fputs("\r\n", out);
 	for (r = 0; r < t->nrows; r++) {
 		sb_csv_field(out, t->row_stack[r], 1);
-		for (c = 0; c < t->ncols; c++) {
-			const struct sb_column *col = &t->cols[c];
-			const struct sb_cell *x = sb_table_cell(t, r, c);
-
-			if (!strcmp(col->name, "stack"))
-				continue;
-			if (!col->numeric) {
-				sb_csv_field(out, x->present ? x->str : "", 0);
-				continue;
-			}
-			csv_num(out, x, x->med);
-			if (col_has_reps(t, c)) {
-				csv_num(out, x, x->min);
-				csv_num(out, x, x->max);
-				snprintf(buf, sizeof(buf), "%u", x->n);
-				sb_csv_field(out, x->present ? buf : "", 0);
-			}
-			if (any_bound(t))
-				sb_csv_field(out, x->bound ? "bound_by_machine" : "", 0);
-			if (t->baseline >= 0) {
-				struct sb_cell p = { .present = x->has_pct };
-				csv_num(out, &p, x->pct);
-			}
-		}
+		for (c = 0; c < t->ncols; c++)
+			if (strcmp(t->cols[c].name, "stack"))   /* it leads every row */
+				csv_cell(t, c, sb_table_cell(t, r, c), out);
 		if (has_notes(notes, t)) {
 			snprintf(buf, sizeof(buf), "%u", r < SB_NOTES_ROWS ? notes->reps[r] : 0);
 			sb_csv_field(out, buf, 0);
@@ -362,12 +330,42 @@ static struct json_object *jnum(double v)
 	return json_object_new_double_s(v, buf);
 }
 
+/* One cell's keys in row object o: NAME, and NAME_bound_by_machine,
+ * NAME_min/_max/_n, NAME_pct where they apply. */
+static void json_cell(const struct sb_table *t, unsigned c, const struct sb_cell *x,
+		      struct json_object *o)
+{
+	const struct sb_column *col = &t->cols[c];
+	char key[SB_COL_NAME_MAX + 24];
+
+	if (!col->numeric) {
+		json_object_object_add(o, col->name, x->present ? json_object_new_string(x->str) : NULL);
+		return;
+	}
+	json_object_object_add(o, col->name, x->present ? jnum(x->med) : NULL);
+	if (x->bound) {
+		snprintf(key, sizeof(key), "%s_bound_by_machine", col->name);
+		json_object_object_add(o, key, json_object_new_boolean(1));
+	}
+	if (col_has_reps(t, c)) {
+		snprintf(key, sizeof(key), "%s_min", col->name);
+		json_object_object_add(o, key, x->present ? jnum(x->min) : NULL);
+		snprintf(key, sizeof(key), "%s_max", col->name);
+		json_object_object_add(o, key, x->present ? jnum(x->max) : NULL);
+		snprintf(key, sizeof(key), "%s_n", col->name);
+		json_object_object_add(o, key, json_object_new_int((int)x->n));
+	}
+	if (t->baseline >= 0) {
+		snprintf(key, sizeof(key), "%s_pct", col->name);
+		json_object_object_add(o, key, x->has_pct ? jnum(x->pct) : NULL);
+	}
+}
+
 void sb_render_json(const struct sb_table *t, FILE *out)
 {
 	struct sb_notes *notes = calloc(1, sizeof(*notes));
 	struct json_object *root = json_object_new_object(), *cols = json_object_new_array();
 	struct json_object *rows = json_object_new_array();
-	char key[SB_COL_NAME_MAX + 24];
 	unsigned r, c;
 
 	if (notes)
@@ -388,35 +386,9 @@ void sb_render_json(const struct sb_table *t, FILE *out)
 		struct json_object *o = json_object_new_object();
 
 		json_object_object_add(o, "stack", json_object_new_string(t->row_stack[r]));
-		for (c = 0; c < t->ncols; c++) {
-			const struct sb_column *col = &t->cols[c];
-			const struct sb_cell *x = sb_table_cell(t, r, c);
-
-			if (!strcmp(col->name, "stack"))
-				continue;
-			if (!col->numeric) {
-				json_object_object_add(o, col->name, x->present ?
-						       json_object_new_string(x->str) : NULL);
-				continue;
-			}
-			json_object_object_add(o, col->name, x->present ? jnum(x->med) : NULL);
-			if (x->bound) {
-				snprintf(key, sizeof(key), "%s_bound_by_machine", col->name);
-				json_object_object_add(o, key, json_object_new_boolean(1));
-			}
-			if (col_has_reps(t, c)) {
-				snprintf(key, sizeof(key), "%s_min", col->name);
-				json_object_object_add(o, key, x->present ? jnum(x->min) : NULL);
-				snprintf(key, sizeof(key), "%s_max", col->name);
-				json_object_object_add(o, key, x->present ? jnum(x->max) : NULL);
-				snprintf(key, sizeof(key), "%s_n", col->name);
-				json_object_object_add(o, key, json_object_new_int((int)x->n));
-			}
-			if (t->baseline >= 0) {
-				snprintf(key, sizeof(key), "%s_pct", col->name);
-				json_object_object_add(o, key, x->has_pct ? jnum(x->pct) : NULL);
-			}
-		}
+		for (c = 0; c < t->ncols; c++)
+			if (strcmp(t->cols[c].name, "stack"))   /* it leads every row */
+				json_cell(t, c, sb_table_cell(t, r, c), o);
 		if (notes && r < SB_NOTES_ROWS) {
 			struct json_object *na = json_object_new_array();
 

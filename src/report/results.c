@@ -366,3 +366,103 @@ struct json_object *sb_results_built_layer(struct json_object *res, const char *
 	}
 	return NULL;
 }
+
+/* ---- the reading side ---- */
+
+/* o.key when it has type t (json_type_null: any), else NULL. */
+static struct json_object *get_typed(struct json_object *o, const char *key, json_type t)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, key, &v) || !v)
+		return NULL;
+	return t == json_type_null || json_object_is_type(v, t) ? v : NULL;
+}
+
+static const char *get_str(struct json_object *o, const char *key)
+{
+	struct json_object *v = get_typed(o, key, json_type_string);
+
+	return v ? json_object_get_string(v) : "";
+}
+
+const char *sb_results_started(struct json_object *res)
+{
+	return get_str(res, "started");
+}
+
+const char *sb_results_finished(struct json_object *res)
+{
+	return get_str(res, "finished");
+}
+
+struct json_object *sb_results_host(struct json_object *res)
+{
+	return get_typed(res, "host", json_type_object);
+}
+
+struct json_object *sb_results_host_outer(struct json_object *res)
+{
+	return get_typed(sb_results_host(res), "outer", json_type_object);
+}
+
+bool sb_results_sandboxed(struct json_object *res)
+{
+	struct json_object *v = get_typed(sb_results_host(res), "sandbox", json_type_null);
+
+	return v && json_object_get_boolean(v);
+}
+
+struct json_object *sb_results_requested(struct json_object *res)
+{
+	return get_typed(get_typed(res, "stack", json_type_object), "requested", json_type_object);
+}
+
+struct json_object *sb_results_built(struct json_object *res)
+{
+	return get_typed(get_typed(res, "stack", json_type_object), "built", json_type_array);
+}
+
+struct json_object *sb_results_notes(struct json_object *res)
+{
+	return get_typed(res, "notes", json_type_array);
+}
+
+struct json_object *sb_results_per_layer(struct json_object *res)
+{
+	return get_typed(res, "per_layer", json_type_array);
+}
+
+int sb_results_set_per_layer(struct json_object *res, struct json_object *rows)
+{
+	return json_object_object_add(res, "per_layer", rows) ? -ENOMEM : 0;
+}
+
+size_t sb_results_nsuites(struct json_object *res)
+{
+	struct json_object *s = get_typed(res, "suites", json_type_array);
+
+	return s ? json_object_array_length(s) : 0;
+}
+
+struct json_object *sb_results_suite(struct json_object *res, size_t i)
+{
+	struct json_object *s = get_typed(res, "suites", json_type_array);
+
+	return s && i < json_object_array_length(s) ? json_object_array_get_idx(s, i) : NULL;
+}
+
+const char *sb_results_suite_name(struct json_object *suite)
+{
+	return get_str(suite, "suite");
+}
+
+struct json_object *sb_results_suite_figures(struct json_object *suite)
+{
+	return get_typed(suite, "figures", json_type_object);
+}
+
+struct json_object *sb_results_suite_notes(struct json_object *suite)
+{
+	return get_typed(suite, "notes", json_type_array);
+}

@@ -5,6 +5,7 @@
 #ifndef SB_REPORT_RESULTS_H
 #define SB_REPORT_RESULTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <json-c/json.h>
 
@@ -21,6 +22,8 @@ int sb_results_new(const char *stack_name, struct json_object *requested,
 int sb_results_set_built(struct json_object *res, struct json_object *built_array);
 /* Append to "suites" (reference taken over). */
 int sb_results_add_suite(struct json_object *res, struct json_object *suite_obj);
+/* "per_layer" = rows, each layer's figures (reference taken over). */
+int sb_results_set_per_layer(struct json_object *res, struct json_object *rows);
 /* Set "finished" to now (UTC). */
 int sb_results_finish(struct json_object *res);
 
@@ -34,8 +37,32 @@ int sb_results_read(const char *path, struct json_object **out, struct sb_err *e
 /* Same checks on an object already in memory; what names it in messages. */
 int sb_results_check(struct json_object *res, const char *what, struct sb_err *err);
 
-/* Accessors used by the table; they never fail, returning NULL/"" when absent. */
+/* ---- reading: this module owns the key names; readers use these. They
+ * never fail: NULL, "" or false when a part is absent or of another type. ---- */
 const char *sb_results_stack_name(struct json_object *res);
+/* "started", "finished": ISO-8601 UTC strings. */
+const char *sb_results_started(struct json_object *res);
+const char *sb_results_finished(struct json_object *res);
+/* host (an object), and host.outer: the machine that booted the throwaway
+ * kernel, when the run was in it. */
+struct json_object *sb_results_host(struct json_object *res);
+struct json_object *sb_results_host_outer(struct json_object *res);
+/* host.sandbox: the run was inside the throwaway kernel. */
+bool sb_results_sandboxed(struct json_object *res);
+/* stack.requested (the spec as asked), stack.built (the layers as read back). */
+struct json_object *sb_results_requested(struct json_object *res);
+struct json_object *sb_results_built(struct json_object *res);
+/* The top-level notes array. */
+struct json_object *sb_results_notes(struct json_object *res);
+/* "per_layer" rows (array), or NULL. */
+struct json_object *sb_results_per_layer(struct json_object *res);
+/* suites: how many, the i-th (NULL past the end), and of a suite object its
+ * name ("" if none), figures (object) and notes (array). */
+size_t sb_results_nsuites(struct json_object *res);
+struct json_object *sb_results_suite(struct json_object *res, size_t i);
+const char *sb_results_suite_name(struct json_object *suite);
+struct json_object *sb_results_suite_figures(struct json_object *suite);
+struct json_object *sb_results_suite_notes(struct json_object *suite);
 /* The machine of a result: host.label (build-and-test --host-label, e.g. an
  * Ansible inventory name), else host.hostname; "" when neither is there. */
 const char *sb_results_host_name(struct json_object *res);

@@ -1,6 +1,8 @@
 /* The comparison table: rows = stacks (results files of the same stack are
  * pooled as repetitions), columns = a registry of extractors chosen by name.
- * One model (struct sb_table) feeds every output format and the chart. */
+ * One model (struct sb_table) feeds every output format and the chart; the
+ * formats and their renderers are format.h's and render.h's, not this
+ * header's, so the model depends on no renderer. */
 #ifndef SB_REPORT_TABLE_H
 #define SB_REPORT_TABLE_H
 
@@ -9,15 +11,7 @@
 
 #include "util/err.h"
 
-enum sb_table_format {
-	SB_FMT_TEXT = 0,
-	SB_FMT_MARKDOWN,
-	SB_FMT_CSV,
-	SB_FMT_JSON,
-	SB_FMT_BONNIE_CSV,
-	SB_FMT_HTML,
-	SB_FMT_FIO_MATRIX,       /* the home-NAS table: fio-matrix cells x devices (fio_matrix.c) */
-};
+#include "report/format.h"
 
 struct sb_table_opts {
 	enum sb_table_format format;
@@ -27,13 +21,7 @@ struct sb_table_opts {
 	const char *pivot;     /* "host": stacks as rows, one column per figure and host; NULL = flat */
 };
 
-/* "text", "markdown"/"md", "csv", "json", "bonnie-csv", "html" -> format; -EINVAL otherwise. */
-int sb_table_format_parse(const char *s, enum sb_table_format *out, struct sb_err *err);
-
-int sb_table_render(struct json_object *const *results, unsigned n,
-		    const struct sb_table_opts *o, FILE *out, struct sb_err *err);
-
-/* ---- the model, shared by table.c, chart.c and the tests ---- */
+/* ---- the model, shared by build.c, the renderers, chart.c and the tests ---- */
 
 #define SB_COL_NAME_MAX 128
 #define SB_CELL_STR_MAX 128
@@ -99,7 +87,7 @@ void sb_column_probe(struct sb_column *col, struct json_object *const *res, unsi
 /* Names the registry knows, for error messages and --help. */
 const char *sb_column_names(void);
 
-/* stats (table.c): median of n values (sorted copy), min, max. */
+/* cells.c: median of n values (sorted copy), min, max. */
 double sb_stats_median(const double *v, unsigned n);
 void sb_stats_minmax(const double *v, unsigned n, double *min, double *max);
 
@@ -114,18 +102,8 @@ void sb_num_format(double v, char *buf, size_t len);
 /* A numeric cell as every table prints it: "146", "162 (160–164)". */
 void sb_cell_format(const struct sb_cell *x, char *buf, size_t len);
 
-/* render.c: the model as aligned text or Markdown (-ENOMEM possible), CSV, JSON. */
-int sb_render_grid(const struct sb_table *t, int markdown, FILE *out);
-void sb_render_csv(const struct sb_table *t, FILE *out);
-void sb_render_json(const struct sb_table *t, FILE *out);
-
 /* One RFC 4180 field: quoted only when it holds a comma, quote, CR or LF;
  * preceded by a comma unless first. */
 void sb_csv_field(FILE *out, const char *s, int first);
-
-/* bonnie_csv.c: one bonnie++ 1.98 CSV line per results file. */
-int sb_bonnie_csv_write(struct json_object *const *results, unsigned n, FILE *out, struct sb_err *err);
-/* Every fio-matrix cell of the results, each with its devices' iostat -x figures. */
-int sb_fio_matrix_write(struct json_object *const *results, unsigned n, FILE *out, struct sb_err *err);
 
 #endif

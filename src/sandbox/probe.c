@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "util/fs.h"
 #include "util/log.h"
 #include "util/units.h"
 
@@ -145,30 +146,17 @@ int sb_sbx_find_kernel(char *out, size_t len, struct sb_err *err)
 /* The init script: $STACKBENCH_UML_INIT; else the copy that belongs to this
  * binary (source tree for a build-tree binary, the installed one otherwise);
  * else whichever exists. */
-static bool in_build_tree(void)
-{
-	char exe[PATH_MAX];
-
-	return realpath("/proc/self/exe", exe) &&
-		!strncmp(exe, SB_BUILD_DIR "/", strlen(SB_BUILD_DIR) + 1);
-}
-
 int sb_sbx_find_init(char *out, size_t len, struct sb_err *err)
 {
 	const char *e = getenv("STACKBENCH_UML_INIT");
 	const char *src = SB_SOURCE_DIR "/scripts/sandbox/uml-init.sh";
 	const char *inst = SB_UML_INIT_INSTALLED;
-	bool in_build = in_build_tree();
 
 	if (e && *e) {
 		snprintf(out, len, "%s", e);
 		return sb_sandbox_check_exec("STACKBENCH_UML_INIT", out, err);
 	}
-	snprintf(out, len, "%s", in_build ? src : inst);
-	if (access(out, X_OK) == 0)
-		return 0;
-	snprintf(out, len, "%s", in_build ? inst : src);
-	if (access(out, X_OK) == 0)
+	if (sb_fs_own_copy(out, len, src, inst, X_OK) == 0)
 		return 0;
 	return sb_err_set(err, -ENOENT, "sandbox: uml-init.sh not found (looked for %s and %s; "
 			  "set STACKBENCH_UML_INIT)", inst, src);
@@ -179,13 +167,7 @@ int sb_sbx_find_init(char *out, size_t len, struct sb_err *err)
  * boots only where the host's XSAVE area fits UML's). */
 void sb_sbx_find_xstate_shim(char *out, size_t len)
 {
-	bool in_build = in_build_tree();
-
-	snprintf(out, len, "%s", in_build ? SB_UML_XSTATE_BUILT : SB_UML_XSTATE_INSTALLED);
-	if (access(out, R_OK) == 0)
-		return;
-	snprintf(out, len, "%s", in_build ? SB_UML_XSTATE_INSTALLED : SB_UML_XSTATE_BUILT);
-	if (access(out, R_OK) != 0)
+	if (sb_fs_own_copy(out, len, SB_UML_XSTATE_BUILT, SB_UML_XSTATE_INSTALLED, R_OK) < 0)
 		out[0] = '\0';
 }
 

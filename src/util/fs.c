@@ -2,11 +2,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <limits.h>
 #include <string.h>
 #include <unistd.h>
 #include <stdio.h>
 #include <sys/stat.h>
+
+#include "config.h"
 
 int sb_mkdir_p(const char *path, mode_t mode, struct sb_err *err)
 {
@@ -121,4 +124,17 @@ int sb_dir_open_trusted(const char *path, bool create, struct sb_err *err)
 		}
 	}
 	return dfd;
+}
+
+int sb_fs_own_copy(char *out, size_t len, const char *built, const char *installed, int mode)
+{
+	char exe[PATH_MAX];
+	bool in_build = realpath("/proc/self/exe", exe) &&
+			!strncmp(exe, SB_BUILD_DIR "/", strlen(SB_BUILD_DIR) + 1);
+
+	snprintf(out, len, "%s", in_build ? built : installed);
+	if (access(out, mode) == 0)
+		return 0;
+	snprintf(out, len, "%s", in_build ? installed : built);
+	return access(out, mode) == 0 ? 0 : -ENOENT;
 }

@@ -21,4 +21,11 @@ int sb_mkdir_p(const char *path, mode_t mode, struct sb_err *err);
  * an O_DIRECTORY fd. */
 int sb_dir_open_trusted(const char *path, bool create, struct sb_err *err);
 
+/* The copy of a shipped file that belongs to this binary: `built` (in the
+ * source or build tree) when this binary runs from the build tree, else
+ * `installed`; when that one is not accessible with mode (R_OK, X_OK),
+ * the other. 0 with its path in out, or -ENOENT (no message: the caller
+ * says what it looked for). */
+int sb_fs_own_copy(char *out, size_t len, const char *built, const char *installed, int mode);
+
 #endif

@@ -52,34 +52,72 @@ static int parse_number(const char *s, const char **end, long double *val)
 	return 0;
 }
 
-int sb_size_parse(const char *s, uint64_t *out, struct sb_err *err)
+static const struct unit dur_units[] = {
+	{ "ns", 1ULL, 1 }, { "us", 1000ULL, 1 }, { "ms", 1000000ULL, 1 },
+	{ "s", 1000000000ULL, 1 }, { "m", 60ULL * 1000000000ULL, 1 },
+	{ "h", 3600ULL * 1000000000ULL, 1 },
+};
+
+/* A number with a unit from a table, and the words its messages use. */
+struct quantity {
+	const char *what, *example, *too, *allowed;
+	const struct unit *units;
+	size_t nunits;
+	long double bare;          /* the factor of a number without a unit */
+};
+
+static const struct quantity size_q = {
+	"size", "512KiB, 4GiB or 100MB", "large",
+	"B, KiB, MiB, GiB, TiB (binary), KB, MB, GB, TB (decimal), or fio's k, m, g, t (binary)",
+	size_units, sizeof(size_units) / sizeof(size_units[0]), 1,
+};
+
+static const struct quantity dur_q = {
+	"duration", "500ms, 5s, 2m or 1h", "long", "ns, us, ms, s, m, h",
+	dur_units, sizeof(dur_units) / sizeof(dur_units[0]), 1e9L,
+};
+
+/* s as a number times its unit's factor, into *r. */
+static int parse_quantity(const char *s, const struct quantity *q, long double *r, struct sb_err *err)
 {
 	const char *p;
-	long double v, r;
+	long double v;
 	size_t i;
 	int rc;
 
 	if (!s || !*s)
-		return sb_err_set(err, -EINVAL, "empty size; use a number with a unit such as 512KiB, 4GiB or 100MB");
+		return sb_err_set(err, -EINVAL, "empty %s; use a number with a unit such as %s", q->what, q->example);
 	rc = parse_number(s, &p, &v);
 	if (rc == -ERANGE)
-		return sb_err_set(err, -ERANGE, "'%s' is too large", s);
+		return sb_err_set(err, -ERANGE, "'%s' is too %s", s, q->too);
 	if (rc < 0)
-		return sb_err_set(err, -EINVAL, "'%s' is not a size; use a number with a unit such as 512KiB, 4GiB or 100MB", s);
+		return sb_err_set(err, -EINVAL, "'%s' is not a %s; use a number with a unit such as %s", s,
+				  q->what, q->example);
 	while (*p == ' ')
 		p++;
 	if (!*p) {
-		r = v;
-	} else {
-		for (i = 0; i < sizeof(size_units) / sizeof(size_units[0]); i++) {
-			const struct unit *u = &size_units[i];
-			if (u->exact_case ? !strcmp(p, u->name) : !strcasecmp(p, u->name))
-				break;
-		}
-		if (i == sizeof(size_units) / sizeof(size_units[0]))
-			return sb_err_set(err, -EINVAL, "'%s' has an unknown unit '%s'; allowed: B, KiB, MiB, GiB, TiB (binary), KB, MB, GB, TB (decimal), or fio's k, m, g, t (binary)", s, p);
-		r = v * (long double)size_units[i].mult;
+		*r = v * q->bare;
+		return 0;
 	}
+	for (i = 0; i < q->nunits; i++) {
+		const struct unit *u = &q->units[i];
+
+		if (u->exact_case ? !strcmp(p, u->name) : !strcasecmp(p, u->name))
+			break;
+	}
+	if (i == q->nunits)
+		return sb_err_set(err, -EINVAL, "'%s' has an unknown unit '%s'; allowed: %s", s, p, q->allowed);
+	*r = v * (long double)q->units[i].mult;
+	return 0;
+}
+
+int sb_size_parse(const char *s, uint64_t *out, struct sb_err *err)
+{
+	long double r;
+	int rc = parse_quantity(s, &size_q, &r, err);
+
+	if (rc < 0)
+		return rc;
 	if (r > (long double)UINT64_MAX)
 		return sb_err_set(err, -ERANGE, "'%s' is too large", s);
 	if (r != floorl(r))
@@ -88,38 +126,13 @@ int sb_size_parse(const char *s, uint64_t *out, struct sb_err *err)
 	return 0;
 }
 
-static const struct { const char *name; uint64_t ns; } dur_units[] = {
-	{ "ns", 1ULL }, { "us", 1000ULL }, { "ms", 1000000ULL },
-	{ "s", 1000000000ULL }, { "m", 60ULL * 1000000000ULL },
-	{ "h", 3600ULL * 1000000000ULL },
-};
-
 int sb_duration_parse(const char *s, uint64_t *ns_out, struct sb_err *err)
 {
-	const char *p;
-	long double v, r;
-	size_t i;
-	int rc;
+	long double r;
+	int rc = parse_quantity(s, &dur_q, &r, err);
 
-	if (!s || !*s)
-		return sb_err_set(err, -EINVAL, "empty duration; use a number with a unit such as 500ms, 5s, 2m or 1h");
-	rc = parse_number(s, &p, &v);
-	if (rc == -ERANGE)
-		return sb_err_set(err, -ERANGE, "'%s' is too long", s);
 	if (rc < 0)
-		return sb_err_set(err, -EINVAL, "'%s' is not a duration; use a number with a unit such as 500ms, 5s, 2m or 1h", s);
-	while (*p == ' ')
-		p++;
-	if (!*p) {
-		r = v * 1e9L;
-	} else {
-		for (i = 0; i < sizeof(dur_units) / sizeof(dur_units[0]); i++)
-			if (!strcmp(p, dur_units[i].name))
-				break;
-		if (i == sizeof(dur_units) / sizeof(dur_units[0]))
-			return sb_err_set(err, -EINVAL, "'%s' has an unknown unit '%s'; allowed: ns, us, ms, s, m, h", s, p);
-		r = v * (long double)dur_units[i].ns;
-	}
+		return rc;
 	/* roundl, not llroundl: the latter overflows above 2^63 */
 	if (roundl(r) > (long double)UINT64_MAX)
 		return sb_err_set(err, -ERANGE, "'%s' is too long", s);

@@ -9,7 +9,9 @@
 
 #include <cmocka.h>
 
+#include "bench/suite.h"
 #include "cmd/args.h"
+#include "cmd/cmd.h"
 
 static const struct sb_optdef defs[] = {
 	{ "set", 0, true, 's' },
@@ -120,6 +122,35 @@ static void test_short_and_global(void **state)
 	sb_args_free(&a);
 }
 
+/* bench's help names the suites from the registry, compare's the formats (so the man page and
+ * the completion, which read it, do too): no placeholder left. */
+static void test_usage_suites(void **state)
+{
+	char *buf = NULL, want[300];
+	size_t len;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(f);
+	sb_cmd_usage_text(sb_cmd_find("bench"), f);
+	fclose(f);
+	snprintf(want, sizeof(want), "  Suites: %s. bench keys:", sb_suite_names());
+	assert_non_null(strstr(buf, want));
+	assert_null(strchr(buf, '@'));
+	free(buf);
+	/* and compare's and build-and-test's the format table's */
+	for (const char *const *cmd = (const char *const[]){ "compare", "build-and-test", NULL }; *cmd; cmd++) {
+		buf = NULL;
+		f = open_memstream(&buf, &len);
+		assert_non_null(f);
+		sb_cmd_usage_text(sb_cmd_find(*cmd), f);
+		fclose(f);
+		assert_non_null(strstr(buf, "[--format text|markdown|csv|json|bonnie-csv|html|fio-matrix]"));
+		assert_null(strstr(buf, "@FORMATS@"));
+		free(buf);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -128,6 +159,7 @@ int main(void)
 		cmocka_unit_test(test_exact_names),
 		cmocka_unit_test(test_missing_value),
 		cmocka_unit_test(test_short_and_global),
+		cmocka_unit_test(test_usage_suites),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,22 +19,31 @@
 #include "bench/jobargs.h"
 #include "bench/output.h"
 
-static int parse(struct sb_job_opts *o, struct sb_err *err, ...)
+/* `job ARGS...` (up to a NULL) parsed into o. */
+static int vparse(struct sb_job_opts *o, struct sb_err *err, va_list ap)
 {
 	char *argv[64];
 	enum sb_output_format fmt;
 	int argc = 0;
-	va_list ap;
 	const char *a;
 
 	argv[argc++] = "job";
-	va_start(ap, err);
-	while ((a = va_arg(ap, const char *)))
+	while ((a = va_arg(ap, const char *)) && argc < 63)
 		argv[argc++] = (char *)a;
-	va_end(ap);
 	argv[argc] = NULL;
 	sb_err_clear(err);
 	return sb_job_parse_args(argc, argv, o, &fmt, err);
+}
+
+static int parse(struct sb_job_opts *o, struct sb_err *err, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, err);
+	r = vparse(o, err, ap);
+	va_end(ap);
+	return r;
 }
 
 static void test_parse_ok(void **state)
@@ -230,19 +239,13 @@ static void expect_reject(const char *want, ...)
 {
 	struct sb_job_opts o;
 	struct sb_err err = { 0 };
-	char *argv[32];
-	enum sb_output_format fmt;
-	int argc = 0;
 	va_list ap;
-	const char *a;
+	int r;
 
-	argv[argc++] = "job";
 	va_start(ap, want);
-	while ((a = va_arg(ap, const char *)))
-		argv[argc++] = (char *)a;
+	r = vparse(&o, &err, ap);
 	va_end(ap);
-	argv[argc] = NULL;
-	assert_int_equal(sb_job_parse_args(argc, argv, &o, &fmt, &err), -EINVAL);
+	assert_int_equal(r, -EINVAL);
 	if (!strstr(err.msg, want))
 		fail_msg("message '%s' lacks '%s'", err.msg, want);
 }
@@ -291,6 +294,16 @@ static void assert_key(struct json_object *o, const char *k, enum json_type t)
 		fail_msg("key '%s' has type %s", k, json_type_to_name(json_object_get_type(v)));
 }
 
+
+/* fio's json: the keys of a direction ("read", "write") and of its clat_ns */
+static const struct { const char *key; json_type type; } rd_keys[] = {
+	{ "io_bytes", json_type_int }, { "bw_bytes", json_type_int }, { "bw", json_type_int },
+	{ "iops", json_type_double }, { "runtime", json_type_int }, { "clat_ns", json_type_object },
+}, clat_keys[] = {
+	{ "min", json_type_int }, { "max", json_type_int }, { "mean", json_type_double },
+	{ "stddev", json_type_double }, { "percentile", json_type_object },
+};
+
 static void test_json_shape(void **state)
 {
 	char dir[] = "/tmp/sb-test-job.XXXXXX";
@@ -319,18 +332,11 @@ static void test_json_shape(void **state)
 	for (int d = 0; d < 2; d++) {
 		assert_key(job, dirs[d], json_type_object);
 		rd = json_object_object_get(job, dirs[d]);
-		assert_key(rd, "io_bytes", json_type_int);
-		assert_key(rd, "bw_bytes", json_type_int);
-		assert_key(rd, "bw", json_type_int);
-		assert_key(rd, "iops", json_type_double);
-		assert_key(rd, "runtime", json_type_int);
-		assert_key(rd, "clat_ns", json_type_object);
+		for (size_t k = 0; k < sizeof(rd_keys) / sizeof(rd_keys[0]); k++)
+			assert_key(rd, rd_keys[k].key, rd_keys[k].type);
 		clat = json_object_object_get(rd, "clat_ns");
-		assert_key(clat, "min", json_type_int);
-		assert_key(clat, "max", json_type_int);
-		assert_key(clat, "mean", json_type_double);
-		assert_key(clat, "stddev", json_type_double);
-		assert_key(clat, "percentile", json_type_object);
+		for (size_t k = 0; k < sizeof(clat_keys) / sizeof(clat_keys[0]); k++)
+			assert_key(clat, clat_keys[k].key, clat_keys[k].type);
 		pct = json_object_object_get(clat, "percentile");
 		for (int k = 0; k < 5; k++)
 			assert_key(pct, pk[k], json_type_int);

@@ -163,12 +163,66 @@ static void test_reject(void **state)
 	assert_non_null(strstr(err.msg, "/nonexistent/r.json"));
 }
 
+/* The reading accessors: each part of the schema by its own function,
+ * and NULL / "" / false (never a crash) where a part is absent or of
+ * another type, as in a hand-edited or half-written file. */
+static void test_accessors(void **state)
+{
+	struct json_object *r = json_tokener_parse(
+		"{\"started\":\"2026-11-30T01:02:03Z\",\"finished\":\"2026-11-30T01:09:00Z\","
+		"\"host\":{\"hostname\":\"nas\",\"sandbox\":true,\"outer\":{\"cpu_model\":\"ARM\"}},"
+		"\"stack\":{\"name\":\"luks\",\"requested\":{\"luks\":{}},\"built\":[{\"layer\":\"md\"}]},"
+		"\"notes\":[\"n1\"],\"per_layer\":[{},{}],"
+		"\"suites\":[{\"suite\":\"dd\",\"figures\":{\"seq_write\":{}},\"notes\":[]},{\"suite\":3}]}");
+	struct json_object *bad = json_tokener_parse(
+		"{\"started\":1,\"host\":[],\"stack\":{\"built\":{}},\"per_layer\":{},\"suites\":{}}");
+
+	(void)state;
+	assert_non_null(r);
+	assert_non_null(bad);
+	assert_string_equal(sb_results_started(r), "2026-11-30T01:02:03Z");
+	assert_string_equal(sb_results_finished(r), "2026-11-30T01:09:00Z");
+	assert_string_equal(sb_results_stack_name(r), "luks");
+	assert_string_equal(sb_results_host_name(r), "nas");
+	assert_true(sb_results_sandboxed(r));
+	assert_non_null(sb_results_host_outer(r));
+	assert_non_null(json_object_object_get(sb_results_requested(r), "luks"));
+	assert_int_equal(json_object_array_length(sb_results_built(r)), 1);
+	assert_non_null(sb_results_built_layer(r, "md"));
+	assert_int_equal(json_object_array_length(sb_results_notes(r)), 1);
+	assert_int_equal(json_object_array_length(sb_results_per_layer(r)), 2);
+	assert_int_equal(sb_results_nsuites(r), 2);
+	assert_string_equal(sb_results_suite_name(sb_results_suite(r, 0)), "dd");
+	assert_non_null(json_object_object_get(sb_results_suite_figures(sb_results_suite(r, 0)), "seq_write"));
+	assert_non_null(sb_results_suite_notes(sb_results_suite(r, 0)));
+	assert_string_equal(sb_results_suite_name(sb_results_suite(r, 1)), "");   /* not a string */
+	assert_null(sb_results_suite_figures(sb_results_suite(r, 1)));
+	assert_null(sb_results_suite(r, 2));
+
+	assert_string_equal(sb_results_started(bad), "");
+	assert_string_equal(sb_results_finished(bad), "");
+	assert_null(sb_results_host(bad));
+	assert_false(sb_results_sandboxed(bad));
+	assert_null(sb_results_built(bad));
+	assert_null(sb_results_requested(bad));
+	assert_null(sb_results_per_layer(bad));
+	assert_int_equal(sb_results_nsuites(bad), 0);
+	assert_null(sb_results_suite(bad, 0));
+	assert_null(sb_results_suite(NULL, 0));
+
+	assert_int_equal(sb_results_set_per_layer(bad, json_object_new_array()), 0);
+	assert_non_null(sb_results_per_layer(bad));
+	json_object_put(r);
+	json_object_put(bad);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_host),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_reject),
+		cmocka_unit_test(test_accessors),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

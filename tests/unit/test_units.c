@@ -173,9 +173,43 @@ static void test_format(void **st)
 	assert_true(sb_mbps(1, 0) == 0.0);
 }
 
+/* The messages of both parsers, word for word: one parser serves both. */
+static void test_parse_messages(void **state)
+{
+	static const struct { int dur; const char *in, *msg; int rc; } cases[] = {
+		{ 0, "", "empty size; use a number with a unit such as 512KiB, 4GiB or 100MB", -EINVAL },
+		{ 0, "x", "'x' is not a size; use a number with a unit such as 512KiB, 4GiB or 100MB", -EINVAL },
+		{ 0, "4 QiB", "'4 QiB' has an unknown unit 'QiB'; allowed: B, KiB, MiB, GiB, TiB (binary), KB, MB, "
+			      "GB, TB (decimal), or fio's k, m, g, t (binary)", -EINVAL },
+		{ 0, "1.5B", "'1.5B' is not a whole number of bytes", -EINVAL },
+		{ 0, "99999999TiB", "'99999999TiB' is too large", -ERANGE },
+		{ 1, "", "empty duration; use a number with a unit such as 500ms, 5s, 2m or 1h", -EINVAL },
+		{ 1, "soon", "'soon' is not a duration; use a number with a unit such as 500ms, 5s, 2m or 1h", -EINVAL },
+		{ 1, "5 S", "'5 S' has an unknown unit 'S'; allowed: ns, us, ms, s, m, h", -EINVAL },
+		{ 1, "9999999999999h", "'9999999999999h' is too long", -ERANGE },
+	};
+	uint64_t v;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sb_err err = { 0 };
+		int rc = cases[i].dur ? sb_duration_parse(cases[i].in, &v, &err) : sb_size_parse(cases[i].in, &v, &err);
+
+		assert_int_equal(rc, cases[i].rc);
+		assert_string_equal(err.msg, cases[i].msg);
+	}
+	assert_int_equal(sb_duration_parse("2", &v, NULL), 0);   /* bare: seconds */
+	assert_int_equal(v, 2000000000ULL);
+	assert_int_equal(sb_size_parse("4k", &v, NULL), 0);      /* fio's suffixes in any case */
+	assert_int_equal(v, 4096);
+	assert_int_equal(sb_size_parse("4K", &v, NULL), 0);
+	assert_int_equal(v, 4096);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_messages),
 		cmocka_unit_test(test_binary_units),
 		cmocka_unit_test(test_decimal_units),
 		cmocka_unit_test(test_fio_suffixes),

@@ -34,6 +34,13 @@ got=$(complete_words "$sb" build-and-test --re | tr '\n' ' ')
 [ "$got" = "--repeat --report --results " ] && ok "command options" || bad "build-and-test --re: $got"
 got=$(complete_words "$sb" compare --columns write,crypto | tr '\n' ' ')
 [ "$got" = "write,crypto_driver " ] && ok "--columns from the registry" || bad "--columns: $got"
+# --format and --suite offer what the binary's own messages list (its tables)
+got=$(complete_words "$sb" compare --format "" | tr '\n' ' ')
+want="$("$sb" compare --format nosuch x 2>&1 | sed -n 's/.*(\(.*\))$/\1/p' | tr -d ',') "
+[ "$want" != " " ] && [ "$got" = "$want" ] && ok "--format from the format table" || bad "--format: got [$got], want [$want]"
+got=$(complete_words "$sb" bench --suite "" | tr '\n' ' ')
+want="$("$sb" bench --suite nosuch --target /tmp 2>&1 | sed -n 's/.*(known: \(.*\)).*/\1/p' | tr -d ',') "
+[ "$want" != " " ] && [ "$got" = "$want" ] && ok "--suite from the suite registry" || bad "--suite: got [$got], want [$want]"
 got=$(cd "$src" && complete_words "$sb" plan stacks/luks40 | LC_ALL=C sort | tr "\n" " ")
 [ "$got" = "stacks/luks4096-cesa.yml stacks/luks4096.yml " ] && ok "stack files" || bad "stack files: $got"
 

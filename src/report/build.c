@@ -1,9 +1,7 @@
 /* Builds the comparison model from results files (rows, columns, medians,
- * baseline %) and hands it to a renderer: render.c (text, Markdown, CSV,
- * JSON), bonnie_csv.c or html.c (the HTML report). */
+ * baseline %). It renders nothing: format.c hands the model to a renderer. */
 #include "report/table.h"
 #include "report/results.h"
-#include "report/html.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -11,122 +9,7 @@
 
 #define DEFAULT_COLUMNS "setup,luks_sector,cipher,write,rewrite,read"
 
-/* ---- stats, units, numbers ---- */
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-double sb_stats_median(const double *v, unsigned n)
-{
-	double *c, m;
-
-	if (!n)
-		return NAN;
-	c = malloc(n * sizeof(*c));
-	if (!c)
-		return NAN;
-	memcpy(c, v, n * sizeof(*c));
-	qsort(c, n, sizeof(*c), cmp_double);
-	m = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
-	free(c);
-	return m;
-}
-
-void sb_stats_minmax(const double *v, unsigned n, double *min, double *max)
-{
-	unsigned i;
-
-	*min = n ? v[0] : NAN;
-	*max = n ? v[0] : NAN;
-	for (i = 1; i < n; i++) {
-		if (v[i] < *min)
-			*min = v[i];
-		if (v[i] > *max)
-			*max = v[i];
-	}
-}
-
-/* Factor to a base unit: bytes/s for rates, seconds for times. */
-static const struct { const char *unit; double factor; int kind; } units[] = {
-	{ "B/s", 1, 1 }, { "kB/s", 1e3, 1 }, { "KB/s", 1e3, 1 }, { "MB/s", 1e6, 1 },
-	{ "GB/s", 1e9, 1 }, { "KiB/s", 1024.0, 1 }, { "MiB/s", 1048576.0, 1 },
-	{ "GiB/s", 1073741824.0, 1 },
-	{ "ns", 1e-9, 2 }, { "us", 1e-6, 2 }, { "\xc2\xb5s", 1e-6, 2 }, { "ms", 1e-3, 2 }, { "s", 1, 2 },
-};
-
-static int unit_find(const char *u)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (!strcmp(units[i].unit, u))
-			return (int)i;
-	return -1;
-}
-
-int sb_unit_convert(double v, const char *from, const char *want, double *out)
-{
-	int a, b;
-
-	if (!strcmp(from, want)) {
-		*out = v;
-		return 0;
-	}
-	a = unit_find(from);
-	b = unit_find(want);
-	if (a < 0 || b < 0 || units[a].kind != units[b].kind)
-		return -EINVAL;
-	*out = v * units[a].factor / units[b].factor;
-	return 0;
-}
-
-void sb_num_format(double v, char *buf, size_t len)
-{
-	if (!isfinite(v))
-		snprintf(buf, len, "-");
-	else if (fabs(v) >= 10 || v == 0)
-		snprintf(buf, len, "%.0f", v);
-	else
-		snprintf(buf, len, "%.3g", v);
-}
-
-int sb_table_format_parse(const char *s, enum sb_table_format *out, struct sb_err *err)
-{
-	static const struct { const char *name; enum sb_table_format f; } fmts[] = {
-		{ "text", SB_FMT_TEXT }, { "markdown", SB_FMT_MARKDOWN }, { "md", SB_FMT_MARKDOWN },
-		{ "csv", SB_FMT_CSV }, { "json", SB_FMT_JSON }, { "bonnie-csv", SB_FMT_BONNIE_CSV },
-		{ "html", SB_FMT_HTML },
-		{ "fio-matrix", SB_FMT_FIO_MATRIX },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++)
-		if (!strcmp(fmts[i].name, s)) {
-			*out = fmts[i].f;
-			return 0;
-		}
-	return sb_err_set(err, -EINVAL, "unknown format '%s' (text, markdown, csv, json, bonnie-csv, html, fio-matrix)", s);
-}
-
 /* ---- the model ---- */
-
-void sb_table_free(struct sb_table *t)
-{
-	unsigned i;
-
-	if (t->row_stack)
-		for (i = 0; i < t->nrows; i++)
-			free(t->row_stack[i]);
-	free(t->row_stack);
-	free(t->row_first);
-	free(t->cols);
-	free(t->cells);
-	memset(t, 0, sizeof(*t));
-}
 
 static int parse_columns(const char *list, struct sb_table *t, struct sb_err *err)
 {
@@ -341,24 +224,21 @@ static int figure_columns(struct json_object *const *results, unsigned n, char *
 
 	used = (size_t)snprintf(buf, len, "stack");
 	for (i = 0; i < n; i++) {
-		struct json_object *suites;
+		struct json_object *su;
 		size_t j;
 
-		if (!json_object_object_get_ex(results[i], "suites", &suites) ||
-		    !json_object_is_type(suites, json_type_array))
-			continue;
-		for (j = 0; j < json_object_array_length(suites); j++) {
-			struct json_object *su = json_object_array_get_idx(suites, j), *name, *figs;
+		for (j = 0; (su = sb_results_suite(results[i], j)); j++) {
+			struct json_object *figs = sb_results_suite_figures(su);
+			const char *name = sb_results_suite_name(su);
 			char col[SB_COL_NAME_MAX + 2];
 
-			if (!json_object_object_get_ex(su, "suite", &name) ||
-			    !json_object_object_get_ex(su, "figures", &figs))
+			if (!*name || !figs)
 				continue;
-			if (!strcmp(json_object_get_string(name), "bonnie"))
+			if (!strcmp(name, "bonnie"))
 				return 0;
 			json_object_object_foreach(figs, fig, v) {
 				(void)v;
-				snprintf(col, sizeof(col), ",%s.%s", json_object_get_string(name), fig);
+				snprintf(col, sizeof(col), ",%s.%s", name, fig);
 				if (ncols >= 12 || strstr(buf, col) || used + strlen(col) >= len)
 					continue;
 				memcpy(buf + used, col, strlen(col) + 1);
@@ -424,39 +304,5 @@ int sb_table_build(struct json_object *const *results, unsigned n,
 		return r;
 	r = sb_table_pivot_host(&flat, t, err);
 	sb_table_free(&flat);
-	return r;
-}
-
-int sb_table_render(struct json_object *const *results, unsigned n,
-		    const struct sb_table_opts *o, FILE *out, struct sb_err *err)
-{
-	struct sb_table t;
-	int r;
-
-	if (o->format == SB_FMT_BONNIE_CSV)
-		return sb_bonnie_csv_write(results, n, out, err);
-	if (o->format == SB_FMT_HTML)
-		return sb_html_render(results, o->paths, n, o, out, err);
-	if (o->format == SB_FMT_FIO_MATRIX)
-		return sb_fio_matrix_write(results, n, out, err);
-	r = sb_table_build(results, n, o, &t, err);
-	if (r < 0)
-		return r;
-	switch (o->format) {
-	case SB_FMT_CSV:
-		sb_render_csv(&t, out);
-		break;
-	case SB_FMT_JSON:
-		sb_render_json(&t, out);
-		break;
-	default:
-		r = sb_render_grid(&t, o->format == SB_FMT_MARKDOWN, out);
-		if (r < 0)
-			sb_err_set(err, r, "out of memory");
-		break;
-	}
-	sb_table_free(&t);
-	if (!r && (fflush(out) != 0 || ferror(out)))
-		r = sb_err_sys(err, -EIO, "writing the table");
 	return r;
 }

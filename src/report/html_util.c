@@ -1,0 +1,124 @@
+/* The HTML report's helpers, shared by its files (html.c, html_chart.c,
+ * html_stack.c, html_dev.c) and below all of them: escaping, numbers, json
+ * reads that never fail, and how a results file and a stack are named and
+ * linked on the page. */
+#include "report/html_int.h"
+#include "report/results.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sb_html_esc(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&#39;", out); break;
+		default:
+			/* control characters have no place in HTML text */
+			if ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t')
+				fputc(' ', out);
+			else
+				fputc(*s, out);
+		}
+	}
+}
+
+void sb_html_escf(FILE *out, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	sb_html_esc(out, buf);
+}
+
+struct json_object *sb_html_get(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (o && json_object_is_type(o, json_type_object) && json_object_object_get_ex(o, key, &v))
+		return v;
+	return NULL;
+}
+
+const char *sb_html_str(struct json_object *o, const char *key, const char *dflt)
+{
+	struct json_object *v = sb_html_get(o, key);
+
+	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : dflt;
+}
+
+int sb_html_dbl(struct json_object *o, const char *key, double *v)
+{
+	struct json_object *x = sb_html_get(o, key);
+
+	if (!x || !(json_object_is_type(x, json_type_double) || json_object_is_type(x, json_type_int)))
+		return 0;
+	*v = json_object_get_double(x);
+	return isfinite(*v);
+}
+
+void sb_html_num(FILE *out, double v)
+{
+	char buf[64];
+
+	sb_num_format(v, buf, sizeof(buf));
+	fputs(buf, out);
+}
+
+int sb_html_file_index(const struct sb_html *h, struct json_object *r)
+{
+	for (unsigned i = 0; i < h->n; i++)
+		if (h->res[i] == r)
+			return (int)i;
+	return -1;
+}
+
+const char *sb_html_path(const struct sb_html *h, unsigned i, char *buf, size_t len)
+{
+	if (h->paths && h->paths[i])
+		return h->paths[i];
+	snprintf(buf, len, "results file %u", i + 1);
+	return buf;
+}
+
+void sb_html_src_link(const struct sb_html *h, unsigned i)
+{
+	char buf[64];
+
+	fprintf(h->out, "<a href=\"#src-%u\"><code>", i + 1);
+	sb_html_esc(h->out, sb_html_path(h, i, buf, sizeof(buf)));
+	fputs("</code></a>", h->out);
+}
+
+void sb_html_stack_files(const struct sb_html *h, const char *stack)
+{
+	char buf[64];
+	int k = 0;
+
+	for (unsigned i = 0; i < h->n; i++)
+		if (!strcmp(sb_results_stack_name(h->res[i]), stack)) {
+			fputs(k++ ? ", " : "", h->out);
+			sb_html_esc(h->out, sb_html_path(h, i, buf, sizeof(buf)));
+		}
+}
+
+void sb_html_stack_id(const struct sb_html *h, unsigned row, char *buf, size_t len)
+{
+	const char *s = h->t->row_stack[row];
+	size_t k = (size_t)snprintf(buf, len, "stack-%u-", row + 1);
+
+	for (; *s && k + 1 < len; s++)
+		buf[k++] = (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+			   (*s >= '0' && *s <= '9') || *s == '-' || *s == '_' ? *s : '_';
+	buf[k] = '\0';
+}

@@ -14,6 +14,7 @@
 
 #include <blockdev/blockdev.h>
 #include <blockdev/mdraid.h>
+#include <blockdev/utils.h>
 
 #include "core/layer.h"
 #include "core/stack.h"
@@ -391,9 +392,50 @@ static int stop_once(void *a)
 	return 0;
 }
 
+/* Zero the members' superblocks (only those of this array, by UUID) so
+ * udev's incremental assembly never brings it back: one mdadm run for all
+ * of them. members: "a,b,..." (modified). */
+static int md_zero_members(char *members, const char *uuid, struct sb_err *err)
+{
+	const gchar *argv[SB_MAX_DISKS + 3] = { "mdadm", "--zero-superblock" };
+	char *m, *save = NULL, list[SB_PATH_MAX] = "";
+	GError *gerr = NULL;
+	unsigned n = 2;
+	int r;
+
+	for (m = strtok_r(members, ",", &save); m && n < SB_MAX_DISKS + 2; m = strtok_r(NULL, ",", &save)) {
+		char h[32], have[64];
+		struct stat st;
+
+		if (stat(m, &st) < 0 || !S_ISBLK(st.st_mode))
+			continue;
+		holder_md(m, h, sizeof(h));
+		if (h[0]) {
+			sb_warn("md: %s is (again) a member of %s, leaving its superblock alone", m, h);
+			continue;
+		}
+		/* libblkid reads the member's superblock (mdadm --examine would be
+		 * three mdadm runs per member) */
+		if (sb_blockdev_md_member_uuid(m, have, sizeof(have)))
+			continue; /* no md superblock: nothing to zero */
+		if (uuid[0] && strcmp(uuid, "-") && strcmp(have, uuid)) {
+			sb_warn("md: %s belongs to array %s, not %s: leaving it alone", m, have, uuid);
+			continue;
+		}
+		argv[n++] = m;
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", n > 3 ? ", " : "", m);
+	}
+	argv[n] = NULL;
+	if (n == 2 || bd_utils_exec_and_report_error(argv, NULL, &gerr))
+		return 0;
+	r = sb_err_set(err, -EIO, "md: zeroing the superblock on %s failed: %s", list, gerr ? gerr->message : "?");
+	g_clear_error(&gerr);
+	return r;
+}
+
 static int md_teardown(const struct sb_state_obj *obj, struct sb_err *err)
 {
-	char kname[32], uuid[64], members[SB_PATH_MAX], node[SB_PATH_MAX], *m, *save = NULL;
+	char kname[32], uuid[64], members[SB_PATH_MAX], node[SB_PATH_MAX];
 	struct stop_arg s;
 	int r, i;
 
@@ -419,44 +461,15 @@ static int md_teardown(const struct sb_state_obj *obj, struct sb_err *err)
 					  SB_BUSY_BUDGET_MS / 1000, h, s.msg);
 		}
 		/* the kernel removes /sys/block/mdX shortly after the stop */
-		for (i = 0; i < 100 && md_present(kname); i++)
-			usleep(50000);
+		for (i = 0; i < 500 && md_present(kname); i++)
+			usleep(10000);
 		if (md_present(kname))
 			return sb_err_set(err, -EBUSY, "md: %s stopped but /sys/block/%s is still there", obj->id, kname);
 	}
 	(void)sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
-	/* Zero the members' superblocks (only those of this array, by UUID) so
-	 * udev's incremental assembly never brings it back. */
 	extra_get(obj->extra, "uuid", uuid, sizeof(uuid));
 	extra_get(obj->extra, "members", members, sizeof(members));
-	for (m = strtok_r(members, ",", &save); m; m = strtok_r(NULL, ",", &save)) {
-		GError *gerr = NULL;
-		char h[32], have[64];
-		struct stat st;
-
-		if (stat(m, &st) < 0 || !S_ISBLK(st.st_mode))
-			continue;
-		holder_md(m, h, sizeof(h));
-		if (h[0]) {
-			sb_warn("md: %s is (again) a member of %s, leaving its superblock alone", m, h);
-			continue;
-		}
-		/* libblkid reads the member's superblock (mdadm --examine would be
-		 * three mdadm runs per member) */
-		if (sb_blockdev_md_member_uuid(m, have, sizeof(have)))
-			continue; /* no md superblock: nothing to zero */
-		if (uuid[0] && strcmp(uuid, "-") && strcmp(have, uuid)) {
-			sb_warn("md: %s belongs to array %s, not %s: leaving it alone", m, have, uuid);
-			continue;
-		}
-		if (!bd_md_destroy(m, &gerr)) {
-			r = sb_err_set(err, -EIO, "md: zeroing the superblock on %s failed: %s", m,
-				       gerr ? gerr->message : "?");
-			g_clear_error(&gerr);
-			return r;
-		}
-	}
-	return 0;
+	return md_zero_members(members, uuid, err);
 }
 
 static bool md_exists(const struct sb_state_obj *obj)

@@ -4,7 +4,7 @@
 # hands us, through its command line, SB_JOB (a shell script on the shared
 # host filesystem) and SB_MODROOT (a dir with a modprobe wrapper); we prepare
 # the minimal system stackbench needs (proc, sysfs, devtmpfs, /run, module
-# loading, udev), run the job, and write its exit status to $SB_JOB.rc
+# loading, udev for the devices the job adds), run the job, and write its exit status to $SB_JOB.rc
 # because the kernel's own exit status does not carry it.
 # Optional: SB_CWD (start dir), SB_ERRTTY (tty for the job's stderr, e.g.
 # /dev/tty1 wired to the host's stderr), SB_MARK=1 (frame the job's console
@@ -32,13 +32,23 @@ echo 0 > /proc/sys/kernel/ctrl-alt-del 2>/dev/null
 # at a wrapper that looks in user-mode-linux's module tree.
 if [ -n "$SB_MODROOT" ] && [ -x "$SB_MODROOT/modprobe" ]; then
 	echo "$SB_MODROOT/modprobe" > /proc/sys/kernel/modprobe
-	for m in loop raid1 raid10 dm-mod dm-crypt; do "$SB_MODROOT/modprobe" -q "$m"; done
+	# One modprobe for all (a process each costs more than the loading
+	# in a loaded UML); the others (dm-flakey, raid456...) the kernel
+	# loads itself when asked, through the wrapper above.
+	"$SB_MODROOT/modprobe" -q -a loop raid1 raid10 dm-mod dm-crypt
 fi
 echo 0 > /proc/sys/kernel/printk 2>/dev/null
+# udev for the devices the job adds (dm's udev cookies, /dev/md/ and
+# /dev/disk/ links, blkid): no full `udevadm trigger` of every device UML
+# has (hundreds of ttys; most of the boot's time) and no settle: of what
+# exists before the job only the block devices (ubd members, loops) may
+# matter; their "add" is replayed, and whatever needs it settles itself.
 if [ -x /lib/systemd/systemd-udevd ]; then
 	/lib/systemd/systemd-udevd --daemon >/dev/null 2>&1
-	udevadm trigger >/dev/null 2>&1
-	udevadm settle --timeout=30 >/dev/null 2>&1
+	# --daemon returns before the control socket is up: wait for it, or
+	# the job would start believing no udev runs.
+	udevadm control --ping --timeout=30 >/dev/null 2>&1
+	udevadm trigger --subsystem-match=block --action=add >/dev/null 2>&1
 fi
 # Consoles translate \n to \r\n; the host wants the bytes as written.
 stty -opost 2>/dev/null
@@ -49,14 +59,19 @@ if [ -n "$SB_ERRTTY" ] && [ -c "$SB_ERRTTY" ]; then
 fi
 # fd 4: the job's stdout, fd 5: its stderr; a pipe through cat where the
 # host's side is not a terminal.
+# (each process costs a loaded UML a good fraction of a second: one mkfifo)
 pids=
-if [ "$SB_PIPE_OUT" = 1 ]; then
-	mkfifo /run/sb-out && { cat /run/sb-out & pids="$pids $!"; exec 4>/run/sb-out; }
+fifos=
+[ "$SB_PIPE_OUT" = 1 ] && fifos=/run/sb-out
+[ "$SB_PIPE_ERR" = 1 ] && fifos="$fifos /run/sb-err"
+[ -n "$fifos" ] && mkfifo $fifos
+if [ "$SB_PIPE_OUT" = 1 ] && [ -p /run/sb-out ]; then
+	cat /run/sb-out & pids="$pids $!"; exec 4>/run/sb-out
 else
 	exec 4>&1
 fi
-if [ "$SB_PIPE_ERR" = 1 ]; then
-	mkfifo /run/sb-err && { cat /run/sb-err >&3 & pids="$pids $!"; exec 5>/run/sb-err; }
+if [ "$SB_PIPE_ERR" = 1 ] && [ -p /run/sb-err ]; then
+	cat /run/sb-err >&3 & pids="$pids $!"; exec 5>/run/sb-err
 else
 	exec 5>&3
 fi
@@ -87,6 +102,8 @@ exec 4>&- 5>&-
 [ -n "$pids" ] && wait $pids
 [ "$SB_MARK" = 1 ] && printf '\036\036sb-end\036\036'
 echo "$rc" > "$SB_JOB.rc"
+# hostfs caches writes: the job's files on the host must be out before the
+# halt. udevd is not asked to exit first (that waits for its workers); it
+# only writes to /run, which dies with this kernel.
 sync
-udevadm control --exit >/dev/null 2>&1
 halt -f

@@ -17,7 +17,6 @@
 #include "core/stack.h"
 #include "spec/part.h"
 #include "sys/blockdev.h"
-#include "sys/udev.h"
 #include "util/log.h"
 
 #define MAX_ARGS 48
@@ -107,7 +106,7 @@ static void ext4_plan(const struct sb_layer *l, struct sb_plan *p)
 	for (i = 0; i < a.n && n < sizeof(cmd); i++)
 		n += snprintf(cmd + n, sizeof(cmd) - n, " %s%s%s", a.opt[i], a.val[i][0] ? " " : "", a.val[i]);
 	sb_layer_predict_dev(l->below, dev, sizeof(dev));
-	sb_plan_build(p, "ext4: wait for udev, then mkfs.ext4%s on %s (libblockdev fs plugin)", cmd, dev);
+	sb_plan_build(p, "ext4: mkfs.ext4%s on %s (libblockdev fs plugin)", cmd, dev);
 	sb_plan_teardown(p, "ext4: nothing to remove (the filesystem goes with the device below)");
 }
 
@@ -136,23 +135,21 @@ static int ext4_build(struct sb_layer *l, struct sb_err *err)
 		extra[i] = &args[i];
 	}
 	extra[a->n] = NULL;
-	rc = sb_udev_settle(SB_UDEV_TIMEOUT_MS, err);
-	if (!rc) {
-		sb_verbose("ext4: mkfs on %s", l->below->dev[0]);
-		if (!bd_fs_ext4_mkfs(l->below->dev[0], extra, &gerr)) {
-			rc = sb_err_set(err, -EIO, "mkfs.ext4 on %s failed: %s", l->below->dev[0],
-					gerr ? gerr->message : "unknown error");
-			g_clear_error(&gerr);
-		}
+	/* No settle before or after: mke2fs and the mount open the device
+	 * exclusively, udev's blkid never does; the removals at teardown
+	 * settle and retry while udev holds the device. */
+	sb_verbose("ext4: mkfs on %s", l->below->dev[0]);
+	if (!bd_fs_ext4_mkfs(l->below->dev[0], extra, &gerr)) {
+		rc = sb_err_set(err, -EIO, "mkfs.ext4 on %s failed: %s", l->below->dev[0],
+				gerr ? gerr->message : "unknown error");
+		g_clear_error(&gerr);
 	}
 	free(a);
 	if (rc)
 		return rc;
 	l->ndev = 1;
 	snprintf(l->dev[0], SB_PATH_MAX, "%s", l->below->dev[0]);
-	/* udev's blkid now probes the new filesystem; let it finish before
-	 * the mount (or a teardown) touches the device. */
-	return sb_udev_settle(SB_UDEV_TIMEOUT_MS, err);
+	return 0;
 }
 
 /* What the superblock says, read directly (libblkid gives type and UUID but

@@ -134,7 +134,8 @@ static int loop_attach(struct sb_layer *l, const char *file, int ffd, char *dev,
 		rc = sb_state_add(st, "loop", "loopdev", dev, file, err);
 		if (rc)
 			break;
-		rc = sb_udev_wait_node(dev, SB_UDEV_TIMEOUT_MS, err);
+		/* The node only: LOOP_CONFIGURE needs no udev work done. */
+		rc = sb_udev_wait_devnode(dev, SB_UDEV_TIMEOUT_MS, err);
 		if (rc)
 			break;
 		lfd = open(dev, O_RDWR | O_CLOEXEC);
@@ -266,7 +267,9 @@ static int loop_build_members(struct sb_layer *l, char members[][64], struct sb_
 			return rc;
 		sb_verbose("loop: %s -> member %s (%u-byte sectors)", l->dev[i], members[i], ls->sector_size);
 	}
-	return sb_udev_settle(SB_UDEV_TIMEOUT_MS, err);
+	/* No settle: mdadm, cryptsetup and mkfs open the devices exclusively,
+	 * udev's blkid probing them meanwhile never does. */
+	return 0;
 }
 
 static int loop_build(struct sb_layer *l, struct sb_err *err)
@@ -359,7 +362,7 @@ static int loop_build_files(struct sb_layer *l, struct sb_err *err)
 		sb_verbose("loop: %s -> %s", l->dev[i], file);
 	}
 	close(dfd);
-	return rc ? rc : sb_udev_settle(SB_UDEV_TIMEOUT_MS, err);
+	return rc; /* no settle: see loop_build_members */
 }
 
 static long long now_ms(void)

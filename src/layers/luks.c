@@ -243,7 +243,9 @@ static int luks_build(struct sb_layer *l, struct sb_err *err)
 			   k->sector_size, cs_detail());
 		goto out;
 	}
-	r = sb_udev_wait_node(node, SB_UDEV_TIMEOUT_MS, err);
+	/* libcryptsetup's activation already waited for udev's rules on the
+	 * new mapping (its udev cookie) where udev runs: the node suffices. */
+	r = sb_udev_wait_devnode(node, SB_UDEV_TIMEOUT_MS, err);
 	if (r)
 		goto out;
 	snprintf(l->dev[0], sizeof(l->dev[0]), "%s", node);

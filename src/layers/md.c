@@ -14,6 +14,7 @@
 
 #include <blockdev/blockdev.h>
 #include <blockdev/mdraid.h>
+#include <blockdev/utils.h>
 
 #include "core/layer.h"
 #include "core/stack.h"
@@ -255,15 +256,52 @@ static uint64_t dev_bytes(const char *dev)
 	return strtoull(v, NULL, 10) * 512;
 }
 
+/* After the create: the kernel name and the array UUID, recorded in the
+ * state for teardown. */
+static int md_record(struct sb_layer *l, const char *path, const char *member0, const char *members,
+		     struct sb_err *err)
+{
+	char extra[SB_PATH_MAX], node[SB_PATH_MAX];
+	struct md_priv *priv = calloc(1, sizeof(*priv));
+	int r;
+
+	if (!priv)
+		return sb_err_set(err, -ENOMEM, "md: out of memory");
+	l->priv = priv;
+	/* The kernel name from the members' holders: does not depend on udev
+	 * having made the /dev/md link yet. */
+	holder_md(member0, priv->kname, sizeof(priv->kname));
+	if (!priv->kname[0])
+		return sb_err_set(err, -EIO, "md: %s was created but %s has no md holder", path, member0);
+	snprintf(node, sizeof(node), "/dev/%s", priv->kname);
+	/* The node only: the layer above opens and writes it, which udev's
+	 * probe of the new array at the same time does not disturb. */
+	r = sb_udev_wait_devnode(node, SB_UDEV_TIMEOUT_MS, err);
+	if (r)
+		return r;
+	/* The UUID from the member's superblock mdadm just wrote: the same
+	 * value as `mdadm --detail`, without running it. */
+	if (sb_blockdev_md_member_uuid(member0, priv->uuid, sizeof(priv->uuid)))
+		sb_warn("md: no md superblock readable on %s right after the create", member0);
+	if (snprintf(extra, sizeof(extra), "kernel=%s uuid=%s members=%s", priv->kname,
+		     priv->uuid[0] ? priv->uuid : "-", members) >= (int)sizeof(extra))
+		return sb_err_set(err, -ENAMETOOLONG, "md: member list too long to record");
+	r = sb_state_set_extra(&l->stack->state, "md", "md", path, extra, err);
+	if (r)
+		return r;
+	snprintf(l->dev[0], sizeof(l->dev[0]), "%s", node);
+	l->ndev = 1;
+	return 0;
+}
+
 static int md_build(struct sb_layer *l, struct sb_err *err)
 {
 	const struct sb_raid_spec *rs = &l->spec->raid;
 	const gchar *disks[SB_MAX_DISKS + 1];
 	BDExtraArg args[6], *argp[7];
 	char path[SB_PATH_MAX], extra[SB_PATH_MAX], members[SB_PATH_MAX - 64] = "", level[8];
-	char lay[32], bmp[32], node[SB_PATH_MAX];
+	char lay[32], bmp[32];
 	struct md_priv *priv;
-	BDMDDetailData *det;
 	GError *gerr = NULL;
 	unsigned i, na = 0;
 	int r;
@@ -271,7 +309,7 @@ static int md_build(struct sb_layer *l, struct sb_err *err)
 	if (!l->below || l->below->ndev < rs->devices || rs->devices < 2)
 		return sb_err_set(err, -EINVAL, "md: RAID%u needs %u devices, %u below", rs->level, rs->devices,
 				  l->below ? l->below->ndev : 0);
-	r = sb_blockdev_init(err);
+	r = sb_blockdev_require(BD_PLUGIN_MDRAID, err);
 	if (r)
 		return r;
 	sb_layer_md_name(l->spec, path, sizeof(path));
@@ -322,35 +360,10 @@ static int md_build(struct sb_layer *l, struct sb_err *err)
 		g_clear_error(&gerr);
 		return r;
 	}
-	priv = calloc(1, sizeof(*priv));
-	if (!priv)
-		return sb_err_set(err, -ENOMEM, "md: out of memory");
-	l->priv = priv;
-	/* The kernel name from the members' holders: does not depend on udev
-	 * having made the /dev/md link yet. */
-	holder_md(disks[0], priv->kname, sizeof(priv->kname));
-	if (!priv->kname[0])
-		return sb_err_set(err, -EIO, "md: %s was created but %s has no md holder", path, disks[0]);
-	snprintf(node, sizeof(node), "/dev/%s", priv->kname);
-	r = sb_udev_wait_node(node, SB_UDEV_TIMEOUT_MS, err);
+	r = md_record(l, path, disks[0], members, err);
 	if (r)
 		return r;
-	det = bd_md_detail(node, &gerr);
-	if (det) {
-		snprintf(priv->uuid, sizeof(priv->uuid), "%s", det->uuid ? det->uuid : "");
-		bd_md_detail_data_free(det);
-	} else {
-		sb_warn("md: mdadm --detail %s failed: %s", node, gerr ? gerr->message : "?");
-		g_clear_error(&gerr);
-	}
-	if (snprintf(extra, sizeof(extra), "kernel=%s uuid=%s members=%s", priv->kname,
-		     priv->uuid[0] ? priv->uuid : "-", members) >= (int)sizeof(extra))
-		return sb_err_set(err, -ENAMETOOLONG, "md: member list too long to record");
-	r = sb_state_set_extra(&l->stack->state, "md", "md", path, extra, err);
-	if (r)
-		return r;
-	snprintf(l->dev[0], sizeof(l->dev[0]), "%s", node);
-	l->ndev = 1;
+	priv = l->priv;
 	if (rs->sync == SB_SYNC_WAIT)
 		return md_wait_sync(l, priv->kname, dev_bytes(disks[0]), err);
 	return 0;
@@ -379,9 +392,50 @@ static int stop_once(void *a)
 	return 0;
 }
 
+/* Zero the members' superblocks (only those of this array, by UUID) so
+ * udev's incremental assembly never brings it back: one mdadm run for all
+ * of them. members: "a,b,..." (modified). */
+static int md_zero_members(char *members, const char *uuid, struct sb_err *err)
+{
+	const gchar *argv[SB_MAX_DISKS + 3] = { "mdadm", "--zero-superblock" };
+	char *m, *save = NULL, list[SB_PATH_MAX] = "";
+	GError *gerr = NULL;
+	unsigned n = 2;
+	int r;
+
+	for (m = strtok_r(members, ",", &save); m && n < SB_MAX_DISKS + 2; m = strtok_r(NULL, ",", &save)) {
+		char h[32], have[64];
+		struct stat st;
+
+		if (stat(m, &st) < 0 || !S_ISBLK(st.st_mode))
+			continue;
+		holder_md(m, h, sizeof(h));
+		if (h[0]) {
+			sb_warn("md: %s is (again) a member of %s, leaving its superblock alone", m, h);
+			continue;
+		}
+		/* libblkid reads the member's superblock (mdadm --examine would be
+		 * three mdadm runs per member) */
+		if (sb_blockdev_md_member_uuid(m, have, sizeof(have)))
+			continue; /* no md superblock: nothing to zero */
+		if (uuid[0] && strcmp(uuid, "-") && strcmp(have, uuid)) {
+			sb_warn("md: %s belongs to array %s, not %s: leaving it alone", m, have, uuid);
+			continue;
+		}
+		argv[n++] = m;
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", n > 3 ? ", " : "", m);
+	}
+	argv[n] = NULL;
+	if (n == 2 || bd_utils_exec_and_report_error(argv, NULL, &gerr))
+		return 0;
+	r = sb_err_set(err, -EIO, "md: zeroing the superblock on %s failed: %s", list, gerr ? gerr->message : "?");
+	g_clear_error(&gerr);
+	return r;
+}
+
 static int md_teardown(const struct sb_state_obj *obj, struct sb_err *err)
 {
-	char kname[32], uuid[64], members[SB_PATH_MAX], node[SB_PATH_MAX], *m, *save = NULL;
+	char kname[32], uuid[64], members[SB_PATH_MAX], node[SB_PATH_MAX];
 	struct stop_arg s;
 	int r, i;
 
@@ -389,7 +443,7 @@ static int md_teardown(const struct sb_state_obj *obj, struct sb_err *err)
 		return sb_err_set(err, -EINVAL, "md: unknown object kind '%s'", obj->kind);
 	if (strncmp(obj->id, "/dev/md/sb-", 11))
 		return sb_err_set(err, -EINVAL, "md: refusing to stop %s: not a stackbench array", obj->id);
-	r = sb_blockdev_init(err);
+	r = sb_blockdev_require(BD_PLUGIN_MDRAID, err);
 	if (r)
 		return r;
 	(void)sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
@@ -407,48 +461,15 @@ static int md_teardown(const struct sb_state_obj *obj, struct sb_err *err)
 					  SB_BUSY_BUDGET_MS / 1000, h, s.msg);
 		}
 		/* the kernel removes /sys/block/mdX shortly after the stop */
-		for (i = 0; i < 100 && md_present(kname); i++)
-			usleep(50000);
+		for (i = 0; i < 500 && md_present(kname); i++)
+			usleep(10000);
 		if (md_present(kname))
 			return sb_err_set(err, -EBUSY, "md: %s stopped but /sys/block/%s is still there", obj->id, kname);
 	}
 	(void)sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
-	/* Zero the members' superblocks (only those of this array, by UUID) so
-	 * udev's incremental assembly never brings it back. */
 	extra_get(obj->extra, "uuid", uuid, sizeof(uuid));
 	extra_get(obj->extra, "members", members, sizeof(members));
-	for (m = strtok_r(members, ",", &save); m; m = strtok_r(NULL, ",", &save)) {
-		BDMDExamineData *ex;
-		GError *gerr = NULL;
-		char h[32];
-		struct stat st;
-
-		if (stat(m, &st) < 0 || !S_ISBLK(st.st_mode))
-			continue;
-		holder_md(m, h, sizeof(h));
-		if (h[0]) {
-			sb_warn("md: %s is (again) a member of %s, leaving its superblock alone", m, h);
-			continue;
-		}
-		ex = bd_md_examine(m, &gerr);
-		if (!ex) {
-			g_clear_error(&gerr);
-			continue; /* no md superblock: nothing to zero */
-		}
-		if (uuid[0] && strcmp(uuid, "-") && ex->uuid && strcmp(ex->uuid, uuid)) {
-			sb_warn("md: %s belongs to array %s, not %s: leaving it alone", m, ex->uuid, uuid);
-			bd_md_examine_data_free(ex);
-			continue;
-		}
-		bd_md_examine_data_free(ex);
-		if (!bd_md_destroy(m, &gerr)) {
-			r = sb_err_set(err, -EIO, "md: zeroing the superblock on %s failed: %s", m,
-				       gerr ? gerr->message : "?");
-			g_clear_error(&gerr);
-			return r;
-		}
-	}
-	return 0;
+	return md_zero_members(members, uuid, err);
 }
 
 static bool md_exists(const struct sb_state_obj *obj)

@@ -12,7 +12,6 @@
 #include "core/layer.h"
 #include "core/stack.h"
 #include "sys/sysfs.h"
-#include "sys/udev.h"
 #include "util/log.h"
 #include "util/fs.h"
 
@@ -77,9 +76,6 @@ static int mount_build(struct sb_layer *l, struct sb_err *err)
 			return rc;
 	}
 	rc = sb_state_add(st, "mount", "mount", dir, dev, err);
-	if (rc)
-		return rc;
-	rc = sb_udev_settle(SB_UDEV_TIMEOUT_MS, err);
 	if (rc)
 		return rc;
 	cxt = mnt_new_context();

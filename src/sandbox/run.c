@@ -52,6 +52,16 @@ struct uml_run {
 	uint64_t mem_mib;
 	uint64_t timeout_ms;      /* 0: none */
 	pid_t pid;
+	/* the run itself */
+	struct sb_sbx_console con;
+	int pout[2], perr[2], pdiag[2]; /* console (job's stdout), tty1 (its stderr), kernel's stderr */
+	int sfd, guard_fd;
+	sigset_t old_mask;
+	bool recorded, masked;    /* what run_close undoes */
+	uint64_t start, deadline;
+	bool exited, stopping, timed_out, killed;
+	int status;
+	char buf[65536];
 };
 
 static int run_config(struct uml_run *r, struct sb_err *err)
@@ -164,229 +174,298 @@ static void member_names(unsigned n, char *out, size_t len)
 		o += snprintf(out + o, len - o, "%s/dev/ubd%c", i ? "," : "", 'a' + i);
 }
 
-int sb_sandbox_rerun(int argc, char **argv, const struct sb_sandbox_members *m,
-		     int *exit_code, struct sb_err *err)
+/* Everything the kernel reads from the host: the record, the member files,
+ * the job script and the modprobe wrapper. */
+static int run_prepare(struct uml_run *r, int argc, char **argv, const struct sb_sandbox_members *m,
+		       struct sb_err *err)
 {
-	static struct uml_run r;
-	struct sb_sbx_console con = { 0 };
-	char members[SB_SANDBOX_MAX_UBD * 12];
-	int guard_fd = -1;
-	int pout[2] = { -1, -1 }, perr[2] = { -1, -1 }, pdiag[2] = { -1, -1 }, sfd = -1;
-	sigset_t mask, old;
-	char path[PATH_MAX + 16], buf[65536];
+	char members[SB_SANDBOX_MAX_UBD * 12], path[PATH_MAX + 16];
 	const char *tmp = getenv("TMPDIR");
-	uint64_t deadline = 0, start;
-	bool exited = false, stopping = false, timed_out = false, killed = false;
-	int rc, status = 0, open_fds;
+	int rc;
 
-	memset(&r, 0, sizeof(r));
-	r.pid = -1;
-	*exit_code = 1;  /* failure, until the command inside says otherwise */
-	rc = run_config(&r, err);
-	if (rc < 0)
-		return rc;
 	if (!tmp || !*tmp || strlen(tmp) > 64)
 		tmp = "/tmp";
 	/* What earlier killed runs left, before we add our own. */
 	rc = sb_sandbox_reap(err);
 	if (rc < 0)
 		return rc;
-	r.members = m ? m->count : 0;
-	rc = sb_sbx_record_open(&r.rec, tmp, r.members ? m->dir : NULL, err);
+	r->members = m ? m->count : 0;
+	rc = sb_sbx_record_open(&r->rec, tmp, r->members ? m->dir : NULL, err);
+	if (rc < 0)
+		return rc; /* its names may be another run's: nothing to remove */
+	r->recorded = true;
+	rc = sb_sbx_members_create(&r->rec, m, err);
 	if (rc < 0)
 		return rc;
-	rc = sb_sbx_members_create(&r.rec, m, err);
+	member_names(r->members, members, sizeof(members));
+	snprintf(r->sock, sizeof(r->sock), "%s/uml/%s/mconsole", r->rec.dir, r->rec.umid);
+	snprintf(path, sizeof(path), "%s/job", r->rec.dir);
+	rc = sb_sbx_write_job(path, r->exe, argc, argv, members, err);
 	if (rc < 0)
-		goto out;
-	member_names(r.members, members, sizeof(members));
-	snprintf(r.sock, sizeof(r.sock), "%s/uml/%s/mconsole", r.rec.dir, r.rec.umid);
-	snprintf(path, sizeof(path), "%s/job", r.rec.dir);
-	rc = sb_sbx_write_job(path, r.exe, argc, argv, members, err);
+		return rc;
+	rc = sb_sbx_write_modprobe(r->rec.dir, err);
 	if (rc < 0)
-		goto out;
-	rc = sb_sbx_write_modprobe(r.rec.dir, err);
-	if (rc < 0)
-		goto out;
-	if (pipe2(pout, O_CLOEXEC) < 0 || pipe2(perr, O_CLOEXEC) < 0 || pipe2(pdiag, O_CLOEXEC) < 0) {
-		rc = sb_err_sys(err, -errno, "sandbox: pipe");
-		goto out;
-	}
+		return rc;
+	if (pipe2(r->pout, O_CLOEXEC) < 0 || pipe2(r->perr, O_CLOEXEC) < 0 || pipe2(r->pdiag, O_CLOEXEC) < 0)
+		return sb_err_sys(err, -errno, "sandbox: pipe");
+	return 0;
+}
+
+/* Signals (stop requests, the kernel's exit) arrive through a signalfd the
+ * loop polls. */
+static int run_signals_open(struct uml_run *r, struct sb_err *err)
+{
+	sigset_t mask;
+
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGHUP);
 	sigaddset(&mask, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &mask, &old);
-	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
-	if (sfd < 0) {
-		rc = sb_err_sys(err, -errno, "sandbox: signalfd");
-		goto out_mask;
-	}
+	sigprocmask(SIG_BLOCK, &mask, &r->old_mask);
+	r->masked = true;
+	r->sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (r->sfd < 0)
+		return sb_err_sys(err, -errno, "sandbox: signalfd");
+	return 0;
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/* Fork linux.uml, start the guardian, keep only our ends of the pipes. */
+static int run_boot(struct uml_run *r, struct sb_err *err)
+{
+	int rc;
+
 	fflush(stdout);
 	fflush(stderr);
-	sb_verbose("booting the throwaway kernel (%s, init %s, mem=%lluM)", r.kernel, r.init,
-		   (unsigned long long)r.mem_mib);
-	start = now_ms();
-	r.pid = fork();
-	if (r.pid < 0) {
-		rc = sb_err_sys(err, -errno, "sandbox: fork");
-		goto out_mask;
-	}
-	if (r.pid == 0)
-		child_exec(&r, pout[1], perr[1], pdiag[1], isatty(STDOUT_FILENO), isatty(STDERR_FILENO));
-	setpgid(r.pid, r.pid); /* also in the child: whichever runs first */
-	r.rec.uml_pgid = r.pid;
-	rc = sb_sbx_guard_start(&r.rec, &guard_fd, err);
+	sb_verbose("booting the throwaway kernel (%s, init %s, mem=%lluM)", r->kernel, r->init,
+		   (unsigned long long)r->mem_mib);
+	r->start = now_ms();
+	r->pid = fork();
+	if (r->pid < 0)
+		return sb_err_sys(err, -errno, "sandbox: fork");
+	if (r->pid == 0)
+		child_exec(r, r->pout[1], r->perr[1], r->pdiag[1], isatty(STDOUT_FILENO), isatty(STDERR_FILENO));
+	setpgid(r->pid, r->pid); /* also in the child: whichever runs first */
+	r->rec.uml_pgid = r->pid;
+	rc = sb_sbx_guard_start(&r->rec, &r->guard_fd, err);
 	if (rc < 0) {
-		kill_group(r.pid);
-		waitpid(r.pid, &status, 0);
-		goto out_mask;
+		kill_group(r->pid);
+		waitpid(r->pid, &r->status, 0);
+		r->exited = true;
+		return rc;
 	}
-	close(pout[1]);
-	close(perr[1]);
-	close(pdiag[1]);
-	pout[1] = perr[1] = pdiag[1] = -1;
-	if (r.timeout_ms)
-		deadline = start + r.timeout_ms;
+	close_fd(&r->pout[1]);
+	close_fd(&r->perr[1]);
+	close_fd(&r->pdiag[1]);
+	if (r->timeout_ms)
+		r->deadline = r->start + r->timeout_ms;
+	return 0;
+}
 
-	/* Until the kernel has exited and every pipe is at EOF (its helpers may
-	 * hold them a moment longer; bounded below). */
-	open_fds = 3;
-	while (!exited || open_fds > 0) {
+/* STACKBENCH_UML_TIMEOUT, or the grace after a stop request, ran out:
+ * first a graceful stop (ctrl-alt-del), then the kill. */
+static void run_deadline(struct uml_run *r)
+{
+	if (r->exited || !r->deadline || now_ms() < r->deadline)
+		return;
+	if (!r->stopping && !r->killed) {
+		r->timed_out = true;
+		r->stopping = true;
+		sb_warn("the throwaway kernel ran longer than STACKBENCH_UML_TIMEOUT; stopping it");
+		r->deadline = r->con.state >= 1 && sb_sbx_mconsole_cad(r->sock) ? now_ms() + 10000 : now_ms();
+	} else if (!r->killed) {
+		kill_group(r->pid);
+		r->killed = true;
+		r->deadline = 0;
+	}
+}
+
+/* Copy what one pipe has: the console through the marker filter, tty1 to
+ * our stderr, the kernel's diagnostics into the buffer. false at EOF. */
+static bool run_copy(struct uml_run *r, int which, int fd)
+{
+	ssize_t n = read(fd, r->buf, sizeof(r->buf)), k;
+	int state = r->con.state;
+
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return true;
+	if (n <= 0)
+		return false;
+	if (which == 0) {
+		for (k = 0; k < n; k++)
+			sb_sbx_console_byte(&r->con, r->buf[k]);
+		if (state == 0 && r->con.state >= 1)
+			sb_verbose("the command started in the throwaway kernel after %.1f s (boot and init)",
+				   (now_ms() - r->start) / 1000.0);
+	} else if (which == 1) {
+		sb_sbx_write_all(STDERR_FILENO, r->buf, n);
+	} else {
+		sb_sbx_diag_add(&r->con, r->buf, n);
+	}
+	return true;
+}
+
+/* SIGCHLD: has the kernel exited? SIGINT/TERM/HUP: stop gracefully once
+ * the job runs (before, ctrl-alt-del would just reboot), kill the second
+ * time. */
+static void run_signal(struct uml_run *r)
+{
+	struct signalfd_siginfo si;
+
+	while (read(r->sfd, &si, sizeof(si)) == sizeof(si)) {
+		if (si.ssi_signo == SIGCHLD) {
+			if (!r->exited && waitpid(r->pid, &r->status, WNOHANG) == r->pid)
+				r->exited = true;
+			continue;
+		}
+		if (r->exited || r->killed)
+			continue;
+		if (!r->stopping && r->con.state >= 1 && sb_sbx_mconsole_cad(r->sock)) {
+			r->stopping = true;
+			sb_warn("interrupted: asking the command in the throwaway kernel to stop "
+				"(interrupt again to kill the kernel)");
+			r->deadline = now_ms() + GRACE_MS;
+		} else {
+			sb_warn("interrupted: killing the throwaway kernel");
+			kill_group(r->pid);
+			r->killed = true;
+			r->deadline = 0;
+		}
+	}
+}
+
+/* Until the kernel has exited and every pipe is at EOF (its helpers may
+ * hold them a moment longer: bounded, then its group is killed). */
+static int run_wait(struct uml_run *r, struct sb_err *err)
+{
+	int *fds[3] = { &r->pout[0], &r->perr[0], &r->pdiag[0] };
+	int open_fds = 3, rc = 0, i;
+
+	while (!r->exited || open_fds > 0) {
 		struct pollfd p[4] = {
-			{ pout[0], POLLIN, 0 }, { perr[0], POLLIN, 0 }, { pdiag[0], POLLIN, 0 }, { sfd, POLLIN, 0 },
+			{ r->pout[0], POLLIN, 0 }, { r->perr[0], POLLIN, 0 }, { r->pdiag[0], POLLIN, 0 },
+			{ r->sfd, POLLIN, 0 },
 		};
-		int wait_ms = -1, i;
+		int wait_ms = -1;
 		uint64_t now = now_ms();
 
-		if (deadline)
-			wait_ms = deadline > now ? (int)(deadline - now) : 0;
-		if (exited)
+		if (r->deadline)
+			wait_ms = r->deadline > now ? (int)(r->deadline - now) : 0;
+		if (r->exited)
 			wait_ms = 2000;
 		i = poll(p, 4, wait_ms);
 		if (i < 0 && errno != EINTR) {
 			rc = sb_err_sys(err, -errno, "sandbox: poll");
 			break;
 		}
-		if (i == 0 && exited)
+		if (i == 0 && r->exited)
 			break;  /* helpers kept a pipe open; the group is killed below */
-		if (!exited && deadline && now_ms() >= deadline) {
-			if (!stopping && !killed) {
-				timed_out = true;
-				stopping = true;
-				sb_warn("the throwaway kernel ran longer than STACKBENCH_UML_TIMEOUT; stopping it");
-				deadline = con.state >= 1 && sb_sbx_mconsole_cad(r.sock) ? now_ms() + 10000 : now_ms();
-			} else if (!killed) {
-				kill_group(r.pid);
-				killed = true;
-				deadline = 0;
-			}
-		}
+		run_deadline(r);
 		for (i = 0; i < 3; i++) {
-			ssize_t n;
-
 			if (p[i].fd < 0 || !(p[i].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
-			n = read(p[i].fd, buf, sizeof(buf));
-			if (n < 0 && (errno == EINTR || errno == EAGAIN))
-				continue;
-			if (n <= 0) {
-				close(p[i].fd);
-				if (i == 0)
-					pout[0] = -1;
-				else if (i == 1)
-					perr[0] = -1;
-				else
-					pdiag[0] = -1;
+			if (!run_copy(r, i, p[i].fd)) {
+				close_fd(fds[i]);
 				open_fds--;
-				continue;
-			}
-			if (i == 0) {
-				ssize_t k;
-
-				for (k = 0; k < n; k++)
-					sb_sbx_console_byte(&con, buf[k]);
-			} else if (i == 1) {
-				sb_sbx_write_all(STDERR_FILENO, buf, n);
-			} else {
-				sb_sbx_diag_add(&con, buf, n);
 			}
 		}
-		if (p[3].revents & POLLIN) {
-			struct signalfd_siginfo si;
-
-			while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
-				if (si.ssi_signo == SIGCHLD) {
-					if (!exited && waitpid(r.pid, &status, WNOHANG) == r.pid)
-						exited = true;
-					continue;
-				}
-				if (exited || killed)
-					continue;
-				/* Before the job started there is nothing to stop
-				 * gracefully (and ctrl-alt-del would reboot). */
-				if (!stopping && con.state >= 1 && sb_sbx_mconsole_cad(r.sock)) {
-					stopping = true;
-					sb_warn("interrupted: asking the command in the throwaway kernel to stop "
-						"(interrupt again to kill the kernel)");
-					deadline = now_ms() + GRACE_MS;
-				} else {
-					sb_warn("interrupted: killing the throwaway kernel");
-					kill_group(r.pid);
-					killed = true;
-					deadline = 0;
-				}
-			}
-		}
-		if (!exited && waitpid(r.pid, &status, WNOHANG) == r.pid)
-			exited = true;
+		if (p[3].revents & POLLIN)
+			run_signal(r);
+		if (!r->exited && waitpid(r->pid, &r->status, WNOHANG) == r->pid)
+			r->exited = true;
 	}
-	if (!exited) {
-		kill_group(r.pid);
-		waitpid(r.pid, &status, 0);
+	if (!r->exited) {
+		kill_group(r->pid);
+		waitpid(r->pid, &r->status, 0);
+		r->exited = true;
 	}
 	/* Helper processes of the kernel must not outlive it. */
-	kill(-r.pid, SIGKILL);
-	sb_verbose("the throwaway kernel ran %.1f s", (now_ms() - start) / 1000.0);
-	if (rc < 0)
-		goto out_mask;
+	kill(-r->pid, SIGKILL);
+	sb_verbose("the throwaway kernel ran %.1f s", (now_ms() - r->start) / 1000.0);
+	return rc;
+}
 
-	snprintf(path, sizeof(path), "%s/job.rc", r.rec.dir);
-	if (sb_sbx_read_small(path, buf, sizeof(buf)) == 0 && buf[0] >= '0' && buf[0] <= '9') {
-		*exit_code = atoi(buf);
-		if (timed_out)
+/* The job's exit status (job.rc, written by the init), or why there is
+ * none. */
+static int run_result(struct uml_run *r, int *exit_code, struct sb_err *err)
+{
+	char path[PATH_MAX + 16];
+	const char *tail;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/job.rc", r->rec.dir);
+	if (sb_sbx_read_small(path, r->buf, sizeof(r->buf)) == 0 && r->buf[0] >= '0' && r->buf[0] <= '9') {
+		*exit_code = atoi(r->buf);
+		if (r->timed_out)
 			rc = sb_err_set(err, -ETIMEDOUT, "the throwaway kernel was stopped after "
 					"STACKBENCH_UML_TIMEOUT (the command exited %d)", *exit_code);
 		else
 			rc = 0;
-	} else if (killed || stopping) {
-		rc = timed_out ? sb_err_set(err, -ETIMEDOUT, "the throwaway kernel was killed after "
-					    "STACKBENCH_UML_TIMEOUT")
-			       : sb_err_set(err, -EINTR, "interrupted: the throwaway kernel was killed");
+	} else if (r->killed || r->stopping) {
+		rc = r->timed_out ? sb_err_set(err, -ETIMEDOUT, "the throwaway kernel was killed after "
+					       "STACKBENCH_UML_TIMEOUT")
+				  : sb_err_set(err, -EINTR, "interrupted: the throwaway kernel was killed");
 	} else {
 		/* Show the tail of what the kernel said: that is the diagnosis. */
-		const char *tail = con.ndiag > 600 ? con.diag + con.ndiag - 600 : con.diag;
-
+		tail = r->con.ndiag > 600 ? r->con.diag + r->con.ndiag - 600 : r->con.diag;
 		rc = sb_err_set(err, -EIO, "the throwaway kernel ended (%s %d) without reporting the "
 				"command's exit status%s%s",
-				WIFSIGNALED(status) ? "signal" : "status",
-				WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status),
-				con.ndiag ? "; its last output:\n" : "", tail);
+				WIFSIGNALED(r->status) ? "signal" : "status",
+				WIFSIGNALED(r->status) ? WTERMSIG(r->status) : WEXITSTATUS(r->status),
+				r->con.ndiag ? "; its last output:\n" : "", tail);
 	}
-	if (sb_log_get_level() >= SB_LOG_DEBUG && con.ndiag)
-		sb_debug("throwaway kernel's own output:\n%s", con.diag);
-out_mask:
-	if (sfd >= 0)
-		close(sfd);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-out:
-	if (pout[0] >= 0) close(pout[0]);
-	if (pout[1] >= 0) close(pout[1]);
-	if (perr[0] >= 0) close(perr[0]);
-	if (perr[1] >= 0) close(perr[1]);
-	if (pdiag[0] >= 0) close(pdiag[0]);
-	if (pdiag[1] >= 0) close(pdiag[1]);
-	sb_sbx_record_close(&r.rec);
-	sb_sbx_guard_stop(guard_fd);
+	if (sb_log_get_level() >= SB_LOG_DEBUG && r->con.ndiag)
+		sb_debug("throwaway kernel's own output:\n%s", r->con.diag);
+	return rc;
+}
+
+static void run_close(struct uml_run *r)
+{
+	int i;
+
+	close_fd(&r->sfd);
+	if (r->masked)
+		sigprocmask(SIG_SETMASK, &r->old_mask, NULL);
+	for (i = 0; i < 2; i++) {
+		close_fd(&r->pout[i]);
+		close_fd(&r->perr[i]);
+		close_fd(&r->pdiag[i]);
+	}
+	if (r->recorded)
+		sb_sbx_record_close(&r->rec);
+	sb_sbx_guard_stop(r->guard_fd);
+}
+
+int sb_sandbox_rerun(int argc, char **argv, const struct sb_sandbox_members *m,
+		     int *exit_code, struct sb_err *err)
+{
+	static struct uml_run r;
+	int rc;
+
+	memset(&r, 0, sizeof(r));
+	r.pid = -1;
+	r.sfd = r.guard_fd = -1;
+	r.pout[0] = r.pout[1] = r.perr[0] = r.perr[1] = r.pdiag[0] = r.pdiag[1] = -1;
+	*exit_code = 1;  /* failure, until the command inside says otherwise */
+	rc = run_config(&r, err);
+	if (rc < 0)
+		return rc;
+	rc = run_prepare(&r, argc, argv, m, err);
+	if (rc >= 0)
+		rc = run_signals_open(&r, err);
+	if (rc >= 0)
+		rc = run_boot(&r, err);
+	if (rc >= 0)
+		rc = run_wait(&r, err);
+	if (rc >= 0)
+		rc = run_result(&r, exit_code, err);
+	run_close(&r);
 	return rc;
 }

@@ -13,4 +13,10 @@ int sb_blockdev_init(struct sb_err *err);
 /* Load one more plugin on top of what is loaded (idempotent). */
 int sb_blockdev_require(BDPlugin plugin, struct sb_err *err);
 
+/* The md array UUID in dev's member superblock, as libblkid reads it (the
+ * canonical 8-4-4-4-12 form libblockdev's mdraid plugin also gives): 0, or
+ * -ENOENT when dev carries no md superblock. No mdadm run: one read of the
+ * superblock, where `mdadm --examine` costs three processes. */
+int sb_blockdev_md_member_uuid(const char *dev, char *uuid, size_t len);
+
 #endif

@@ -56,7 +56,7 @@ out:
 	return rc;
 }
 
-int sb_udev_wait_node(const char *devnode, unsigned timeout_ms, struct sb_err *err)
+int sb_udev_wait_devnode(const char *devnode, unsigned timeout_ms, struct sb_err *err)
 {
 	long long start = now_ms(), deadline = start + timeout_ms;
 	struct stat st;
@@ -68,5 +68,15 @@ int sb_udev_wait_node(const char *devnode, unsigned timeout_ms, struct sb_err *e
 		usleep(10000);
 	}
 	sb_debug("%s present after %lld ms", devnode, now_ms() - start);
+	return 0;
+}
+
+int sb_udev_wait_node(const char *devnode, unsigned timeout_ms, struct sb_err *err)
+{
+	long long deadline = now_ms() + timeout_ms;
+	int rc = sb_udev_wait_devnode(devnode, timeout_ms, err);
+
+	if (rc)
+		return rc;
 	return sb_udev_settle(deadline > now_ms() ? (unsigned)(deadline - now_ms()) : 1000, err);
 }

@@ -16,8 +16,13 @@ bool sb_udev_running(void);
 /* Wait until udev's event queue is empty; -ETIMEDOUT after timeout_ms.
  * A no-op success when udev isn't running. */
 int sb_udev_settle(unsigned timeout_ms, struct sb_err *err);
-/* Wait until devnode exists as a block device (udev or devtmpfs made it),
- * then settle; -ETIMEDOUT after timeout_ms. */
+/* Wait until devnode exists as a block device (udev or devtmpfs made it);
+ * -ETIMEDOUT after timeout_ms. No settle: for a device the next step only
+ * opens or writes, which udev's blkid reading it at the same time does not
+ * disturb (it never opens exclusively). */
+int sb_udev_wait_devnode(const char *devnode, unsigned timeout_ms, struct sb_err *err);
+/* The same, then settle: where the next step needs udev's work done (its
+ * symlinks, or nobody else holding the device open). */
 int sb_udev_wait_node(const char *devnode, unsigned timeout_ms, struct sb_err *err);
 
 #endif

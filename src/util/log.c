@@ -26,12 +26,31 @@ bool sb_log_progress_enabled(void)
 	return isatty(STDERR_FILENO);
 }
 
+/* Seconds since this process started, on every line at -vv: where
+ * a build's time goes (settles, waits, each tool run) reads off -vv. */
+static struct timespec t0;
+
+__attribute__((constructor)) static void log_start(void)
+{
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+}
+
+static void put_elapsed(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	fprintf(stderr, "[%7.3f] ", (double)(now.tv_sec - t0.tv_sec) + (now.tv_nsec - t0.tv_nsec) / 1e9);
+}
+
 static void vlog(enum sb_log_level min, const char *prefix, const char *fmt, va_list ap)
 {
 	if (level < min)
 		return;
 	sb_progress_done();
 	fputs(prefix, stderr);
+	if (level >= SB_LOG_DEBUG)
+		put_elapsed();
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }

@@ -90,7 +90,15 @@ for d in "$D0" "$D1"; do
 		ok "$d: nothing of the old md 1.0 superblock at the end"
 	fi
 done
+uuid=$(grep -o 'uuid=[0-9a-f-]*' "$STACKBENCH_STATE_DIR/diskraid.state" | head -1)
+want=$(blkid -p -o value -s UUID "$D0")
+[ -n "$want" ] && [ "$uuid" = "uuid=$want" ] && ok "the state records the array's UUID ($want)" ||
+	bad "the state records '$uuid', the member says '$want'"
 check "teardown of the RAID1 disks: stack" 0 "$("$SB" teardown diskraid >/dev/null 2>&1; echo $?)"
+for d in "$D0" "$D1"; do
+	mdadm --examine "$d" >/dev/null 2>&1 && bad "$d: teardown left its md superblock" ||
+		ok "$d: teardown zeroed its md superblock"
+done
 
 out=$("$SB" build --wipe --destroy-data="$byid/disk2" "$img/one.yml" 2>&1); rc=$?
 check "build --wipe of the single-disk stack (LVM label + md 0.90 at the end)" 0 "$rc"

@@ -285,6 +285,14 @@ static void test_errors(void **st)
 		 "t.yml:1:18: luks.key_size: 384 bits is not valid for aes-xts-plain64; xts takes 256 or 512");
 	load_bad("luks: {cipher: aes-cbc-essiv:sha256, key_size: 512}\n",
 		 "t.yml:1:48: luks.key_size: 512 bits is not valid for aes-cbc-essiv:sha256; cbc takes 128, 192 or 256");
+	load_bad("luks: {type: luks1, integrity: hmac-sha256}\n",
+		 "t.yml:1:32: luks.integrity: hmac-sha256 needs type: luks2 (LUKS1 has no integrity)");
+	load_bad("luks: {integrity: aead}\n",
+		 "t.yml:1:19: luks.integrity: aead needs an AEAD cipher with random IVs (luks.cipher aes-gcm-random or aes-ccm-random), not aes-xts-plain64");
+	load_bad("luks: {cipher: aes-gcm-random, key_size: 256}\n",
+		 "t.yml:1:16: luks.cipher: aes-gcm-random is an AEAD cipher: it needs luks.integrity: aead");
+	load_bad("luks: {integrity: sha256}\n",
+		 "t.yml:1:19: luks.integrity: 'sha256' is not allowed; allowed: none, hmac-sha256, hmac-sha512, aead");
 	load_bad("luks: {cipher: aes}\n",
 		 "t.yml:1:16: luks.cipher: 'aes' is not of the form cipher-mode[-iv]; e.g. aes-xts-plain64, aes-cbc-essiv:sha256");
 	load_bad("luks: {cipher: 'aes-xts-plain64-x'}\n",
@@ -317,7 +325,7 @@ static void test_errors(void **st)
 		 "t.yml:1:23: devices.loop.dir: 'relative/dir' is not an absolute path");
 	unknown_top_key();
 	load_bad("luks:\n  cypher: aes-xts-plain64\n",
-		 "t.yml:2:3: unknown key 'cypher' in luks; allowed: type, cipher, key_size, sector_size, pbkdf, flags, no_read_workqueue, no_write_workqueue, same_cpu_crypt, allow_discards");
+		 "t.yml:2:3: unknown key 'cypher' in luks; allowed: type, cipher, key_size, sector_size, integrity, pbkdf, flags, no_read_workqueue, no_write_workqueue, same_cpu_crypt, allow_discards");
 	load_bad("raid: [1, 10]\n",
 		 "t.yml:1:7: raid: expected a mapping (keys: level, devices, chunk, layout, metadata, bitmap, sync), got a list");
 	load_bad("fs: {lazy_init: yes}\n",
@@ -477,7 +485,7 @@ static void test_matrix(void **st)
 		sb_spec_list_free(&l);
 	}
 	load_bad("matrix:\n  luks.sektor: [1]\n",
-		 "t.yml:2:3: unknown key 'luks.sektor'; allowed in luks: type, cipher, key_size, sector_size, pbkdf, flags, no_read_workqueue, no_write_workqueue, same_cpu_crypt, allow_discards");
+		 "t.yml:2:3: unknown key 'luks.sektor'; allowed in luks: type, cipher, key_size, sector_size, integrity, pbkdf, flags, no_read_workqueue, no_write_workqueue, same_cpu_crypt, allow_discards");
 	load_bad("matrix:\n  luks.sector_size: 512\n",
 		 "t.yml:2:21: matrix: luks.sector_size: expected a non-empty list of values, got a scalar");
 	load_bad("matrix: [1]\n",

@@ -98,6 +98,30 @@ static const char *pbkdf_name(const struct sb_luks_spec *k)
 	return CRYPT_KDF_PBKDF2;
 }
 
+/* luks.integrity as libcryptsetup names it, and the bytes of its own key
+ * (an hmac's key is part of the volume key, after the cipher's); NULL: none. */
+static const char *integrity_of(const struct sb_luks_spec *k, unsigned *key_bytes)
+{
+	*key_bytes = 0;
+	if (!strcmp(k->integrity, "hmac-sha256"))
+		return *key_bytes = 32, "hmac(sha256)";
+	if (!strcmp(k->integrity, "hmac-sha512"))
+		return *key_bytes = 64, "hmac(sha512)";
+	return !strcmp(k->integrity, "aead") ? "aead" : NULL;
+}
+
+/* With integrity, a sector never written has no valid tag and fails to
+ * read (mkfs reads some): zero the whole mapping once, as luksFormat does
+ * unless --integrity-no-wipe. */
+static int integrity_wipe(struct crypt_device *cd, const char *node, struct sb_err *err)
+{
+	int r = crypt_wipe(cd, node, CRYPT_WIPE_ZERO, 0, 0, 1 << 20, 0, NULL, NULL);
+
+	if (r < 0)
+		return sb_err_sys(err, r, "luks: zeroing %s (integrity tags) failed (%s)", node, cs_detail());
+	return 0;
+}
+
 static void flags_str(const struct sb_luks_spec *k, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s%s%s%s",
@@ -121,9 +145,11 @@ static void luks_plan(const struct sb_layer *l, struct sb_plan *p)
 	else
 		snprintf(cost, sizeof(cost), "%s time %u, %u KiB, %u threads", k->pbkdf,
 			 k->pbkdf_iterations, k->pbkdf_memory_kib, k->pbkdf_parallel);
-	sb_plan_build(p, "luks: luksFormat %s %s %u-bit key, %u-byte sectors, %s (random key held in locked memory) on %s; open as %s%s%s (via libcryptsetup)",
+	sb_plan_build(p, "luks: luksFormat %s %s %u-bit key, %u-byte sectors, %s (random key held in locked memory) on %s; open as %s%s%s (via libcryptsetup)%s%s%s",
 		      !strcmp(k->type, "luks1") ? "LUKS1" : "LUKS2", k->cipher, k->key_size,
-		      k->sector_size, cost, below, name, flags[0] ? " with flags" : "", flags);
+		      k->sector_size, cost, below, name, flags[0] ? " with flags" : "", flags,
+		      strcmp(k->integrity, "none") ? "; integrity " : "", strcmp(k->integrity, "none") ? k->integrity : "",
+		      strcmp(k->integrity, "none") ? " (dm-integrity tags below dm-crypt), then zero all of it through the mapping" : "");
 	sb_plan_teardown(p, "luks: close %s (udev settle, retry while busy, at most %d s), then wipe the LUKS header and keyslots on %s",
 			 name, SB_BUSY_BUDGET_MS / 1000, below);
 }
@@ -136,8 +162,9 @@ static int luks_build(struct sb_layer *l, struct sb_err *err)
 	struct crypt_params_luks2 p2;
 	struct crypt_params_luks1 p1;
 	char cipher[32], mode[64], name[SB_NAME_MAX + 16], node[SB_PATH_MAX], extra[SB_PATH_MAX];
-	const char *dev, *type, *uuid;
+	const char *dev, *type, *uuid, *integ = NULL;
 	bool luks1 = !strcmp(k->type, "luks1");
+	unsigned integ_key;
 	void *pass = NULL;
 	int r;
 
@@ -204,8 +231,9 @@ static int luks_build(struct sb_layer *l, struct sb_err *err)
 		memset(&p2, 0, sizeof(p2));
 		p2.pbkdf = &pbkdf;
 		p2.sector_size = k->sector_size;
+		p2.integrity = integ = integrity_of(k, &integ_key);
 		type = CRYPT_LUKS2;
-		r = crypt_format(cd, type, cipher, mode, NULL, NULL, k->key_size / 8, &p2);
+		r = crypt_format(cd, type, cipher, mode, NULL, NULL, k->key_size / 8 + integ_key, &p2);
 	}
 	if (r < 0) {
 		sb_err_sys(err, r, "luks: luksFormat %s %s %u-bit key, %u-byte sectors on %s failed (%s)",
@@ -246,6 +274,8 @@ static int luks_build(struct sb_layer *l, struct sb_err *err)
 	/* libcryptsetup's activation already waited for udev's rules on the
 	 * new mapping (its udev cookie) where udev runs: the node suffices. */
 	r = sb_udev_wait_devnode(node, SB_UDEV_TIMEOUT_MS, err);
+	if (!r && !luks1 && integ)
+		r = integrity_wipe(cd, node, err);
 	if (r)
 		goto out;
 	snprintf(l->dev[0], sizeof(l->dev[0]), "%s", node);
@@ -374,6 +404,7 @@ static int luks_describe(const struct sb_layer *l, struct json_object *out, stru
 	struct crypt_device *cd = NULL;
 	struct crypt_active_device cad;
 	struct crypt_pbkdf_type pk;
+	struct crypt_params_integrity ip;
 	struct json_object *flags, *drv = NULL;
 	char name[SB_NAME_MAX + 16], spec[128], c[64] = "", m[64] = "";
 	unsigned key_bits, sector;
@@ -391,7 +422,11 @@ static int luks_describe(const struct sb_layer *l, struct json_object *out, stru
 	add_str(out, "device", l->dev[0]);
 	add_str(out, "type", crypt_get_type(cd));
 	add_str(out, "cipher", spec);
-	json_object_object_add(out, "key_size", json_object_new_int(crypt_get_volume_key_size(cd) * 8));
+	memset(&ip, 0, sizeof(ip));
+	(void)crypt_get_integrity_info(cd, &ip);   /* -EINVAL without integrity: stays zero */
+	add_str(out, "integrity", ip.integrity ? ip.integrity : "none");
+	json_object_object_add(out, "key_size", json_object_new_int(
+		(crypt_get_volume_key_size(cd) - (int)ip.integrity_key_size) * 8));
 	json_object_object_add(out, "sector_size", json_object_new_int(crypt_get_sector_size(cd)));
 	json_object_object_add(out, "data_offset", json_object_new_int64((int64_t)crypt_get_data_offset(cd) * 512));
 	add_str(out, "underlying", crypt_get_device_name(cd));
@@ -422,7 +457,7 @@ static int luks_describe(const struct sb_layer *l, struct json_object *out, stru
 				       json_object_new_boolean(!!(cad.flags & CRYPT_ACTIVATE_SUSPENDED)));
 	}
 	json_object_object_add(out, "flags", flags);
-	key_bits = (unsigned)crypt_get_volume_key_size(cd) * 8;
+	key_bits = (unsigned)(crypt_get_volume_key_size(cd) - (int)ip.integrity_key_size) * 8;
 	sector = (unsigned)crypt_get_sector_size(cd);
 	crypt_free(cd);
 	/* The driver is only a fact worth recording if we can read it; a
@@ -533,8 +568,11 @@ struct luks_seen {
 static void luks_seen_dm(const char *name, void *ctx)
 {
 	struct luks_seen *w = ctx;
+	size_t n = strlen(w->name);
 
-	if (!strcmp(name, w->name))
+	/* NAME_dif: the dm-integrity device libcryptsetup puts under an
+	 * integrity mapping */
+	if (!strncmp(name, w->name, n) && (!name[n] || !strcmp(name + n, "_dif")))
 		sb_leftover_add(w->found, "dm device ", name, "");
 }
 

@@ -14,6 +14,7 @@ static const char *const luks_types[] = { "luks1", "luks2", NULL };
 static const char *const luks_sectors[] = { "512", "1024", "2048", "4096", NULL };
 static const char *const pbkdf_types[] = { "pbkdf2", "argon2i", "argon2id", NULL };
 static const char *const pbkdf_hashes[] = { "sha1", "sha256", "sha512", "ripemd160", "whirlpool", NULL };
+static const char *const luks_integrity[] = { "none", "hmac-sha256", "hmac-sha512", "aead", NULL };
 static const char *const luks_flags[] = { "no_read_workqueue", "no_write_workqueue",
 					  "same_cpu_crypt", "allow_discards", NULL };
 
@@ -43,6 +44,8 @@ static const struct sb_opt luks_opts[] = {
 	  "key bits (default 512 for xts, else 256); xts: 256|512, others: 128|192|256" },
 	{ "sector_size", SB_OPT_U32, FLD(sb_luks_spec, sector_size), "512", 0, 0, luks_sectors, NULL,
 	  "encryption sector size; not smaller than the device's logical sector" },
+	{ "integrity", SB_OPT_ENUM, FLD(sb_luks_spec, integrity), "none", 0, 0, luks_integrity, NULL,
+	  "LUKS2 authenticated encryption: hmac-sha256/512 with any cipher, aead with aes-gcm-random; every sector is zeroed once at build" },
 	{ "pbkdf", SB_OPT_SECTION, 0, 0, NULL, 0, 0, NULL, &pbkdf_sec,
 	  "key derivation settings" },
 	{ "flags", SB_OPT_LUKSFLAGS, 0, 0, NULL, 0, 0, luks_flags, NULL,
@@ -94,7 +97,7 @@ static int check_luks(const struct sb_spec_ctx *c, struct sb_stack_spec *s)
 {
 	struct sb_luks_spec *l = &s->luks;
 	char mode[32];
-	bool xts;
+	bool xts, aead;
 
 	if (!l->enabled)
 		return 0;
@@ -113,6 +116,17 @@ static int check_luks(const struct sb_spec_ctx *c, struct sb_stack_spec *s)
 		return sb_spec_fail_at(c, "luks.key_size", false,
 				    "luks.key_size: %u bits is not valid for %s; %s takes 128, 192 or 256",
 				    l->key_size, l->cipher, mode);
+	if (strcmp(l->integrity, "none") && !strcmp(l->type, "luks1"))
+		return sb_spec_fail_at(c, "luks.integrity", false,
+				       "luks.integrity: %s needs type: luks2 (LUKS1 has no integrity)", l->integrity);
+	aead = strstr(l->cipher, "-random") && (!strcmp(mode, "gcm") || !strcmp(mode, "ccm"));
+	if (!strcmp(l->integrity, "aead") && !aead)
+		return sb_spec_fail_at(c, "luks.integrity", false,
+				       "luks.integrity: aead needs an AEAD cipher with random IVs (luks.cipher aes-gcm-random "
+				       "or aes-ccm-random), not %s", l->cipher);
+	if (aead && strcmp(l->integrity, "aead"))
+		return sb_spec_fail_at(c, "luks.cipher", false,
+				       "luks.cipher: %s is an AEAD cipher: it needs luks.integrity: aead", l->cipher);
 	if (!strcmp(l->type, "luks1")) {
 		if (l->sector_size != 512)
 			return sb_spec_fail_at(c, "luks.sector_size", false,
@@ -134,6 +148,8 @@ static void luks_summary(const struct sb_stack_spec *s, char *buf, size_t len)
 	if (s->luks.enabled)
 		sb_spec_append(buf, len, " → %s %s/%u, %u B sectors", !strcmp(s->luks.type, "luks1") ? "LUKS1" : "LUKS2",
 			       s->luks.cipher, s->luks.key_size, s->luks.sector_size);
+	if (s->luks.enabled && strcmp(s->luks.integrity, "none"))
+		sb_spec_append(buf, len, ", integrity %s", s->luks.integrity);
 }
 
 static const struct sb_opt luks_top[] = {

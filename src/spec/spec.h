@@ -80,6 +80,7 @@ struct sb_luks_spec {
 	uint32_t pbkdf_memory_kib;/* argon2 only */
 	uint32_t pbkdf_parallel;  /* argon2 only */
 	char hash[16];            /* pbkdf2 hash, default sha256 */
+	char integrity[16];       /* "none" | "hmac-sha256" | "hmac-sha512" | "aead" (LUKS2, dm-integrity below dm-crypt) */
 	bool no_read_workqueue;
 	bool no_write_workqueue;
 	bool same_cpu_crypt;

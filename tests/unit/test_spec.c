@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "spec/part.h"
 #include "spec/spec.h"
 
 static struct sb_spec_list load_ok_sets(const char *yaml, const char *const *sets, unsigned nsets)
@@ -50,6 +51,33 @@ static void load_bad_sets(const char *yaml, const char *const *sets, unsigned ns
 static void load_bad(const char *yaml, const char *msg)
 {
 	load_bad_sets(yaml, NULL, 0, msg);
+}
+
+/* The top level's keys: name, description, devices, then the sections of
+ * the registry's layers in registry order (a new layer's section joins
+ * them without this test changing), then fs, bench, matrix. */
+static void top_keys(char *buf, size_t len)
+{
+	const struct sb_spec_part *p;
+	unsigned i;
+
+	snprintf(buf, len, "name, description, devices");
+	for (i = 0; (p = sb_spec_part_at(i)); i++)
+		if (!p->parent[0])
+			sb_spec_append(buf, len, ", %s", p->opts[0].key);
+	sb_spec_append(buf, len, ", fs, bench, matrix");
+	assert_non_null(strstr(buf, "devices, raid, lvm, luks, faults, "));
+}
+
+static void unknown_top_key(void)
+{
+	char keys[400], want[512];
+
+	top_keys(keys, sizeof(keys));
+	snprintf(want, sizeof(want), "t.yml:1:1: unknown key 'foo'; allowed at the top level: %s", keys);
+	load_bad("foo: 1\n", want);
+	snprintf(want, sizeof(want), "t.yml:1:1: expected a mapping of keys at the top level (%s), got a list", keys);
+	load_bad("- a\n- b\n", want);
 }
 
 static void test_defaults(void **st)
@@ -257,6 +285,14 @@ static void test_errors(void **st)
 		 "t.yml:1:18: luks.key_size: 384 bits is not valid for aes-xts-plain64; xts takes 256 or 512");
 	load_bad("luks: {cipher: aes-cbc-essiv:sha256, key_size: 512}\n",
 		 "t.yml:1:48: luks.key_size: 512 bits is not valid for aes-cbc-essiv:sha256; cbc takes 128, 192 or 256");
+	load_bad("luks: {type: luks1, integrity: hmac-sha256}\n",
+		 "t.yml:1:32: luks.integrity: hmac-sha256 needs type: luks2 (LUKS1 has no integrity)");
+	load_bad("luks: {integrity: aead}\n",
+		 "t.yml:1:19: luks.integrity: aead needs an AEAD cipher with random IVs (luks.cipher aes-gcm-random or aes-ccm-random), not aes-xts-plain64");
+	load_bad("luks: {cipher: aes-gcm-random, key_size: 256}\n",
+		 "t.yml:1:16: luks.cipher: aes-gcm-random is an AEAD cipher: it needs luks.integrity: aead");
+	load_bad("luks: {integrity: sha256}\n",
+		 "t.yml:1:19: luks.integrity: 'sha256' is not allowed; allowed: none, hmac-sha256, hmac-sha512, aead");
 	load_bad("luks: {cipher: aes}\n",
 		 "t.yml:1:16: luks.cipher: 'aes' is not of the form cipher-mode[-iv]; e.g. aes-xts-plain64, aes-cbc-essiv:sha256");
 	load_bad("luks: {cipher: 'aes-xts-plain64-x'}\n",
@@ -287,10 +323,9 @@ static void test_errors(void **st)
 		 "t.yml:3:15: bench.size: 200 MiB is larger than the 128.0 MiB the stack's devices provide; use a smaller size or 0 (automatic)");
 	load_bad("devices: {loop: {dir: relative/dir}}\n",
 		 "t.yml:1:23: devices.loop.dir: 'relative/dir' is not an absolute path");
-	load_bad("foo: 1\n",
-		 "t.yml:1:1: unknown key 'foo'; allowed at the top level: name, description, devices, raid, lvm, luks, faults, fs, bench, matrix");
+	unknown_top_key();
 	load_bad("luks:\n  cypher: aes-xts-plain64\n",
-		 "t.yml:2:3: unknown key 'cypher' in luks; allowed: type, cipher, key_size, sector_size, pbkdf, flags, no_read_workqueue, no_write_workqueue, same_cpu_crypt, allow_discards");
+		 "t.yml:2:3: unknown key 'cypher' in luks; allowed: type, cipher, key_size, sector_size, integrity, pbkdf, flags, no_read_workqueue, no_write_workqueue, same_cpu_crypt, allow_discards");
 	load_bad("raid: [1, 10]\n",
 		 "t.yml:1:7: raid: expected a mapping (keys: level, devices, chunk, layout, metadata, bitmap, sync), got a list");
 	load_bad("fs: {lazy_init: yes}\n",
@@ -309,8 +344,6 @@ static void test_errors(void **st)
 		 "t.yml:2:14: fs.block_size: expected one of 1024, 2048, 4096, got nothing (null)");
 	load_bad("fs:\n  type: ext4\n  type: xfs\n",
 		 "t.yml:3:3: duplicate key 'type'; each key may appear once");
-	load_bad("- a\n- b\n",
-		 "t.yml:1:1: expected a mapping of keys at the top level (name, description, devices, raid, lvm, luks, faults, fs, bench, matrix), got a list");
 	load_bad("", "t.yml:1:1: empty stack description; expected a mapping with keys such as devices, raid, lvm, luks, fs, bench");
 	load_bad("# only a comment\n", "t.yml:1:1: empty stack description; expected a mapping with keys such as devices, raid, lvm, luks, fs, bench");
 	load_bad("a: b\n---\nc: d\n", "t.yml:2:1: a second YAML document; a stack file holds exactly one");
@@ -452,7 +485,7 @@ static void test_matrix(void **st)
 		sb_spec_list_free(&l);
 	}
 	load_bad("matrix:\n  luks.sektor: [1]\n",
-		 "t.yml:2:3: unknown key 'luks.sektor'; allowed in luks: type, cipher, key_size, sector_size, pbkdf, flags, no_read_workqueue, no_write_workqueue, same_cpu_crypt, allow_discards");
+		 "t.yml:2:3: unknown key 'luks.sektor'; allowed in luks: type, cipher, key_size, sector_size, integrity, pbkdf, flags, no_read_workqueue, no_write_workqueue, same_cpu_crypt, allow_discards");
 	load_bad("matrix:\n  luks.sector_size: 512\n",
 		 "t.yml:2:21: matrix: luks.sector_size: expected a non-empty list of values, got a scalar");
 	load_bad("matrix: [1]\n",

@@ -77,6 +77,7 @@ if [ "$set_" = luks ] || [ "$set_" = all ]; then
 	"$luksf|luks:dm:extra|cryptsetup isLuks /dev/md/sb-luks4096"
 	"$luksf|luks:key|test -b /dev/mapper/sb-luks4096-crypt"
 	"$luksf|after:mount|grep -q ' $state/' /proc/self/mountinfo"
+	"$root/stacks/integrity.yml|after:integrity|test -b /dev/mapper/sb-integrity-integrity-1"
 	)
 fi
 t0=$(date +%s)

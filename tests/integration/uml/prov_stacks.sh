@@ -78,6 +78,12 @@ check_stack() { # name summary file
 		md=$(basename "$(readlink -f "$md")")
 		[ "$(cat /sys/block/$md/md/level)" = "raid$lvl" ] && ok "$name: md level raid$lvl" ||
 			bad "$name: md level $(cat /sys/block/$md/md/level), want raid$lvl"
+		if [[ $sum =~ \+\ dm-integrity\ ([a-z0-9-]+)\  ]]; then   # md's members are the integrity mappings
+			want=${BASH_REMATCH[1]}; [[ $want == hmac-* ]] && want="hmac(${want#hmac-})"
+			[ "$(integritysetup status "sb-$name-integrity-0" | awk '$1 == "integrity:" { print $2 }')" = "$want" ] &&
+				ls /sys/block/$md/slaves | grep -q '^dm-' && ok "$name: md over dm-integrity $want" ||
+				bad "$name: md members: $(ls /sys/block/$md/slaves), integrity: $(integritysetup status "sb-$name-integrity-0" 2>&1 | grep integrity:)"
+		fi
 		if [ "$lvl" = 10 ] && [[ $sum =~ RAID10\ ([a-z]+[0-9]+)\ .*\ ([0-9]+)\ KiB\ chunks ]]; then
 			want=$(md_layout_value "${BASH_REMATCH[1]}")
 			[ "$(cat /sys/block/$md/md/layout)" = "$want" ] && ok "$name: md layout ${BASH_REMATCH[1]}" ||

@@ -201,13 +201,34 @@ static int md_sync(struct sb_layer *l, struct md_priv *priv, uint64_t member_byt
 	return 0;
 }
 
+/* Options libblockdev has no parameter for go as extra mdadm args
+ * (at most 5; lay holds the --layout word). */
+static unsigned md_extra_args(const struct sb_raid_spec *rs, BDExtraArg *args, char *lay, size_t laylen)
+{
+	unsigned na = 0;
+
+	if (rs->level != 1) {
+		snprintf(lay, laylen, "--layout=%s", rs->md_layout);
+		args[na++] = (BDExtraArg){ lay, NULL };
+	}
+	if (!strcmp(rs->consistency, "ppl"))
+		args[na++] = (BDExtraArg){ "--consistency-policy=ppl", NULL };
+	/* mdadm adds an internal bitmap on its own to large arrays */
+	if (!strcmp(rs->bitmap, "none"))
+		args[na++] = (BDExtraArg){ "--bitmap=none", NULL };
+	if (rs->sync == SB_SYNC_ASSUME_CLEAN)
+		args[na++] = (BDExtraArg){ "--assume-clean", NULL };
+	args[na++] = (BDExtraArg){ "--homehost=any", NULL };
+	return na;
+}
+
 static int md_build(struct sb_layer *l, struct sb_err *err)
 {
 	const struct sb_raid_spec *rs = &l->spec->raid;
 	const gchar *disks[SB_MAX_DISKS + 1];
 	BDExtraArg args[8], *argp[9];
 	char path[SB_PATH_MAX], extra[SB_PATH_MAX], members[SB_PATH_MAX - 64] = "", level[8];
-	char lay[48], bmp[32], node[SB_PATH_MAX];
+	char lay[48], node[SB_PATH_MAX];
 	struct md_priv *priv;
 	BDMDDetailData *det;
 	GError *gerr = NULL;
@@ -233,21 +254,7 @@ static int md_build(struct sb_layer *l, struct sb_err *err)
 	disks[rs->devices] = NULL;
 	snprintf(level, sizeof(level), "raid%u", rs->level);
 
-	/* Options libblockdev has no parameter for go as extra mdadm args. */
-	if (rs->level != 1) {
-		snprintf(lay, sizeof(lay), "--layout=%s", rs->md_layout);
-		args[na++] = (BDExtraArg){ lay, NULL };
-	}
-	if (!strcmp(rs->consistency, "ppl"))
-		args[na++] = (BDExtraArg){ "--consistency-policy=ppl", NULL };
-	if (!strcmp(rs->bitmap, "none")) {
-		/* mdadm adds an internal bitmap on its own to large arrays */
-		snprintf(bmp, sizeof(bmp), "--bitmap=none");
-		args[na++] = (BDExtraArg){ bmp, NULL };
-	}
-	if (rs->sync == SB_SYNC_ASSUME_CLEAN)
-		args[na++] = (BDExtraArg){ "--assume-clean", NULL };
-	args[na++] = (BDExtraArg){ "--homehost=any", NULL };
+	na = md_extra_args(rs, args, lay, sizeof(lay));
 	for (i = 0; i < na; i++)
 		argp[i] = &args[i];
 	argp[na] = NULL;

@@ -477,14 +477,11 @@ static int md_describe(const struct sb_layer *l, struct json_object *out, struct
 	add_sysfs(out, priv->kname, "sync_action", "sync_action", false);
 	add_sysfs(out, priv->kname, "sync_completed", "sync_completed", false);
 	add_sysfs(out, priv->kname, "degraded", "degraded", true);
-	{
-		/* the sync mode, and with sync: wait what this build measured */
-		struct json_object *so = priv->sync ? sb_md_sync_json(priv->sync, &l->spec->raid) : json_object_new_object();
-
-		json_object_object_add(so, "mode", json_object_new_string(
-			l->spec->raid.sync == SB_SYNC_WAIT ? "wait" : "assume-clean"));
-		json_object_object_add(out, "sync", so);
-	}
+	json_object_object_add(out, "sync", json_object_new_string(
+		l->spec->raid.sync == SB_SYNC_WAIT ? "wait" : "assume-clean"));
+	/* sync: wait — what this build measured of md's initial sync */
+	if (priv->sync)
+		json_object_object_add(out, "initial_sync", sb_md_sync_json(priv->sync, &l->spec->raid));
 	mem = json_object_new_array();
 	snprintf(p, sizeof(p), "/sys/block/%s/md", priv->kname);
 	d = opendir(p);

@@ -4,6 +4,7 @@
  * (1024 B/s) per member; results carry MB/s (10^6 B/s). */
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,19 @@ static void make_active(const char *kname)
 	}
 }
 
+/* Nothing left to do: md starts its sync thread a moment after the
+ * create, so "idle" alone may mean "not started yet". A RAID5 that mdadm
+ * builds by recovering onto its last member is degraded until then; a
+ * resync leaves resync_start at a sector number until it is done. */
+static bool in_sync(const char *kname)
+{
+	char v[64];
+
+	if (attr(kname, "degraded", v, sizeof(v)) == 0 && strtol(v, NULL, 10) != 0)
+		return false;
+	return attr(kname, "resync_start", v, sizeof(v)) < 0 || !strcmp(v, "none");
+}
+
 static void sample(struct sb_md_sync *s, const char *kname, double t)
 {
 	char v[64];
@@ -90,7 +104,7 @@ int sb_md_sync_wait(const char *kname, uint64_t member_bytes, volatile sig_atomi
 			return sb_err_sys(err, -errno, "md: reading /sys/block/%s/md/sync_action", kname);
 		attr(kname, "sync_completed", done, sizeof(done));
 		now = mono();
-		if (!strcmp(action, "idle") && (!strcmp(done, "none") || !done[0]))
+		if (!strcmp(action, "idle") && (!strcmp(done, "none") || !done[0]) && in_sync(kname))
 			break;
 		if (strcmp(action, "idle") && !out->action[0])
 			snprintf(out->action, sizeof(out->action), "%s", action);

@@ -1,7 +1,7 @@
 #!/bin/bash
 # raid.sync: wait on 3 × 64 MiB RAID5: the build waits for md's initial
-# sync and samples its speed; the results' built md layer carries a `sync`
-# object (samples [t, MB/s], duration, average, member bytes) and, with
+# sync and samples its speed; the results' built md layer carries an
+# `initial_sync` object (samples [t, MB/s], duration, average, member bytes) and, with
 # raid.estimate_member_size: 4TB, the full-size estimate and its line.
 # md's speed is capped at 20000 KiB/s (/proc/sys/dev/raid/speed_limit_max,
 # this throwaway kernel only) so the sync lasts ~3 s and has samples, and
@@ -33,8 +33,8 @@ r = json.load(open(sys.argv[1]))
 found = []
 def walk(o):
     if isinstance(o, dict):
-        if isinstance(o.get('sync'), dict) and 'samples' in o['sync']:
-            found.append(o['sync'])
+        if isinstance(o.get('initial_sync'), dict):
+            found.append(dict(o['initial_sync'], mode=o.get('sync')))
         for v in o.values(): walk(v)
     elif isinstance(o, list):
         for v in o: walk(v)

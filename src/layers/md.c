@@ -181,7 +181,7 @@ static uint64_t dev_bytes(const char *dev)
 
 /* sync: wait — wait for and sample the initial sync; say what a full-size
  * array would take (raid.estimate_member_size). */
-static int md_sync(struct sb_layer *l, struct md_priv *priv, uint64_t member_bytes, struct sb_err *err)
+static int md_sync(struct sb_layer *l, struct md_priv *priv, uint64_t member_bytes, double t0, struct sb_err *err)
 {
 	char line[256];
 	int r;
@@ -189,7 +189,7 @@ static int md_sync(struct sb_layer *l, struct md_priv *priv, uint64_t member_byt
 	priv->sync = calloc(1, sizeof(*priv->sync));
 	if (!priv->sync)
 		return sb_err_set(err, -ENOMEM, "md: out of memory");
-	r = sb_md_sync_wait(priv->kname, member_bytes, l->stack ? l->stack->stop : NULL, priv->sync, err);
+	r = sb_md_sync_wait(priv->kname, member_bytes, t0, l->stack ? l->stack->stop : NULL, priv->sync, err);
 	if (r)
 		return r;
 	sb_info("md: %s %s finished in %.1f s (%.1f MB/s per member; md reports KiB/s, converted to 10^6 B/s)",
@@ -233,6 +233,7 @@ static int md_build(struct sb_layer *l, struct sb_err *err)
 	BDMDDetailData *det;
 	GError *gerr = NULL;
 	unsigned i, na = 0;
+	double t0;
 	int r;
 
 	if (!l->below || l->below->ndev < rs->devices || rs->devices < 2)
@@ -264,6 +265,7 @@ static int md_build(struct sb_layer *l, struct sb_err *err)
 	r = sb_state_add(&l->stack->state, "md", "md", path, extra, err);
 	if (r)
 		return r;
+	t0 = sb_md_sync_now();
 	if (!bd_md_create(path, level, disks, 0, rs->metadata[0] ? rs->metadata : "1.2",
 			  strcmp(rs->bitmap, "none") != 0, rs->level != 1 ? rs->chunk : 0,
 			  (const BDExtraArg **)argp, &gerr)) {
@@ -302,7 +304,7 @@ static int md_build(struct sb_layer *l, struct sb_err *err)
 	snprintf(l->dev[0], sizeof(l->dev[0]), "%s", node);
 	l->ndev = 1;
 	if (rs->sync == SB_SYNC_WAIT)
-		return md_sync(l, priv, dev_bytes(disks[0]), err);
+		return md_sync(l, priv, dev_bytes(disks[0]), t0, err);
 	return 0;
 }
 

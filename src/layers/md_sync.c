@@ -14,10 +14,10 @@
 #include "layers/md_sync.h"
 #include "util/log.h"
 
-#define SB_MD_SYNC_PERIOD_MS 500
+#define SB_MD_SYNC_PERIOD_MS 250
 #define POLL_MS 100
 
-static double mono(void)
+double sb_md_sync_now(void)
 {
 	struct timespec ts;
 
@@ -87,11 +87,11 @@ static void sample(struct sb_md_sync *s, const char *kname, double t)
 	s->n++;
 }
 
-int sb_md_sync_wait(const char *kname, uint64_t member_bytes, volatile sig_atomic_t *stop,
+int sb_md_sync_wait(const char *kname, uint64_t member_bytes, double start, volatile sig_atomic_t *stop,
 		    struct sb_md_sync *out, struct sb_err *err)
 {
 	char action[16], done[64];
-	double start = mono(), next = start, now;
+	double next = sb_md_sync_now(), now;
 	/* generous: 1 MB/s (md's default speed_limit_min) plus ten minutes */
 	double budget = (double)(member_bytes / 1000000) + 600;
 	unsigned long long a = 0, b = 0;
@@ -103,7 +103,7 @@ int sb_md_sync_wait(const char *kname, uint64_t member_bytes, volatile sig_atomi
 		if (attr(kname, "sync_action", action, sizeof(action)) < 0)
 			return sb_err_sys(err, -errno, "md: reading /sys/block/%s/md/sync_action", kname);
 		attr(kname, "sync_completed", done, sizeof(done));
-		now = mono();
+		now = sb_md_sync_now();
 		if (!strcmp(action, "idle") && (!strcmp(done, "none") || !done[0]) && in_sync(kname))
 			break;
 		if (strcmp(action, "idle") && !out->action[0])
@@ -128,7 +128,7 @@ int sb_md_sync_wait(const char *kname, uint64_t member_bytes, volatile sig_atomi
 		usleep(POLL_MS * 1000);
 	}
 	sb_progress_done();
-	out->duration = mono() - start;
+	out->duration = sb_md_sync_now() - start;
 	return 0;
 }
 
@@ -182,7 +182,7 @@ struct json_object *sb_md_sync_json(const struct sb_md_sync *s, const struct sb_
 	}
 	json_object_object_add(o, "action", json_object_new_string(s->action[0] ? s->action : "none"));
 	json_object_object_add(o, "units", json_object_new_string(
-		"samples: [s since the wait began, MB/s]; MB/s = 10^6 B/s per member, from md's sync_speed in KiB/s"));
+		"samples: [s since mdadm --create, MB/s]; MB/s = 10^6 B/s per member, from md's sync_speed in KiB/s; duration from mdadm --create to the end of the sync; average = member_bytes / duration"));
 	json_object_object_add(o, "samples", arr);
 	json_object_object_add(o, "duration_s", json_object_new_double(s->duration));
 	json_object_object_add(o, "member_bytes", json_object_new_int64((int64_t)s->member_bytes));

@@ -16,15 +16,21 @@
 struct sb_md_sync {
 	char action[16];        /* what md did: resync (RAID6, RAID1/10), recover (mdadm's RAID5 default) */
 	unsigned n;
-	double t[SB_MD_SYNC_SAMPLES];      /* s since the wait began */
+	double t[SB_MD_SYNC_SAMPLES];      /* s since mdadm --create was called */
 	double mbps[SB_MD_SYNC_SAMPLES];   /* md's sync_speed, KiB/s converted to MB/s (10^6 B/s) */
-	double duration;        /* s */
+	double duration;        /* s from the mdadm --create call to the end of the sync */
 	uint64_t member_bytes;  /* per-member bytes md went through (sync_completed's total) */
 };
 
-/* Wait until md's sync of /sys/block/KNAME is idle, sampling sync_speed and
- * sync_completed every SB_MD_SYNC_PERIOD_MS into out. */
-int sb_md_sync_wait(const char *kname, uint64_t member_bytes, volatile sig_atomic_t *stop,
+/* CLOCK_MONOTONIC in s: md_build takes it just before mdadm --create,
+ * since md starts syncing at once (a 64 MiB member may be done before the
+ * create call returns). */
+double sb_md_sync_now(void);
+
+/* Wait until md's sync of /sys/block/KNAME is done, sampling sync_speed
+ * every SB_MD_SYNC_PERIOD_MS into out; times from start (sb_md_sync_now()
+ * before the create), so duration includes mdadm's own start-up. */
+int sb_md_sync_wait(const char *kname, uint64_t member_bytes, double start, volatile sig_atomic_t *stop,
 		    struct sb_md_sync *out, struct sb_err *err);
 
 /* The results' "sync" object: samples [t, MB/s], duration_s, average_mbps

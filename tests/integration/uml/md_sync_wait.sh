@@ -3,14 +3,15 @@
 # sync and samples its speed; the results' built md layer carries an
 # `initial_sync` object (samples [t, MB/s], duration, average, member bytes) and, with
 # raid.estimate_member_size: 4TB, the full-size estimate and its line.
-# md's speed is capped at 20000 KiB/s (/proc/sys/dev/raid/speed_limit_max,
-# this throwaway kernel only) so the sync lasts ~3 s and has samples, and
-# the cap gives the units a bound: 20000 KiB/s = 20.48 MB/s.
+# md's speed cap (speed_limit_max) does not hold a 64 MiB recovery back
+# (it finished in under 0.5 s at a 20000 KiB/s cap, measured here), so
+# member 2 — the one mdadm's RAID5 create recovers onto — sits behind
+# dm-delay (faults.delay, 20 ms a write): the sync lasts seconds and has
+# samples.
 #   scripts/uml-run.sh -- tests/integration/uml/md_sync_wait.sh
 set -u
 . "$(dirname "$0")/fault_lib.sh"
 
-echo 20000 > /proc/sys/dev/raid/speed_limit_max
 y=$(mktemp -d /tmp/sb-sync-XXXXXX)/syncwait.yml
 cat > "$y" <<YML
 name: syncwait
@@ -19,10 +20,11 @@ devices:
 raid: {level: 5, sync: wait, estimate_member_size: 4TB}
 fs: {block_size: 4096}
 bench: {suites: [quick], size: 8MiB, runtime: 1s}
+faults:
+  delay: {member: 2, latency: 20ms}
 YML
 run_stack "$y"
 rm -rf "$(dirname "$y")"
-echo 200000 > /proc/sys/dev/raid/speed_limit_max
 if [ "$RC" = 0 ]; then ok "RAID5 sync: wait: build-and-test exits 0"; else bad "RAID5 sync: wait: exit $RC"; fi
 line=$(grep -o 'initial sync of 3 × 4 TB RAID5 at the measured [0-9.]* MB/s: ~[0-9.]* h.*' <<<"$OUT")
 if [ -n "$line" ]; then ok "estimate line printed: $line"; else bad "no 'initial sync of 3 × 4 TB RAID5 at the measured X MB/s: ~H h' line"; fi
@@ -41,7 +43,7 @@ def walk(o):
 walk(r)
 if not found: sys.exit('no md sync object with samples in the results')
 s = found[0]; errs = []
-cap = 20000 * 1024 / 1e6 * 1.05   # speed_limit_max in MB/s, 5 % slack for md's averaging
+cap = 1000.0   # MB/s: a KiB/s figure taken for MB/s, or bytes for KiB, would show here
 smp = s.get('samples', [])
 if s.get('mode') != 'wait': errs.append('mode %s' % s.get('mode'))
 if s.get('action') not in ('recover', 'resync'): errs.append('action %s' % s.get('action'))
@@ -50,7 +52,7 @@ if any(len(p) != 2 for p in smp): errs.append('samples are not [t, MB/s]: %s' % 
 if [p[0] for p in smp] != sorted(p[0] for p in smp): errs.append('sample times not increasing')
 if not any(p[1] > 0 for p in smp) or any(p[1] > cap for p in smp): errs.append('sample speeds %s (cap %.2f MB/s)' % ([p[1] for p in smp], cap))
 d, avg, mb = s.get('duration_s', 0), s.get('average_mbps', 0), s.get('member_bytes', 0)
-if not (2.0 < d < 120): errs.append('duration %s s for 64 MiB at <= 20 MB/s' % d)
+if not (0.5 < d < 120): errs.append('duration %s s for 64 MiB behind a 20 ms delay' % d)
 if not (60 << 20) <= mb <= (64 << 20): errs.append('member_bytes %s' % mb)
 if not (0 < avg <= cap) or abs(avg - mb / d / 1e6) > 0.01 * avg: errs.append('average %s MB/s vs %s B / %s s' % (avg, mb, d))
 e = s.get('estimate') or {}

@@ -148,6 +148,20 @@ static void test_plan(void **ctx)
 	assert_true(ext4);
 	sb_stack_release(s);
 	sb_spec_list_free(&l);
+	/* xfs takes the same geometry: su = chunk, sw = n-1 on a 5-member RAID5 */
+	memset(s, 0, sizeof(*s));
+	memset(p, 0, sizeof(*p));
+	l = load("name: r5x\ndevices: {loop: {size: 1GiB}}\n"
+		 "raid: {level: 5, devices: 5, chunk: 128KiB}\nfs: {type: xfs}\n", 0, &err);
+	assert_int_equal(sb_stack_init(s, &l.items[0], &err), 0);
+	assert_int_equal(sb_stack_plan(s, p, &err), 0);
+	ext4 = false;
+	for (unsigned i = 0; i < p->nbuild; i++)
+		if (!strncmp(p->build[i], "xfs: ", 5))
+			ext4 = strstr(p->build[i], "-d su=131072,sw=4") != NULL;
+	assert_true(ext4);
+	sb_stack_release(s);
+	sb_spec_list_free(&l);
 	free(s);
 	free(p);
 	rmdir(dir);

@@ -192,8 +192,9 @@ static int md_sync(struct sb_layer *l, struct md_priv *priv, uint64_t member_byt
 	r = sb_md_sync_wait(priv->kname, member_bytes, t0, l->stack ? l->stack->stop : NULL, priv->sync, err);
 	if (r)
 		return r;
-	sb_info("md: %s %s finished in %.1f s (%.1f MB/s per member; md reports KiB/s, converted to 10^6 B/s)",
-		priv->kname, priv->sync->action[0] ? priv->sync->action : "sync", priv->sync->duration,
+	sb_info("md: %s resync finished in %.1f s (md's action: %s; %.1f MB/s per member; md reports KiB/s, converted to 10^6 B/s)",
+		priv->kname, priv->sync->duration,
+		priv->sync->action[0] ? priv->sync->action : "done before the first look",
 		priv->sync->duration > 0 ? (double)priv->sync->member_bytes / priv->sync->duration / 1e6 : 0);
 	sb_md_sync_estimate(priv->sync, &l->spec->raid, line, sizeof(line));
 	if (line[0])

@@ -21,35 +21,20 @@
 
 #define MAX_ARGS 48
 
-/* Copies per block of an md RAID10 layout ("near2", "f3", "o2"): the
- * trailing number; 2 when not given. */
-static unsigned raid10_copies(const char *layout)
-{
-	size_t n = strlen(layout);
-
-	while (n && layout[n - 1] >= '0' && layout[n - 1] <= '9')
-		n--;
-	return layout[n] ? (unsigned)atoi(layout + n) : 2;
-}
-
-/* stride = chunk / block; stripe_width = stride * data disks. RAID1 has no
- * stripes (every member holds everything): no stride. */
+/* stride = chunk / block; stripe_width = stride * data disks, from md's
+ * geometry (sb_spec_raid_stripes). RAID1 has no stripes (every member
+ * holds everything): no stride. */
 static void ext4_geometry(const struct sb_stack_spec *spec, uint32_t *stride, uint32_t *width)
 {
-	const struct sb_raid_spec *r = &spec->raid;
-	uint32_t bs = spec->fs.block_size ? spec->fs.block_size : 4096;
-	unsigned copies, data;
+	uint32_t bs = spec->fs.block_size ? spec->fs.block_size : 4096, data;
+	uint64_t chunk;
 
 	*stride = spec->fs.stride;
 	*width = spec->fs.stripe_width;
-	if (!r->enabled || r->level != 10 || !r->chunk)
+	if (!sb_spec_raid_stripes(spec, &chunk, &data))
 		return;
-	copies = raid10_copies(r->layout);
-	data = copies ? r->devices / copies : 1;
-	if (!data)
-		data = 1;
 	if (!*stride)
-		*stride = (uint32_t)(r->chunk / bs);
+		*stride = (uint32_t)(chunk / bs);
 	if (!*width)
 		*width = *stride * data;
 }

@@ -1,4 +1,4 @@
-/* md layer: RAID1 / RAID10 through libblockdev's mdraid plugin (mdadm
+/* md layer: RAID1 / RAID5 / RAID6 / RAID10 through libblockdev's mdraid plugin (mdadm
  * underneath). The array is named /dev/md/sb-<stack> with --homehost=any so
  * its name does not depend on the host; members' superblocks are zeroed on
  * teardown so later runs on the same backing files never auto-assemble it. */
@@ -20,6 +20,7 @@
 #include "core/stack.h"
 #include "core/state.h"
 #include "layers/holders.h"
+#include "layers/md_sync.h"
 #include "sys/blockdev.h"
 #include "sys/udev.h"
 #include "util/log.h"
@@ -28,37 +29,9 @@
 struct md_priv {
 	char kname[32];     /* md127 */
 	char uuid[64];
+	struct sb_md_sync *sync;   /* sync: wait, as measured by this build; NULL otherwise */
 };
 
-
-/* "near2" / "n2" / "far2" / "f2" / "offset2" / "o2" -> mdadm's "n2"/"f2"/"o2". */
-static int md_layout_arg(const char *layout, char *out, size_t len, struct sb_err *err)
-{
-	static const struct { const char *word; char c; } kinds[] = {
-		{ "near", 'n' }, { "far", 'f' }, { "offset", 'o' },
-		{ "n", 'n' }, { "f", 'f' }, { "o", 'o' },
-	};
-	size_t i;
-
-	if (!layout[0]) {
-		snprintf(out, len, "n2");
-		return 0;
-	}
-	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-		size_t wl = strlen(kinds[i].word);
-		char *end;
-		long copies;
-
-		if (strncmp(layout, kinds[i].word, wl))
-			continue;
-		copies = strtol(layout + wl, &end, 10);
-		if (end == layout + wl || *end || copies < 1 || copies > 9)
-			continue;
-		snprintf(out, len, "%c%ld", kinds[i].c, copies);
-		return 0;
-	}
-	return sb_err_set(err, -EINVAL, "md: RAID10 layout '%s' is not near<N>, far<N> or offset<N>", layout);
-}
 
 static int read_sysfs(const char *path, char *buf, size_t len)
 {
@@ -157,20 +130,27 @@ static void md_find(const struct sb_state_obj *obj, char *kname, size_t len)
 	}
 }
 
+/* mdadm's options beyond level/devices/metadata, for the plan and the
+ * build alike (r->md_layout was normalised by md_spec.c's check). */
+static void md_opt_words(const struct sb_raid_spec *r, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (r->level != 1)
+		snprintf(buf, len, " --layout=%s --chunk=%lluK", r->md_layout,
+			 (unsigned long long)(r->chunk / 1024));
+	if (!strcmp(r->consistency, "ppl"))
+		snprintf(buf + strlen(buf), len - strlen(buf), " --consistency-policy=ppl");
+}
+
 static void md_plan(const struct sb_layer *l, struct sb_plan *p)
 {
 	const struct sb_raid_spec *r = &l->spec->raid;
-	char path[SB_PATH_MAX], lay[32] = "", chunk[32] = "", members[1024] = "";
+	char path[SB_PATH_MAX], opts[128], members[1024] = "";
+	bool parity = r->level == 5 || r->level == 6;
 	unsigned i;
 
 	sb_layer_md_name(l->spec, path, sizeof(path));
-	if (r->level == 10) {
-		char arg[8];
-
-		if (md_layout_arg(r->layout, arg, sizeof(arg), NULL) == 0)
-			snprintf(lay, sizeof(lay), " --layout=%s", arg);
-		snprintf(chunk, sizeof(chunk), "%lluK", (unsigned long long)(r->chunk / 1024));
-	}
+	md_opt_words(r, opts, sizeof(opts));
 	for (i = 0; l->below && i < l->below->ndev && i < r->devices; i++) {
 		size_t u = strlen(members);
 
@@ -178,71 +158,15 @@ static void md_plan(const struct sb_layer *l, struct sb_plan *p)
 	}
 	if (!members[0])
 		snprintf(members, sizeof(members), "the %u devices below", r->devices);
-	sb_plan_build(p, "md: mdadm --create %s --level=%u%s%s%s --raid-devices=%u --metadata=%s --bitmap=%s%s --homehost=any on %s (via libblockdev)%s",
-		      path, r->level, lay, chunk[0] ? " --chunk=" : "", chunk, r->devices,
+	sb_plan_build(p, "md: mdadm --create %s --level=%u%s --raid-devices=%u --metadata=%s --bitmap=%s%s --homehost=any on %s (via libblockdev)%s%s",
+		      path, r->level, opts, r->devices,
 		      r->metadata[0] ? r->metadata : "1.2", r->bitmap[0] ? r->bitmap : "internal",
 		      r->sync == SB_SYNC_ASSUME_CLEAN ? " --assume-clean" : "", members,
-		      r->sync == SB_SYNC_WAIT ? "; wait for the initial resync to finish" : "");
+		      r->sync == SB_SYNC_WAIT ? "; wait for the initial sync to finish, sampling md's sync_speed" : "",
+		      parity && r->sync == SB_SYNC_ASSUME_CLEAN ?
+		      " (note: --assume-clean on RAID5/6 leaves the parity uncomputed: fine for a benchmark, unsafe for real data; sync: wait computes it)" : "");
 	sb_plan_teardown(p, "md: udev settle, mdadm --stop %s (retry while busy, at most %d s), then mdadm --zero-superblock on each member",
 			 path, SB_BUSY_BUDGET_MS / 1000);
-}
-
-static unsigned long mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long)ts.tv_sec;
-}
-
-/* sync: wait — follow sync_action / sync_completed until idle. */
-static int md_wait_sync(struct sb_layer *l, const char *kname, uint64_t member_bytes, struct sb_err *err)
-{
-	char p[PATH_MAX], action[32], done[64];
-	unsigned long start = mono_s();
-	/* generous: 1 MB/s (md's default sync_speed_min) plus ten minutes */
-	unsigned long budget = (unsigned long)(member_bytes / 1000000) + 600;
-
-	snprintf(p, sizeof(p), "/sys/block/%s/md/array_state", kname);
-	if (read_sysfs(p, action, sizeof(action)) == 0 && !strcmp(action, "read-auto")) {
-		/* resync stays PENDING on an auto-read-only array: make it active */
-		FILE *f = fopen(p, "we");
-
-		if (f) {
-			fputs("active", f);
-			fclose(f);
-		}
-	}
-	for (;;) {
-		snprintf(p, sizeof(p), "/sys/block/%s/md/sync_action", kname);
-		if (read_sysfs(p, action, sizeof(action)) < 0)
-			return sb_err_sys(err, -errno, "md: reading %s", p);
-		snprintf(p, sizeof(p), "/sys/block/%s/md/sync_completed", kname);
-		read_sysfs(p, done, sizeof(done));
-		if (!strcmp(action, "idle") && (!strcmp(done, "none") || !done[0]))
-			break;
-		{
-			unsigned long long a = 0, b = 0;
-
-			if (sscanf(done, "%llu / %llu", &a, &b) == 2 && b)
-				sb_progress("md: %s %s %.1f%%", kname, action, 100.0 * (double)a / (double)b);
-			else
-				sb_progress("md: %s %s", kname, action);
-		}
-		if (l->stack && l->stack->stop && *l->stack->stop) {
-			sb_progress_done();
-			return sb_err_set(err, -EINTR, "md: interrupted while waiting for the resync of %s", kname);
-		}
-		if (mono_s() - start > budget) {
-			sb_progress_done();
-			return sb_err_set(err, -ETIMEDOUT, "md: resync of %s not finished after %lu s (%s at %s)",
-					  kname, budget, action, done);
-		}
-		usleep(500000);
-	}
-	sb_progress_done();
-	sb_info("md: %s resync finished in %lu s", kname, mono_s() - start);
-	return 0;
 }
 
 static uint64_t dev_bytes(const char *dev)
@@ -294,16 +218,61 @@ static int md_record(struct sb_layer *l, const char *path, const char *member0, 
 	return 0;
 }
 
+/* sync: wait — wait for and sample the initial sync; say what a full-size
+ * array would take (raid.estimate_member_size). */
+static int md_sync(struct sb_layer *l, struct md_priv *priv, uint64_t member_bytes, double t0, struct sb_err *err)
+{
+	char line[256];
+	int r;
+
+	priv->sync = calloc(1, sizeof(*priv->sync));
+	if (!priv->sync)
+		return sb_err_set(err, -ENOMEM, "md: out of memory");
+	r = sb_md_sync_wait(priv->kname, member_bytes, t0, l->stack ? l->stack->stop : NULL, priv->sync, err);
+	if (r)
+		return r;
+	sb_info("md: %s resync finished in %.1f s (md's action: %s; %.1f MB/s per member; md reports KiB/s, converted to 10^6 B/s)",
+		priv->kname, priv->sync->duration,
+		priv->sync->action[0] ? priv->sync->action : "done before the first look",
+		priv->sync->duration > 0 ? (double)priv->sync->member_bytes / priv->sync->duration / 1e6 : 0);
+	sb_md_sync_estimate(priv->sync, &l->spec->raid, line, sizeof(line));
+	if (line[0])
+		sb_info("md: %s", line);
+	return 0;
+}
+
+/* Options libblockdev has no parameter for go as extra mdadm args
+ * (at most 5; lay holds the --layout word). */
+static unsigned md_extra_args(const struct sb_raid_spec *rs, BDExtraArg *args, char *lay, size_t laylen)
+{
+	unsigned na = 0;
+
+	if (rs->level != 1) {
+		snprintf(lay, laylen, "--layout=%s", rs->md_layout);
+		args[na++] = (BDExtraArg){ lay, NULL };
+	}
+	if (!strcmp(rs->consistency, "ppl"))
+		args[na++] = (BDExtraArg){ "--consistency-policy=ppl", NULL };
+	/* mdadm adds an internal bitmap on its own to large arrays */
+	if (!strcmp(rs->bitmap, "none"))
+		args[na++] = (BDExtraArg){ "--bitmap=none", NULL };
+	if (rs->sync == SB_SYNC_ASSUME_CLEAN)
+		args[na++] = (BDExtraArg){ "--assume-clean", NULL };
+	args[na++] = (BDExtraArg){ "--homehost=any", NULL };
+	return na;
+}
+
 static int md_build(struct sb_layer *l, struct sb_err *err)
 {
 	const struct sb_raid_spec *rs = &l->spec->raid;
 	const gchar *disks[SB_MAX_DISKS + 1];
-	BDExtraArg args[6], *argp[7];
+	BDExtraArg args[8], *argp[9];
 	char path[SB_PATH_MAX], extra[SB_PATH_MAX], members[SB_PATH_MAX - 64] = "", level[8];
-	char lay[32], bmp[32];
+	char lay[48];
 	struct md_priv *priv;
 	GError *gerr = NULL;
 	unsigned i, na = 0;
+	double t0;
 	int r;
 
 	if (!l->below || l->below->ndev < rs->devices || rs->devices < 2)
@@ -325,24 +294,7 @@ static int md_build(struct sb_layer *l, struct sb_err *err)
 	disks[rs->devices] = NULL;
 	snprintf(level, sizeof(level), "raid%u", rs->level);
 
-	/* Options libblockdev has no parameter for go as extra mdadm args. */
-	if (rs->level == 10) {
-		char a[8];
-
-		r = md_layout_arg(rs->layout, a, sizeof(a), err);
-		if (r)
-			return r;
-		snprintf(lay, sizeof(lay), "--layout=%s", a);
-		args[na++] = (BDExtraArg){ lay, NULL };
-	}
-	if (!strcmp(rs->bitmap, "none")) {
-		/* mdadm adds an internal bitmap on its own to large arrays */
-		snprintf(bmp, sizeof(bmp), "--bitmap=none");
-		args[na++] = (BDExtraArg){ bmp, NULL };
-	}
-	if (rs->sync == SB_SYNC_ASSUME_CLEAN)
-		args[na++] = (BDExtraArg){ "--assume-clean", NULL };
-	args[na++] = (BDExtraArg){ "--homehost=any", NULL };
+	na = md_extra_args(rs, args, lay, sizeof(lay));
 	for (i = 0; i < na; i++)
 		argp[i] = &args[i];
 	argp[na] = NULL;
@@ -352,8 +304,9 @@ static int md_build(struct sb_layer *l, struct sb_err *err)
 	r = sb_state_add(&l->stack->state, "md", "md", path, extra, err);
 	if (r)
 		return r;
+	t0 = sb_md_sync_now();
 	if (!bd_md_create(path, level, disks, 0, rs->metadata[0] ? rs->metadata : "1.2",
-			  strcmp(rs->bitmap, "none") != 0, rs->level == 10 ? rs->chunk : 0,
+			  strcmp(rs->bitmap, "none") != 0, rs->level != 1 ? rs->chunk : 0,
 			  (const BDExtraArg **)argp, &gerr)) {
 		r = sb_err_set(err, -EIO, "md: creating %s (RAID%u on %s) failed: %s", path, rs->level, members,
 			       gerr ? gerr->message : "?");
@@ -365,7 +318,7 @@ static int md_build(struct sb_layer *l, struct sb_err *err)
 		return r;
 	priv = l->priv;
 	if (rs->sync == SB_SYNC_WAIT)
-		return md_wait_sync(l, priv->kname, dev_bytes(disks[0]), err);
+		return md_sync(l, priv, dev_bytes(disks[0]), t0, err);
 	return 0;
 }
 
@@ -529,10 +482,16 @@ static int md_describe(const struct sb_layer *l, struct json_object *out, struct
 	read_sysfs(p, level, sizeof(level));
 	json_object_object_add(out, "level", json_object_new_string(level));
 	snprintf(p, sizeof(p), "/sys/block/%s/md/layout", priv->kname);
-	if (!strcmp(level, "raid10") && read_sysfs(p, v, sizeof(v)) == 0) {
-		decode_raid10_layout(strtol(v, NULL, 10), out);
+	if (strcmp(level, "raid1") && read_sysfs(p, v, sizeof(v)) == 0) {
+		if (!strcmp(level, "raid10"))
+			decode_raid10_layout(strtol(v, NULL, 10), out);
+		else
+			json_object_object_add(out, "layout", sb_md_r56_layout_name((int)strtol(v, NULL, 10)) ?
+				json_object_new_string(sb_md_r56_layout_name((int)strtol(v, NULL, 10))) : NULL);
 		add_sysfs(out, priv->kname, "chunk_size", "chunk_size", true);
 	}
+	add_sysfs(out, priv->kname, "consistency_policy", "consistency_policy", false);
+
 	add_sysfs(out, priv->kname, "raid_disks", "raid_disks", true);
 	add_sysfs(out, priv->kname, "metadata_version", "metadata_version", false);
 	snprintf(p, sizeof(p), "/sys/block/%s/md/bitmap/location", priv->kname);
@@ -544,6 +503,9 @@ static int md_describe(const struct sb_layer *l, struct json_object *out, struct
 	add_sysfs(out, priv->kname, "degraded", "degraded", true);
 	json_object_object_add(out, "sync", json_object_new_string(
 		l->spec->raid.sync == SB_SYNC_WAIT ? "wait" : "assume-clean"));
+	/* sync: wait — what this build measured of md's initial sync */
+	if (priv->sync)
+		json_object_object_add(out, "initial_sync", sb_md_sync_json(priv->sync, &l->spec->raid));
 	mem = json_object_new_array();
 	snprintf(p, sizeof(p), "/sys/block/%s/md", priv->kname);
 	d = opendir(p);
@@ -576,6 +538,10 @@ static int md_describe(const struct sb_layer *l, struct json_object *out, struct
 
 static void md_release(struct sb_layer *l)
 {
+	struct md_priv *priv = l->priv;
+
+	if (priv)
+		free(priv->sync);
 	free(l->priv);
 	l->priv = NULL;
 }

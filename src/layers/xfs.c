@@ -37,9 +37,9 @@ _Static_assert(sizeof(struct xfs_spec) <= SB_LAYER_DATA_MAX, "xfs options do not
 #define FLD SB_OPT_FLD
 static const struct sb_opt xfs_opts[] = {
 	{ "su", SB_OPT_SIZE, FLD(xfs_spec, su), "0", 0, 1ULL << 30, NULL, NULL,
-	  "xfs stripe unit, mkfs.xfs -d su= (0: the RAID10 chunk; none on RAID1)" },
+	  "xfs stripe unit, mkfs.xfs -d su= (0: the RAID5/6/10 chunk; none on RAID1)" },
 	{ "sw", SB_OPT_U32, FLD(xfs_spec, sw), "0", 0, SB_MAX_DISKS, NULL, NULL,
-	  "xfs stripe width in stripe units, mkfs.xfs -d sw= (0: RAID10's data disks)" },
+	  "xfs stripe width in stripe units, mkfs.xfs -d sw= (0: the data disks: RAID5 n-1, RAID6 n-2, RAID10 n/copies)" },
 	{ .key = NULL },
 };
 
@@ -62,20 +62,21 @@ static const struct xfs_spec *xfs_of(const struct sb_stack_spec *s)
 	return sb_spec_layer_cdata(s, &xfs_part);
 }
 
-/* su/sw in effect: given, else RAID10's chunk and data disks; RAID1 has no
+/* su/sw in effect: given, else md's chunk and data disks; RAID1 has no
  * stripes (every member holds everything). */
 static void xfs_geometry(const struct sb_stack_spec *s, uint64_t *su, uint32_t *sw)
 {
-	const struct sb_raid_spec *r = &s->raid;
 	const struct xfs_spec *x = xfs_of(s);
+	uint64_t chunk;
+	uint32_t data;
 
 	*su = x->su;
 	*sw = x->sw;
-	if (r->enabled && r->level == 10 && r->copies) {
+	if (sb_spec_raid_stripes(s, &chunk, &data)) {   /* md's geometry: RAID5/6/10 */
 		if (!*su)
-			*su = r->chunk;
+			*su = chunk;
 		if (!*sw)
-			*sw = r->devices / r->copies ? r->devices / r->copies : 1;
+			*sw = data;
 	}
 	if (*su && !*sw)
 		*sw = 1;
@@ -163,7 +164,7 @@ static int xfs_check(const struct sb_spec_ctx *c, struct sb_stack_spec *s)
 	if (sb_spec_given(c, "fs.lazy_init"))
 		return sb_spec_fail_at(c, "fs.lazy_init", true,
 				       "fs.lazy_init: is ext4's (lazy inode tables); xfs initialises nothing in the background");
-	if (x->sw && !x->su && !(s->raid.enabled && s->raid.level == 10))
+	if (x->sw && !x->su && !sb_spec_raid_stripes(s, &su, &sw))
 		return sb_spec_fail_at(c, "fs.sw", false, "fs.sw: needs fs.su (a stripe width counts stripe units)");
 	xfs_geometry(s, &su, &sw);
 	if (su && (su % s->fs.block_size || !sb_spec_is_pow2(su)))

@@ -10,6 +10,8 @@
 
 #define MiB (1ULL << 20)
 
+/* Data capacity: RAID10 n/copies members, RAID5 n-1, RAID6 n-2 (md's
+ * data_disks); RAID1 one member. */
 uint64_t sb_spec_device_bytes(const struct sb_stack_spec *s)
 {
 	uint64_t cap = s->devices.loop.size;
@@ -18,14 +20,34 @@ uint64_t sb_spec_device_bytes(const struct sb_stack_spec *s)
 		return 0;
 	if (s->raid.enabled && s->raid.level == 10 && s->raid.copies)
 		cap = cap * s->raid.devices / s->raid.copies;
+	else if (s->raid.enabled && (s->raid.level == 5 || s->raid.level == 6) && s->raid.data_disks)
+		cap *= s->raid.data_disks;
 	return cap;
 }
 
+/* Bytes written per byte of data, rounded up: RAID5/6 add parity. */
 unsigned sb_spec_copies(const struct sb_stack_spec *s)
 {
-	if (!s->raid.enabled)
+	const struct sb_raid_spec *r = &s->raid;
+
+	if (!r->enabled)
 		return 1;
-	return s->raid.level == 10 ? (s->raid.copies ? s->raid.copies : 2) : s->raid.devices;
+	if ((r->level == 5 || r->level == 6) && r->data_disks)
+		return (r->devices + r->data_disks - 1) / r->data_disks;
+	return r->level == 10 ? (r->copies ? r->copies : 2) : r->devices;
+}
+
+bool sb_spec_raid_stripes(const struct sb_stack_spec *s, uint64_t *chunk, uint32_t *data_disks)
+{
+	const struct sb_raid_spec *r = &s->raid;
+
+	*chunk = 0;
+	*data_disks = 0;
+	if (!r->enabled || r->level == 1 || !r->chunk || !r->data_disks)
+		return false;
+	*chunk = r->chunk;
+	*data_disks = r->data_disks;
+	return true;
 }
 
 /* mke2fs.conf's default journal size for a filesystem of this many 4 KiB

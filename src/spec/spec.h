@@ -48,14 +48,17 @@ enum sb_raid_sync { SB_SYNC_ASSUME_CLEAN = 0, SB_SYNC_WAIT = 1 };
 
 struct sb_raid_spec {
 	bool enabled;
-	uint32_t level;           /* 1 or 10 */
+	uint32_t level;           /* 1, 5, 6 or 10 */
 	uint32_t devices;         /* member count */
-	uint64_t chunk;           /* bytes; RAID10 only meaningful (default 512KiB) */
-	char layout[16];          /* RAID10: near2, far2, offset2, n3, ...; "" = default near2 */
-	char md_layout[8];        /* normalised for mdadm --layout: "n2", "f2", "o3"; "" for RAID1 */
-	uint32_t copies;          /* RAID10 copies from the layout (2..4); RAID1: devices */
+	uint64_t chunk;           /* bytes; RAID5/6/10 (default 512KiB, as mdadm) */
+	char layout[24];          /* RAID10: near2, far2, offset2, n3...; RAID5/6: left-symmetric...; "" = default */
+	char md_layout[24];       /* as passed to mdadm --layout: "n2", "f2", "left-symmetric"; "" for RAID1 */
+	uint32_t copies;          /* RAID10 copies from the layout (2..4); RAID1: devices; RAID5/6: 1 */
+	uint32_t data_disks;      /* members' worth of data per stripe: RAID10 n/copies, RAID5 n-1, RAID6 n-2; RAID1 0 (no stripes) */
 	char metadata[8];         /* "1.2" default */
 	char bitmap[16];          /* "none" | "internal" (default internal) */
+	char consistency[16];     /* --consistency-policy: resync | bitmap | ppl (default: bitmap with a bitmap, else resync) */
+	uint64_t estimate_member; /* sync: wait: member size to extrapolate the sync time to (0: none) */
 	enum sb_raid_sync sync;
 };
 
@@ -200,6 +203,9 @@ void sb_spec_summary(const struct sb_stack_spec *s, char *buf, size_t len);
  * fresh filesystem will have after md, LVM, LUKS and ext4 overheads. */
 uint64_t sb_spec_device_bytes(const struct sb_stack_spec *s);
 unsigned sb_spec_copies(const struct sb_stack_spec *s);
+/* md's stripe geometry for filesystems: true and chunk + data disks when
+ * the array stripes (RAID5/6/10), false for RAID1 or no raid. */
+bool sb_spec_raid_stripes(const struct sb_stack_spec *s, uint64_t *chunk, uint32_t *data_disks);
 uint64_t sb_spec_fs_free_estimate(const struct sb_stack_spec *s);
 /* The bytes the filesystem's device will have (after md, LVM, LUKS). */
 uint64_t sb_spec_fs_device_bytes(const struct sb_stack_spec *s);

@@ -111,7 +111,7 @@ while [ $i -lt 20 ]; do
 done
 
 # --set is validated like the file and named in the message
-expect_bad "$SRC/stacks/ext4.yml" "--set raid.level=3: raid.level: '3' is not allowed; allowed: 1, 10" --set raid.level=3
+expect_bad "$SRC/stacks/ext4.yml" "--set raid.level=3: raid.level: '3' is not allowed; allowed: 1, 5, 6, 10" --set raid.level=3
 expect_bad "$SRC/stacks/ext4.yml" "--set raid.devices=1: raid.devices: RAID1 needs at least 2 devices, got 1" --set raid.devices=1
 expect_bad "$SRC/stacks/ext4.yml" "--set devices.loop.count=3: devices.loop.count: 3 devices but raid.devices is 2; they must match" --set devices.loop.count=3
 expect_bad "$SRC/stacks/ext4.yml" "--set fs.block_size=2048: fs.block_size: 2048 is smaller than luks.sector_size 4096; use 4096 or larger" --set luks={} --set luks.sector_size=4096 --set fs.block_size=2048
@@ -148,11 +148,11 @@ done
 [ -n "$small" ] && ok
 
 # several files: each bad one reported, good ones still listed, exit 2
-"$SB" validate "$SRC/stacks/ext4.yml" "$SRC/tests/bad/raid5.yml" "$SRC/stacks/luks512.yml" \
+"$SB" validate "$SRC/stacks/ext4.yml" "$SRC/tests/bad/raid-level-7.yml" "$SRC/stacks/luks512.yml" \
 	"$SRC/tests/bad/unknown-top-key.yml" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 if [ $rc -eq 2 ] && [ "$(grep -c '^ok ' "$tmp/out")" -eq 2 ] && [ "$(grep -c '^stackbench: ' "$tmp/err")" -eq 2 ] &&
-   head -n 1 "$tmp/err" | grep -q 'raid5.yml:2:15:' && tail -n 1 "$tmp/err" | grep -q 'unknown-top-key.yml:3:1:'; then
+   head -n 1 "$tmp/err" | grep -q 'raid-level-7.yml:2:15:' && tail -n 1 "$tmp/err" | grep -q 'unknown-top-key.yml:3:1:'; then
 	ok
 else
 	bad "mixed files: exit $rc, stdout: $(cat "$tmp/out"), stderr: $(cat "$tmp/err")"

@@ -264,19 +264,19 @@ static void test_errors(void **st)
 	load_bad("raid: {level: 10, devices: 1}\n",
 		 "t.yml:1:19: raid.devices: RAID10 needs at least 2 devices, got 1");
 	load_bad("raid:\n  level: 1\n  layout: near2\n",
-		 "t.yml:3:3: raid.layout: a layout is only for RAID10; remove it for RAID1");
+		 "t.yml:3:3: raid.layout: RAID1 has no layout (only RAID5/6/10); remove it");
 	load_bad("raid:\n  level: 10\n  layout: near5\n",
 		 "t.yml:3:11: raid.layout: unknown layout 'near5'; allowed: near2, far2, offset2 (or n2, f2, o2), with 2 to 4 copies");
 	load_bad("raid: {level: 10, devices: 2, layout: n3}\n",
 		 "t.yml:1:39: raid.layout: near3 keeps 3 copies but the array has only 2 devices");
-	load_bad("raid: {level: 5}\n",
-		 "t.yml:1:15: raid.level: '5' is not allowed; allowed: 1, 10");
+	load_bad("raid: {level: 7}\n",
+		 "t.yml:1:15: raid.level: '7' is not allowed; allowed: 1, 5, 6, 10");
 	load_bad("raid: {chunk: 12KiB}\n",
 		 "t.yml:1:15: raid.chunk: 12288 bytes is not a power of two; use e.g. 64KiB, 512KiB");
 	load_bad("raid: {level: 1, devices: 2}\ndevices:\n  loop: {count: 3}\n",
 		 "t.yml:3:10: devices.loop.count: 3 devices but raid.devices is 2; they must match");
 	load_bad("devices:\n  loop: {count: 2}\n",
-		 "t.yml:2:10: devices.loop.count: 2 devices but no raid section; without raid a stack uses exactly one device (add raid: {level: 1|10})");
+		 "t.yml:2:10: devices.loop.count: 2 devices but no raid section; without raid a stack uses exactly one device (add raid: {level: 1|5|6|10})");
 	load_bad("devices: {loop: {}, disks: [/dev/sda]}\n",
 		 "t.yml:1:21: devices: give either loop or disks, not both");
 	load_bad("devices: {}\n",
@@ -327,7 +327,7 @@ static void test_errors(void **st)
 	load_bad("luks:\n  cypher: aes-xts-plain64\n",
 		 "t.yml:2:3: unknown key 'cypher' in luks; allowed: type, cipher, key_size, sector_size, integrity, pbkdf, flags, no_read_workqueue, no_write_workqueue, same_cpu_crypt, allow_discards");
 	load_bad("raid: [1, 10]\n",
-		 "t.yml:1:7: raid: expected a mapping (keys: level, devices, chunk, layout, metadata, bitmap, sync), got a list");
+		 "t.yml:1:7: raid: expected a mapping (keys: level, devices, chunk, layout, metadata, bitmap, sync, consistency_policy, estimate_member_size), got a list");
 	load_bad("fs: {lazy_init: yes}\n",
 		 "t.yml:1:17: fs.lazy_init: expected true or false, got 'yes'");
 	load_bad("bench: {repeat: two}\n",
@@ -430,7 +430,7 @@ static void test_set(void **st)
 		const char *b9[] = { "fs.lazy_init=" };
 		const char *s2[] = { "fs.block_size=2048" };
 
-		load_bad_sets("{}\n", b1, 1, "--set raid.foo=1: unknown key 'raid.foo'; allowed in raid: level, devices, chunk, layout, metadata, bitmap, sync");
+		load_bad_sets("{}\n", b1, 1, "--set raid.foo=1: unknown key 'raid.foo'; allowed in raid: level, devices, chunk, layout, metadata, bitmap, sync, consistency_policy, estimate_member_size");
 		load_bad_sets("{}\n", b2, 1, "--set devices.loop.size=lots: devices.loop.size: 'lots' is not a size; use a number with a unit such as 512KiB, 4GiB or 100MB");
 		load_bad_sets("{}\n", b3, 1, "--set novalue: expected KEY=VALUE, e.g. --set devices.loop.size=256MiB");
 		load_bad_sets("raid:\n", b4, 2, "--set raid.devices=1: raid.devices: RAID10 needs at least 2 devices, got 1");
@@ -443,7 +443,7 @@ static void test_set(void **st)
 		load_bad_sets("{}\n", b9, 1, "--set fs.lazy_init=: fs.lazy_init: expected true or false, got nothing (null)");
 		/* the file's own errors still point into the file */
 		load_bad_sets("raid: {level: 1, layout: far2}\n", s2, 1,
-			      "t.yml:1:18: raid.layout: a layout is only for RAID10; remove it for RAID1");
+			      "t.yml:1:18: raid.layout: RAID1 has no layout (only RAID5/6/10); remove it");
 	}
 }
 

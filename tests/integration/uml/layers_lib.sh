@@ -88,7 +88,7 @@ out = {
     "NAME": d["name"],
     "LEVEL": r["level"] if on(r) else 0,
     "RDEV": r["devices"] if on(r) else 0,
-    "LAYOUT": "%s=%s" % m.groups() if m else "",
+    "LAYOUT": "%s=%s" % m.groups() if m else (r.get("layout") or "") if on(r) and r["level"] in (5, 6) else "",
     "CHUNK": r.get("chunk", 0),
     "BITMAP": r.get("bitmap", ""),
     "LVM": int(on(l)),

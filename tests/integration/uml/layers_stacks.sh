@@ -27,7 +27,7 @@ check_md() {
 	check "$NAME: md raid disks" "$RDEV" "$(cat /sys/block/$k/md/raid_disks)"
 	check "$NAME: md metadata" "1.2" "$(sed -n 's/^ *Version : //p' <<<"$det")"
 	check "$NAME: md --assume-clean (nothing to resync)" "idle" "$(cat /sys/block/$k/md/sync_action)"
-	if [ "$LEVEL" = 10 ]; then
+	if [ "$LEVEL" = 10 ] || [ "$LEVEL" = 5 ] || [ "$LEVEL" = 6 ]; then   # mdadm prints near=2 / left-symmetric
 		check "$NAME: md layout (mdadm --detail)" "$LAYOUT" "$(sed -n 's/^ *Layout : //p' <<<"$det")"
 		check "$NAME: md chunk (sysfs)" "$CHUNK" "$(cat /sys/block/$k/md/chunk_size)"
 	fi

@@ -63,15 +63,26 @@ md_layout_value() {
 	esac
 }
 
+# md's RAID5/6 layout number in sysfs (drivers/md/raid5.h ALGORITHM_*)
+r56_layout_value() {
+	case "$1" in
+	left-asymmetric) echo 0 ;; right-asymmetric) echo 1 ;; left-symmetric) echo 2 ;;
+	right-symmetric) echo 3 ;; parity-first) echo 4 ;; parity-last) echo 5 ;;
+	ddf-zero-restart) echo 8 ;; ddf-N-restart) echo 9 ;; ddf-N-continue) echo 10 ;;
+	left-asymmetric-6) echo 16 ;; right-asymmetric-6) echo 17 ;; left-symmetric-6) echo 18 ;;
+	right-symmetric-6) echo 19 ;; parity-first-6) echo 20 ;; *) echo "unknown-$1" ;;
+	esac
+}
+
 check_stack() { # name summary file
-	local name=$1 sum=$2 file=$3 out mnt top md lvl luks bs want chunk= raid_devs copies stride width
+	local name=$1 sum=$2 file=$3 out mnt top md lvl luks bs want chunk= raid_devs data stride width
 	out=$("$sb" -q build "${sets[@]}" --stack "$name" "$file" 2>"$tmp/err") ||
 		{ bad "$name: build failed: $(cat "$tmp/err")"; return; }
 	mnt=$STACKBENCH_STATE_DIR/mnt/$name
 	head -c 8M /dev/urandom > "$tmp/random"
 	cp "$tmp/random" "$mnt/random" && sync && echo 3 > /proc/sys/vm/drop_caches
 	cmp -s "$tmp/random" "$mnt/random" && ok "$name: data read back identical" || bad "$name: data differs"
-	if [[ $sum =~ RAID(1|10)\  ]]; then
+	if [[ $sum =~ RAID(1|5|6|10)\  ]]; then
 		lvl=${BASH_REMATCH[1]}
 		# the array's node as the state recorded it (long names are shortened)
 		md=$("$sb" status | awk -v s="$name" '$1 == s { on = 1; next } /^[^ ]/ { on = 0 } on && $1 == "md" && $2 == "md" { print $3 }')
@@ -92,7 +103,17 @@ check_stack() { # name summary file
 			[ "$(cat /sys/block/$md/md/chunk_size)" = $((chunk * 1024)) ] && ok "$name: chunk $chunk KiB" ||
 				bad "$name: chunk $(cat /sys/block/$md/md/chunk_size)"
 			raid_devs=$(cat /sys/block/$md/md/raid_disks)
-			copies=${BASH_REMATCH[1]//[!0-9]/}
+			data=$((raid_devs / ${BASH_REMATCH[1]//[!0-9]/}))
+		fi
+		if [[ $lvl =~ ^[56]$ ]] && [[ $sum =~ RAID[56]\ ([a-zN-]+[-6]*)\ .*\ ([0-9]+)\ KiB\ chunks ]]; then
+			want=$(r56_layout_value "${BASH_REMATCH[1]}")
+			[ "$(cat /sys/block/$md/md/layout)" = "$want" ] && ok "$name: md layout ${BASH_REMATCH[1]}" ||
+				bad "$name: md layout $(cat /sys/block/$md/md/layout), want $want (${BASH_REMATCH[1]})"
+			chunk=${BASH_REMATCH[2]}
+			[ "$(cat /sys/block/$md/md/chunk_size)" = $((chunk * 1024)) ] && ok "$name: chunk $chunk KiB" ||
+				bad "$name: chunk $(cat /sys/block/$md/md/chunk_size)"
+			raid_devs=$(cat /sys/block/$md/md/raid_disks)
+			data=$((raid_devs - lvl + 4))   # RAID5: n-1, RAID6: n-2
 		fi
 	fi
 	if [[ $sum =~ LUKS[12]\ ([^/]+)/([0-9]+),\ ([0-9]+)\ B\ sectors ]]; then
@@ -112,7 +133,7 @@ check_stack() { # name summary file
 			# stride = chunk / block; stripe width = stride x data disks
 			stride=$(dumpe2fs -h "$top" 2>/dev/null | awk -F: '/^RAID stride/ { gsub(/ /, "", $2); print $2 }')
 			width=$(dumpe2fs -h "$top" 2>/dev/null | awk -F: '/^RAID stripe width/ { gsub(/ /, "", $2); print $2 }')
-			[ "$stride" = $((chunk * 1024 / bs)) ] && [ "$width" = $((chunk * 1024 / bs * (raid_devs / copies))) ] &&
+			[ "$stride" = $((chunk * 1024 / bs)) ] && [ "$width" = $((chunk * 1024 / bs * data)) ] &&
 				ok "$name: ext4 stride $stride, stripe width $width" ||
 				bad "$name: ext4 stride '$stride', stripe width '$width'"
 		fi

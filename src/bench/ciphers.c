@@ -163,7 +163,7 @@ int sb_ciphers_measure(const char *const *dm, const char *const *ssh, double sec
 	int rc = 0;
 
 	json_object_object_add(res, "unit", json_object_new_string(SB_CIPHERS_UNIT));
-	json_object_object_add(res, "seconds_per_figure", json_object_new_double(seconds));
+	json_object_object_add(res, "seconds_per_figure", json_object_new_double(round(seconds * 1000) / 1000));
 	a = json_object_new_array();
 	json_object_object_add(res, "dm_crypt", a);
 	for (; dm && *dm && rc == 0; dm++)

@@ -35,10 +35,11 @@ static int add_ssh(struct sb_ciphers_args *a, const char *v, struct sb_err *err)
 		return sb_err_set(err, -ENOMEM, "out of memory");
 	for (tok = strtok_r(nb, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		const char *canon;
+		struct sb_err e = { 0 };
 
-		if (sb_ciphers_ssh_lookup(tok, &canon, NULL, err) < 0) {
+		if (sb_ciphers_ssh_lookup(tok, &canon, NULL, &e) < 0) {
 			free(nb);
-			return sb_args_usage_error("ciphers", err, "--ssh: %s", err->msg);
+			return sb_args_usage_error("ciphers", err, "--ssh: %s", e.msg);
 		}
 		if (a->nssh >= SB_CIPHERS_MAX) {
 			free(nb);
@@ -52,11 +53,13 @@ static int add_ssh(struct sb_ciphers_args *a, const char *v, struct sb_err *err)
 
 static int add_dm(struct sb_ciphers_args *a, const char *v, struct sb_err *err)
 {
+	struct sb_err e = { 0 };
+
 	a->dm_given = true;
 	if (!strcmp(v, "none"))
 		return 0;
-	if (sb_ciphers_dm_check(v, err) < 0)
-		return sb_args_usage_error("ciphers", err, "--dm-crypt: %s", err->msg);
+	if (sb_ciphers_dm_check(v, &e) < 0)
+		return sb_args_usage_error("ciphers", err, "--dm-crypt: %s", e.msg);
 	if (a->ndm >= SB_CIPHERS_MAX)
 		return sb_args_usage_error("ciphers", err, "--dm-crypt: at most %d ciphers", SB_CIPHERS_MAX);
 	a->dm[a->ndm++] = v;

@@ -68,8 +68,11 @@ static int run_dir(int op, uint32_t dir, enum iv_mode m, int ivsize, unsigned se
 
 	while (el < budget_ns || n == 0) {
 		struct iovec iov = { in, sector };
+		/* exactly the two messages: trailing zeroes would be read as a
+		 * third, malformed one (EINVAL) */
 		struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
-				      .msg_controllen = sizeof(cbuf) };
+				      .msg_controllen = CMSG_SPACE(sizeof(uint32_t)) +
+							CMSG_SPACE(sizeof(struct af_alg_iv) + (size_t)ivsize) };
 		struct cmsghdr *c;
 		struct af_alg_iv *iv;
 

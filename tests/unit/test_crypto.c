@@ -259,6 +259,7 @@ static void sector_measure(void **state)
 	assert_int_equal(s512.ivsize, 16);
 	assert_int_equal(sb_crypto_sector_measure("aes-xts-plain64", 255, 512, 1, &s512, &err), -EINVAL);
 	assert_int_equal(sb_crypto_sector_measure("aes-xts-plain64", 256, 1000, 1, &s512, &err), -EINVAL);
+	memset(&err, 0, sizeof(err));
 	assert_int_equal(sb_crypto_sector_measure("aes-xts-benbi", 256, 512, 1, &s512, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "IV mode 'benbi'"));
 	assert_true(sb_crypto_sector_measure("nosuch-xts-plain64", 256, 512, 1, &s512, &err) < 0);

@@ -30,6 +30,7 @@ static const struct {
 	{ "dd", sb_suite_dd, 2 },
 	{ "smallfile", sb_suite_smallfile, 4 },
 	{ "quick", sb_suite_quick, 4 },
+	{ "copy", sb_suite_copy, 13 },
 };
 
 void sb_suite_phase(struct sb_suite_ctx *c, const char *what)
@@ -50,7 +51,7 @@ bool sb_suite_exists(const char *name)
 
 const char *sb_suite_names(void)
 {
-	return "bonnie, fio-matrix, dd, smallfile, quick";
+	return "bonnie, fio-matrix, dd, smallfile, quick, copy";
 }
 
 void sb_bench_spec_defaults(struct sb_bench_spec *b)

@@ -31,8 +31,8 @@ const struct sb_cmd sb_cmds[] = {
 	  "       stackbench bench --suite NAME[,NAME] --target DIR [--set bench.KEY=VALUE]...\n"
 	  "                        [--watch DEV]... [--output-format text|json] [--results DIR]\n"
 	  "  The first form runs the stack's suites on a stack left up by `stackbench build`.\n"
-	  "  Suites: bonnie, fio-matrix, dd, smallfile, quick. bench keys: size, runtime, ramp,\n"
-	  "  chunk, files, fsync, repeat. A block device --target needs --destroy-data=DEV and\n"
+	  "  Suites: bonnie, fio-matrix, dd, smallfile, quick, copy. bench keys: size, runtime, ramp,\n"
+	  "  chunk, files, fsync, repeat, copy_dir. A block device --target needs --destroy-data=DEV and\n"
 	  "  the checks of a stack's disks (suites write).\n" },
 	{ "teardown", sb_cmd_teardown, "remove everything a stack created (from its state file)",
 	  "usage: stackbench teardown STACK-NAME...\n"

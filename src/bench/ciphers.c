@@ -154,6 +154,21 @@ static void add_notes(struct json_object *res, bool dm, bool ssh)
 	json_object_object_add(res, "notes", n);
 }
 
+int sb_ciphers_record(struct json_object *res, const char *luks_cipher, unsigned key_bits,
+		      const char *const *ssh, double seconds, struct sb_err *err)
+{
+	char entry[160];
+	const char *dm[2] = { entry, NULL };
+	struct json_object *c;
+	int rc;
+
+	snprintf(entry, sizeof(entry), "%s:%u", luks_cipher ? luks_cipher : "", key_bits);
+	rc = sb_ciphers_measure(luks_cipher ? dm : NULL, ssh, seconds, &c, err);
+	if (rc == 0)
+		json_object_object_add(res, "ciphers", c);
+	return rc;
+}
+
 int sb_ciphers_measure(const char *const *dm, const char *const *ssh, double seconds,
 		       struct json_object **out, struct sb_err *err)
 {

@@ -62,4 +62,12 @@ int sb_ciphers_ssh_json(const char *name, double seconds, struct json_object **o
 int sb_ciphers_measure(const char *const *dm, const char *const *ssh, double seconds,
 		       struct json_object **out, struct sb_err *err);
 
+/* results "ciphers" for a run: the stack's own dm-crypt cipher at its key
+ * size (luks_cipher NULL: none) and the SSH ciphers named (NULL or empty:
+ * none), `seconds` per figure. A cipher the kernel cannot run is a row
+ * with "error"; only a malformed name fails (-EINVAL). For an export: the
+ * SSH ceiling of one cipher is sb_ciphers_measure_ssh(name, 16384, ...). */
+int sb_ciphers_record(struct json_object *res, const char *luks_cipher, unsigned key_bits,
+		      const char *const *ssh, double seconds, struct sb_err *err);
+
 #endif

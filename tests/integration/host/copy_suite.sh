@@ -22,7 +22,7 @@ mkdir "$TMP/mnt" "$TMP/other"
 mount "$LOOP" "$TMP/mnt" && mount "$LOOP2" "$TMP/other" || { fail mount; exit; }
 
 "$SB" -q bench --suite copy --target "$TMP/mnt" --set bench.size=24MiB --set bench.copy_dir="$TMP/other" \
-	--output-format json >"$TMP/r.json" || fail "bench --suite copy failed"
+	--output-format json --results "$TMP/res" >"$TMP/r.json" || fail "bench --suite copy failed"
 python3 - "$TMP/r.json" "$TMP/other" <<'PY' || fail "figures check failed"
 import json, sys
 j = json.load(open(sys.argv[1])); other = sys.argv[2]
@@ -49,6 +49,32 @@ print("copy: ok:", ", ".join(f"{k} {v['value']:.0f}" for k, v in sorted(figs.ite
 PY
 left=$(find "$TMP/mnt" "$TMP/other" -mindepth 1 -not -name lost+found | head -5)
 [ -z "$left" ] || fail "left behind: $left"
+
+# compare: the figures as columns, and the backup time for a named size
+"$SB" compare --columns stack,copy.rsync_tree_in,copy.cp_tree_out_files --backup-size 2TiB "$TMP/res" >"$TMP/cmp.txt" ||
+	fail "compare --backup-size failed"
+cat "$TMP/cmp.txt"
+python3 - "$TMP/r.json" "$TMP/cmp.txt" <<'PY' || fail "backup estimate check failed"
+import json, re, sys
+figs = [x for x in json.load(open(sys.argv[1]))["suites"] if x["suite"] == "copy"][0]["figures"]
+txt = open(sys.argv[2]).read()
+assert "A backup of 2.0 TiB (2.199 TB, 2199023255552 bytes)" in txt, txt
+for tool in ("cp", "rsync", "curl"):
+    line = [l for l in txt.splitlines() if re.match(r"\S+\s+%s\s" % tool, l)]
+    assert line, (tool, txt)
+    # the first cell: photos in, "H h M min (N MB/s)" or "D d H h (...)"
+    m = re.search(r"(?:(\d+) d (\d+) h|(\d+) h (\d+) min) \((\d+) MB/s\)", line[0])
+    assert m, line
+    mbs = figs[f"{tool}_tree_in"]["value"]
+    assert int(m.group(5)) == round(mbs), (m.group(5), mbs)
+    want_h = 2 * 2**40 / (mbs * 1e6) / 3600
+    got_h = int(m.group(1)) * 24 + int(m.group(2)) if m.group(1) else int(m.group(3)) + int(m.group(4)) / 60
+    assert abs(got_h - want_h) <= max(0.02 * want_h, 1), (got_h, want_h)
+PY
+"$SB" compare --backup-size 2TiB --format json "$TMP/res" >/dev/null 2>&1
+[ $? = 2 ] || fail "--backup-size with --format json: want exit 2"
+"$SB" compare --backup-size lots "$TMP/res" >/dev/null 2>&1
+[ $? = 2 ] || fail "--backup-size lots: want exit 2"
 
 # A copy that differs from its source must fail the run: a cp that drops
 # the last byte of every file it copies, first in PATH.

@@ -150,7 +150,10 @@ static void add_notes(struct json_object *res, bool dm, bool ssh)
 			"1000s of bytes/s: divide by 1000 to compare); gcm and chacha20-poly1305 with a nonce, "
 			"4 bytes of AAD and a tag per block as SSH packets; ctr without SSH's MAC. OpenSSH's "
 			"chacha20-poly1305 is its own construction over the same primitives; measured as the "
-			"RFC 8439 AEAD. implementation: from CPUID as OPENSSL_ia32cap masks it"));
+			"RFC 8439 AEAD. Rates are over the measuring thread's CPU time (as openssl speed's, "
+			"which divides by CPU time), so a loaded machine does not lower them; the dm-crypt "
+			"rates are over wall time (the kernel may do the work on another thread). "
+			"implementation: from CPUID as OPENSSL_ia32cap masks it"));
 	json_object_object_add(res, "notes", n);
 }
 

@@ -34,7 +34,8 @@ int sb_ciphers_ssh_lookup(const char *name, const char **ssh_name, const char **
  * `seconds`: MB/s. AEAD ciphers (gcm, chacha20-poly1305) take a fresh nonce,
  * 4 bytes of additional data (the packet length) and a tag per packet, as
  * SSH does; ctr ciphers are one continuous stream and SSH's separate MAC
- * is not included. impl (may be NULL) gets which implementation OpenSSL
+ * is not included. MB/s per second of this thread's CPU time (user +
+ * system), as openssl speed divides by CPU time. impl (may be NULL) gets which implementation OpenSSL
  * uses (see sb_ciphers_ssh_impl). For export: the SSH cipher's ceiling. */
 int sb_ciphers_measure_ssh(const char *name, unsigned block, double seconds, double *mbs,
 			   char *impl, size_t ilen, struct sb_err *err);

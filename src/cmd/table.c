@@ -53,12 +53,14 @@ const struct sb_cmd sb_cmds[] = {
 	{ "compare", sb_cmd_compare, "print a comparison table from results files",
 	  "usage: stackbench compare [--columns LIST] [--baseline NAME]\n"
 	  "                          [--format text|markdown|csv|json|bonnie-csv|html|fio-matrix]\n"
-	  "                          [--chart FILE.svg|FILE.png] [--per-layer] [--pivot host] RESULTS.json...\n"
+	  "                          [--chart FILE.svg|FILE.png] [--per-layer] [--pivot host]\n"
+	  "                          [--backup-size SIZE] RESULTS.json...\n"
 	  "  --per-layer: one row per layer device (bench.per_layer figures, expected, % of the\n"
 	  "  layer below, the limit of each layer); with --chart, the waterfall of seq reads.\n"
 	  "  Results of one stack on one machine are pooled as repetitions; from several machines\n"
 	  "  the table gets a host column (host.label, else hostname). --pivot host: stacks as rows,\n"
-	  "  each figure once per host as columns.\n" },
+	  "  each figure once per host as columns. --backup-size SIZE (2TiB, 500GB): after the table,\n"
+	  "  how long a backup of SIZE takes at each tool's rates from the copy suite.\n" },
 	{ "report", sb_cmd_report, "write one self-contained HTML page from results files",
 	  "usage: stackbench report -o FILE.html [--columns LIST] [--baseline NAME] RESULTS...\n"
 	  "  RESULTS: results files or directories of them, as compare takes them. The page has\n"

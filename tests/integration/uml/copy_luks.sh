@@ -38,6 +38,14 @@ assert len(s["figures"]) == 18, sorted(s["figures"])
 assert all(x["intact"] for x in s["copies"]) and len(s["copies"]) == 12, s["copies"]
 print("ciphers:", dm[0]["driver"], dm[0]["sectors"]["4096"], "copy rsync_tree_in", s["figures"]["rsync_tree_in"])
 PY
+if python3 -c 'import jsonschema' 2>/dev/null; then
+	python3 -c '
+import glob, json, sys, jsonschema
+schema = json.load(open(sys.argv[2]))
+for f in glob.glob(sys.argv[1] + "/*.json"):
+    jsonschema.validate(json.load(open(f)), schema)
+' "$TMP/res" "$SB_ROOT/docs/results-schema.json" || fail "results file does not match docs/results-schema.json"
+fi
 "$sb" compare --columns stack,cipher,luks_sector,cipher_ceiling,copy.rsync_tree_in --backup-size 1TiB "$TMP/res" \
 	>"$TMP/cmp" || fail "compare failed"
 cat "$TMP/cmp"

@@ -139,6 +139,9 @@ static void print_dm(struct json_object *arr, FILE *f)
 		}
 		if (e)
 			fprintf(f, "%-36s %4d %6s  not measured: %s\n", row ? "" : get_str(o, "cipher"), bits, "-", e);
+		else if (get_num(o, "request_1MiB", "encrypt_mbs") >= 0)
+			fprintf(f, "%-36s %4d %6s %9.1f %9.1f  (libcryptsetup benchmark: 1 MiB requests)\n", "", bits,
+				"1MiB", get_num(o, "request_1MiB", "encrypt_mbs"), get_num(o, "request_1MiB", "decrypt_mbs"));
 	}
 }
 

@@ -231,7 +231,7 @@ int sb_crypto_benchmark(const char *cipher, const char *mode, unsigned key_bits,
 	 * crypto API's; cryptsetup benchmark drops it the same way. */
 	dash = strchr(mode, '-');
 	snprintf(chain, sizeof(chain), "%.*s", dash ? (int)(dash - mode) : (int)strlen(mode), mode);
-	iv_size = !strcmp(chain, "ecb") ? 0 : 16;
+	iv_size = !strcmp(chain, "ecb") ? 0 : !strcmp(chain, "adiantum") ? 32 : 16;
 	r = crypt_benchmark(NULL, cipher, chain, key_bits / 8, iv_size, 1024 * 1024, enc_mbps, dec_mbps);
 	if (r == -ENOTSUP || r == -ENOENT)
 		return sb_err_set(err, r, "crypto benchmark: %s-%s with a %u-bit key is not available from the kernel crypto API (AF_ALG: algif_skcipher missing?)",

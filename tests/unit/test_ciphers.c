@@ -83,7 +83,8 @@ static void bad_input(void **state)
 static const char result[] =
 	"{\"unit\":\"MB/s (10^6 bytes/s)\",\"dm_crypt\":["
 	"{\"cipher\":\"aes-xts-plain64\",\"key_bits\":512,\"driver\":\"xts-aes-aesni\",\"module\":\"aesni_intel\","
-	" \"sectors\":{\"512\":{\"encrypt_mbs\":812.3,\"decrypt_mbs\":800.1},\"4096\":{\"encrypt_mbs\":2100.4,\"decrypt_mbs\":2050}}},"
+	" \"sectors\":{\"512\":{\"encrypt_mbs\":812.3,\"decrypt_mbs\":800.1},\"4096\":{\"encrypt_mbs\":2100.4,\"decrypt_mbs\":2050}},"
+	" \"request_1MiB\":{\"encrypt_mbs\":3001.5,\"decrypt_mbs\":2990}},"
 	"{\"cipher\":\"xchacha12,aes-adiantum-plain64\",\"key_bits\":256,\"sectors\":{},"
 	" \"error\":\"the kernel has no skcipher 'adiantum(xchacha12,aes)'\"}],"
 	"\"ssh\":[{\"cipher\":\"aes128-ctr\",\"implementation\":\"AES-NI (default provider)\","
@@ -105,6 +106,7 @@ static void table(void **state)
 	assert_non_null(strstr(buf, "MB/s (10^6 bytes/s)"));
 	assert_non_null(strstr(buf, "aes-xts-plain64                       512    512     812.3     800.1  xts-aes-aesni (aesni_intel)\n"));
 	assert_non_null(strstr(buf, "\n                                      512   4096    2100.4    2050.0  \n"));
+	assert_non_null(strstr(buf, "\n                                      512   1MiB    3001.5    2990.0  (libcryptsetup benchmark: 1 MiB requests)\n"));
 	assert_non_null(strstr(buf, "xchacha12,aes-adiantum-plain64        256      -  not measured: the kernel has no skcipher"));
 	assert_non_null(strstr(buf, "    16384 B  implementation\n"));
 	assert_non_null(strstr(buf, "aes128-ctr                           409.4       579.4       626.0       629.5       627.4       625.4  AES-NI (default provider)\n"));

@@ -13,6 +13,7 @@
 
 #include "bench/ciphers.h"
 #include "cmd/ciphers.h"
+#include "report/backup.h"
 
 static int parse(struct sb_ciphers_args *a, struct sb_err *err, ...)
 {
@@ -129,6 +130,24 @@ static void ssh_names(void **state)
 	assert_int_equal(sb_ciphers_ssh_lookup("aes128", &ssh, &evp, &err), -EINVAL);
 }
 
+/* compare --backup-size's durations */
+static void backup_duration(void **state)
+{
+	char b[32];
+
+	sb_backup_duration(0.2, b, sizeof(b));
+	assert_string_equal(b, "1 s");
+	sb_backup_duration(75, b, sizeof(b));
+	assert_string_equal(b, "75 s");
+	sb_backup_duration(45 * 60 + 10, b, sizeof(b));
+	assert_string_equal(b, "45 min 10 s");
+	/* 2 TiB at 190 MB/s: 11574 s */
+	sb_backup_duration(2.0 * (1ULL << 40) / 190e6, b, sizeof(b));
+	assert_string_equal(b, "3 h 13 min");
+	sb_backup_duration(3 * 86400 + 5 * 3600 + 100, b, sizeof(b));
+	assert_string_equal(b, "3 d 5 h");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -136,6 +155,7 @@ int main(void)
 		cmocka_unit_test(bad_input),
 		cmocka_unit_test(table),
 		cmocka_unit_test(ssh_names),
+		cmocka_unit_test(backup_duration),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -131,10 +131,14 @@ static void print_dm(struct json_object *arr, FILE *f)
 
 		json_object_object_get_ex(o, "sectors", &secs);
 		json_object_object_foreach(secs, sec, s) {
-			fprintf(f, "%-36s %4d %6s %9.1f %9.1f  %s%s%s%s\n", row ? "" : get_str(o, "cipher"), bits, sec,
-				get_num(s, "encrypt_mbs", NULL), get_num(s, "decrypt_mbs", NULL),
-				row ? "" : drv ? drv : "", !row && mod && *mod ? " (" : "", !row && mod && *mod ? mod : "",
-				!row && mod && *mod ? ")" : "");
+			char who[200] = "";
+
+			/* the driver once, on the cipher's first row */
+			if (!row && drv)
+				snprintf(who, sizeof(who), "  %s%s%s%s", drv, mod && *mod ? " (" : "",
+					 mod && *mod ? mod : "", mod && *mod ? ")" : "");
+			fprintf(f, "%-36s %4d %6s %9.1f %9.1f%s\n", row ? "" : get_str(o, "cipher"), bits, sec,
+				get_num(s, "encrypt_mbs", NULL), get_num(s, "decrypt_mbs", NULL), who);
 			row++;
 		}
 		if (e)

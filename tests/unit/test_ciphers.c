@@ -106,7 +106,7 @@ static void table(void **state)
 	printf("%s", buf);
 	assert_non_null(strstr(buf, "MB/s (10^6 bytes/s)"));
 	assert_non_null(strstr(buf, "aes-xts-plain64                       512    512     812.3     800.1  xts-aes-aesni (aesni_intel)\n"));
-	assert_non_null(strstr(buf, "\n                                      512   4096    2100.4    2050.0  \n"));
+	assert_non_null(strstr(buf, "\n                                      512   4096    2100.4    2050.0\n"));
 	assert_non_null(strstr(buf, "\n                                      512   1MiB    3001.5    2990.0  (libcryptsetup benchmark: 1 MiB requests)\n"));
 	assert_non_null(strstr(buf, "xchacha12,aes-adiantum-plain64        256      -  not measured: the kernel has no skcipher"));
 	assert_non_null(strstr(buf, "    16384 B  implementation\n"));

@@ -276,8 +276,7 @@ static int syncfs_path(const char *path)
 }
 
 /* One timed copy of the big file or the tree, in or out; checked against
- * the source digest, then the figures. *dst_out gets the destination (the
- * source of the "out" copy that follows). */
+ * the source digest, then its figures and its record in "copies". */
 static int one_copy(struct copy_run *r, enum tool t, bool tree, bool in, const char *src,
 		    const char *dst, struct sb_err *err)
 {

@@ -13,6 +13,8 @@ pkgs=(
 	libblockdev-fs-dev libblockdev-crypto-dev
 	libcryptsetup-dev libdevmapper-dev libmount-dev libudev-dev libblkid-dev libaio-dev libyaml-dev
 	libjson-c-dev libcairo2-dev
+	# stackbench ciphers: OpenSSL's EVP interface (libcrypto)
+	libssl-dev
 	# tests: unit suite, sanitizers and the fuzzer with clang
 	libcmocka-dev libclang-rt-14-dev python3
 	# run: the tools stackbench drives or compares against, and the
@@ -30,6 +32,8 @@ pkgs=(
 	# packaging and its tests: the .deb build, man -l, the completion,
 	# git describe for --version, the results JSON Schema check
 	debhelper dpkg-dev fakeroot man-db bash-completion git python3-jsonschema
+	# the copy suite times these (cp is coreutils)
+	rsync curl
 	# stackbench fleet: the playbook runs on Ansible; its test starts private sshds
 	ansible openssh-server
 )

@@ -71,7 +71,7 @@ def render():
         layer = cond["if"]["properties"]["layer"]["const"]
         then = dict(cond["then"])
         table("*layer* `%s`: keys beside `layer` and `devices`" % layer, then, out)
-    for name in ("suite", "figure", "disk_util", "faults"):
+    for name in ("suite", "figure", "disk_util", "faults", "ciphers", "cipher_dm", "cipher_ssh"):
         table("*%s*" % name, {"$ref": "#/$defs/" + name}, out)
     out.append(END)
     return "\n".join(out)

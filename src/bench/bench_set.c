@@ -57,11 +57,16 @@ int sb_bench_set(struct sb_bench_spec *b, const char *kv, struct sb_err *err)
 		return parse_uint(key, v, 0, 1024, &b->files, err);
 	} else if (!strcmp(key, "bench.repeat")) {
 		return parse_uint(key, v, 1, 100, &b->repeat, err);
+	} else if (!strcmp(key, "bench.copy_dir")) {
+		if (strlen(v) >= sizeof(b->copy_dir) || v[0] != '/')
+			return sb_err_set(err, -EINVAL, "--set %s: an absolute directory path (under 256 bytes)", kv);
+		snprintf(b->copy_dir, sizeof(b->copy_dir), "%s", v);
+		return 0;
 	} else if (!strcmp(key, "bench.fsync")) {
 		return parse_bool(key, v, &b->fsync, err);
 	} else {
 		return sb_err_set(err, -EINVAL, "--set %s: unknown key '%s' (here: bench.size, bench.runtime, "
-				  "bench.ramp, bench.chunk, bench.files, bench.fsync, bench.repeat)", kv, key);
+				  "bench.ramp, bench.chunk, bench.files, bench.fsync, bench.repeat, bench.copy_dir)", kv, key);
 	}
 	if (rc < 0)
 		sb_err_prefix(err, "--set %s: ", kv);

@@ -32,7 +32,7 @@ static uint64_t suite_default(const char *suite, uint64_t ram, bool *twice_ram)
 	}
 	if (!strcmp(suite, "fio-matrix") || !strcmp(suite, "dd"))
 		return GiB;
-	if (!strcmp(suite, "smallfile"))
+	if (!strcmp(suite, "smallfile") || !strcmp(suite, "copy"))
 		return 256 * MiB;
 	return 64 * MiB;   /* quick */
 }
@@ -82,6 +82,9 @@ static double estimate_at(const char *suite, double size, const struct sb_bench_
 	if (!strcmp(suite, "dd"))
 		/* three passes, each writes then reads the size */
 		return 6 * size / bps;
+	if (!strcmp(suite, "copy"))
+		/* writing the sources, then 3 tools x (in + out) x (copy + check) */
+		return 13 * size / bps;
 	if (!strcmp(suite, "smallfile"))
 		/* 4 phases of 4 KiB operations over the whole size */
 		return rt > 0 ? 4 * (rt + ramp) : 4 * size / 4096 / iops;

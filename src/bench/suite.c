@@ -34,6 +34,7 @@ static const struct {
 	{ "dd", sb_suite_dd, 6 },          /* 3 passes of write + read */
 	{ "smallfile", sb_suite_smallfile, 4 },
 	{ "quick", sb_suite_quick, 4 },
+	{ "copy", sb_suite_copy, 13 },
 };
 
 void sb_suite_phase(struct sb_suite_ctx *c, const char *what)

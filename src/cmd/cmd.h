@@ -38,6 +38,7 @@ int sb_cmd_status(int argc, char **argv, struct sb_err *err);
 int sb_cmd_job(int argc, char **argv, struct sb_err *err);
 int sb_cmd_bonnie(int argc, char **argv, struct sb_err *err);
 int sb_cmd_fleet(int argc, char **argv, struct sb_err *err);
+int sb_cmd_ciphers(int argc, char **argv, struct sb_err *err);
 extern const char sb_cmd_bonnie_usage[];
 
 int sb_cmd_report(int argc, char **argv, struct sb_err *err);

@@ -8,11 +8,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "report/backup.h"
 #include "report/chart.h"
 #include "report/per_layer.h"
 #include "report/results.h"
 #include "report/table.h"
 #include "util/log.h"
+#include "util/units.h"
 
 struct files {
 	char **v;
@@ -141,6 +143,17 @@ void sb_cmd_results_free(struct sb_loaded *l)
 	memset(l, 0, sizeof(*l));
 }
 
+/* --backup-size: a size with its unit (2TiB, 500GB), text formats only. */
+static int backup_size(const char *v, uint64_t *out, struct sb_err *err)
+{
+	struct sb_err e = { 0 };
+
+	if (sb_size_parse(v, out, &e) < 0 || *out == 0)
+		return sb_args_usage_error("compare", err, "--backup-size '%s': %s", v,
+					   e.msg[0] ? e.msg : "must be more than 0");
+	return 0;
+}
+
 int sb_cmd_compare(int argc, char **argv, struct sb_err *err)
 {
 	static const struct sb_optdef opts[] = {
@@ -150,6 +163,7 @@ int sb_cmd_compare(int argc, char **argv, struct sb_err *err)
 		{ "chart", 0, true, 'C' },
 		{ "per-layer", 0, false, 'P' },
 		{ "pivot", 0, true, 'p' },
+		{ "backup-size", 0, true, 'B' },
 		{ NULL, 0, false, 0 },
 	};
 	struct sb_table_opts o = { .format = SB_FMT_TEXT };
@@ -158,6 +172,7 @@ int sb_cmd_compare(int argc, char **argv, struct sb_err *err)
 	struct sb_args a;
 	const char *chart = NULL, *val;
 	unsigned nres = 0;
+	uint64_t backup = 0;
 	bool per_layer = false;
 	int c, r = 0;
 
@@ -171,10 +186,13 @@ int sb_cmd_compare(int argc, char **argv, struct sb_err *err)
 		case 'C': chart = val; break;
 		case 'P': per_layer = true; break;
 		case 'p': o.pivot = val; break;
+		case 'B': r = backup_size(val, &backup, err); break;
 		}
 	}
 	if (r == 0 && c < 0)
 		r = c;
+	if (r == 0 && backup && (per_layer || (o.format != SB_FMT_TEXT && o.format != SB_FMT_MARKDOWN)))
+		r = sb_args_usage_error("compare", err, "--backup-size goes with the text and markdown tables");
 	if (r == 0 && !a.npos)
 		r = sb_args_usage_error("compare", err, "name at least one results file or directory");
 	if (r == 0)
@@ -197,6 +215,8 @@ int sb_cmd_compare(int argc, char **argv, struct sb_err *err)
 		sb_info("chart written to %s", chart);
 	}
 	r = sb_table_render(res, nres, &o, stdout, err);
+	if (r == 0 && backup)
+		sb_backup_render(res, nres, backup, stdout);
 out:
 	sb_cmd_results_free(&l);
 	sb_args_free(&a);

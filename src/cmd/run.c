@@ -10,6 +10,7 @@
 #include "bench/degrade.h"
 #include "bench/suite.h"
 #include "cmd/cmd.h"
+#include "bench/ciphers.h"
 #include "cmd/ceiling.h"
 #include "cmd/cost.h"
 #include "cmd/per_layer.h"
@@ -227,6 +228,18 @@ static void results_end(const struct sb_run_opts *o, const char *name, int rc,
 	}
 }
 
+/* results "ciphers": the stack's dm-crypt cipher per sector size (0.25 s
+ * a figure, about 1 s); a failure is a warning, not the run's. */
+static void record_ciphers(const struct sb_stack_spec *spec, struct json_object *res)
+{
+	struct sb_err e = { 0 };
+
+	sb_info("%s: measuring the cipher %s (%u-bit key) through the kernel crypto API", spec->name,
+		spec->luks.cipher, spec->luks.key_size);
+	if (sb_ciphers_record(res, spec->luks.cipher, spec->luks.key_size, NULL, 0.25, &e) < 0)
+		sb_warn("%s: ciphers: %s", spec->name, e.msg);
+}
+
 /* One stack, start to finish. On success *out holds its results. */
 static int run_one(const struct sb_run_opts *o, const struct sb_stack_spec *spec,
 		   struct json_object *ceilings, struct json_object **out, char **path_out,
@@ -271,6 +284,8 @@ static int run_one(const struct sb_run_opts *o, const struct sb_stack_spec *spec
 		goto out_free;   /* sb_stack_build already rolled back */
 	if (pl.rows)
 		sb_per_layer_end(&pl, spec, res);
+	if (o->bench && spec->luks.enabled)   /* the cipher's own speed, while dm-crypt holds it */
+		record_ciphers(spec, res);
 	rc = measure(o, s, res, err);
 	sb_ceiling_mark(res, ceilings);
 

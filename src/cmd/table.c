@@ -42,7 +42,7 @@ const struct sb_cmd sb_cmds[] = {
 	  "                        [--watch DEV]... [--output-format text|json] [--results DIR]\n"
 	  "  The first form runs the stack's suites on a stack left up by `stackbench build`.\n"
 	  "  Suites: " SB_USAGE_SUITES ". bench keys: size, runtime, ramp,\n"
-	  "  chunk, files, fsync, repeat. A block device --target needs --destroy-data=DEV and\n"
+	  "  chunk, files, fsync, repeat, copy_dir. A block device --target needs --destroy-data=DEV and\n"
 	  "  the checks of a stack's disks (suites write).\n" },
 	{ "teardown", sb_cmd_teardown, "remove everything a stack created (from its state file)",
 	  "usage: stackbench teardown STACK-NAME...\n"
@@ -68,7 +68,8 @@ const struct sb_cmd sb_cmds[] = {
 	  "  layer below, the limit of each layer); with --chart, the waterfall of seq reads.\n"
 	  "  Results of one stack on one machine are pooled as repetitions; from several machines\n"
 	  "  the table gets a host column (host.label, else hostname). --pivot host: stacks as rows,\n"
-	  "  each figure once per host as columns.\n" },
+	  "  each figure once per host as columns. --backup-size SIZE (2TiB, 500GB): after the table,\n"
+	  "  how long a backup of SIZE takes at each tool's rates from the copy suite.\n" },
 	{ "report", sb_cmd_report, "write one self-contained HTML page from results files",
 	  "usage: stackbench report -o FILE.html [--columns LIST] [--baseline NAME] RESULTS...\n"
 	  "  RESULTS: results files or directories of them, as compare takes them. The page has\n"
@@ -104,6 +105,19 @@ const struct sb_cmd sb_cmds[] = {
 	  "  the hosts. Cells already fetched are skipped unless --rerun. Shows which host is on\n"
 	  "  which stack, then compare's table with a host column and a line per failure.\n"
 	  "  Exit 6 (partial) when some hosts or stacks failed and the others' rows stand.\n" },
+	{ "ciphers", sb_cmd_ciphers, "measure this machine's dm-crypt and SSH ciphers (the ceilings of LUKS and SSHFS)",
+	  "usage: stackbench ciphers [--seconds S] [--dm-crypt CIPHER[:KEYBITS]]... [--ssh LIST] [--json]\n"
+	  "  dm-crypt ciphers through the kernel crypto API (AF_ALG), one request per 512- and\n"
+	  "  4096-byte sector with dm-crypt's IV, encrypt and decrypt, and the kernel driver that\n"
+	  "  served each; SSH ciphers through OpenSSL's EVP interface at 16..16384-byte blocks, the\n"
+	  "  `openssl speed -evp` shape, and whether OpenSSL uses AES-NI. MB/s = 10^6 bytes/s.\n"
+	  "  --seconds S (-t, --time): per figure, default 0.1 (about 5 s in all).\n"
+	  "  --dm-crypt: repeat for several, e.g. aes-xts-plain64:512, aes-cbc-essiv:sha256:256,\n"
+	  "  xchacha12,aes-adiantum-plain64 (key 256 bits unless given); `none` leaves them out.\n"
+	  "  --ssh: comma list of ssh -c names (chacha20-poly1305@openssh.com, aes128-ctr,\n"
+	  "  aes192-ctr, aes256-ctr, aes128-gcm@openssh.com, aes256-gcm@openssh.com) or `none`.\n"
+	  "  A kernel without AF_ALG (CONFIG_CRYPTO_USER_API_SKCIPHER) gets a row saying so;\n"
+	  "  `stackbench --sandbox ciphers` measures the throwaway kernel's (generic C) ciphers.\n" },
 	{ "bonnie", sb_cmd_bonnie, "run bonnie++ 2.00a's tests with its options and output", sb_cmd_bonnie_usage },
 	{ NULL, NULL, NULL, NULL },
 };

@@ -382,6 +382,31 @@ static void ex_crypto_driver(const struct sb_column *col, struct json_object *co
 		set_str(cell, str_or(get(cd, "driver"), str_or(get(cd, "name"), "?")));
 }
 
+/* "cipher_ceiling": results "ciphers" (build-and-test records the stack's
+ * dm-crypt cipher): the slower of encrypt and decrypt at the stack's own
+ * LUKS sector size, through AF_ALG one request per sector (MB/s). */
+static void ex_cipher_ceiling(const struct sb_column *col, struct json_object *const *res,
+			      unsigned n, struct sb_cell *cell)
+{
+	struct samples s = { .n = 0 };
+
+	for (unsigned f = 0; f < n; f++) {
+		struct json_object *l = sb_results_built_layer(res[f], "luks");
+		struct json_object *dm = get(get(res[f], "ciphers"), "dm_crypt"), *sec;
+		const char *ss = str_or(get(l, "sector_size"), NULL);
+		char key[16];
+
+		if (!l || !alen(dm))
+			continue;
+		snprintf(key, sizeof(key), "%d", ss ? atoi(ss) : json_object_get_int(get(l, "sector_size")));
+		sec = get(get(json_object_array_get_idx(dm, 0), "sectors"), key);
+		if (is_num(get(sec, "encrypt_mbs")) && is_num(get(sec, "decrypt_mbs")))
+			add_sample(&s, fmin(json_object_get_double(get(sec, "encrypt_mbs")),
+					    json_object_get_double(get(sec, "decrypt_mbs"))));
+	}
+	cell_from_samples(cell, &s);
+}
+
 /* "degraded": did md run degraded (faults.fail, or md's own view after the
  * last suite)? "loop1 at 3.0 s", "yes", "no", "-" without md. */
 static void ex_degraded(const struct sb_column *col, struct json_object *const *res,
@@ -430,6 +455,7 @@ static const struct sb_col_def defs[] = {
 	{ "kernel", "kernel", "", 0, ex_kernel, NULL, NULL },
 	{ "sandbox", "sandbox", "", 0, ex_sandbox, NULL, NULL },
 	{ "crypto_driver", "crypto driver", "", 0, ex_crypto_driver, NULL, NULL },
+	{ "cipher_ceiling", "cipher", "MB/s", 1, ex_cipher_ceiling, NULL, NULL },
 	{ "degraded", "degraded", "", 0, ex_degraded, NULL, NULL },
 };
 

@@ -9,7 +9,7 @@
 
 static const char *const sector_512_4096[] = { "512", "4096", NULL };
 static const char *const fs_blocks[] = { "1024", "2048", "4096", NULL };
-static const char *const suites[] = { "bonnie", "fio-matrix", "dd", "smallfile", "quick", NULL };
+static const char *const suites[] = { "bonnie", "fio-matrix", "dd", "smallfile", "quick", "copy", NULL };
 
 static const struct sb_opt loop_opts[] = {
 	{ "count", SB_OPT_U32, FLD(sb_loop_spec, count), NULL, 1, SB_MAX_DISKS, NULL, NULL,
@@ -79,6 +79,8 @@ static const struct sb_opt bench_opts[] = {
 	{ "per_layer", SB_OPT_BOOL, FLD(sb_bench_spec, per_layer), "true", 0, 0, NULL, NULL,
 	  "build-and-test: measure every layer's block device (seq write/read 1 MiB QD4, 4 KiB "
 	  "randread QD32, 64 MiB) right after it is built, before the next (raw writes); not with faults" },
+	{ "copy_dir", SB_OPT_STR, FLD(sb_bench_spec, copy_dir), "", 0, 0, NULL, NULL,
+	  "copy suite: the directory standing for the other disk (\"\": a private directory in /var/tmp)" },
 	{ .key = NULL },
 };
 

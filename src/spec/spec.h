@@ -112,6 +112,7 @@ struct sb_bench_spec {
 	bool fsync;               /* bonnie -b: fsync after every write (default true, as the Helios4 runs) */
 	bool per_layer;           /* build-and-test: raw jobs on every layer's block device as it is built */
 	uint64_t ram;             /* bonnie++ -r: RAM the sizes are judged against; 0 = this machine's */
+	char copy_dir[256];       /* copy suite: the "other disk" directory; "" = a private dir in /var/tmp */
 };
 
 /* Faults injected into a run (dm-delay / dm-flakey under md, md member

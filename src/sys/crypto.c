@@ -3,15 +3,9 @@
 #include "sys/crypto.h"
 
 #include <errno.h>
-#include <linux/if_alg.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
-#include <sys/socket.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <libcryptsetup.h>
 
@@ -139,6 +133,8 @@ int sb_crypto_parse(const char *text, const char *want, struct sb_crypto_alg *be
 			copy_field(cur.module, sizeof(cur.module), val);
 		else if (!strcmp(key, "type"))
 			copy_field(cur.type, sizeof(cur.type), val);
+		else if (!strcmp(key, "ivsize"))
+			cur.ivsize = atoi(val);
 		else if (!strcmp(key, "priority"))
 			cur.priority = atoi(val);
 		else if (!strcmp(key, "selftest"))
@@ -148,7 +144,7 @@ int sb_crypto_parse(const char *text, const char *want, struct sb_crypto_alg *be
 	return found ? 0 : -ENOENT;
 }
 
-static char *slurp(const char *path, struct sb_err *err)
+char *sb_crypto_proc_text(const char *path, struct sb_err *err)
 {
 	FILE *f = fopen(path, "re");
 	char *buf = NULL;
@@ -195,7 +191,7 @@ int sb_crypto_driver(const char *cipher_spec, struct json_object **out, struct s
 	r = sb_crypto_kernel_name(cipher_spec, name, sizeof(name), fallback, sizeof(fallback), err);
 	if (r)
 		return r;
-	text = slurp("/proc/crypto", err);
+	text = sb_crypto_proc_text("/proc/crypto", err);
 	if (!text)
 		return err ? err->code : -EIO;
 	r = sb_crypto_parse(text, name, &a);
@@ -235,7 +231,7 @@ int sb_crypto_benchmark(const char *cipher, const char *mode, unsigned key_bits,
 	 * crypto API's; cryptsetup benchmark drops it the same way. */
 	dash = strchr(mode, '-');
 	snprintf(chain, sizeof(chain), "%.*s", dash ? (int)(dash - mode) : (int)strlen(mode), mode);
-	iv_size = !strcmp(chain, "ecb") ? 0 : 16;
+	iv_size = !strcmp(chain, "ecb") ? 0 : !strcmp(chain, "adiantum") ? 32 : 16;
 	r = crypt_benchmark(NULL, cipher, chain, key_bits / 8, iv_size, 1024 * 1024, enc_mbps, dec_mbps);
 	if (r == -ENOTSUP || r == -ENOENT)
 		return sb_err_set(err, r, "crypto benchmark: %s-%s with a %u-bit key is not available from the kernel crypto API (AF_ALG: algif_skcipher missing?)",
@@ -243,83 +239,4 @@ int sb_crypto_benchmark(const char *cipher, const char *mode, unsigned key_bits,
 	if (r < 0)
 		return sb_err_sys(err, r, "crypto benchmark of %s-%s (%u-bit key)", cipher, chain, key_bits);
 	return 0;
-}
-
-/* One AF_ALG skcipher request per sector, each with its own IV (the sector
- * number, as plain64 gives dm-crypt), for budget_ns: how the per-sector
- * cost grows as sectors shrink. The key is random and lives only in this
- * process and the kernel's transform. */
-int sb_crypto_sector_speed(const char *kname, unsigned key_bits, unsigned sector,
-			   uint64_t budget_ns, double *enc_mbs, struct sb_err *err)
-{
-	struct sockaddr_alg sa = { .salg_family = AF_ALG };
-	unsigned char key[64], *in = NULL, *out = NULL;
-	char cbuf[CMSG_SPACE(sizeof(uint32_t)) + CMSG_SPACE(sizeof(struct af_alg_iv) + 16)];
-	struct timespec t0, t1;
-	uint64_t bytes = 0, n = 0, el = 0;
-	int tfm = -1, op = -1, rc = 0;
-
-	if (key_bits == 0 || key_bits % 8 || key_bits / 8 > sizeof(key) || sector < 512 || sector > 4096)
-		return sb_err_set(err, -EINVAL, "crypto sector speed: key %u bits, sector %u", key_bits, sector);
-	snprintf((char *)sa.salg_type, sizeof(sa.salg_type), "skcipher");
-	snprintf((char *)sa.salg_name, sizeof(sa.salg_name), "%s", kname);
-	if (getrandom(key, key_bits / 8, 0) != (ssize_t)(key_bits / 8))
-		return sb_err_sys(err, -errno, "crypto sector speed: getrandom");
-	tfm = socket(AF_ALG, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	if (tfm < 0 || bind(tfm, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    setsockopt(tfm, SOL_ALG, ALG_SET_KEY, key, key_bits / 8) < 0 ||
-	    (op = accept4(tfm, NULL, 0, SOCK_CLOEXEC)) < 0) {
-		rc = sb_err_sys(err, -errno, "crypto sector speed: AF_ALG %s with a %u-bit key", kname, key_bits);
-		goto out;
-	}
-	in = aligned_alloc(4096, 4096);
-	out = aligned_alloc(4096, 4096);
-	if (!in || !out) {
-		rc = sb_err_set(err, -ENOMEM, "out of memory");
-		goto out;
-	}
-	memset(in, 0x5a, 4096);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (el < budget_ns) {
-		struct iovec iov = { in, sector };
-		struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
-				      .msg_controllen = sizeof(cbuf) };
-		struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-		struct af_alg_iv *iv;
-		uint64_t le = n;  /* plain64: the sector number, little endian (x86) */
-
-		memset(cbuf, 0, sizeof(cbuf));
-		c->cmsg_level = SOL_ALG;
-		c->cmsg_type = ALG_SET_OP;
-		c->cmsg_len = CMSG_LEN(sizeof(uint32_t));
-		*(uint32_t *)CMSG_DATA(c) = ALG_OP_ENCRYPT;
-		c = CMSG_NXTHDR(&msg, c);
-		c->cmsg_level = SOL_ALG;
-		c->cmsg_type = ALG_SET_IV;
-		c->cmsg_len = CMSG_LEN(sizeof(*iv) + 16);
-		iv = (struct af_alg_iv *)CMSG_DATA(c);
-		iv->ivlen = 16;
-		memset(iv->iv, 0, 16);
-		memcpy(iv->iv, &le, sizeof(le));
-		if (sendmsg(op, &msg, 0) != (ssize_t)sector || read(op, out, sector) != (ssize_t)sector) {
-			rc = sb_err_sys(err, -errno, "crypto sector speed: AF_ALG %s request", kname);
-			goto out;
-		}
-		bytes += sector;
-		n++;
-		if (!(n & 63)) {
-			clock_gettime(CLOCK_MONOTONIC, &t1);
-			el = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000ULL + t1.tv_nsec - t0.tv_nsec;
-		}
-	}
-	*enc_mbs = bytes * 1e3 / el;
-out:
-	explicit_bzero(key, sizeof(key));
-	free(in);
-	free(out);
-	if (op >= 0)
-		close(op);
-	if (tfm >= 0)
-		close(tfm);
-	return rc;
 }

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <json-c/json.h>
 
@@ -16,6 +17,7 @@ struct sb_crypto_alg {
 	char module[64];    /* "aesni_intel", "kernel" */
 	char type[32];      /* "skcipher" */
 	int priority;
+	int ivsize;         /* bytes; 0 when /proc/crypto does not say */
 	bool accelerated;   /* false for the generic C implementations */
 };
 
@@ -50,13 +52,30 @@ int sb_crypto_benchmark(const char *cipher, const char *mode, unsigned key_bits,
 			unsigned sector_size, double *enc_mbps, double *dec_mbps,
 			struct sb_err *err);
 
-/* The cipher through AF_ALG with one request per sector and a per-sector
- * IV (plain64), for about budget_ns: encrypt MB/s (10^6 B/s). kname is the
- * crypto API name ("xts(aes)"). Each request is a system call dm-crypt does
- * not make, so this is not a ceiling; how it changes from 4096- to 512-byte
- * sectors is the per-sector cost. */
-#include <stdint.h>
-int sb_crypto_sector_speed(const char *kname, unsigned key_bits, unsigned sector,
-			   uint64_t budget_ns, double *enc_mbs, struct sb_err *err);
+/* The whole of a /proc/crypto-like file (NUL-terminated, malloc'd), or
+ * NULL with err set. */
+char *sb_crypto_proc_text(const char *path, struct sb_err *err);
+
+/* crypto_sector.c: a dm-crypt cipher through AF_ALG the way dm-crypt
+ * drives it: one skcipher request per sector, each with the sector's own
+ * IV (plain64: the sector number, little endian, zero-padded to the IV
+ * size; essiv:HASH goes through the kernel's essiv(...) template, which
+ * encrypts that same IV with the hashed key, as dm-crypt does since Linux
+ * 5.4). Each request costs a system call (sendmsg + read) dm-crypt does not
+ * make, so the figure is a floor for the cipher and how it moves from 4096-
+ * to 512-byte sectors is the per-sector cost. MB/s = 10^6 bytes/s. */
+struct sb_crypto_sector {
+	double enc_mbs, dec_mbs;
+	char kname[128];    /* "xts(aes)" */
+	char driver[128];   /* the implementation serving it, from /proc/crypto while the tfm is held */
+	char module[64];
+	int ivsize;
+	bool accelerated;
+};
+/* cipher_spec as dm-crypt spells it ("aes-xts-plain64",
+ * "aes-cbc-essiv:sha256", "xchacha12,aes-adiantum-plain64"); key_bits the
+ * whole key (512 for AES-256-XTS); budget_ns per direction. */
+int sb_crypto_sector_measure(const char *cipher_spec, unsigned key_bits, unsigned sector,
+			     uint64_t budget_ns, struct sb_crypto_sector *out, struct sb_err *err);
 
 #endif

@@ -237,24 +237,32 @@ static void luks_damaged_header_vs_wrong_key(void **state)
 	unlink(path);
 }
 
-/* Per-sector AF_ALG encryption: a figure at both sector sizes, the larger
- * sector not slower per byte (fewer requests for the same bytes). */
-static void sector_speed(void **state)
+/* Per-sector AF_ALG: both directions at both sector sizes, the larger
+ * sector not slower per byte (fewer requests for the same bytes), the
+ * driver read back; bad key and sector sizes and unknown ciphers refused. */
+static void sector_measure(void **state)
 {
 	struct sb_err err = { 0 };
-	double s512 = 0, s4096 = 0;
-	int rc = sb_crypto_sector_speed("xts(aes)", 256, 512, 50000000ULL, &s512, &err);
+	struct sb_crypto_sector s512, s4096;
+	int rc = sb_crypto_sector_measure("aes-xts-plain64", 256, 512, 50000000ULL, &s512, &err);
 
 	if (rc == -EAFNOSUPPORT || rc == -ENOENT) {
 		printf("skip: no AF_ALG skcipher xts(aes) here: %s\n", err.msg);
 		skip();
 	}
 	assert_int_equal(rc, 0);
-	assert_int_equal(sb_crypto_sector_speed("xts(aes)", 256, 4096, 50000000ULL, &s4096, &err), 0);
-	assert_true(s512 > 0 && s4096 > 0);
-	assert_true(s4096 > s512 * 0.9);
-	assert_int_equal(sb_crypto_sector_speed("xts(aes)", 255, 512, 1, &s512, &err), -EINVAL);
-	assert_int_equal(sb_crypto_sector_speed("no-such(cipher)", 256, 512, 1, &s512, &err) < 0, 1);
+	assert_int_equal(sb_crypto_sector_measure("aes-xts-plain64", 256, 4096, 50000000ULL, &s4096, &err), 0);
+	assert_true(s512.enc_mbs > 0 && s4096.enc_mbs > 0 && s512.dec_mbs > 0 && s4096.dec_mbs > 0);
+	assert_true(s4096.enc_mbs > s512.enc_mbs * 0.9);
+	assert_string_equal(s512.kname, "xts(aes)");
+	assert_true(s512.driver[0] != '\0');
+	assert_int_equal(s512.ivsize, 16);
+	assert_int_equal(sb_crypto_sector_measure("aes-xts-plain64", 255, 512, 1, &s512, &err), -EINVAL);
+	assert_int_equal(sb_crypto_sector_measure("aes-xts-plain64", 256, 1000, 1, &s512, &err), -EINVAL);
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(sb_crypto_sector_measure("aes-xts-benbi", 256, 512, 1, &s512, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "IV mode 'benbi'"));
+	assert_true(sb_crypto_sector_measure("nosuch-xts-plain64", 256, 512, 1, &s512, &err) < 0);
 }
 
 int main(void)
@@ -263,7 +271,7 @@ int main(void)
 		cmocka_unit_test(parse_picks_highest_priority_passed),
 		cmocka_unit_test(generic_detection),
 		cmocka_unit_test(kernel_names),
-		cmocka_unit_test(sector_speed),
+		cmocka_unit_test(sector_measure),
 		cmocka_unit_test(secret_memory),
 		cmocka_unit_test(luks_damaged_header_vs_wrong_key),
 	};

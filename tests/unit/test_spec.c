@@ -335,7 +335,7 @@ static void test_errors(void **st)
 	load_bad("bench: {repeat: -1}\n",
 		 "t.yml:1:17: bench.repeat: expected a whole number from 1 to 100, got '-1'");
 	load_bad("bench: {suites: [bonnie, iozone]}\n",
-		 "t.yml:1:26: bench.suites: 'iozone' is not allowed; allowed: bonnie, fio-matrix, dd, smallfile, quick");
+		 "t.yml:1:26: bench.suites: 'iozone' is not allowed; allowed: bonnie, fio-matrix, dd, smallfile, quick, copy");
 	load_bad("bench: {runtime: 5 sec}\n",
 		 "t.yml:1:18: bench.runtime: '5 sec' has an unknown unit 'sec'; allowed: ns, us, ms, s, m, h");
 	load_bad("name: Bad Name\n",

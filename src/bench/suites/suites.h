@@ -58,5 +58,6 @@ int sb_suite_fio_matrix(struct sb_suite_ctx *c, struct sb_err *err);
 int sb_suite_dd(struct sb_suite_ctx *c, struct sb_err *err);
 int sb_suite_smallfile(struct sb_suite_ctx *c, struct sb_err *err);
 int sb_suite_quick(struct sb_suite_ctx *c, struct sb_err *err);
+int sb_suite_copy(struct sb_suite_ctx *c, struct sb_err *err);
 
 #endif

@@ -1,0 +1,119 @@
+#!/bin/bash
+# The copy suite on ext4 on a loop device, the "other disk" a second loop
+# ext4 (bench.copy_dir): cp, rsync and curl each give MB/s for the large
+# file and the photo tree in both directions and files/s for the tree; the
+# copies arrived intact (the SHA-256 the suite took of every copy equals
+# the source's; a cp that corrupts its copies makes the run fail); nothing
+# is left in either directory. Then the default other directory (a private
+# dir in /var/tmp) is used and named in the results. Needs root; no md/dm.
+set -uo pipefail
+. "$(dirname "$0")/../lib.sh"
+sb_host_test copy-suite
+sb_cleanup_hook() {
+	mountpoint -q "$TMP/mnt" 2>/dev/null && umount "$TMP/mnt"
+	mountpoint -q "$TMP/other" 2>/dev/null && umount "$TMP/other"
+}
+
+truncate -s 160M "$TMP/img" "$TMP/img2"
+LOOP=$(losetup -f --show "$TMP/img") || { fail "losetup"; exit; }
+LOOP2=$(losetup -f --show "$TMP/img2") || { fail "losetup"; exit; }
+for d in "$LOOP" "$LOOP2"; do mkfs.ext4 -q -E lazy_itable_init=0,lazy_journal_init=0 "$d" || fail mkfs; done
+mkdir "$TMP/mnt" "$TMP/other"
+mount "$LOOP" "$TMP/mnt" && mount "$LOOP2" "$TMP/other" || { fail mount; exit; }
+
+"$SB" -q bench --suite copy --target "$TMP/mnt" --set bench.size=24MiB --set bench.copy_dir="$TMP/other" \
+	--output-format json --results "$TMP/res" >"$TMP/r.json" || fail "bench --suite copy failed"
+python3 - "$TMP/r.json" "$TMP/other" <<'PY' || fail "figures check failed"
+import json, sys
+j = json.load(open(sys.argv[1])); other = sys.argv[2]
+s = [x for x in j["suites"] if x["suite"] == "copy"][0]
+figs = s["figures"]
+for tool in ("cp", "rsync", "curl"):
+    for d in ("in", "out"):
+        for k in ("file", "tree"):
+            f = figs[f"{tool}_{k}_{d}"]
+            assert f["unit"] == "MB/s" and 0.1 < f["value"] < 100000, (tool, k, d, f)
+        f = figs[f"{tool}_tree_{d}_files"]
+        assert f["unit"] == "files/s" and f["value"] > 0, (tool, d, f)
+assert len(figs) == 18, sorted(figs)
+assert s["other_dir"].startswith(other + "/stackbench-copy-"), s["other_dir"]
+assert s["other_dir_given"] is True and s["other_fstype"] == "ext4", s
+assert s["tree_files"] >= 2 and s["file_bytes"] == 12 << 20, s
+assert 3 << 20 <= s["tree_bytes"] / s["tree_files"] <= 8 << 20, s
+src = s["source_sha256"]
+assert len(s["copies"]) == 12, s["copies"]
+for c in s["copies"]:
+    assert c["intact"] and c["sha256"] == src[c["what"]], c
+    assert c["seconds"] > 0
+print("copy: ok:", ", ".join(f"{k} {v['value']:.0f}" for k, v in sorted(figs.items()) if k.endswith("_in")))
+PY
+left=$(find "$TMP/mnt" "$TMP/other" -mindepth 1 -not -name lost+found | head -5)
+[ -z "$left" ] || fail "left behind: $left"
+
+if python3 -c 'import jsonschema' 2>/dev/null; then
+	python3 -c '
+import glob, json, sys, jsonschema
+schema = json.load(open(sys.argv[2]))
+for f in glob.glob(sys.argv[1] + "/*.json"):
+    jsonschema.validate(json.load(open(f)), schema)
+' "$TMP/res" "$SB_ROOT/docs/results-schema.json" || fail "results file does not match docs/results-schema.json"
+fi
+
+# compare: the figures as columns, and the backup time for a named size
+"$SB" compare --columns stack,copy.rsync_tree_in,copy.cp_tree_out_files --backup-size 2TiB "$TMP/res" >"$TMP/cmp.txt" ||
+	fail "compare --backup-size failed"
+cat "$TMP/cmp.txt"
+python3 - "$TMP/r.json" "$TMP/cmp.txt" <<'PY' || fail "backup estimate check failed"
+import json, re, sys
+figs = [x for x in json.load(open(sys.argv[1]))["suites"] if x["suite"] == "copy"][0]["figures"]
+txt = open(sys.argv[2]).read()
+assert "A backup of 2.0 TiB (2.199 TB, 2199023255552 bytes)" in txt, txt
+for tool in ("cp", "rsync", "curl"):
+    line = [l for l in txt.splitlines() if re.match(r"\S+\s+%s\s" % tool, l)]
+    assert line, (tool, txt)
+    # the first cell: photos in, "H h M min (N MB/s)" or "D d H h (...)"
+    m = re.search(r"(?:(\d+) d (\d+) h|(\d+) h (\d+) min) \((\d+) MB/s\)", line[0])
+    assert m, line
+    mbs = figs[f"{tool}_tree_in"]["value"]
+    assert int(m.group(5)) == round(mbs), (m.group(5), mbs)
+    want_h = 2 * 2**40 / (mbs * 1e6) / 3600
+    got_h = int(m.group(1)) * 24 + int(m.group(2)) if m.group(1) else int(m.group(3)) + int(m.group(4)) / 60
+    assert abs(got_h - want_h) <= max(0.02 * want_h, 1), (got_h, want_h)
+PY
+"$SB" compare --backup-size 2TiB --format json "$TMP/res" >/dev/null 2>&1
+[ $? = 2 ] || fail "--backup-size with --format json: want exit 2"
+"$SB" compare --backup-size lots "$TMP/res" >/dev/null 2>&1
+[ $? = 2 ] || fail "--backup-size lots: want exit 2"
+
+# A copy that differs from its source must fail the run: a cp that drops
+# the last byte of every file it copies, first in PATH.
+mkdir "$TMP/bin"
+cat >"$TMP/bin/cp" <<'SH'
+#!/bin/sh
+/bin/cp "$@" || exit
+for last; do :; done
+find "$last" -type f -exec truncate -s -1 {} + 2>/dev/null || truncate -s -1 "$last"
+SH
+chmod +x "$TMP/bin/cp"
+PATH="$TMP/bin:$PATH" "$SB" -q bench --suite copy --target "$TMP/mnt" --set bench.size=16MiB \
+	--set bench.copy_dir="$TMP/other" --output-format json >"$TMP/bad.json" 2>"$TMP/bad.err"
+rc=$?
+[ $rc != 0 ] || fail "a corrupting cp was not caught"
+grep -q "differs from the source" "$TMP/bad.err" || fail "no 'differs from the source': $(cat "$TMP/bad.err")"
+left=$(find "$TMP/mnt" "$TMP/other" -mindepth 1 -not -name lost+found | head -5)
+[ -z "$left" ] || fail "left behind after the failure: $left"
+
+# default: a private directory in /var/tmp, named in the results, removed
+before=$(ls -d /var/tmp/stackbench-copy-* 2>/dev/null | sort)
+"$SB" -q bench --suite copy --target "$TMP/mnt" --set bench.size=16MiB --output-format json >"$TMP/d.json" ||
+	fail "bench --suite copy (default other dir) failed"
+python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["suites"][0]
+assert s["other_dir"].startswith("/var/tmp/stackbench-copy-") and s["other_dir_given"] is False, s
+' "$TMP/d.json" || fail "default other_dir not recorded"
+after=$(ls -d /var/tmp/stackbench-copy-* 2>/dev/null | sort)
+[ "$before" = "$after" ] || fail "left in /var/tmp: $after"
+"$SB" bench --suite copy --target "$TMP/mnt" --set bench.copy_dir=relative >/dev/null 2>&1
+[ $? = 2 ] || fail "bench.copy_dir=relative: want exit 2"
+exit $FAILED

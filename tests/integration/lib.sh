@@ -112,6 +112,19 @@ sb_plain_test() {
 	export STACKBENCH_STATE_DIR=$tmp/$1-state
 }
 
+# sb_root_test NAME: the preamble of a host test that builds stacks on loop
+# devices of this kernel: root checked, sb and src, a private scratch dir
+# tmp with the state dir in it, and an EXIT trap that tears down what that
+# state records and removes tmp.
+sb_root_test() {
+	sb=$SB
+	src=$SB_ROOT
+	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/sb-$1.XXXXXX")
+	export STACKBENCH_STATE_DIR=$tmp/state
+	trap '"$sb" -q teardown --all >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+}
+
 # sb_uml_test "$0" "$@": the preamble of a test that needs md and
 # device-mapper. On a kernel without them it re-runs the script as root
 # inside the throwaway kernel (scripts/uml-run.sh) and never returns; there

@@ -49,6 +49,11 @@ struct sb_spec_part {
 	 * ×2 on "), `summary` after them (" → LVM ..."). Either may be NULL. */
 	void (*prefix)(const struct sb_stack_spec *s, char *buf, size_t len);
 	void (*summary)(const struct sb_stack_spec *s, char *buf, size_t len);
+	/* A filesystem's mount options from its own keys (btrfs: fs.compress
+	 * as compress=), joined after fs.mount_options by the mount layer;
+	 * they bypass the fs.mount_options allow-list, which is for what a
+	 * stack file writes there. NULL: none. */
+	void (*mount_options)(const struct sb_stack_spec *s, char *buf, size_t len);
 	/* Extra read-only values for sb_spec_to_json of its top-level section
 	 * (md: md_layout, copies). */
 	void (*json)(const struct sb_stack_spec *s, struct json_object *section);

@@ -86,6 +86,39 @@ static void test_keys_in_args(void **ctx)
 			    "--csum crc32c /dev/disk/by-id/ata-test");
 }
 
+/* btrfs's own raid1/raid10 over the members, no raid section: mkfs.btrfs
+ * over all of them (metadata follows data), a scan of each, the mount on
+ * the first; the device count derived from the profile. */
+static void test_multi_device(void **ctx)
+{
+	static struct sb_plan p;
+	struct sb_err err = { 0 };
+	struct sb_spec_list l;
+	struct sb_stack s = { 0 };
+	char top[32];
+
+	(void)ctx;
+	plan_of("name: x\ndevices: {loop: {size: 256MiB}}\nfs: {type: btrfs, data_profile: raid1}\n", &p, top, sizeof(top));
+	assert_string_equal(top, "btrfs");
+	assert_string_equal(find_step(&p, "btrfs:"),
+			    "btrfs: wait for udev, then mkfs.btrfs -f -q -L stackbench -s 4096 -n 16384 -m raid1 -d raid1 "
+			    "--csum crc32c the loop devices (all 2), then btrfs device scan each; the first is the one mounted");
+	assert_non_null(strstr(find_step(&p, "mount:"), " and mount the first of the loop devices there as btrfs"));
+	assert_string_equal(p.teardown[1], "btrfs: btrfs device scan --forget each member");
+	plan_of("name: x\ndevices: {loop: {size: 256MiB}}\nfs: {type: btrfs, data_profile: raid10, metadata_profile: raid1}\n",
+		&p, top, sizeof(top));
+	assert_non_null(strstr(find_step(&p, "btrfs:"), " -m raid1 -d raid10 --csum crc32c the loop devices (all 4), "));
+	l = load("name: x\ndevices: {loop: {size: 256MiB, count: 3}}\nfs: {type: btrfs, data_profile: raid1}\n", 0, &err);
+	assert_int_equal(l.items[0].devices.loop.count, 3);
+	assert_int_equal(sb_stack_init(&s, &l.items[0], &err), 0);
+	assert_int_equal(s.nlayers, 3);   /* loop, btrfs, mount: no md */
+	assert_string_equal(s.layers[0].ops->name, "loop");
+	sb_spec_list_free(&l);
+	plan_of("name: x\ndevices: {disks: [/dev/disk/by-id/a, /dev/disk/by-id/b]}\nfs: {type: btrfs, data_profile: raid1}\n",
+		&p, top, sizeof(top));
+	assert_non_null(strstr(find_step(&p, "btrfs:"), "mkfs.btrfs -q -L stackbench"));   /* disks: no -f */
+}
+
 static void expect_error(const char *yaml, const char *needle)
 {
 	struct sb_err err = { 0 };
@@ -113,8 +146,25 @@ static void test_checks(void **ctx)
 		     "fs.mkfs_options: '-O a;b' is not allowed for btrfs");
 	expect_error("devices: {loop: {size: 256MiB}}\nfs: {type: btrfs, mount_options: compress=lzo}\n",
 		     "fs.mount_options: 'compress=lzo' is not allowed");
+	/* several devices: only with a raid profile; raid profiles: no md, LVM, LUKS; >= 2 devices */
+	expect_error("devices: {loop: {size: 256MiB, count: 2}}\nfs: {type: btrfs}\n",
+		     "t.yml:1:32: devices.loop.count: 2 devices but no raid section");
+	expect_error("devices: {loop: {size: 256MiB}}\nraid: {level: 1}\nfs: {type: btrfs, data_profile: raid1}\n",
+		     "t.yml:2:7: raid: btrfs profile raid1 mirrors over the member devices itself");
+	expect_error("devices: {loop: {size: 256MiB}}\nluks: {}\nfs: {type: btrfs, data_profile: raid10}\n",
+		     "luks: btrfs profile raid10 takes the member devices themselves; LUKS would give it one");
+	expect_error("devices: {loop: {size: 256MiB}}\nlvm: {}\nfs: {type: btrfs, metadata_profile: raid1}\n",
+		     "lvm: btrfs profile raid1 takes the member devices themselves; LVM would give it one");
+	expect_error("devices: {loop: {size: 256MiB, count: 1}}\nfs: {type: btrfs, data_profile: raid1}\n",
+		     "devices.loop.count: btrfs profile raid1 needs at least 2 devices, got 1");
+	expect_error("devices: {disks: [/dev/disk/by-id/a]}\nfs: {type: btrfs, data_profile: raid10}\n",
+		     "devices.disks: btrfs profile raid10 needs at least 2 devices, got 1");
 	expect_error("devices: {loop: {size: 100MiB}}\nfs: {type: btrfs}\n",
-		     "devices.loop.size: 100 MiB is too small for this stack; at least 110 MiB (mkfs.btrfs refuses");
+		     "devices.loop.size: 100 MiB is too small for this stack; at least 109 MiB (mkfs.btrfs refuses");
+	expect_error("devices: {loop: {size: 120MiB}}\nfs: {type: btrfs, data_profile: raid1}\n",
+		     "devices.loop.size: 120 MiB is too small for this stack; at least 125 MiB");
+	expect_error("devices: {loop: {size: 200MiB}}\nfs: {type: btrfs, data_profile: dup}\n",
+		     "at least 229 MiB");
 }
 
 /* The own slot holds the values; the JSON shows btrfs's keys (not
@@ -196,6 +246,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_raid1_luks_btrfs),
 		cmocka_unit_test(test_keys_in_args),
+		cmocka_unit_test(test_multi_device),
 		cmocka_unit_test(test_checks),
 		cmocka_unit_test(test_keys_and_json),
 		cmocka_unit_test(test_registry),

@@ -63,6 +63,7 @@ static int btrfs_check(const struct sb_spec_ctx *c, struct sb_stack_spec *s);
 static uint64_t btrfs_min_bytes(const struct sb_stack_spec *s);
 static void btrfs_mount_options(const struct sb_stack_spec *s, char *buf, size_t len);
 static bool btrfs_spans(const struct sb_stack_spec *s);
+static void btrfs_prefix(const struct sb_stack_spec *s, char *buf, size_t len);
 
 static const struct sb_spec_part btrfs_part = {
 	.parent = "fs",
@@ -75,6 +76,7 @@ static const struct sb_spec_part btrfs_part = {
 	.min_fs_why = "mkfs.btrfs refuses devices under 109 MiB with its default profiles, 125 MiB with raid1",
 	.mount_options = btrfs_mount_options,
 	.spans_devices = btrfs_spans,
+	.prefix = btrfs_prefix,
 };
 
 static const struct btrfs_spec *btrfs_of(const struct sb_stack_spec *s)
@@ -102,6 +104,17 @@ static bool btrfs_spans(const struct sb_stack_spec *s)
  * all nine single/dup/raid1 pairs, exact to the byte (109 MiB for the
  * default dup/single, 125 for raid1/raid1, 229 for dup/dup; raid10 as
  * raid1). Per device: without md each loop device is one member. */
+/* Spanning: "btrfs raid1 ×2 on " before the devices, as md's "RAID1 ×2 on ". */
+static void btrfs_prefix(const struct sb_stack_spec *s, char *buf, size_t len)
+{
+	const struct btrfs_spec *b = btrfs_of(s);
+
+	if (btrfs_spans(s))
+		sb_spec_append(buf, len, "btrfs %s ×%u on ", btrfs_raid_profile(b->data_profile) ?
+			       b->data_profile : b->metadata_profile,
+			       s->devices.kind == SB_DEVICES_LOOP ? s->devices.loop.count : s->devices.ndisks);
+}
+
 static uint64_t btrfs_min_bytes(const struct sb_stack_spec *s)
 {
 	const struct btrfs_spec *b = btrfs_of(s);

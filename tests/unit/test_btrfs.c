@@ -95,7 +95,7 @@ static void test_multi_device(void **ctx)
 	struct sb_err err = { 0 };
 	struct sb_spec_list l;
 	struct sb_stack s = { 0 };
-	char top[32];
+	char top[128];
 
 	(void)ctx;
 	plan_of("name: x\ndevices: {loop: {size: 256MiB}}\nfs: {type: btrfs, data_profile: raid1}\n", &p, top, sizeof(top));
@@ -112,6 +112,8 @@ static void test_multi_device(void **ctx)
 	assert_int_equal(l.items[0].devices.loop.count, 3);
 	assert_int_equal(sb_stack_init(&s, &l.items[0], &err), 0);
 	assert_int_equal(s.nlayers, 3);   /* loop, btrfs, mount: no md */
+	sb_spec_summary(&l.items[0], top, sizeof(top));
+	assert_string_equal(top, "btrfs raid1 ×3 on loop 3×256 MiB (512 B sectors) → btrfs 4 KiB");
 	assert_string_equal(s.layers[0].ops->name, "loop");
 	sb_spec_list_free(&l);
 	plan_of("name: x\ndevices: {disks: [/dev/disk/by-id/a, /dev/disk/by-id/b]}\nfs: {type: btrfs, data_profile: raid1}\n",

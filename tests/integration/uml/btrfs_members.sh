@@ -3,7 +3,8 @@
 # with fs.compress=zstd): build, then a results file whose btrfs layer
 # reads back from the mounted filesystem's /sys/fs/btrfs/UUID what is in
 # effect - data and metadata raid1, both members, node size, checksum -
-# and whose mount layer shows compress=zstd in the kernel's options; the
+# and whose mount layer shows compress=zstd in the kernel's options (the
+# file matches docs/results-schema.json); the
 # kernel's view (btrfs filesystem show) has 2 devices; teardown leaves no
 # mount and no loop device. Outside the throwaway kernel it boots one.
 set -u
@@ -44,6 +45,11 @@ assert "compress=zstd" in layers["mount"]["options"], layers["mount"]
 assert layers["mount"]["fstype"] == "btrfs", layers["mount"]
 print("ok: results: btrfs raid1/raid1, 2 members, 16 KiB nodes, crc32c; mounted with compress=zstd")
 PY
+# and the file matches docs/results-schema.json (btrfs's block included)
+if python3 -c 'import jsonschema' 2>/dev/null; then
+	out=$("$src/tests/tools/check_results.py" "$tmp/res" 2>&1) && ok "results schema: $out" ||
+		fail "results schema: $out"
+fi
 
 "$sb" teardown btrfs-raid1 > "$tmp/td.out" 2>&1 || { fail "teardown exited $?"; cat "$tmp/td.out"; }
 grep -q " $mnt " /proc/mounts && fail "still mounted: $mnt"

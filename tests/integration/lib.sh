@@ -210,7 +210,16 @@ sb_uml_scratch() {
 	tmp=$(mktemp -d "${SB_TEST_DIR:-/tmp}/sb-$1.XXXXXX")
 	export STACKBENCH_STATE_DIR=$tmp/state
 	fails=0
+	fail() { sb_uml_fail "$@"; }
 	trap sb_uml_cleanup EXIT
+}
+
+# sb_uml_tmp: for the UML tests that count in FAILED (as the host tests
+# do): TMP, the harness's per-test dir when it gives one, and FAILED=0.
+sb_uml_tmp() {
+	TMP=${SB_TEST_DIR:-$(mktemp -d)}
+	mkdir -p "$TMP"
+	FAILED=0
 }
 sb_uml_cleanup() {
 	"$SB" -q teardown --all >/dev/null 2>&1

@@ -13,4 +13,11 @@ void sb_t_load_bad(const char *yaml, const char *want);
 /* yaml is refused (-EINVAL) with a message containing needle. */
 void sb_t_expect_error(const char *yaml, const char *needle);
 
+struct sb_plan;
+/* The plan of yaml's stack; top: the name of the layer under mount, and
+ * nlayers (may be NULL) how many layers the stack has. */
+void sb_t_plan_of(const char *yaml, struct sb_plan *plan, unsigned *nlayers, char *top, size_t len);
+/* The first build step starting with prefix (fails the test if none). */
+const char *sb_t_find_step(const struct sb_plan *p, const char *prefix);
+
 #endif

@@ -8,6 +8,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "fixture.h"
+
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,39 +19,6 @@
 #include "core/layer.h"
 #include "core/stack.h"
 
-static struct sb_spec_list load(const char *yaml, int want_rc, struct sb_err *err)
-{
-	struct sb_spec_list l = { 0 };
-	int rc = sb_spec_load_buffer(yaml, strlen(yaml), "t.yml", NULL, 0, &l, err);
-
-	if (rc != want_rc)
-		fail_msg("load: rc %d, want %d: %s", rc, want_rc, err->msg);
-	return l;
-}
-
-static void plan_of(const char *yaml, struct sb_plan *plan, char *top, size_t len)
-{
-	struct sb_err err = { 0 };
-	struct sb_spec_list l = load(yaml, 0, &err);
-	struct sb_stack s = { 0 };
-
-	assert_int_equal(sb_stack_init(&s, &l.items[0], &err), 0);
-	assert_int_equal(sb_stack_plan(&s, plan, &err), 0);
-	snprintf(top, len, "%s", s.layers[s.nlayers - 2].ops->name);
-	sb_spec_list_free(&l);
-}
-
-static const char *find_step(const struct sb_plan *p, const char *prefix)
-{
-	unsigned i;
-
-	for (i = 0; i < p->nbuild; i++)
-		if (!strncmp(p->build[i], prefix, strlen(prefix)))
-			return p->build[i];
-	fail_msg("no build step starting with '%s'", prefix);
-	return NULL;
-}
-
 /* RAID1 -> LUKS -> btrfs: -f on the stack's own LUKS mapping, mkfs.btrfs's
  * single-device defaults spelled out; compress=zstd on the mount step. */
 static void test_raid1_luks_btrfs(void **ctx)
@@ -58,13 +27,13 @@ static void test_raid1_luks_btrfs(void **ctx)
 	char top[32];
 
 	(void)ctx;
-	plan_of("name: x\ndevices: {loop: {size: 256MiB}}\nraid: {level: 1}\nluks: {sector_size: 4096}\n"
-		"fs: {type: btrfs, compress: zstd}\n", &p, top, sizeof(top));
+	sb_t_plan_of("name: x\ndevices: {loop: {size: 256MiB}}\nraid: {level: 1}\nluks: {sector_size: 4096}\n"
+		"fs: {type: btrfs, compress: zstd}\n", &p, NULL, top, sizeof(top));
 	assert_string_equal(top, "btrfs");
-	assert_string_equal(find_step(&p, "btrfs:"),
+	assert_string_equal(sb_t_find_step(&p, "btrfs:"),
 			    "btrfs: wait for udev, then mkfs.btrfs -f -q -L stackbench -s 4096 -n 16384 -m dup -d single "
 			    "--csum crc32c /dev/mapper/sb-x-crypt");
-	assert_non_null(strstr(find_step(&p, "mount:"), " as btrfs (options compress=zstd)"));
+	assert_non_null(strstr(sb_t_find_step(&p, "mount:"), " as btrfs (options compress=zstd)"));
 }
 
 /* loop -> btrfs with every key given; on a given disk: no -f. */
@@ -74,14 +43,14 @@ static void test_keys_in_args(void **ctx)
 	char top[32];
 
 	(void)ctx;
-	plan_of("name: x\ndevices: {loop: {size: 256MiB}}\nfs: {type: btrfs, nodesize: 64KiB, metadata_profile: single, "
-		"data_profile: dup, checksum: xxhash, mkfs_options: \"-O no-holes,^free-space-tree\"}\n", &p, top, sizeof(top));
-	assert_string_equal(find_step(&p, "btrfs:"),
+	sb_t_plan_of("name: x\ndevices: {loop: {size: 256MiB}}\nfs: {type: btrfs, nodesize: 64KiB, metadata_profile: single, "
+		"data_profile: dup, checksum: xxhash, mkfs_options: \"-O no-holes,^free-space-tree\"}\n", &p, NULL, top, sizeof(top));
+	assert_string_equal(sb_t_find_step(&p, "btrfs:"),
 			    "btrfs: wait for udev, then mkfs.btrfs -f -q -L stackbench -s 4096 -n 65536 -m single -d dup "
 			    "--csum xxhash -O no-holes,^free-space-tree the loop device");
-	assert_non_null(strstr(find_step(&p, "mount:"), " as btrfs (options defaults)"));   /* compress: none */
-	plan_of("name: x\ndevices: {disks: [/dev/disk/by-id/ata-test]}\nfs: {type: btrfs}\n", &p, top, sizeof(top));
-	assert_string_equal(find_step(&p, "btrfs:"),
+	assert_non_null(strstr(sb_t_find_step(&p, "mount:"), " as btrfs (options defaults)"));   /* compress: none */
+	sb_t_plan_of("name: x\ndevices: {disks: [/dev/disk/by-id/ata-test]}\nfs: {type: btrfs}\n", &p, NULL, top, sizeof(top));
+	assert_string_equal(sb_t_find_step(&p, "btrfs:"),
 			    "btrfs: wait for udev, then mkfs.btrfs -q -L stackbench -s 4096 -n 16384 -m dup -d single "
 			    "--csum crc32c /dev/disk/by-id/ata-test");
 }
@@ -98,17 +67,17 @@ static void test_multi_device(void **ctx)
 	char top[128];
 
 	(void)ctx;
-	plan_of("name: x\ndevices: {loop: {size: 256MiB}}\nfs: {type: btrfs, data_profile: raid1}\n", &p, top, sizeof(top));
+	sb_t_plan_of("name: x\ndevices: {loop: {size: 256MiB}}\nfs: {type: btrfs, data_profile: raid1}\n", &p, NULL, top, sizeof(top));
 	assert_string_equal(top, "btrfs");
-	assert_string_equal(find_step(&p, "btrfs:"),
+	assert_string_equal(sb_t_find_step(&p, "btrfs:"),
 			    "btrfs: wait for udev, then mkfs.btrfs -f -q -L stackbench -s 4096 -n 16384 -m raid1 -d raid1 "
 			    "--csum crc32c the loop devices (all 2), then btrfs device scan each; the first is the one mounted");
-	assert_non_null(strstr(find_step(&p, "mount:"), " and mount the first of the loop devices there as btrfs"));
+	assert_non_null(strstr(sb_t_find_step(&p, "mount:"), " and mount the first of the loop devices there as btrfs"));
 	assert_string_equal(p.teardown[1], "btrfs: btrfs device scan --forget each member");
-	plan_of("name: x\ndevices: {loop: {size: 256MiB}}\nfs: {type: btrfs, data_profile: raid10, metadata_profile: raid1}\n",
-		&p, top, sizeof(top));
-	assert_non_null(strstr(find_step(&p, "btrfs:"), " -m raid1 -d raid10 --csum crc32c the loop devices (all 4), "));
-	l = load("name: x\ndevices: {loop: {size: 256MiB, count: 3}}\nfs: {type: btrfs, data_profile: raid1}\n", 0, &err);
+	sb_t_plan_of("name: x\ndevices: {loop: {size: 256MiB}}\nfs: {type: btrfs, data_profile: raid10, metadata_profile: raid1}\n",
+		&p, NULL, top, sizeof(top));
+	assert_non_null(strstr(sb_t_find_step(&p, "btrfs:"), " -m raid1 -d raid10 --csum crc32c the loop devices (all 4), "));
+	l = sb_t_load("name: x\ndevices: {loop: {size: 256MiB, count: 3}}\nfs: {type: btrfs, data_profile: raid1}\n", 0, &err);
 	assert_int_equal(l.items[0].devices.loop.count, 3);
 	assert_int_equal(sb_stack_init(&s, &l.items[0], &err), 0);
 	assert_int_equal(s.nlayers, 3);   /* loop, btrfs, mount: no md */
@@ -116,56 +85,48 @@ static void test_multi_device(void **ctx)
 	assert_string_equal(top, "btrfs raid1 ×3 on loop 3×256 MiB (512 B sectors) → btrfs 4 KiB");
 	assert_string_equal(s.layers[0].ops->name, "loop");
 	sb_spec_list_free(&l);
-	plan_of("name: x\ndevices: {disks: [/dev/disk/by-id/a, /dev/disk/by-id/b]}\nfs: {type: btrfs, data_profile: raid1}\n",
-		&p, top, sizeof(top));
-	assert_non_null(strstr(find_step(&p, "btrfs:"), "mkfs.btrfs -q -L stackbench"));   /* disks: no -f */
+	sb_t_plan_of("name: x\ndevices: {disks: [/dev/disk/by-id/a, /dev/disk/by-id/b]}\nfs: {type: btrfs, data_profile: raid1}\n",
+		&p, NULL, top, sizeof(top));
+	assert_non_null(strstr(sb_t_find_step(&p, "btrfs:"), "mkfs.btrfs -q -L stackbench"));   /* disks: no -f */
 }
 
-static void expect_error(const char *yaml, const char *needle)
-{
-	struct sb_err err = { 0 };
-
-	(void)load(yaml, -EINVAL, &err);
-	if (!strstr(err.msg, needle))
-		fail_msg("'%s' lacks '%s'", err.msg, needle);
-}
 
 static void test_checks(void **ctx)
 {
 	(void)ctx;
-	expect_error("fs: {type: ext4, nodesize: 16KiB}\n",
+	sb_t_expect_error("fs: {type: ext4, nodesize: 16KiB}\n",
 		     "fs.nodesize: is a key of fs.type btrfs, and this stack's fs.type is ext4");
-	expect_error("devices: {loop: {size: 256MiB}}\nfs:\n  type: btrfs\n  nodesize: 24KiB\n",
+	sb_t_expect_error("devices: {loop: {size: 256MiB}}\nfs:\n  type: btrfs\n  nodesize: 24KiB\n",
 		     "t.yml:4:13: fs.nodesize: 24576 bytes must be a power of two");
-	expect_error("devices: {loop: {size: 256MiB}}\nfs: {type: btrfs, block_size: 1024}\n",
+	sb_t_expect_error("devices: {loop: {size: 256MiB}}\nfs: {type: btrfs, block_size: 1024}\n",
 		     "fs.block_size: btrfs's sector size must be the page size, 4096, not 1024");
-	expect_error("devices: {loop: {size: 256MiB}}\nfs: {type: btrfs, checksum: md5}\n", "fs.checksum");
-	expect_error("devices: {loop: {size: 256MiB}}\nfs: {type: btrfs, data_profile: raid5}\n", "fs.data_profile");
-	expect_error("devices: {loop: {size: 256MiB}}\nfs: {type: btrfs, lazy_init: true}\n", "fs.lazy_init: is ext4's");
-	expect_error("devices: {loop: {size: 256MiB}}\nfs: {type: btrfs, mkfs_options: \"--rootdir /etc\"}\n",
+	sb_t_expect_error("devices: {loop: {size: 256MiB}}\nfs: {type: btrfs, checksum: md5}\n", "fs.checksum");
+	sb_t_expect_error("devices: {loop: {size: 256MiB}}\nfs: {type: btrfs, data_profile: raid5}\n", "fs.data_profile");
+	sb_t_expect_error("devices: {loop: {size: 256MiB}}\nfs: {type: btrfs, lazy_init: true}\n", "fs.lazy_init: is ext4's");
+	sb_t_expect_error("devices: {loop: {size: 256MiB}}\nfs: {type: btrfs, mkfs_options: \"--rootdir /etc\"}\n",
 		     "fs.mkfs_options: '--rootdir' is not allowed for btrfs");
-	expect_error("devices: {loop: {size: 256MiB}}\nfs: {type: btrfs, mkfs_options: \"-O a;b\"}\n",
+	sb_t_expect_error("devices: {loop: {size: 256MiB}}\nfs: {type: btrfs, mkfs_options: \"-O a;b\"}\n",
 		     "fs.mkfs_options: '-O a;b' is not allowed for btrfs");
-	expect_error("devices: {loop: {size: 256MiB}}\nfs: {type: btrfs, mount_options: compress=lzo}\n",
+	sb_t_expect_error("devices: {loop: {size: 256MiB}}\nfs: {type: btrfs, mount_options: compress=lzo}\n",
 		     "fs.mount_options: 'compress=lzo' is not allowed");
 	/* several devices: only with a raid profile; raid profiles: no md, LVM, LUKS; >= 2 devices */
-	expect_error("devices: {loop: {size: 256MiB, count: 2}}\nfs: {type: btrfs}\n",
+	sb_t_expect_error("devices: {loop: {size: 256MiB, count: 2}}\nfs: {type: btrfs}\n",
 		     "t.yml:1:32: devices.loop.count: 2 devices but no raid section");
-	expect_error("devices: {loop: {size: 256MiB}}\nraid: {level: 1}\nfs: {type: btrfs, data_profile: raid1}\n",
+	sb_t_expect_error("devices: {loop: {size: 256MiB}}\nraid: {level: 1}\nfs: {type: btrfs, data_profile: raid1}\n",
 		     "t.yml:2:7: raid: btrfs profile raid1 mirrors over the member devices itself");
-	expect_error("devices: {loop: {size: 256MiB}}\nluks: {}\nfs: {type: btrfs, data_profile: raid10}\n",
+	sb_t_expect_error("devices: {loop: {size: 256MiB}}\nluks: {}\nfs: {type: btrfs, data_profile: raid10}\n",
 		     "luks: btrfs profile raid10 takes the member devices themselves; LUKS would give it one");
-	expect_error("devices: {loop: {size: 256MiB}}\nlvm: {}\nfs: {type: btrfs, metadata_profile: raid1}\n",
+	sb_t_expect_error("devices: {loop: {size: 256MiB}}\nlvm: {}\nfs: {type: btrfs, metadata_profile: raid1}\n",
 		     "lvm: btrfs profile raid1 takes the member devices themselves; LVM would give it one");
-	expect_error("devices: {loop: {size: 256MiB, count: 1}}\nfs: {type: btrfs, data_profile: raid1}\n",
+	sb_t_expect_error("devices: {loop: {size: 256MiB, count: 1}}\nfs: {type: btrfs, data_profile: raid1}\n",
 		     "devices.loop.count: btrfs profile raid1 needs at least 2 devices, got 1");
-	expect_error("devices: {disks: [/dev/disk/by-id/a]}\nfs: {type: btrfs, data_profile: raid10}\n",
+	sb_t_expect_error("devices: {disks: [/dev/disk/by-id/a]}\nfs: {type: btrfs, data_profile: raid10}\n",
 		     "devices.disks: btrfs profile raid10 needs at least 2 devices, got 1");
-	expect_error("devices: {loop: {size: 100MiB}}\nfs: {type: btrfs}\n",
+	sb_t_expect_error("devices: {loop: {size: 100MiB}}\nfs: {type: btrfs}\n",
 		     "devices.loop.size: 100 MiB is too small for this stack; at least 109 MiB (mkfs.btrfs refuses");
-	expect_error("devices: {loop: {size: 120MiB}}\nfs: {type: btrfs, data_profile: raid1}\n",
+	sb_t_expect_error("devices: {loop: {size: 120MiB}}\nfs: {type: btrfs, data_profile: raid1}\n",
 		     "devices.loop.size: 120 MiB is too small for this stack; at least 125 MiB");
-	expect_error("devices: {loop: {size: 200MiB}}\nfs: {type: btrfs, data_profile: dup}\n",
+	sb_t_expect_error("devices: {loop: {size: 200MiB}}\nfs: {type: btrfs, data_profile: dup}\n",
 		     "at least 229 MiB");
 }
 
@@ -174,7 +135,7 @@ static void test_checks(void **ctx)
 static void test_keys_and_json(void **ctx)
 {
 	struct sb_err err = { 0 };
-	struct sb_spec_list l = load("devices: {loop: {size: 1GiB}}\nfs: {type: btrfs, compress: lzo, "
+	struct sb_spec_list l = sb_t_load("devices: {loop: {size: 1GiB}}\nfs: {type: btrfs, compress: lzo, "
 				     "mount_options: noatime}\n", 0, &err);
 	struct json_object *j = NULL, *fs, *v;
 
@@ -198,7 +159,7 @@ static void test_keys_and_json(void **ctx)
 static void test_registry(void **ctx)
 {
 	struct sb_err err = { 0 };
-	struct sb_spec_list l = load("devices: {loop: {size: 1GiB}}\nfs: {type: btrfs}\n", 0, &err);
+	struct sb_spec_list l = sb_t_load("devices: {loop: {size: 1GiB}}\nfs: {type: btrfs}\n", 0, &err);
 	struct sb_kernel_needs n = { 0 };
 
 	(void)ctx;

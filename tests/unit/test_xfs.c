@@ -18,30 +18,6 @@
 #include "core/layer.h"
 #include "core/stack.h"
 
-static void plan_of(const char *yaml, struct sb_plan *plan, unsigned *nlayers, char *top, size_t len)
-{
-	struct sb_err err = { 0 };
-	struct sb_spec_list l = sb_t_load(yaml, 0, &err);
-	struct sb_stack s = { 0 };
-
-	assert_int_equal(sb_stack_init(&s, &l.items[0], &err), 0);
-	assert_int_equal(sb_stack_plan(&s, plan, &err), 0);
-	*nlayers = s.nlayers;
-	snprintf(top, len, "%s", s.layers[s.nlayers - 2].ops->name);
-	sb_spec_list_free(&l);
-}
-
-static const char *find_step(const struct sb_plan *p, const char *prefix)
-{
-	unsigned i;
-
-	for (i = 0; i < p->nbuild; i++)
-		if (!strncmp(p->build[i], prefix, strlen(prefix)))
-			return p->build[i];
-	fail_msg("no build step starting with '%s'", prefix);
-	return NULL;
-}
-
 /* RAID1 -> LUKS -> xfs: the xfs layer in the stack, no stripe geometry,
  * -f on the stack's own LUKS mapping. */
 static void test_raid1_luks_xfs(void **ctx)
@@ -51,11 +27,11 @@ static void test_raid1_luks_xfs(void **ctx)
 	unsigned n;
 
 	(void)ctx;
-	plan_of("name: x\ndevices: {loop: {size: 512MiB}}\nraid: {level: 1}\nluks: {sector_size: 4096}\n"
+	sb_t_plan_of("name: x\ndevices: {loop: {size: 512MiB}}\nraid: {level: 1}\nluks: {sector_size: 4096}\n"
 		"fs: {type: xfs}\n", &p, &n, top, sizeof(top));
 	assert_int_equal(n, 5);
 	assert_string_equal(top, "xfs");
-	assert_string_equal(find_step(&p, "xfs:"),
+	assert_string_equal(sb_t_find_step(&p, "xfs:"),
 			    "xfs: wait for udev, then mkfs.xfs -f -b size=4096 -L stackbench on /dev/mapper/sb-x-crypt "
 			    "(libblockdev fs plugin)");
 }
@@ -68,12 +44,12 @@ static void test_raid10_geometry(void **ctx)
 	unsigned n;
 
 	(void)ctx;
-	plan_of("name: x\ndevices: {loop: {size: 512MiB}}\nraid: {level: 10, chunk: 256KiB}\n"
+	sb_t_plan_of("name: x\ndevices: {loop: {size: 512MiB}}\nraid: {level: 10, chunk: 256KiB}\n"
 		"fs: {type: xfs}\n", &p, &n, top, sizeof(top));
-	assert_non_null(strstr(find_step(&p, "xfs:"), " -d su=262144,sw=2 "));
-	plan_of("name: x\ndevices: {loop: {size: 512MiB}}\nraid: {level: 10, chunk: 256KiB}\n"
+	assert_non_null(strstr(sb_t_find_step(&p, "xfs:"), " -d su=262144,sw=2 "));
+	sb_t_plan_of("name: x\ndevices: {loop: {size: 512MiB}}\nraid: {level: 10, chunk: 256KiB}\n"
 		"fs: {type: xfs, su: 64KiB, sw: 3}\n", &p, &n, top, sizeof(top));
-	assert_non_null(strstr(find_step(&p, "xfs:"), " -d su=65536,sw=3 "));
+	assert_non_null(strstr(sb_t_find_step(&p, "xfs:"), " -d su=65536,sw=3 "));
 }
 
 /* On a given disk itself: no -f (it must be clean, as safety left it). */
@@ -84,8 +60,8 @@ static void test_disk_no_force(void **ctx)
 	unsigned n;
 
 	(void)ctx;
-	plan_of("name: x\ndevices: {disks: [/dev/disk/by-id/ata-test]}\nfs: {type: xfs}\n", &p, &n, top, sizeof(top));
-	assert_string_equal(find_step(&p, "xfs:"),
+	sb_t_plan_of("name: x\ndevices: {disks: [/dev/disk/by-id/ata-test]}\nfs: {type: xfs}\n", &p, &n, top, sizeof(top));
+	assert_string_equal(sb_t_find_step(&p, "xfs:"),
 			    "xfs: wait for udev, then mkfs.xfs -b size=4096 -L stackbench on /dev/disk/by-id/ata-test "
 			    "(libblockdev fs plugin)");
 }

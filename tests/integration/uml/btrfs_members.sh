@@ -13,7 +13,6 @@ src=$(cd "$(dirname "$0")/../../.." && pwd)
 sb_uml_test "$0" "$@"
 
 sb_uml_scratch btrfs
-fail() { sb_uml_fail "$@"; }
 
 stack=$src/stacks/btrfs-raid1.yml
 sets=(--set "devices.loop.dir=$tmp/work" --set devices.loop.size=160MiB --set fs.compress=zstd)

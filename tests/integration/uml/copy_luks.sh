@@ -8,9 +8,7 @@
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 sb_uml_test "$0" "$@"
-TMP=${SB_TEST_DIR:-$(mktemp -d)}
-mkdir -p "$TMP"
-FAILED=0
+sb_uml_tmp
 cat >"$TMP/copyluks.yml" <<YML
 description: copy suite on LUKS
 devices:

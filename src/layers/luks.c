@@ -17,6 +17,7 @@
 #include "core/stack.h"
 #include "core/state.h"
 #include "layers/holders.h"
+#include "layers/luks_int.h"
 #include "sys/crypto.h"
 #include "sys/secret.h"
 #include "sys/udev.h"
@@ -37,6 +38,11 @@ static void cs_log(int level, const char *msg, void *usrptr)
 	if (level == CRYPT_LOG_DEBUG)
 		return;
 	sb_debug("libcryptsetup: %s", msg);
+}
+
+void sb_luks_cs_reset(void)
+{
+	last_cs_error[0] = '\0';
 }
 
 static const char *cs_detail(void)
@@ -154,26 +160,16 @@ static void luks_plan(const struct sb_layer *l, struct sb_plan *p)
 			 name, SB_BUSY_BUDGET_MS / 1000, below);
 }
 
-static int luks_build(struct sb_layer *l, struct sb_err *err)
+/* The spec's combinations libcryptsetup would refuse less clearly, and a
+ * mapping of the same name left by an earlier run. */
+static int build_check(const struct sb_layer *l, const char *name, char *cipher, size_t clen,
+		       char *mode, size_t mlen, struct sb_err *err)
 {
 	const struct sb_luks_spec *k = &l->spec->luks;
-	struct crypt_device *cd = NULL;
-	struct crypt_pbkdf_type pbkdf;
-	struct crypt_params_luks2 p2;
-	struct crypt_params_luks1 p1;
-	char cipher[32], mode[64], name[SB_NAME_MAX + 16], node[SB_PATH_MAX], extra[SB_PATH_MAX];
-	const char *dev, *type, *uuid, *integ = NULL;
 	bool luks1 = !strcmp(k->type, "luks1");
-	unsigned integ_key;
-	void *pass = NULL;
 	int r;
 
-	if (!l->below || l->below->ndev < 1)
-		return sb_err_set(err, -EINVAL, "luks: no device below to encrypt");
-	dev = l->below->dev[0];
-	sb_layer_luks_name(l->spec, name, sizeof(name));
-	snprintf(node, sizeof(node), "/dev/mapper/%s", name);
-	r = split_cipher(k->cipher, cipher, sizeof(cipher), mode, sizeof(mode), err);
+	r = split_cipher(k->cipher, cipher, clen, mode, mlen, err);
 	if (r)
 		return r;
 	if (k->key_size == 0 || k->key_size % 8)
@@ -186,6 +182,102 @@ static int luks_build(struct sb_layer *l, struct sb_err *err)
 	if (crypt_status(NULL, name) == CRYPT_ACTIVE || crypt_status(NULL, name) == CRYPT_BUSY)
 		return sb_err_set(err, -EEXIST, "luks: a device-mapper device named %s already exists (an earlier run? try `stackbench teardown %s`)",
 				  name, l->spec->name);
+	return 0;
+}
+
+/* Set the PBKDF and write the header (luksFormat); *integ is the LUKS2
+ * integrity mode asked for, or NULL. */
+static int build_format(struct crypt_device *cd, const struct sb_luks_spec *k, const char *cipher,
+			const char *mode, const char *dev, const char **integ, struct sb_err *err)
+{
+	struct crypt_pbkdf_type pbkdf;
+	struct crypt_params_luks2 p2;
+	struct crypt_params_luks1 p1;
+	bool luks1 = !strcmp(k->type, "luks1");
+	unsigned integ_key;
+	int r;
+
+	/* Fixed, low cost on purpose: the stack and its key are throwaway and a
+	 * benchmark must not depend on how fast this machine runs the PBKDF. */
+	memset(&pbkdf, 0, sizeof(pbkdf));
+	pbkdf.type = pbkdf_name(k);
+	pbkdf.hash = k->hash[0] ? k->hash : "sha256";
+	pbkdf.iterations = k->pbkdf_iterations;
+	pbkdf.flags = CRYPT_PBKDF_NO_BENCHMARK;
+	if (strcmp(pbkdf.type, CRYPT_KDF_PBKDF2)) {
+		pbkdf.max_memory_kb = k->pbkdf_memory_kib;
+		pbkdf.parallel_threads = k->pbkdf_parallel;
+	}
+	r = crypt_set_pbkdf_type(cd, &pbkdf);
+	if (r < 0)
+		return sb_err_sys(err, r, "luks: PBKDF %s with %u iterations rejected (%s)", pbkdf.type,
+				  pbkdf.iterations, cs_detail());
+	if (luks1) {
+		memset(&p1, 0, sizeof(p1));
+		p1.hash = pbkdf.hash;
+		r = crypt_format(cd, CRYPT_LUKS1, cipher, mode, NULL, NULL, k->key_size / 8, &p1);
+	} else {
+		memset(&p2, 0, sizeof(p2));
+		p2.pbkdf = &pbkdf;
+		p2.sector_size = k->sector_size;
+		p2.integrity = *integ = integrity_of(k, &integ_key);
+		r = crypt_format(cd, CRYPT_LUKS2, cipher, mode, NULL, NULL, k->key_size / 8 + integ_key, &p2);
+	}
+	if (r < 0)
+		return sb_err_sys(err, r, "luks: luksFormat %s %s %u-bit key, %u-byte sectors on %s failed (%s)",
+				  luks1 ? "LUKS1" : "LUKS2", k->cipher, k->key_size, k->sector_size, dev, cs_detail());
+	return 0;
+}
+
+/* Add the random keyslot passphrase, open the mapping through it and wait
+ * for its node; with integrity, zero the whole mapping. */
+static int build_open(struct crypt_device *cd, const struct sb_luks_spec *k, const char *name,
+		      const char *node, const char *dev, void *pass, const char *integ,
+		      struct sb_err *err)
+{
+	int r;
+
+	r = sb_secret_random(pass, LUKS_PASS_LEN, err);
+	if (r)
+		return r;
+	r = crypt_keyslot_add_by_volume_key(cd, CRYPT_ANY_SLOT, NULL, 0, pass, LUKS_PASS_LEN);
+	if (r < 0)
+		return sb_err_sys(err, r, "luks: adding the keyslot on %s failed (%s)", dev, cs_detail());
+	/* Open through the keyslot just made (proves it works); the flags are
+	 * activation-only and not written to the header. */
+	r = crypt_activate_by_passphrase(cd, name, CRYPT_ANY_SLOT, pass, LUKS_PASS_LEN,
+					 activation_flags(k));
+	sb_test_pause("luks:key"); /* secrets test: key held, mapping open */
+	if (r == -EPERM)
+		return sb_err_set(err, r, "luks: wrong key for %s (the keyslot just written does not open)", dev);
+	if (r < 0)
+		return sb_err_sys(err, r, "luks: opening %s as %s (%u-byte sectors) failed (%s)", dev, name,
+				  k->sector_size, cs_detail());
+	/* libcryptsetup's activation already waited for udev's rules on the
+	 * new mapping (its udev cookie) where udev runs: the node suffices. */
+	r = sb_udev_wait_devnode(node, SB_UDEV_TIMEOUT_MS, err);
+	if (!r && strcmp(k->type, "luks1") && integ)
+		r = integrity_wipe(cd, node, err);
+	return r;
+}
+
+static int luks_build(struct sb_layer *l, struct sb_err *err)
+{
+	const struct sb_luks_spec *k = &l->spec->luks;
+	struct crypt_device *cd = NULL;
+	char cipher[32], mode[64], name[SB_NAME_MAX + 16], node[SB_PATH_MAX], extra[SB_PATH_MAX];
+	const char *dev, *uuid, *integ = NULL;
+	void *pass = NULL;
+	int r;
+
+	if (!l->below || l->below->ndev < 1)
+		return sb_err_set(err, -EINVAL, "luks: no device below to encrypt");
+	dev = l->below->dev[0];
+	sb_layer_luks_name(l->spec, name, sizeof(name));
+	snprintf(node, sizeof(node), "/dev/mapper/%s", name);
+	r = build_check(l, name, cipher, sizeof(cipher), mode, sizeof(mode), err);
+	if (r)
+		return r;
 
 	/* Record before the header is written, so a teardown after a crash at
 	 * any point below closes the mapping and wipes the header. */
@@ -204,42 +296,9 @@ static int luks_build(struct sb_layer *l, struct sb_err *err)
 	r = cs_init(&cd, dev, err);
 	if (r)
 		goto out;
-
-	/* Fixed, low cost on purpose: the stack and its key are throwaway and a
-	 * benchmark must not depend on how fast this machine runs the PBKDF. */
-	memset(&pbkdf, 0, sizeof(pbkdf));
-	pbkdf.type = pbkdf_name(k);
-	pbkdf.hash = k->hash[0] ? k->hash : "sha256";
-	pbkdf.iterations = k->pbkdf_iterations;
-	pbkdf.flags = CRYPT_PBKDF_NO_BENCHMARK;
-	if (strcmp(pbkdf.type, CRYPT_KDF_PBKDF2)) {
-		pbkdf.max_memory_kb = k->pbkdf_memory_kib;
-		pbkdf.parallel_threads = k->pbkdf_parallel;
-	}
-	r = crypt_set_pbkdf_type(cd, &pbkdf);
-	if (r < 0) {
-		sb_err_sys(err, r, "luks: PBKDF %s with %u iterations rejected (%s)", pbkdf.type,
-			   pbkdf.iterations, cs_detail());
+	r = build_format(cd, k, cipher, mode, dev, &integ, err);
+	if (r)
 		goto out;
-	}
-	if (luks1) {
-		memset(&p1, 0, sizeof(p1));
-		p1.hash = pbkdf.hash;
-		type = CRYPT_LUKS1;
-		r = crypt_format(cd, type, cipher, mode, NULL, NULL, k->key_size / 8, &p1);
-	} else {
-		memset(&p2, 0, sizeof(p2));
-		p2.pbkdf = &pbkdf;
-		p2.sector_size = k->sector_size;
-		p2.integrity = integ = integrity_of(k, &integ_key);
-		type = CRYPT_LUKS2;
-		r = crypt_format(cd, type, cipher, mode, NULL, NULL, k->key_size / 8 + integ_key, &p2);
-	}
-	if (r < 0) {
-		sb_err_sys(err, r, "luks: luksFormat %s %s %u-bit key, %u-byte sectors on %s failed (%s)",
-			   luks1 ? "LUKS1" : "LUKS2", k->cipher, k->key_size, k->sector_size, dev, cs_detail());
-		goto out;
-	}
 	uuid = crypt_get_uuid(cd);
 	if (snprintf(extra, sizeof(extra), "%s %s", dev, uuid ? uuid : "") >= (int)sizeof(extra)) {
 		r = sb_err_set(err, -ENAMETOOLONG, "luks: device name %s too long to record", dev);
@@ -248,34 +307,7 @@ static int luks_build(struct sb_layer *l, struct sb_err *err)
 	r = sb_state_set_extra(&l->stack->state, "luks", "dm", name, extra, err);
 	if (r)
 		goto out;
-
-	r = sb_secret_random(pass, LUKS_PASS_LEN, err);
-	if (r)
-		goto out;
-	r = crypt_keyslot_add_by_volume_key(cd, CRYPT_ANY_SLOT, NULL, 0, pass, LUKS_PASS_LEN);
-	if (r < 0) {
-		sb_err_sys(err, r, "luks: adding the keyslot on %s failed (%s)", dev, cs_detail());
-		goto out;
-	}
-	/* Open through the keyslot just made (proves it works); the flags are
-	 * activation-only and not written to the header. */
-	r = crypt_activate_by_passphrase(cd, name, CRYPT_ANY_SLOT, pass, LUKS_PASS_LEN,
-					 activation_flags(k));
-	sb_test_pause("luks:key"); /* secrets test: key held, mapping open */
-	if (r == -EPERM) {
-		sb_err_set(err, r, "luks: wrong key for %s (the keyslot just written does not open)", dev);
-		goto out;
-	}
-	if (r < 0) {
-		sb_err_sys(err, r, "luks: opening %s as %s (%u-byte sectors) failed (%s)", dev, name,
-			   k->sector_size, cs_detail());
-		goto out;
-	}
-	/* libcryptsetup's activation already waited for udev's rules on the
-	 * new mapping (its udev cookie) where udev runs: the node suffices. */
-	r = sb_udev_wait_devnode(node, SB_UDEV_TIMEOUT_MS, err);
-	if (!r && !luks1 && integ)
-		r = integrity_wipe(cd, node, err);
+	r = build_open(cd, k, name, node, dev, pass, integ, err);
 	if (r)
 		goto out;
 	snprintf(l->dev[0], sizeof(l->dev[0]), "%s", node);
@@ -394,99 +426,6 @@ static bool luks_exists(const struct sb_state_obj *obj)
 	return st == CRYPT_ACTIVE || st == CRYPT_BUSY;
 }
 
-static void add_str(struct json_object *o, const char *k, const char *v)
-{
-	json_object_object_add(o, k, v ? json_object_new_string(v) : NULL);
-}
-
-static int luks_describe(const struct sb_layer *l, struct json_object *out, struct sb_err *err)
-{
-	struct crypt_device *cd = NULL;
-	struct crypt_active_device cad;
-	struct crypt_pbkdf_type pk;
-	struct crypt_params_integrity ip;
-	struct json_object *flags, *drv = NULL;
-	char name[SB_NAME_MAX + 16], spec[128], c[64] = "", m[64] = "";
-	unsigned key_bits, sector;
-	int r;
-
-	sb_layer_luks_name(l->spec, name, sizeof(name));
-	last_cs_error[0] = '\0';
-	r = crypt_init_by_name(&cd, name);
-	if (r < 0)
-		return sb_err_sys(err, r, "luks: %s is not active", name);
-	snprintf(c, sizeof(c), "%s", crypt_get_cipher(cd) ? crypt_get_cipher(cd) : "?");
-	snprintf(m, sizeof(m), "%s", crypt_get_cipher_mode(cd) ? crypt_get_cipher_mode(cd) : "?");
-	snprintf(spec, sizeof(spec), "%s-%s", c, m);
-	add_str(out, "dm_name", name);
-	add_str(out, "device", l->dev[0]);
-	add_str(out, "type", crypt_get_type(cd));
-	add_str(out, "cipher", spec);
-	memset(&ip, 0, sizeof(ip));
-	(void)crypt_get_integrity_info(cd, &ip);   /* -EINVAL without integrity: stays zero */
-	add_str(out, "integrity", ip.integrity ? ip.integrity : "none");
-	json_object_object_add(out, "key_size", json_object_new_int(
-		(crypt_get_volume_key_size(cd) - (int)ip.integrity_key_size) * 8));
-	json_object_object_add(out, "sector_size", json_object_new_int(crypt_get_sector_size(cd)));
-	json_object_object_add(out, "data_offset", json_object_new_int64((int64_t)crypt_get_data_offset(cd) * 512));
-	add_str(out, "underlying", crypt_get_device_name(cd));
-	if (crypt_keyslot_get_pbkdf(cd, 0, &pk) == 0) {
-		struct json_object *p = json_object_new_object();
-
-		add_str(p, "type", pk.type);
-		add_str(p, "hash", pk.hash);
-		json_object_object_add(p, "iterations", json_object_new_int64(pk.iterations));
-		if (pk.max_memory_kb)
-			json_object_object_add(p, "memory_kib", json_object_new_int64(pk.max_memory_kb));
-		if (pk.parallel_threads)
-			json_object_object_add(p, "parallel", json_object_new_int64(pk.parallel_threads));
-		add_str(p, "note", "low fixed cost on purpose: the stack and its random key are throwaway");
-		json_object_object_add(out, "pbkdf", p);
-	}
-	flags = json_object_new_array();
-	if (crypt_get_active_device(cd, name, &cad) == 0) {
-		if (cad.flags & CRYPT_ACTIVATE_NO_READ_WORKQUEUE)
-			json_object_array_add(flags, json_object_new_string("no_read_workqueue"));
-		if (cad.flags & CRYPT_ACTIVATE_NO_WRITE_WORKQUEUE)
-			json_object_array_add(flags, json_object_new_string("no_write_workqueue"));
-		if (cad.flags & CRYPT_ACTIVATE_SAME_CPU_CRYPT)
-			json_object_array_add(flags, json_object_new_string("same_cpu_crypt"));
-		if (cad.flags & CRYPT_ACTIVATE_ALLOW_DISCARDS)
-			json_object_array_add(flags, json_object_new_string("allow_discards"));
-		json_object_object_add(out, "suspended",
-				       json_object_new_boolean(!!(cad.flags & CRYPT_ACTIVATE_SUSPENDED)));
-	}
-	json_object_object_add(out, "flags", flags);
-	key_bits = (unsigned)(crypt_get_volume_key_size(cd) - (int)ip.integrity_key_size) * 8;
-	sector = (unsigned)crypt_get_sector_size(cd);
-	crypt_free(cd);
-	/* The driver is only a fact worth recording if we can read it; a
-	 * missing /proc/crypto entry is noted, not fatal. */
-	if (sb_crypto_driver(spec, &drv, NULL) == 0)
-		json_object_object_add(out, "crypto_driver", drv);
-	else
-		json_object_object_add(out, "crypto_driver", NULL);
-	/* The cipher's ceiling on this machine: what the kernel crypto API
-	 * does from userspace, with no block layer in the way. */
-	{
-		struct json_object *b = json_object_new_object();
-		struct sb_err berr = { 0 };
-		double enc = 0, dec = 0;
-
-		if (sb_crypto_benchmark(c, m, key_bits, sector ? sector : 512,
-					&enc, &dec, &berr) == 0) {
-			json_object_object_add(b, "encrypt_MiB_s", json_object_new_double(enc));
-			json_object_object_add(b, "decrypt_MiB_s", json_object_new_double(dec));
-		} else {
-			json_object_object_add(b, "error", json_object_new_string(berr.msg));
-		}
-		json_object_object_add(b, "method", json_object_new_string(
-			"libcryptsetup crypt_benchmark: kernel crypto API via AF_ALG, 1 MiB buffers"));
-		json_object_object_add(out, "cipher_benchmark", b);
-	}
-	return 0;
-}
-
 int sb_luks_check_header(const char *dev, struct sb_err *err)
 {
 	struct crypt_device *cd = NULL;
@@ -602,7 +541,7 @@ const struct sb_layer_ops sb_layer_luks = {
 	.attach = luks_attach,
 	.plan = luks_plan,
 	.build = luks_build,
-	.describe = luks_describe,
+	.describe = sb_luks_describe,
 	.teardown = luks_teardown,
 	.exists = luks_exists,
 };

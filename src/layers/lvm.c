@@ -89,27 +89,15 @@ static void lvm_plan(const struct sb_layer *l, struct sb_plan *p)
 	sb_plan_teardown(p, "lvm: lvremove %s/%s, vgremove %s, pvremove %s (label wiped)", vg, lv, vg, below);
 }
 
-static int lvm_build(struct sb_layer *l, struct sb_err *err)
+/* Refuse a VG or LV node of our names that already exists, then restrict
+ * LVM to the PV below. */
+static int build_refuse_existing(const struct sb_layer *l, const char *vg, const char *node,
+				 const char *pv, struct sb_err *err)
 {
-	const struct sb_lvm_spec *s = &l->spec->lvm;
-	char vg[SB_NAME_MAX + 4], lv[SB_NAME_MAX + 4], id[SB_PATH_MAX], dm[2 * SB_NAME_MAX + 16];
-	char node[SB_PATH_MAX], a[32], b[32];
-	const gchar *pvs[2];
-	/* libblockdev passes --yes itself; never let lvcreate stop to ask */
-	BDExtraArg wipe = { "--wipesignatures", "y" };
-	const BDExtraArg *lvextra[] = { &wipe, NULL };
 	BDLVMVGdata *vgi;
 	GError *gerr = NULL;
-	const char *pv;
-	uint64_t size;
 	int r;
 
-	if (!l->below || l->below->ndev < 1)
-		return sb_err_set(err, -EINVAL, "lvm: no device below");
-	pv = l->below->dev[0];
-	sb_layer_lvm_names(l->spec, vg, sizeof(vg), lv, sizeof(lv));
-	dm_name(vg, lv, dm, sizeof(dm));
-	snprintf(node, sizeof(node), "/dev/mapper/%s", dm);
 	r = sb_blockdev_init(err);
 	if (r)
 		return r;
@@ -127,22 +115,18 @@ static int lvm_build(struct sb_layer *l, struct sb_err *err)
 	}
 	if (access(node, F_OK) == 0)
 		return sb_err_set(err, -EEXIST, "lvm: %s already exists", node);
-	r = lvm_scope(pv, err);
-	if (r)
-		return r;
+	return lvm_scope(pv, err);
+}
 
-	r = sb_state_add(&l->stack->state, "lvm", "pv", pv, pv, err);
-	if (r)
-		return r;
-	if (!bd_lvm_pvcreate(pv, 0, 0, NULL, &gerr))
-		goto fail_pv;
-	r = sb_state_add(&l->stack->state, "lvm", "vg", vg, pv, err);
-	if (r)
-		return r;
-	pvs[0] = pv;
-	pvs[1] = NULL;
-	if (!bd_lvm_vgcreate(vg, pvs, s->extent_size, NULL, &gerr))
-		goto fail_vg;
+/* The LV's size in bytes from the VG just made, checked against its free
+ * space. */
+static int lv_size(const struct sb_lvm_spec *s, const char *vg, uint64_t *out, struct sb_err *err)
+{
+	char a[32], b[32];
+	BDLVMVGdata *vgi;
+	GError *gerr = NULL;
+	uint64_t size;
+	int r;
 
 	vgi = bd_lvm_vginfo(vg, &gerr);
 	if (!vgi) {
@@ -164,6 +148,50 @@ static int lvm_build(struct sb_layer *l, struct sb_err *err)
 				  a, s->size, vg, b);
 	}
 	bd_lvm_vgdata_free(vgi);
+	*out = size;
+	return 0;
+}
+
+static int lvm_build(struct sb_layer *l, struct sb_err *err)
+{
+	const struct sb_lvm_spec *s = &l->spec->lvm;
+	char vg[SB_NAME_MAX + 4], lv[SB_NAME_MAX + 4], id[SB_PATH_MAX], dm[2 * SB_NAME_MAX + 16];
+	char node[SB_PATH_MAX], a[32];
+	const gchar *pvs[2];
+	/* libblockdev passes --yes itself; never let lvcreate stop to ask */
+	BDExtraArg wipe = { "--wipesignatures", "y" };
+	const BDExtraArg *lvextra[] = { &wipe, NULL };
+	GError *gerr = NULL;
+	const char *pv;
+	uint64_t size = 0;
+	int r;
+
+	if (!l->below || l->below->ndev < 1)
+		return sb_err_set(err, -EINVAL, "lvm: no device below");
+	pv = l->below->dev[0];
+	sb_layer_lvm_names(l->spec, vg, sizeof(vg), lv, sizeof(lv));
+	dm_name(vg, lv, dm, sizeof(dm));
+	snprintf(node, sizeof(node), "/dev/mapper/%s", dm);
+	r = build_refuse_existing(l, vg, node, pv, err);
+	if (r)
+		return r;
+
+	r = sb_state_add(&l->stack->state, "lvm", "pv", pv, pv, err);
+	if (r)
+		return r;
+	if (!bd_lvm_pvcreate(pv, 0, 0, NULL, &gerr))
+		goto fail_pv;
+	r = sb_state_add(&l->stack->state, "lvm", "vg", vg, pv, err);
+	if (r)
+		return r;
+	pvs[0] = pv;
+	pvs[1] = NULL;
+	if (!bd_lvm_vgcreate(vg, pvs, s->extent_size, NULL, &gerr))
+		goto fail_vg;
+
+	r = lv_size(s, vg, &size, err);
+	if (r)
+		return r;
 	snprintf(id, sizeof(id), "%s/%s", vg, lv);
 	r = sb_state_add(&l->stack->state, "lvm", "lv", id, pv, err);
 	if (r)

@@ -186,13 +186,139 @@ static int parser_error(yaml_parser_t *p, const char *buf, size_t len,
 #define LINE(m) ((int)(m).line + 1)
 #define COL(m) ((int)(m).column + 1)
 
+/* The parser's state between events: the open collections, the root and a
+ * mapping key waiting for its value. */
+struct yparse {
+	const char *name;
+	struct sb_ynode *stack[SB_YAML_MAX_DEPTH + 1], *root;
+	char *pkey;
+	int pkline, pkcol;
+	unsigned depth;
+	struct sb_err *err;
+};
+
+/* Anchors and tags are refused: a stack file is plain data. */
+static int check_plain(struct yparse *y, const yaml_event_t *ev)
+{
+	const yaml_char_t *anchor = ev->type == YAML_SCALAR_EVENT ? ev->data.scalar.anchor :
+		ev->type == YAML_MAPPING_START_EVENT ? ev->data.mapping_start.anchor : ev->data.sequence_start.anchor;
+	const yaml_char_t *tag = ev->type == YAML_SCALAR_EVENT ? ev->data.scalar.tag :
+		ev->type == YAML_MAPPING_START_EVENT ? ev->data.mapping_start.tag : ev->data.sequence_start.tag;
+
+	if (anchor)
+		return sb_err_set(y->err, -EINVAL, "%s:%d:%d: anchors (&%s) are not allowed in a stack file; write the value out",
+				  y->name, LINE(ev->start_mark), COL(ev->start_mark), (const char *)anchor);
+	if (tag)
+		return sb_err_set(y->err, -EINVAL, "%s:%d:%d: tags (%s) are not allowed in a stack file; write plain values",
+				  y->name, LINE(ev->start_mark), COL(ev->start_mark), (const char *)tag);
+	return 0;
+}
+
+/* A scalar in key position of the mapping top: keep it for the value. */
+static int on_key(struct yparse *y, const yaml_event_t *ev, const struct sb_ynode *top)
+{
+	int rc = 0;
+
+	if (memchr(ev->data.scalar.value, '\0', ev->data.scalar.length))
+		return sb_err_set(y->err, -EINVAL, "%s:%d:%d: NUL byte in a key", y->name,
+				  LINE(ev->start_mark), COL(ev->start_mark));
+	if (sb_ytree_get(top, (const char *)ev->data.scalar.value))
+		return sb_err_set(y->err, -EINVAL, "%s:%d:%d: duplicate key '%s'; each key may appear once",
+				  y->name, LINE(ev->start_mark), COL(ev->start_mark),
+				  (const char *)ev->data.scalar.value);
+	y->pkey = strdup((const char *)ev->data.scalar.value);
+	if (!y->pkey)
+		rc = sb_err_set(y->err, -ENOMEM, "%s: out of memory", y->name);
+	y->pkline = LINE(ev->start_mark);
+	y->pkcol = COL(ev->start_mark);
+	return rc;
+}
+
+/* A new node for a scalar, sequence or mapping start event. */
+static int new_node(struct yparse *y, const yaml_event_t *ev, struct sb_ynode **out)
+{
+	struct sb_ynode *node;
+
+	node = sb_ytree_new(ev->type == YAML_SCALAR_EVENT ? SB_Y_SCALAR :
+			    ev->type == YAML_MAPPING_START_EVENT ? SB_Y_MAP : SB_Y_SEQ,
+			    LINE(ev->start_mark), COL(ev->start_mark));
+	if (!node)
+		return sb_err_set(y->err, -ENOMEM, "%s: out of memory", y->name);
+	if (ev->type == YAML_SCALAR_EVENT) {
+		if (memchr(ev->data.scalar.value, '\0', ev->data.scalar.length)) {
+			sb_ytree_free(node);
+			return sb_err_set(y->err, -EINVAL, "%s:%d:%d: NUL byte in a value", y->name,
+					  LINE(ev->start_mark), COL(ev->start_mark));
+		}
+		node->str = strdup((const char *)ev->data.scalar.value);
+		node->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+		if (!node->str) {
+			sb_ytree_free(node);
+			return sb_err_set(y->err, -ENOMEM, "%s: out of memory", y->name);
+		}
+	}
+	*out = node;
+	return 0;
+}
+
+/* Put node under top (with the waiting key if top is a mapping), or make it
+ * the root. */
+static int attach_node(struct yparse *y, struct sb_ynode *top, struct sb_ynode *node)
+{
+	if (top) {
+		if (top->type == SB_Y_MAP) {
+			node->key = y->pkey;
+			node->kline = y->pkline;
+			node->kcol = y->pkcol;
+			y->pkey = NULL;
+		}
+		if (sb_ytree_add(top, node) < 0) {
+			sb_ytree_free(node);
+			return sb_err_set(y->err, -ENOMEM, "%s: out of memory", y->name);
+		}
+	} else if (!y->root) {
+		y->root = node;
+	} else {
+		sb_ytree_free(node); /* cannot happen: one document, one root */
+	}
+	return 0;
+}
+
+/* A scalar, sequence start or mapping start event. */
+static int on_node(struct yparse *y, const yaml_event_t *ev)
+{
+	struct sb_ynode *node = NULL, *top;
+	int rc;
+
+	rc = check_plain(y, ev);
+	if (rc)
+		return rc;
+	top = y->depth ? y->stack[y->depth - 1] : NULL;
+	if (ev->type == YAML_SCALAR_EVENT && top && top->type == SB_Y_MAP && !y->pkey)
+		return on_key(y, ev, top);
+	if (top && top->type == SB_Y_MAP && !y->pkey)
+		return sb_err_set(y->err, -EINVAL, "%s:%d:%d: a %s as a mapping key; keys must be plain words",
+				  y->name, LINE(ev->start_mark), COL(ev->start_mark),
+				  ev->type == YAML_MAPPING_START_EVENT ? "mapping" : "list");
+	if (ev->type != YAML_SCALAR_EVENT && y->depth >= SB_YAML_MAX_DEPTH)
+		return sb_err_set(y->err, -EINVAL, "%s:%d:%d: nesting deeper than %d levels; a stack file needs at most a few",
+				  y->name, LINE(ev->start_mark), COL(ev->start_mark), SB_YAML_MAX_DEPTH);
+	rc = new_node(y, ev, &node);
+	if (rc)
+		return rc;
+	rc = attach_node(y, top, node);
+	if (rc)
+		return rc;
+	if (ev->type != YAML_SCALAR_EVENT)
+		y->stack[y->depth++] = node;
+	return 0;
+}
+
 int sb_ytree_parse(const char *buf, size_t len, const char *name,
 		   struct sb_ynode **out, struct sb_err *err)
 {
-	struct sb_ynode *stack[SB_YAML_MAX_DEPTH + 1], *root = NULL, *node, *top;
-	char *pkey = NULL;
-	int pkline = 0, pkcol = 0;
-	unsigned depth = 0, ndocs = 0;
+	struct yparse y = { .name = name, .err = err };
+	unsigned ndocs = 0;
 	yaml_parser_t p;
 	yaml_event_t ev;
 	int rc = 0, done = 0;
@@ -212,7 +338,6 @@ int sb_ytree_parse(const char *buf, size_t len, const char *name,
 			rc = parser_error(&p, buf, len, name, err);
 			break;
 		}
-		node = NULL;
 		switch (ev.type) {
 		case YAML_STREAM_END_EVENT:
 			done = 1;
@@ -228,101 +353,13 @@ int sb_ytree_parse(const char *buf, size_t len, const char *name,
 			break;
 		case YAML_SCALAR_EVENT:
 		case YAML_SEQUENCE_START_EVENT:
-		case YAML_MAPPING_START_EVENT: {
-			const yaml_char_t *anchor = ev.type == YAML_SCALAR_EVENT ? ev.data.scalar.anchor :
-				ev.type == YAML_MAPPING_START_EVENT ? ev.data.mapping_start.anchor : ev.data.sequence_start.anchor;
-			const yaml_char_t *tag = ev.type == YAML_SCALAR_EVENT ? ev.data.scalar.tag :
-				ev.type == YAML_MAPPING_START_EVENT ? ev.data.mapping_start.tag : ev.data.sequence_start.tag;
-
-			if (anchor) {
-				rc = sb_err_set(err, -EINVAL, "%s:%d:%d: anchors (&%s) are not allowed in a stack file; write the value out",
-						name, LINE(ev.start_mark), COL(ev.start_mark), (const char *)anchor);
-				break;
-			}
-			if (tag) {
-				rc = sb_err_set(err, -EINVAL, "%s:%d:%d: tags (%s) are not allowed in a stack file; write plain values",
-						name, LINE(ev.start_mark), COL(ev.start_mark), (const char *)tag);
-				break;
-			}
-			top = depth ? stack[depth - 1] : NULL;
-			if (ev.type == YAML_SCALAR_EVENT && top && top->type == SB_Y_MAP && !pkey) {
-				/* a key */
-				if (memchr(ev.data.scalar.value, '\0', ev.data.scalar.length)) {
-					rc = sb_err_set(err, -EINVAL, "%s:%d:%d: NUL byte in a key", name,
-							LINE(ev.start_mark), COL(ev.start_mark));
-					break;
-				}
-				if (sb_ytree_get(top, (const char *)ev.data.scalar.value)) {
-					rc = sb_err_set(err, -EINVAL, "%s:%d:%d: duplicate key '%s'; each key may appear once",
-							name, LINE(ev.start_mark), COL(ev.start_mark),
-							(const char *)ev.data.scalar.value);
-					break;
-				}
-				pkey = strdup((const char *)ev.data.scalar.value);
-				if (!pkey)
-					rc = sb_err_set(err, -ENOMEM, "%s: out of memory", name);
-				pkline = LINE(ev.start_mark);
-				pkcol = COL(ev.start_mark);
-				break;
-			}
-			if (top && top->type == SB_Y_MAP && !pkey) {
-				rc = sb_err_set(err, -EINVAL, "%s:%d:%d: a %s as a mapping key; keys must be plain words",
-						name, LINE(ev.start_mark), COL(ev.start_mark),
-						ev.type == YAML_MAPPING_START_EVENT ? "mapping" : "list");
-				break;
-			}
-			if (ev.type != YAML_SCALAR_EVENT && depth >= SB_YAML_MAX_DEPTH) {
-				rc = sb_err_set(err, -EINVAL, "%s:%d:%d: nesting deeper than %d levels; a stack file needs at most a few",
-						name, LINE(ev.start_mark), COL(ev.start_mark), SB_YAML_MAX_DEPTH);
-				break;
-			}
-			node = sb_ytree_new(ev.type == YAML_SCALAR_EVENT ? SB_Y_SCALAR :
-					    ev.type == YAML_MAPPING_START_EVENT ? SB_Y_MAP : SB_Y_SEQ,
-					    LINE(ev.start_mark), COL(ev.start_mark));
-			if (!node) {
-				rc = sb_err_set(err, -ENOMEM, "%s: out of memory", name);
-				break;
-			}
-			if (ev.type == YAML_SCALAR_EVENT) {
-				if (memchr(ev.data.scalar.value, '\0', ev.data.scalar.length)) {
-					sb_ytree_free(node);
-					rc = sb_err_set(err, -EINVAL, "%s:%d:%d: NUL byte in a value", name,
-							LINE(ev.start_mark), COL(ev.start_mark));
-					break;
-				}
-				node->str = strdup((const char *)ev.data.scalar.value);
-				node->plain = ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
-				if (!node->str) {
-					sb_ytree_free(node);
-					rc = sb_err_set(err, -ENOMEM, "%s: out of memory", name);
-					break;
-				}
-			}
-			if (top) {
-				if (top->type == SB_Y_MAP) {
-					node->key = pkey;
-					node->kline = pkline;
-					node->kcol = pkcol;
-					pkey = NULL;
-				}
-				if (sb_ytree_add(top, node) < 0) {
-					sb_ytree_free(node);
-					rc = sb_err_set(err, -ENOMEM, "%s: out of memory", name);
-					break;
-				}
-			} else if (!root) {
-				root = node;
-			} else {
-				sb_ytree_free(node); /* cannot happen: one document, one root */
-			}
-			if (ev.type != YAML_SCALAR_EVENT)
-				stack[depth++] = node;
+		case YAML_MAPPING_START_EVENT:
+			rc = on_node(&y, &ev);
 			break;
-		}
 		case YAML_SEQUENCE_END_EVENT:
 		case YAML_MAPPING_END_EVENT:
-			if (depth)
-				depth--;
+			if (y.depth)
+				y.depth--;
 			break;
 		default:
 			break;
@@ -332,11 +369,11 @@ int sb_ytree_parse(const char *buf, size_t len, const char *name,
 			break;
 	}
 	yaml_parser_delete(&p);
-	free(pkey);
+	free(y.pkey);
 	if (rc < 0) {
-		sb_ytree_free(root);
+		sb_ytree_free(y.root);
 		return rc;
 	}
-	*out = root;
+	*out = y.root;
 	return 0;
 }

@@ -134,6 +134,107 @@ static int range_size(const struct sb_spec_ctx *c, const struct sb_ynode *n, con
 	return 0;
 }
 
+/* A stack or layer name: a-z, 0-9, '.', '_', '-', starting with a letter or
+ * digit. */
+static int parse_name(const struct sb_spec_ctx *c, const struct sb_ynode *n, const char *path,
+		      const struct sb_opt *o, void *field)
+{
+	const char *s = n->str, *p;
+
+	if (!*s || !(islower((unsigned char)*s) || isdigit((unsigned char)*s)))
+		return sb_spec_fail(c, n, false, "%s: '%s' is not a valid name; use a-z, 0-9, '.', '_', '-', starting with a letter or digit", path, s);
+	for (p = s; *p; p++)
+		if (!(islower((unsigned char)*p) || isdigit((unsigned char)*p) || strchr("._-", *p)))
+			return sb_spec_fail(c, n, false, "%s: '%s' is not a valid name; use a-z, 0-9, '.', '_', '-', starting with a letter or digit", path, s);
+	return set_str(c, n, path, o, field, s);
+}
+
+static int parse_u32(const struct sb_spec_ctx *c, const struct sb_ynode *n, const char *path,
+		     const struct sb_opt *o, void *field)
+{
+	const char *s = n->str;
+	uint64_t v;
+
+	if (!parse_uint(s, &v) || v > UINT32_MAX) {
+		if (o->allowed) {
+			char list[256];
+
+			sb_opt_allowed_list(o->allowed, list, sizeof(list));
+			return sb_spec_fail(c, n, false, "%s: expected one of %s, got '%s'", path, list, s);
+		}
+		return sb_spec_fail(c, n, false, "%s: expected a whole number from %llu to %llu, got '%s'", path,
+				    (unsigned long long)o->min, (unsigned long long)(o->max ? o->max : UINT32_MAX), s);
+	}
+	if (o->allowed && find_allowed(o->allowed, s) < 0) {
+		char buf[24];
+
+		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+		if (find_allowed(o->allowed, buf) < 0)
+			return fail_allowed(c, n, path, o->allowed, s);
+	}
+	if (v < o->min || (o->max && v > o->max))
+		return sb_spec_fail(c, n, false, "%s: %llu is out of range; allowed %llu to %llu", path,
+				    (unsigned long long)v, (unsigned long long)o->min,
+				    (unsigned long long)(o->max ? o->max : UINT32_MAX));
+	*(uint32_t *)field = (uint32_t)v;
+	return 0;
+}
+
+/* SB_OPT_SIZE (bytes) and SB_OPT_SIZE_KIB (whole KiB). */
+static int parse_size(const struct sb_spec_ctx *c, const struct sb_ynode *n, const char *path,
+		      const struct sb_opt *o, void *field)
+{
+	struct sb_err e = { 0 };
+	const char *s = n->str;
+	uint64_t v;
+
+	if (sb_size_parse(s, &v, &e) < 0)
+		return sb_spec_fail(c, n, false, "%s: %s", path, e.msg);
+	if (range_size(c, n, path, o, v) < 0)
+		return -EINVAL;
+	if (o->type == SB_OPT_SIZE) {
+		*(uint64_t *)field = v;
+	} else {
+		if (v % 1024)
+			return sb_spec_fail(c, n, false, "%s: '%s' is not a whole number of KiB", path, s);
+		*(uint32_t *)field = (uint32_t)(v / 1024);
+	}
+	return 0;
+}
+
+/* An LV size: N%FREE or a size from 1 MiB to 64 TiB. */
+static int parse_lvsize(const struct sb_spec_ctx *c, const struct sb_ynode *n, const char *path,
+			void *field)
+{
+	struct sb_lvm_spec *l = field;
+	struct sb_err e = { 0 };
+	const char *s = n->str;
+	char *end;
+	unsigned long pct;
+	size_t len = strlen(s);
+	uint64_t v;
+
+	l->size_bytes = 0;
+	l->size_pct_free = 0;
+	if (len > 5 && !strcmp(s + len - 5, "%FREE")) {
+		errno = 0;
+		pct = isdigit((unsigned char)*s) ? strtoul(s, &end, 10) : 0;
+		if (errno || end != s + len - 5 || pct < 1 || pct > 100)
+			return sb_spec_fail(c, n, false, "%s: '%s' is not allowed; use N%%FREE with N from 1 to 100, or a size such as 10GiB", path, s);
+		l->size_pct_free = (uint32_t)pct;
+	} else {
+		if (sb_size_parse(s, &v, &e) < 0)
+			return sb_spec_fail(c, n, false, "%s: %s; or 100%%FREE, N%%FREE", path, e.msg);
+		if (v < (1ULL << 20) || v > (64ULL << 40))
+			return sb_spec_fail(c, n, false, "%s: '%s' is out of range; allowed 1 MiB to 64 TiB", path, s);
+		l->size_bytes = v;
+	}
+	snprintf(l->size, sizeof(l->size), "%s", s);
+	if (strlen(s) >= sizeof(l->size))
+		return sb_spec_fail(c, n, false, "%s: '%.40s' is too long", path, s);
+	return 0;
+}
+
 int sb_spec_parse_scalar(const struct sb_spec_ctx *c, const struct sb_ynode *n,
 			 const char *path, const struct sb_opt *o, void *field)
 {
@@ -143,16 +244,8 @@ int sb_spec_parse_scalar(const struct sb_spec_ctx *c, const struct sb_ynode *n,
 	int i;
 
 	switch (o->type) {
-	case SB_OPT_NAME: {
-		const char *p;
-
-		if (!*s || !(islower((unsigned char)*s) || isdigit((unsigned char)*s)))
-			return sb_spec_fail(c, n, false, "%s: '%s' is not a valid name; use a-z, 0-9, '.', '_', '-', starting with a letter or digit", path, s);
-		for (p = s; *p; p++)
-			if (!(islower((unsigned char)*p) || isdigit((unsigned char)*p) || strchr("._-", *p)))
-				return sb_spec_fail(c, n, false, "%s: '%s' is not a valid name; use a-z, 0-9, '.', '_', '-', starting with a letter or digit", path, s);
-		return set_str(c, n, path, o, field, s);
-	}
+	case SB_OPT_NAME:
+		return parse_name(c, n, path, o, field);
 	case SB_OPT_STR:
 		return set_str(c, n, path, o, field, s);
 	case SB_OPT_ENUM:
@@ -166,43 +259,10 @@ int sb_spec_parse_scalar(const struct sb_spec_ctx *c, const struct sb_ynode *n,
 		*(int *)field = i;
 		return 0;
 	case SB_OPT_U32:
-		if (!parse_uint(s, &v) || v > UINT32_MAX) {
-			if (o->allowed) {
-				char list[256];
-
-				sb_opt_allowed_list(o->allowed, list, sizeof(list));
-				return sb_spec_fail(c, n, false, "%s: expected one of %s, got '%s'", path, list, s);
-			}
-			return sb_spec_fail(c, n, false, "%s: expected a whole number from %llu to %llu, got '%s'", path,
-					    (unsigned long long)o->min, (unsigned long long)(o->max ? o->max : UINT32_MAX), s);
-		}
-		if (o->allowed && find_allowed(o->allowed, s) < 0) {
-			char buf[24];
-
-			snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
-			if (find_allowed(o->allowed, buf) < 0)
-				return fail_allowed(c, n, path, o->allowed, s);
-		}
-		if (v < o->min || (o->max && v > o->max))
-			return sb_spec_fail(c, n, false, "%s: %llu is out of range; allowed %llu to %llu", path,
-					    (unsigned long long)v, (unsigned long long)o->min,
-					    (unsigned long long)(o->max ? o->max : UINT32_MAX));
-		*(uint32_t *)field = (uint32_t)v;
-		return 0;
+		return parse_u32(c, n, path, o, field);
 	case SB_OPT_SIZE:
 	case SB_OPT_SIZE_KIB:
-		if (sb_size_parse(s, &v, &e) < 0)
-			return sb_spec_fail(c, n, false, "%s: %s", path, e.msg);
-		if (range_size(c, n, path, o, v) < 0)
-			return -EINVAL;
-		if (o->type == SB_OPT_SIZE) {
-			*(uint64_t *)field = v;
-		} else {
-			if (v % 1024)
-				return sb_spec_fail(c, n, false, "%s: '%s' is not a whole number of KiB", path, s);
-			*(uint32_t *)field = (uint32_t)(v / 1024);
-		}
-		return 0;
+		return parse_size(c, n, path, o, field);
 	case SB_OPT_BOOL:
 		if (!strcmp(s, "true"))
 			*(bool *)field = true;
@@ -218,32 +278,8 @@ int sb_spec_parse_scalar(const struct sb_spec_ctx *c, const struct sb_ynode *n,
 			return sb_spec_fail(c, n, false, "%s: '%s' is out of range; at most 7 days", path, s);
 		*(uint64_t *)field = v;
 		return 0;
-	case SB_OPT_LVSIZE: {
-		struct sb_lvm_spec *l = field;
-		char *end;
-		unsigned long pct;
-		size_t len = strlen(s);
-
-		l->size_bytes = 0;
-		l->size_pct_free = 0;
-		if (len > 5 && !strcmp(s + len - 5, "%FREE")) {
-			errno = 0;
-			pct = isdigit((unsigned char)*s) ? strtoul(s, &end, 10) : 0;
-			if (errno || end != s + len - 5 || pct < 1 || pct > 100)
-				return sb_spec_fail(c, n, false, "%s: '%s' is not allowed; use N%%FREE with N from 1 to 100, or a size such as 10GiB", path, s);
-			l->size_pct_free = (uint32_t)pct;
-		} else {
-			if (sb_size_parse(s, &v, &e) < 0)
-				return sb_spec_fail(c, n, false, "%s: %s; or 100%%FREE, N%%FREE", path, e.msg);
-			if (v < (1ULL << 20) || v > (64ULL << 40))
-				return sb_spec_fail(c, n, false, "%s: '%s' is out of range; allowed 1 MiB to 64 TiB", path, s);
-			l->size_bytes = v;
-		}
-		snprintf(l->size, sizeof(l->size), "%s", s);
-		if (strlen(s) >= sizeof(l->size))
-			return sb_spec_fail(c, n, false, "%s: '%.40s' is too long", path, s);
-		return 0;
-	}
+	case SB_OPT_LVSIZE:
+		return parse_lvsize(c, n, path, field);
 	default:
 		return sb_spec_fail(c, n, false, "%s: expected %s", path, sb_opt_type_desc(o));
 	}

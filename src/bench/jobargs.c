@@ -197,6 +197,55 @@ static int parse_iomem(struct sb_job_opts *j, const char *v, struct sb_err *err)
 			  "(malloc, mmap, shm, mmaphuge or shmhuge)", v);
 }
 
+static int set_size(const struct jopt *o, const char *v, void *field, struct sb_err *err)
+{
+	struct sb_err e = { 0 };
+	uint64_t u;
+
+	if (sb_size_parse(v, &u, &e) < 0)
+		return sb_err_set(err, -EINVAL, "--%s: %s", o->name, e.msg);
+	if (u < o->min || (o->max && u > o->max)) {
+		char lo[32], hi[32];
+
+		sb_size_format(o->min, lo, sizeof(lo));
+		if (!o->max)
+			return sb_err_set(err, -EINVAL, "--%s: %s is out of range; at least %s", o->name, v, lo);
+		sb_size_format(o->max, hi, sizeof(hi));
+		return sb_err_set(err, -EINVAL, "--%s: %s is out of range; allowed %s to %s",
+				  o->name, v, lo, hi);
+	}
+	*(uint64_t *)field = u;
+	return 0;
+}
+
+static int set_engine(const char *v, struct sb_job_opts *j, struct sb_err *err)
+{
+	if (!strcmp(v, "libaio"))
+		j->ioengine = SB_IOENGINE_LIBAIO;
+	else if (!strcmp(v, "psync"))
+		j->ioengine = SB_IOENGINE_PSYNC;
+	else if (!strcmp(v, "sync"))
+		j->ioengine = SB_IOENGINE_SYNC;
+	else
+		return sb_err_set(err, -EINVAL, "not supported by stackbench job: --ioengine=%s "
+				  "(libaio, psync or sync)", v);
+	return 0;
+}
+
+static int set_fmt(const char *v, struct sb_job_cli *cli, struct sb_err *err)
+{
+	if (!strcmp(v, "normal") || !strcmp(v, "text"))
+		cli->fmt = SB_OUT_TEXT;
+	else if (!strcmp(v, "json"))
+		cli->fmt = SB_OUT_JSON;
+	else if (!strcmp(v, "json+"))
+		cli->fmt = SB_OUT_JSONPLUS;
+	else
+		return sb_err_set(err, -EINVAL, "--output-format: '%s' is not normal, json or json+"
+				  "%s", v, strcmp(v, "terse") ? "" : " (terse is not supported by stackbench job)");
+	return 0;
+}
+
 static int set_value(const struct jopt *o, const char *v, struct sb_job_opts *j,
 		     struct sb_job_cli *cli, struct sb_err *err)
 {
@@ -217,20 +266,7 @@ static int set_value(const struct jopt *o, const char *v, struct sb_job_opts *j,
 			return sb_err_set(err, -EINVAL, "--%s: '%s' is not one of %s", o->name, v, rw_list);
 		return 0;
 	case JT_SIZE:
-		if (sb_size_parse(v, &u, &e) < 0)
-			return sb_err_set(err, -EINVAL, "--%s: %s", o->name, e.msg);
-		if (u < o->min || (o->max && u > o->max)) {
-			char lo[32], hi[32];
-
-			sb_size_format(o->min, lo, sizeof(lo));
-			if (!o->max)
-				return sb_err_set(err, -EINVAL, "--%s: %s is out of range; at least %s", o->name, v, lo);
-			sb_size_format(o->max, hi, sizeof(hi));
-			return sb_err_set(err, -EINVAL, "--%s: %s is out of range; allowed %s to %s",
-					  o->name, v, lo, hi);
-		}
-		*(uint64_t *)field = u;
-		return 0;
+		return set_size(o, v, field, err);
 	case JT_U32:
 	case JT_MIXW:
 		if (parse_uint(v, &u) < 0 || u < o->min || u > o->max)
@@ -260,29 +296,11 @@ static int set_value(const struct jopt *o, const char *v, struct sb_job_opts *j,
 			j->verify_seed_set = true;
 		return 0;
 	case JT_ENGINE:
-		if (!strcmp(v, "libaio"))
-			j->ioengine = SB_IOENGINE_LIBAIO;
-		else if (!strcmp(v, "psync"))
-			j->ioengine = SB_IOENGINE_PSYNC;
-		else if (!strcmp(v, "sync"))
-			j->ioengine = SB_IOENGINE_SYNC;
-		else
-			return sb_err_set(err, -EINVAL, "not supported by stackbench job: --ioengine=%s "
-					  "(libaio, psync or sync)", v);
-		return 0;
+		return set_engine(v, j, err);
 	case JT_IOMEM:
 		return parse_iomem(j, v, err);
 	case JT_FMT:
-		if (!strcmp(v, "normal") || !strcmp(v, "text"))
-			cli->fmt = SB_OUT_TEXT;
-		else if (!strcmp(v, "json"))
-			cli->fmt = SB_OUT_JSON;
-		else if (!strcmp(v, "json+"))
-			cli->fmt = SB_OUT_JSONPLUS;
-		else
-			return sb_err_set(err, -EINVAL, "--output-format: '%s' is not normal, json or json+"
-					  "%s", v, strcmp(v, "terse") ? "" : " (terse is not supported by stackbench job)");
-		return 0;
+		return set_fmt(v, cli, err);
 	case JT_OUT:
 		if (!*v || strlen(v) >= sizeof(cli->output))
 			return sb_err_set(err, -EINVAL, "--output: bad file name '%s'", v);

@@ -236,51 +236,66 @@ static bool rw_reads(enum sb_rw rw)
 }
 
 /* Open the target of thread i and set its region. */
+/* Write w's region of its file so reads and random writes find real blocks. */
+static int layout_path(struct worker *w, uint64_t start, struct sb_err *err)
+{
+	int lfd = open(w->path, O_WRONLY);
+	int rc;
+
+	if (lfd < 0)
+		return sb_err_sys(err, -errno, "open %s", w->path);
+	sb_info("laying out %s (%llu MiB)", w->path, (unsigned long long)(w->len >> 20));
+	rc = layout_file(lfd, w->path, start, w->len, &w->rng, err);
+	close(lfd);
+	return rc;
+}
+
+/* A directory target: each worker its own job file, created if missing. */
+static int open_dir_worker(const struct sb_job_opts *o, struct worker *w, int flags,
+			   struct sb_err *err)
+{
+	uint64_t len = o->size ? o->size : DEFAULT_FILE_SIZE;
+	struct stat st;
+	int rc;
+
+	sb_engine_job_file(o, w->idx, w->path, sizeof(w->path));
+	w->fd = open(w->path, flags);
+	if (w->fd < 0 && errno == ENOENT && !(o->verify && rw_reads(o->rw))) {
+		w->fd = open(w->path, flags | O_CREAT, 0600);
+		w->created = w->fd >= 0;
+	}
+	if (w->fd < 0 && errno == EINVAL && o->direct)
+		return sb_err_sys(err, -EINVAL, "open %s with O_DIRECT (does this filesystem "
+				  "support direct I/O? --buffered runs without it)", w->path);
+	if (w->fd < 0)
+		return sb_err_sys(err, -errno, "open %s", w->path);
+	if (fstat(w->fd, &st) < 0)
+		return sb_err_sys(err, -errno, "stat %s", w->path);
+	w->lbs = st.st_blksize >= 512 && st.st_blksize <= 4096 ? (uint64_t)st.st_blksize : 4096;
+	w->start = 0;
+	w->len = len - len % o->bs;
+	if ((uint64_t)st.st_size < w->len) {
+		if (o->verify && rw_reads(o->rw))
+			return sb_err_set(err, -ENOENT, "%s: %llu bytes, the verify read needs %llu "
+					  "written by an earlier verify job", w->path,
+					  (unsigned long long)st.st_size, (unsigned long long)w->len);
+		if (rw_reads(o->rw) || o->rw == SB_RW_RANDWRITE) {
+			rc = layout_path(w, 0, err);
+			if (rc < 0)
+				return rc;
+		}
+	}
+	return 0;
+}
+
 static int open_worker(const struct sb_job_opts *o, struct worker *w, const struct stat *tst,
 		       uint64_t dev_size, struct sb_err *err)
 {
 	int flags = O_RDWR | (o->direct ? O_DIRECT : 0);
 	struct stat st;
-	int rc;
 
-	if (S_ISDIR(tst->st_mode)) {
-		uint64_t len = o->size ? o->size : DEFAULT_FILE_SIZE;
-
-		sb_engine_job_file(o, w->idx, w->path, sizeof(w->path));
-		w->fd = open(w->path, flags);
-		if (w->fd < 0 && errno == ENOENT && !(o->verify && rw_reads(o->rw))) {
-			w->fd = open(w->path, flags | O_CREAT, 0600);
-			w->created = w->fd >= 0;
-		}
-		if (w->fd < 0 && errno == EINVAL && o->direct)
-			return sb_err_sys(err, -EINVAL, "open %s with O_DIRECT (does this filesystem "
-					  "support direct I/O? --buffered runs without it)", w->path);
-		if (w->fd < 0)
-			return sb_err_sys(err, -errno, "open %s", w->path);
-		if (fstat(w->fd, &st) < 0)
-			return sb_err_sys(err, -errno, "stat %s", w->path);
-		w->lbs = st.st_blksize >= 512 && st.st_blksize <= 4096 ? (uint64_t)st.st_blksize : 4096;
-		w->start = 0;
-		w->len = len - len % o->bs;
-		if ((uint64_t)st.st_size < w->len) {
-			if (o->verify && rw_reads(o->rw))
-				return sb_err_set(err, -ENOENT, "%s: %llu bytes, the verify read needs %llu "
-						  "written by an earlier verify job", w->path,
-						  (unsigned long long)st.st_size, (unsigned long long)w->len);
-			if (rw_reads(o->rw) || o->rw == SB_RW_RANDWRITE) {
-				int lfd = open(w->path, O_WRONLY);
-
-				if (lfd < 0)
-					return sb_err_sys(err, -errno, "open %s", w->path);
-				sb_info("laying out %s (%llu MiB)", w->path, (unsigned long long)(w->len >> 20));
-				rc = layout_file(lfd, w->path, 0, w->len, &w->rng, err);
-				close(lfd);
-				if (rc < 0)
-					return rc;
-			}
-		}
-		return 0;
-	}
+	if (S_ISDIR(tst->st_mode))
+		return open_dir_worker(o, w, flags, err);
 	snprintf(w->path, sizeof(w->path), "%s", o->target);
 	w->fd = open(o->target, flags);
 	if (w->fd < 0)
@@ -303,18 +318,10 @@ static int open_worker(const struct sb_job_opts *o, struct worker *w, const stru
 		return sb_err_set(err, -ENOSPC, "%s: %u regions of %llu bytes do not fit in its %llu bytes",
 				  o->target, o->numjobs, (unsigned long long)w->len,
 				  (unsigned long long)dev_size);
+	/* a file shorter than the region (fio's filename= just created it): lay it out */
 	if (S_ISREG(tst->st_mode) && fstat(w->fd, &st) == 0 && (uint64_t)st.st_size < w->start + w->len &&
-	    (rw_reads(o->rw) || o->rw == SB_RW_RANDWRITE) && !(o->verify && rw_reads(o->rw))) {
-		/* a file shorter than the region (fio's filename= just created it): lay it out */
-		int lfd = open(w->path, O_WRONLY);
-
-		if (lfd < 0)
-			return sb_err_sys(err, -errno, "open %s", w->path);
-		sb_info("laying out %s (%llu MiB)", w->path, (unsigned long long)(w->len >> 20));
-		rc = layout_file(lfd, w->path, w->start, w->len, &w->rng, err);
-		close(lfd);
-		return rc;
-	}
+	    (rw_reads(o->rw) || o->rw == SB_RW_RANDWRITE) && !(o->verify && rw_reads(o->rw)))
+		return layout_path(w, w->start, err);
 	return 0;
 }
 

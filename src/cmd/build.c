@@ -59,6 +59,27 @@ static void print_built(const struct sb_stack *s)
 	printf("tear it down with: stackbench teardown %s\n", s->spec->name);
 }
 
+/* Build with SIGINT/SIGTERM setting the stop flag, so a signal stops the
+ * build at the next step boundary instead of in the middle of a step. */
+static int build_signalled(struct sb_stack *s, struct sb_err *err)
+{
+	struct sigaction sa, old_int, old_term;
+	int rc;
+
+	stop_flag = 0;
+	s->stop = &stop_flag;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART; /* finish the current step; stop at the boundary */
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	rc = sb_stack_build(s, err);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	return rc;
+}
+
 int sb_cmd_build(int argc, char **argv, struct sb_err *err)
 {
 	static const struct sb_optdef opts[] = {
@@ -70,7 +91,6 @@ int sb_cmd_build(int argc, char **argv, struct sb_err *err)
 	};
 	struct sb_args a;
 	const char *val;
-	struct sigaction sa, old_int, old_term;
 	struct sb_spec_list l = { 0 };
 	const struct sb_stack_spec *spec;
 	const char **sets, *destroy = NULL, *name = NULL;
@@ -128,17 +148,7 @@ int sb_cmd_build(int argc, char **argv, struct sb_err *err)
 	rc = sb_stack_init(s, spec, err);
 	if (rc)
 		goto out;
-	stop_flag = 0;
-	s->stop = &stop_flag;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_RESTART; /* finish the current step; stop at the boundary */
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	rc = sb_stack_build(s, err);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	rc = build_signalled(s, err);
 	if (!rc)
 		print_built(s);
 	sb_stack_release(s);

@@ -356,6 +356,43 @@ out:
 	return rc;
 }
 
+/* The document must be a non-empty mapping. */
+static int check_root(const struct sb_spec_ctx *c, const struct sb_ynode *root)
+{
+	if (!root)
+		return sb_err_set(c->err, -EINVAL, "%s:1:1: empty stack description; expected a mapping with keys such as devices, raid, lvm, luks, fs, bench",
+				  c->file);
+	if (root->type != SB_Y_MAP) {
+		char keys[512];
+
+		sb_opt_keys_list(sb_opt_root(), keys, sizeof(keys));
+		return sb_spec_fail(c, root, false, "expected a mapping of keys at the top level (%s), got %s",
+				    keys, sb_ytree_type_name(root));
+	}
+	return 0;
+}
+
+/* Parse the --set arguments into *sets (nsets entries, zeroed first so the
+ * caller frees it whole even after a failure part-way). */
+static int parse_sets(const char *const *setargs, unsigned nsets, struct set_op **sets,
+		      struct sb_err *err)
+{
+	unsigned i;
+	int rc;
+
+	if (!nsets)
+		return 0;
+	*sets = calloc(nsets, sizeof(**sets));
+	if (!*sets)
+		return sb_err_set(err, -ENOMEM, "out of memory");
+	for (i = 0; i < nsets; i++) {
+		rc = parse_set(setargs[i], &(*sets)[i], err);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
 int sb_spec_load_buffer(const char *buf, size_t len, const char *name,
 			const char *const *setargs, unsigned nsets,
 			struct sb_spec_list *out, struct sb_err *err)
@@ -372,31 +409,12 @@ int sb_spec_load_buffer(const char *buf, size_t len, const char *name,
 	rc = sb_ytree_parse(buf, len, name, &root, err);
 	if (rc < 0)
 		return rc;
-	if (!root) {
-		rc = sb_err_set(err, -EINVAL, "%s:1:1: empty stack description; expected a mapping with keys such as devices, raid, lvm, luks, fs, bench",
-				name);
+	rc = check_root(&c, root);
+	if (rc < 0)
 		goto out;
-	}
-	if (root->type != SB_Y_MAP) {
-		char keys[512];
-
-		sb_opt_keys_list(sb_opt_root(), keys, sizeof(keys));
-		rc = sb_spec_fail(&c, root, false, "expected a mapping of keys at the top level (%s), got %s",
-				  keys, sb_ytree_type_name(root));
+	rc = parse_sets(setargs, nsets, &sets, err);
+	if (rc < 0)
 		goto out;
-	}
-	if (nsets) {
-		sets = calloc(nsets, sizeof(*sets));
-		if (!sets) {
-			rc = sb_err_set(err, -ENOMEM, "out of memory");
-			goto out;
-		}
-		for (i = 0; i < nsets; i++) {
-			rc = parse_set(setargs[i], &sets[i], err);
-			if (rc < 0)
-				goto out;
-		}
-	}
 	matrix = sb_ytree_take(root, "matrix");
 	if (matrix) {
 		rc = parse_matrix(&c, matrix, mk, &nmk, &total);

@@ -20,20 +20,15 @@
 #include "core/stack.h"
 #include "core/state.h"
 #include "layers/holders.h"
+#include "layers/md_int.h"
 #include "layers/md_sync.h"
 #include "sys/blockdev.h"
 #include "sys/udev.h"
 #include "util/log.h"
 #include "util/units.h"
 
-struct md_priv {
-	char kname[32];     /* md127 */
-	char uuid[64];
-	struct sb_md_sync *sync;   /* sync: wait, as measured by this build; NULL otherwise */
-};
 
-
-static int read_sysfs(const char *path, char *buf, size_t len)
+int sb_md_read_sysfs(const char *path, char *buf, size_t len)
 {
 	FILE *f = fopen(path, "re");
 
@@ -47,7 +42,7 @@ static int read_sysfs(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-static bool md_present(const char *kname)
+bool sb_md_present(const char *kname)
 {
 	char p[PATH_MAX];
 	struct stat st;
@@ -108,7 +103,7 @@ static void md_find(const struct sb_state_obj *obj, char *kname, size_t len)
 
 	extra_get(obj->extra, "members", members, sizeof(members));
 	extra_get(obj->extra, "kernel", kname, len);
-	if (md_present(kname)) {
+	if (sb_md_present(kname)) {
 		char first[SB_PATH_MAX], h[32];
 
 		snprintf(first, sizeof(first), "%s", members);
@@ -120,7 +115,7 @@ static void md_find(const struct sb_state_obj *obj, char *kname, size_t len)
 			return;
 	}
 	sb_dev_kname(obj->id, kname, len);
-	if (md_present(kname))
+	if (sb_md_present(kname))
 		return;
 	kname[0] = '\0';
 	for (m = strtok_r(members, ",", &save); m; m = strtok_r(NULL, ",", &save)) {
@@ -175,7 +170,7 @@ static uint64_t dev_bytes(const char *dev)
 
 	sb_dev_kname(dev, kname, sizeof(kname));
 	snprintf(p, sizeof(p), "/sys/class/block/%s/size", kname);
-	if (!kname[0] || read_sysfs(p, v, sizeof(v)) < 0)
+	if (!kname[0] || sb_md_read_sysfs(p, v, sizeof(v)) < 0)
 		return 0;
 	return strtoull(v, NULL, 10) * 512;
 }
@@ -337,7 +332,7 @@ static int stop_once(void *a)
 		snprintf(s->msg, sizeof(s->msg), "%s", gerr ? gerr->message : "?");
 		g_clear_error(&gerr);
 		sb_dev_kname(s->node, kname, sizeof(kname));
-		if (!md_present(kname))
+		if (!sb_md_present(kname))
 			return 0;
 		/* mdadm says "Cannot get exclusive access" / "Device or resource busy" */
 		return -EBUSY;
@@ -414,9 +409,9 @@ static int md_teardown(const struct sb_state_obj *obj, struct sb_err *err)
 					  SB_BUSY_BUDGET_MS / 1000, h, s.msg);
 		}
 		/* the kernel removes /sys/block/mdX shortly after the stop */
-		for (i = 0; i < 500 && md_present(kname); i++)
+		for (i = 0; i < 500 && sb_md_present(kname); i++)
 			usleep(10000);
-		if (md_present(kname))
+		if (sb_md_present(kname))
 			return sb_err_set(err, -EBUSY, "md: %s stopped but /sys/block/%s is still there", obj->id, kname);
 	}
 	(void)sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
@@ -431,109 +426,6 @@ static bool md_exists(const struct sb_state_obj *obj)
 
 	md_find(obj, kname, sizeof(kname));
 	return kname[0] != '\0';
-}
-
-static void add_sysfs(struct json_object *out, const char *kname, const char *attr, const char *key, bool num)
-{
-	char p[PATH_MAX], v[256];
-
-	snprintf(p, sizeof(p), "/sys/block/%s/md/%s", kname, attr);
-	if (read_sysfs(p, v, sizeof(v)) < 0) {
-		json_object_object_add(out, key, NULL);
-		return;
-	}
-	if (num)
-		json_object_object_add(out, key, json_object_new_int64(strtoll(v, NULL, 10)));
-	else
-		json_object_object_add(out, key, json_object_new_string(v));
-}
-
-/* RAID10 layout number: near copies in bits 0-7, far copies in 8-15, bit 16
- * = the far copies are offset copies (drivers/md/raid10.c). */
-static void decode_raid10_layout(long layout, struct json_object *out)
-{
-	int near = (int)(layout & 0xff), far = (int)((layout >> 8) & 0xff);
-	bool offset = (layout >> 16) & 1;
-	char s[16];
-
-	if (far > 1)
-		snprintf(s, sizeof(s), "%s%d", offset ? "offset" : "far", far);
-	else
-		snprintf(s, sizeof(s), "near%d", near);
-	json_object_object_add(out, "layout", json_object_new_string(s));
-	json_object_object_add(out, "near_copies", json_object_new_int(near));
-	json_object_object_add(out, offset ? "offset_copies" : "far_copies", json_object_new_int(far));
-}
-
-static int md_describe(const struct sb_layer *l, struct json_object *out, struct sb_err *err)
-{
-	const struct md_priv *priv = l->priv;
-	char p[PATH_MAX], v[64], level[32];
-	struct json_object *mem;
-	struct dirent *de;
-	DIR *d;
-
-	if (!priv || !md_present(priv->kname))
-		return sb_err_set(err, -ENODEV, "md: the array of stack %s is not present", l->spec->name);
-	json_object_object_add(out, "device", json_object_new_string(l->dev[0]));
-	json_object_object_add(out, "kernel_name", json_object_new_string(priv->kname));
-	json_object_object_add(out, "uuid", priv->uuid[0] ? json_object_new_string(priv->uuid) : NULL);
-	snprintf(p, sizeof(p), "/sys/block/%s/md/level", priv->kname);
-	read_sysfs(p, level, sizeof(level));
-	json_object_object_add(out, "level", json_object_new_string(level));
-	snprintf(p, sizeof(p), "/sys/block/%s/md/layout", priv->kname);
-	if (strcmp(level, "raid1") && read_sysfs(p, v, sizeof(v)) == 0) {
-		if (!strcmp(level, "raid10"))
-			decode_raid10_layout(strtol(v, NULL, 10), out);
-		else
-			json_object_object_add(out, "layout", sb_md_r56_layout_name((int)strtol(v, NULL, 10)) ?
-				json_object_new_string(sb_md_r56_layout_name((int)strtol(v, NULL, 10))) : NULL);
-		add_sysfs(out, priv->kname, "chunk_size", "chunk_size", true);
-	}
-	add_sysfs(out, priv->kname, "consistency_policy", "consistency_policy", false);
-
-	add_sysfs(out, priv->kname, "raid_disks", "raid_disks", true);
-	add_sysfs(out, priv->kname, "metadata_version", "metadata_version", false);
-	snprintf(p, sizeof(p), "/sys/block/%s/md/bitmap/location", priv->kname);
-	if (read_sysfs(p, v, sizeof(v)) == 0)
-		json_object_object_add(out, "bitmap", json_object_new_string(!strcmp(v, "none") ? "none" : "internal"));
-	add_sysfs(out, priv->kname, "array_state", "array_state", false);
-	add_sysfs(out, priv->kname, "sync_action", "sync_action", false);
-	add_sysfs(out, priv->kname, "sync_completed", "sync_completed", false);
-	add_sysfs(out, priv->kname, "degraded", "degraded", true);
-	json_object_object_add(out, "sync", json_object_new_string(
-		l->spec->raid.sync == SB_SYNC_WAIT ? "wait" : "assume-clean"));
-	/* sync: wait — what this build measured of md's initial sync */
-	if (priv->sync)
-		json_object_object_add(out, "initial_sync", sb_md_sync_json(priv->sync, &l->spec->raid));
-	mem = json_object_new_array();
-	snprintf(p, sizeof(p), "/sys/block/%s/md", priv->kname);
-	d = opendir(p);
-	if (d) {
-		while ((de = readdir(d))) {
-			char lp[PATH_MAX], t[PATH_MAX], st[64], sp[PATH_MAX];
-			struct json_object *o;
-			ssize_t n;
-
-			if (strncmp(de->d_name, "dev-", 4))
-				continue;
-			if (snprintf(lp, sizeof(lp), "%s/%s/block", p, de->d_name) >= (int)sizeof(lp))
-				continue;
-			n = readlink(lp, t, sizeof(t) - 1);
-			if (n <= 0)
-				continue;
-			t[n] = '\0';
-			o = json_object_new_object();
-			json_object_object_add(o, "device", json_object_new_string(strrchr(t, '/') ? strrchr(t, '/') + 1 : t));
-			if (snprintf(sp, sizeof(sp), "%s/%s/state", p, de->d_name) < (int)sizeof(sp) &&
-			    read_sysfs(sp, st, sizeof(st)) == 0)
-				json_object_object_add(o, "state", json_object_new_string(st));
-			json_object_array_add(mem, o);
-		}
-		closedir(d);
-	}
-	json_object_object_add(out, "members", mem);
-	return 0;
 }
 
 static void md_release(struct sb_layer *l)
@@ -613,7 +505,7 @@ const struct sb_layer_ops sb_layer_md = {
 	.attach = md_attach,
 	.plan = md_plan,
 	.build = md_build,
-	.describe = md_describe,
+	.describe = sb_md_describe,
 	.teardown = md_teardown,
 	.exists = md_exists,
 	.release = md_release,

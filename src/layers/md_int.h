@@ -1,0 +1,32 @@
+/* md module-internal: what md.c and md_describe.c share. */
+#ifndef SB_LAYERS_MD_INT_H
+#define SB_LAYERS_MD_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <json-c/json.h>
+
+#include "core/layer.h"
+#include "util/err.h"
+
+struct sb_md_sync;
+
+/* The md layer's private data on its sb_layer. */
+struct md_priv {
+	char kname[32];     /* md127 */
+	char uuid[64];
+	struct sb_md_sync *sync;   /* sync: wait, as measured by this build; NULL otherwise */
+};
+
+/* One line of a sysfs file, without its newline ("" if empty); -errno if it
+ * cannot be opened. */
+int sb_md_read_sysfs(const char *path, char *buf, size_t len);
+
+/* Whether /sys/block/<kname>/md exists. */
+bool sb_md_present(const char *kname);
+
+/* The md layer's describe operation (md_describe.c). */
+int sb_md_describe(const struct sb_layer *l, struct json_object *out, struct sb_err *err);
+
+#endif

@@ -428,6 +428,95 @@ static void only_keep(struct sb_spec_list *l, const char *name)
 	l->n = k;
 }
 
+/* Load every stack file (keeping only --stack's stack if given) and gather
+ * what they need of the kernel, whether any uses real disks, and the
+ * sandbox members they need. */
+static int load_lists(const struct sb_run_opts *o, struct sb_spec_list *lists,
+		      struct sb_kernel_needs *needs, bool *has_disks,
+		      struct sb_sandbox_members *members, unsigned *total, struct sb_err *err)
+{
+	unsigned i, j;
+	int rc;
+
+	for (i = 0; i < o->nfiles; i++) {
+		rc = sb_spec_load(o->files[i], o->sets, o->nsets, &lists[i], err);
+		if (rc < 0)
+			return rc;
+		if (o->only_stack)
+			only_keep(&lists[i], o->only_stack);
+		for (j = 0; j < lists[i].n; j++) {
+			const struct sb_stack_spec *sp = &lists[i].items[j];
+			sb_stack_needs(sp, needs);
+			*has_disks |= sp->devices.kind == SB_DEVICES_DISKS;
+			members_need(members, sp);
+		}
+		*total += lists[i].n;
+	}
+	return 0;
+}
+
+/* Run every stack in turn until a signal stops the run; the first failure
+ * is the run's error, the others are warned about. */
+static int run_all(const struct sb_run_opts *o, struct sb_spec_list *lists, unsigned total,
+		   struct json_object *ceilings, struct json_object **results, char **paths,
+		   unsigned *nres, unsigned *nfail, struct sb_err *err)
+{
+	unsigned i, j, k = 0;
+	int rc = 0;
+
+	for (i = 0; i < o->nfiles; i++) {
+		for (j = 0; j < lists[i].n; j++) {
+			struct sb_err e1 = { 0 };
+			int r;
+
+			k++;
+			if (run_stop) {
+				if (!rc)
+					rc = sb_err_set(err, -EINTR, "interrupted before stack %s", lists[i].items[j].name);
+				break;
+			}
+			sb_info("[%u/%u] %s", k, total, lists[i].items[j].name);
+			sb_progress_context(SB_PROGRESS_RUN, "[stack %u of %u] %s", k, total,
+					    lists[i].items[j].name);
+			r = run_one(o, &lists[i].items[j], ceilings, &results[*nres], &paths[*nres], &e1);
+			sb_progress_done();
+			sb_progress_context(SB_PROGRESS_RUN, NULL);
+			if (r < 0) {
+				(*nfail)++;
+				sb_warn("%s: %s", lists[i].items[j].name, e1.msg);
+				if (!rc) {
+					rc = r;
+					*err = e1;
+				}
+			} else {
+				(*nres)++;
+			}
+		}
+	}
+	return rc;
+}
+
+/* The comparison table, and the chart and HTML report if asked; a failure
+ * here becomes the run's error only if nothing failed before (*rc == 0). */
+static void render_results(const struct sb_run_opts *o, struct json_object **results, char **paths,
+			   unsigned nres, int *rc, struct sb_err *err)
+{
+	struct sb_err terr = { 0 };
+	int r = sb_table_render(results, nres, o->table, stdout, &terr);
+
+	if (r == 0 && o->chart)
+		r = sb_chart_write(results, nres, o->table, o->chart, &terr);
+	if (r == 0 && o->report) {
+		r = sb_html_write(results, (const char *const *)paths, nres, o->table, o->report, &terr);
+		if (r == 0)
+			sb_info("report written to %s", o->report);
+	}
+	if (r < 0 && !*rc) {
+		*rc = r;
+		*err = terr;
+	}
+}
+
 int sb_run(const struct sb_run_opts *o, struct sb_err *err)
 {
 	struct sb_spec_list *lists;
@@ -438,26 +527,15 @@ int sb_run(const struct sb_run_opts *o, struct sb_err *err)
 	struct sb_sandbox_members members = { 0 };
 	struct json_object *ceilings = NULL;
 	struct sigaction old_int, old_term;
-	unsigned i, j, total = 0, nres = 0, nfail = 0, k = 0;
+	unsigned i, total = 0, nres = 0, nfail = 0;
 	int rc = 0, code;
 
 	lists = calloc(o->nfiles, sizeof(*lists));
 	if (!lists)
 		return sb_err_set(err, -ENOMEM, "out of memory");
-	for (i = 0; i < o->nfiles; i++) {
-		rc = sb_spec_load(o->files[i], o->sets, o->nsets, &lists[i], err);
-		if (rc < 0)
-			goto out;
-		if (o->only_stack)
-			only_keep(&lists[i], o->only_stack);
-		for (j = 0; j < lists[i].n; j++) {
-			const struct sb_stack_spec *sp = &lists[i].items[j];
-			sb_stack_needs(sp, &needs);
-			has_disks |= sp->devices.kind == SB_DEVICES_DISKS;
-			members_need(&members, sp);
-		}
-		total += lists[i].n;
-	}
+	rc = load_lists(o, lists, &needs, &has_disks, &members, &total, err);
+	if (rc < 0)
+		goto out;
 	if (o->only_stack && !total) {
 		rc = sb_err_set(err, -EINVAL, "--stack %s: no stack of that name in the files given",
 				o->only_stack);
@@ -490,52 +568,11 @@ int sb_run(const struct sb_run_opts *o, struct sb_err *err)
 		if (sb_ceiling_measure(lists, o->nfiles, &ceilings, &cerr) < 0)
 			sb_warn("%s; figures are not checked against the machine's ceiling", cerr.msg);
 	}
-	for (i = 0; i < o->nfiles; i++) {
-		for (j = 0; j < lists[i].n; j++) {
-			struct sb_err e1 = { 0 };
-			int r;
-
-			k++;
-			if (run_stop) {
-				if (!rc)
-					rc = sb_err_set(err, -EINTR, "interrupted before stack %s", lists[i].items[j].name);
-				break;
-			}
-			sb_info("[%u/%u] %s", k, total, lists[i].items[j].name);
-			sb_progress_context(SB_PROGRESS_RUN, "[stack %u of %u] %s", k, total,
-					    lists[i].items[j].name);
-			r = run_one(o, &lists[i].items[j], ceilings, &results[nres], &paths[nres], &e1);
-			sb_progress_done();
-			sb_progress_context(SB_PROGRESS_RUN, NULL);
-			if (r < 0) {
-				nfail++;
-				sb_warn("%s: %s", lists[i].items[j].name, e1.msg);
-				if (!rc) {
-					rc = r;
-					*err = e1;
-				}
-			} else {
-				nres++;
-			}
-		}
-	}
+	rc = run_all(o, lists, total, ceilings, results, paths, &nres, &nfail, err);
 	signals_restore(&old_int, &old_term);
 
-	if (nres) {
-		struct sb_err terr = { 0 };
-		int r = sb_table_render(results, nres, o->table, stdout, &terr);
-		if (r == 0 && o->chart)
-			r = sb_chart_write(results, nres, o->table, o->chart, &terr);
-		if (r == 0 && o->report) {
-			r = sb_html_write(results, (const char *const *)paths, nres, o->table, o->report, &terr);
-			if (r == 0)
-				sb_info("report written to %s", o->report);
-		}
-		if (r < 0 && !rc) {
-			rc = r;
-			*err = terr;
-		}
-	}
+	if (nres)
+		render_results(o, results, paths, nres, &rc, err);
 	if (nfail)
 		sb_info("%u of %u stacks failed", nfail, total);
 out:

@@ -34,7 +34,7 @@ static void print_stack(const char *name)
 	for (i = 0; i < st->nobj; i++) {
 		const struct sb_layer_ops *ops = sb_layer_find(st->obj[i].layer);
 
-		gone += ops && !ops->exists(&st->obj[i]);
+		gone += ops && !sb_layer_exists(ops, &st->obj[i]);
 	}
 	printf("%s  (from %s; built by pid %d, %s; started %s)%s\n", st->stack,
 	       st->source[0] ? st->source : "?", st->pid,
@@ -45,7 +45,7 @@ static void print_stack(const char *name)
 		const struct sb_layer_ops *ops = sb_layer_find(o->layer);
 
 		printf("  %-6s %-8s %-40s %s%s%s\n", o->layer, o->kind, o->id,
-		       !ops ? "unknown" : ops->exists(o) ? "present" : "gone   ",
+		       !ops ? "unknown" : sb_layer_exists(ops, o) ? "present" : "gone   ",
 		       o->extra[0] ? "  " : "", o->extra);
 	}
 	free(st);

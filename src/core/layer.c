@@ -156,3 +156,31 @@ void sb_plan_teardown(struct sb_plan *p, const char *fmt, ...)
 	plan_add(p->teardown, &p->nteardown, fmt, ap);
 	va_end(ap);
 }
+
+bool sb_layer_wanted(const struct sb_layer_ops *ops, const struct sb_stack_spec *spec)
+{
+	if (ops->wanted)
+		return ops->wanted(spec);
+	return ops->spec && ops->spec->fs_type && !strcmp(spec->fs.type, ops->spec->fs_type);
+}
+
+void sb_layer_needs(const struct sb_layer_ops *ops, const struct sb_stack_spec *spec,
+		    struct sb_kernel_needs *n)
+{
+	const char *const *k;
+
+	for (k = ops->kernel_needs; k && *k; k++)
+		sb_kernel_need(n, *k);
+	if (ops->needs)
+		ops->needs(spec, n);
+}
+
+int sb_layer_teardown(const struct sb_layer_ops *ops, const struct sb_state_obj *obj, struct sb_err *err)
+{
+	return ops->teardown ? ops->teardown(obj, err) : 0;
+}
+
+bool sb_layer_exists(const struct sb_layer_ops *ops, const struct sb_state_obj *obj)
+{
+	return ops->exists ? ops->exists(obj) : false;
+}

@@ -58,10 +58,13 @@ struct sb_layer_ops {
 	 * (spec/part.h). NULL: it has no keys of its own. */
 	const struct sb_spec_part *spec;
 	enum sb_layer_order order;
-	/* Is this layer in the stack the spec describes? */
+	/* Is this layer in the stack the spec describes? Optional for a
+	 * filesystem: without it, when fs.type names its part's fs_type. */
 	bool (*wanted)(const struct sb_stack_spec *spec);
-	/* Optional: what the kernel must have for it in this spec, added with
-	 * sb_kernel_need (sys/kernel.h): "md", "dm", "fs:xfs"... */
+	/* What the kernel must have for it (sys/kernel.h: "md", "dm",
+	 * "fs:xfs"...): kernel_needs, a NULL-terminated list of static
+	 * strings, and/or needs for what depends on the spec. */
+	const char *const *kernel_needs;
 	void (*needs)(const struct sb_stack_spec *spec, struct sb_kernel_needs *n);
 	/* Optional: the device node it will create, as plans name it, before
 	 * it is built ("/dev/md/sb-NAME"). Without it: the layer below's. */
@@ -82,9 +85,11 @@ struct sb_layer_ops {
 	 * libblkid...) into out (a JSON object) for the results file. */
 	int (*describe)(const struct sb_layer *l, struct json_object *out, struct sb_err *err);
 	/* Remove one recorded object. Must succeed (0) when the object is already
-	 * gone, and work on a half-built layer; bounded waits only. */
+	 * gone, and work on a half-built layer; bounded waits only. Optional
+	 * for a layer that records nothing (a filesystem on the device below). */
 	int (*teardown)(const struct sb_state_obj *obj, struct sb_err *err);
-	/* Does the recorded object still exist? (teardown verification, status) */
+	/* Does the recorded object still exist? (teardown verification, status;
+	 * optional as teardown is) */
 	bool (*exists)(const struct sb_state_obj *obj);
 	/* Optional: free priv. */
 	void (*release)(struct sb_layer *l);
@@ -97,6 +102,15 @@ struct sb_layer_ops {
 	 * Layers without it inherit the devices of the layer below. */
 	int (*attach)(struct sb_layer *l, const struct sb_state *st, struct sb_err *err);
 };
+
+/* The optional ops with their defaults: wanted (a filesystem's fs_type),
+ * kernel_needs + needs, teardown (0: a layer without it records nothing)
+ * and exists (false). */
+bool sb_layer_wanted(const struct sb_layer_ops *ops, const struct sb_stack_spec *spec);
+void sb_layer_needs(const struct sb_layer_ops *ops, const struct sb_stack_spec *spec,
+		    struct sb_kernel_needs *n);
+int sb_layer_teardown(const struct sb_layer_ops *ops, const struct sb_state_obj *obj, struct sb_err *err);
+bool sb_layer_exists(const struct sb_layer_ops *ops, const struct sb_state_obj *obj);
 
 /* Registry lookup; NULL for unknown names. */
 const struct sb_layer_ops *sb_layer_find(const char *name);

@@ -48,7 +48,7 @@ static int add_layers(struct sb_stack *s, struct sb_err *err)
 	for (order = 0; !rc && order != UINT_MAX; order = next) {
 		next = UINT_MAX;
 		for (i = 0; !rc && (ops = sb_layer_at(i)); i++) {
-			if (!ops->wanted || !ops->wanted(s->spec))
+			if (!sb_layer_wanted(ops, s->spec))
 				continue;
 			if (ops->order == order) {
 				rc = add_layer(s, ops, err);
@@ -95,8 +95,8 @@ void sb_stack_needs(const struct sb_stack_spec *spec, struct sb_kernel_needs *n)
 	unsigned i;
 
 	for (i = 0; (ops = sb_layer_at(i)); i++)
-		if (ops->needs && ops->wanted && ops->wanted(spec))
-			ops->needs(spec, n);
+		if (sb_layer_wanted(ops, spec))
+			sb_layer_needs(ops, spec, n);
 }
 
 int sb_stack_check_kernel(const struct sb_stack_spec *spec, struct sb_err *err)

@@ -144,7 +144,7 @@ static void __attribute__((noreturn)) teardown_child(const struct sb_layer_ops *
 	if (devnull >= 0)
 		dup2(devnull, 1);
 	dup2(errfd, 2);
-	ce.code = ops->teardown(obj, &ce);
+	ce.code = sb_layer_teardown(ops, obj, &ce);
 	while (off < sizeof(ce)) {
 		n = write(resfd, (char *)&ce + off, sizeof(ce) - off);
 		if (n <= 0 && errno != EINTR)
@@ -225,11 +225,11 @@ static int teardown_bounded(const struct sb_layer_ops *ops, const struct sb_stat
 	pid_t pid;
 
 	if (pipe2(fds, O_CLOEXEC))
-		return ops->teardown(obj, e); /* cannot supervise: do it here */
+		return sb_layer_teardown(ops, obj, e); /* cannot supervise: do it here */
 	if (pipe2(errp, O_CLOEXEC)) {
 		close(fds[0]);
 		close(fds[1]);
-		return ops->teardown(obj, e);
+		return sb_layer_teardown(ops, obj, e);
 	}
 	fflush(NULL);
 	pid = fork();
@@ -238,7 +238,7 @@ static int teardown_bounded(const struct sb_layer_ops *ops, const struct sb_stat
 		close(fds[1]);
 		close(errp[0]);
 		close(errp[1]);
-		return ops->teardown(obj, e);
+		return sb_layer_teardown(ops, obj, e);
 	}
 	if (pid == 0)
 		teardown_child(ops, obj, fds[1], errp[1]);
@@ -332,7 +332,7 @@ int sb_stack_teardown_state(struct sb_state *st, struct sb_err *err)
 	for (i = nall; i-- > 0;) {
 		const struct sb_layer_ops *ops = sb_layer_find(all[i].layer);
 
-		if (ops && !ops->exists(&all[i]))
+		if (ops && !sb_layer_exists(ops, &all[i]))
 			continue;
 		nleft++;
 		if (n < sizeof(left))

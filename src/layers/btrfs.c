@@ -543,23 +543,11 @@ static bool btrfs_exists(const struct sb_state_obj *obj)
 	return false;
 }
 
-static bool btrfs_wanted(const struct sb_stack_spec *spec)
-{
-	return !strcmp(spec->fs.type, "btrfs");
-}
-
-static void btrfs_needs(const struct sb_stack_spec *spec, struct sb_kernel_needs *n)
-{
-	(void)spec;
-	sb_kernel_need(n, "fs:btrfs");
-}
-
 const struct sb_layer_ops sb_layer_btrfs = {
 	.name = "btrfs",
 	.spec = &btrfs_part,
 	.order = SB_ORDER_FS,
-	.wanted = btrfs_wanted,
-	.needs = btrfs_needs,
+	.kernel_needs = (const char *const[]){ "fs:btrfs", NULL },
 	.predict_dev = btrfs_predict,
 	.attach = btrfs_attach,
 	.plan = btrfs_plan,

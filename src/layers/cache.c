@@ -712,18 +712,12 @@ static bool cache_wanted(const struct sb_stack_spec *spec)
 	return cache_of(spec)->enabled;
 }
 
-static void cache_needs(const struct sb_stack_spec *spec, struct sb_kernel_needs *n)
-{
-	(void)spec;
-	sb_kernel_need(n, "dm");
-}
-
 const struct sb_layer_ops sb_layer_cache = {
 	.name = "cache",
 	.spec = &cache_part,
 	.order = SB_ORDER_ARRAY + 5,   /* over md (or the one device), below LVM and LUKS */
 	.wanted = cache_wanted,
-	.needs = cache_needs,
+	.kernel_needs = (const char *const[]){ "dm", NULL },
 	.predict_dev = cache_predict,
 	.leftovers = cache_leftovers,
 	.dm_name = cache_dm_name,

@@ -204,16 +204,6 @@ static int ext4_describe(const struct sb_layer *l, struct json_object *out, stru
 	return 0;
 }
 
-static int ext4_teardown(const struct sb_state_obj *obj, struct sb_err *err)
-{
-	return 0; /* ext4 records nothing */
-}
-
-static bool ext4_exists(const struct sb_state_obj *obj)
-{
-	return false;
-}
-
 /* ---- ext4's part of the stack description (src/spec/part.h) ---- */
 #define FLD SB_OPT_FLD
 
@@ -239,26 +229,12 @@ static const struct sb_spec_part ext4_part = {
 	.check = ext4_check,
 };
 
-static bool ext4_wanted(const struct sb_stack_spec *spec)
-{
-	return !strcmp(spec->fs.type, "ext4");
-}
-
-static void ext4_needs(const struct sb_stack_spec *spec, struct sb_kernel_needs *n)
-{
-	(void)spec;
-	sb_kernel_need(n, "fs:ext4");
-}
-
 const struct sb_layer_ops sb_layer_ext4 = {
 	.spec = &ext4_part,
 	.order = SB_ORDER_FS,
-	.wanted = ext4_wanted,
-	.needs = ext4_needs,
+	.kernel_needs = (const char *const[]){ "fs:ext4", NULL },
 	.name = "ext4",
 	.plan = ext4_plan,
 	.build = ext4_build,
 	.describe = ext4_describe,
-	.teardown = ext4_teardown,
-	.exists = ext4_exists,
 };

@@ -480,12 +480,6 @@ static bool integ_wanted(const struct sb_stack_spec *spec)
 	return integ_of(spec)->enabled;
 }
 
-static void integ_needs(const struct sb_stack_spec *spec, struct sb_kernel_needs *n)
-{
-	(void)spec;
-	sb_kernel_need(n, "dm");
-}
-
 const struct sb_layer_ops sb_layer_integrity = {
 	.name = "integrity",
 	.spec = &integrity_part,
@@ -493,7 +487,7 @@ const struct sb_layer_ops sb_layer_integrity = {
 	 * below md */
 	.order = SB_ORDER_MEMBER + 5,
 	.wanted = integ_wanted,
-	.needs = integ_needs,
+	.kernel_needs = (const char *const[]){ "dm", NULL },
 	.leftovers = integ_leftovers,
 	.dm_name = integ_dm_name,
 	.plan = integ_plan,

@@ -63,7 +63,6 @@ static int cs_init(struct crypt_device **cd, const char *dev, struct sb_err *err
 	return 0;
 }
 
-
 /* "aes-xts-plain64" -> "aes" + "xts-plain64", as cryptsetup's own parser
  * splits at the first '-'. */
 static int split_cipher(const char *spec, char *cipher, size_t clen, char *mode, size_t mlen,
@@ -485,12 +484,6 @@ static bool luks_wanted(const struct sb_stack_spec *spec)
 	return spec->luks.enabled;
 }
 
-static void luks_needs(const struct sb_stack_spec *spec, struct sb_kernel_needs *n)
-{
-	(void)spec;
-	sb_kernel_need(n, "dm");
-}
-
 static void luks_predict(const struct sb_layer *l, char *out, size_t len)
 {
 	char name[SB_NAME_MAX + 16];
@@ -533,7 +526,7 @@ const struct sb_layer_ops sb_layer_luks = {
 	.spec = &sb_spec_luks,
 	.order = SB_ORDER_CRYPT,
 	.wanted = luks_wanted,
-	.needs = luks_needs,
+	.kernel_needs = (const char *const[]){ "dm", NULL },
 	.predict_dev = luks_predict,
 	.leftovers = luks_leftovers,
 	.dm_name = luks_dm_name,

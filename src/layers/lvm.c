@@ -25,7 +25,6 @@
 #include "util/log.h"
 #include "util/units.h"
 
-
 /* device-mapper name of vg/lv: '-' doubled in each part */
 static void dm_name(const char *vg, const char *lv, char *out, size_t len)
 {
@@ -404,7 +403,6 @@ static int lvm_attach(struct sb_layer *l, const struct sb_state *st, struct sb_e
 	return 0;
 }
 
-
 /* ---- lvm's part of the stack description (src/spec/part.h) ---- */
 #define FLD SB_OPT_FLD
 
@@ -504,12 +502,6 @@ static bool lvm_wanted(const struct sb_stack_spec *spec)
 	return spec->lvm.enabled;
 }
 
-static void lvm_needs(const struct sb_stack_spec *spec, struct sb_kernel_needs *n)
-{
-	(void)spec;
-	sb_kernel_need(n, "dm");
-}
-
 static void lvm_predict(const struct sb_layer *l, char *out, size_t len)
 {
 	char vg[SB_NAME_MAX + 4], lv[SB_NAME_MAX + 4];
@@ -567,7 +559,7 @@ const struct sb_layer_ops sb_layer_lvm = {
 	.spec = &lvm_part,
 	.order = SB_ORDER_VOLUME,
 	.wanted = lvm_wanted,
-	.needs = lvm_needs,
+	.kernel_needs = (const char *const[]){ "dm", NULL },
 	.predict_dev = lvm_predict,
 	.leftovers = lvm_leftovers,
 	.dm_name = lvm_dm_name,

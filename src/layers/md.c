@@ -27,7 +27,6 @@
 #include "util/log.h"
 #include "util/units.h"
 
-
 int sb_md_read_sysfs(const char *path, char *buf, size_t len)
 {
 	FILE *f = fopen(path, "re");
@@ -474,12 +473,6 @@ static bool md_wanted(const struct sb_stack_spec *spec)
 	return spec->raid.enabled;
 }
 
-static void md_needs(const struct sb_stack_spec *spec, struct sb_kernel_needs *n)
-{
-	(void)spec;
-	sb_kernel_need(n, "md");
-}
-
 static void md_predict(const struct sb_layer *l, char *out, size_t len)
 {
 	sb_layer_md_name(l->spec, out, len);
@@ -498,7 +491,7 @@ const struct sb_layer_ops sb_layer_md = {
 	.spec = &sb_spec_md,
 	.order = SB_ORDER_ARRAY,
 	.wanted = md_wanted,
-	.needs = md_needs,
+	.kernel_needs = (const char *const[]){ "md", NULL },
 	.predict_dev = md_predict,
 	.leftovers = md_leftovers,
 	.name = "md",

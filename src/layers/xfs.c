@@ -403,36 +403,12 @@ static int xfs_describe(const struct sb_layer *l, struct json_object *out, struc
 	return 0;
 }
 
-static int xfs_teardown(const struct sb_state_obj *obj, struct sb_err *err)
-{
-	return 0; /* xfs records nothing */
-}
-
-static bool xfs_exists(const struct sb_state_obj *obj)
-{
-	return false;
-}
-
-static bool xfs_wanted(const struct sb_stack_spec *spec)
-{
-	return !strcmp(spec->fs.type, "xfs");
-}
-
-static void xfs_needs(const struct sb_stack_spec *spec, struct sb_kernel_needs *n)
-{
-	(void)spec;
-	sb_kernel_need(n, "fs:xfs");
-}
-
 const struct sb_layer_ops sb_layer_xfs = {
 	.name = "xfs",
 	.spec = &xfs_part,
 	.order = SB_ORDER_FS,
-	.wanted = xfs_wanted,
-	.needs = xfs_needs,
+	.kernel_needs = (const char *const[]){ "fs:xfs", NULL },
 	.plan = xfs_plan,
 	.build = xfs_build,
 	.describe = xfs_describe,
-	.teardown = xfs_teardown,
-	.exists = xfs_exists,
 };

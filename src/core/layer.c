@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/stack.h"
 
@@ -183,4 +184,26 @@ int sb_layer_teardown(const struct sb_layer_ops *ops, const struct sb_state_obj 
 bool sb_layer_exists(const struct sb_layer_ops *ops, const struct sb_state_obj *obj)
 {
 	return ops->exists ? ops->exists(obj) : false;
+}
+
+bool sb_layer_dev_is_ours(const struct sb_layer *l, const char *dev)
+{
+	const struct sb_state *st = &l->stack->state;
+	char path[SB_PATH_MAX + 16];
+	struct stat want, got;
+	unsigned i, k;
+
+	if (stat(dev, &want) < 0 || !S_ISBLK(want.st_mode))
+		return false;
+	for (i = 0; i < st->nobj; i++) {
+		const char *id = st->obj[i].id;
+		const char *fmt[] = { "%s", "/dev/mapper/%s", "/dev/%s" };
+
+		for (k = 0; k < 3; k++) {
+			snprintf(path, sizeof(path), fmt[k], id);
+			if (stat(path, &got) == 0 && S_ISBLK(got.st_mode) && got.st_rdev == want.st_rdev)
+				return true;
+		}
+	}
+	return false;
 }

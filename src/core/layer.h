@@ -112,6 +112,12 @@ void sb_layer_needs(const struct sb_layer_ops *ops, const struct sb_stack_spec *
 int sb_layer_teardown(const struct sb_layer_ops *ops, const struct sb_state_obj *obj, struct sb_err *err);
 bool sb_layer_exists(const struct sb_layer_ops *ops, const struct sb_state_obj *obj);
 
+/* Is dev one of the block devices this stack's state records (a loop
+ * device, the md array, the LV, the LUKS mapping it just created)? Matched
+ * by device number, whatever name the layer recorded it under: the test a
+ * filesystem makes before it forces mkfs over an old signature. */
+bool sb_layer_dev_is_ours(const struct sb_layer *l, const char *dev);
+
 /* Registry lookup; NULL for unknown names. */
 const struct sb_layer_ops *sb_layer_find(const char *name);
 /* The registry in order (i from 0), NULL past the end. */

@@ -296,29 +296,6 @@ static void btrfs_plan(const struct sb_layer *l, struct sb_plan *p)
 	free(a);
 }
 
-/* Is dev one of the block devices this stack's state records? Matched by
- * device number, whatever name the layer recorded it under (as xfs.c). */
-static bool btrfs_dev_is_ours(const struct sb_layer *l, const char *dev)
-{
-	const struct sb_state *st = &l->stack->state;
-	char path[SB_PATH_MAX + 16];
-	struct stat want, got;
-	unsigned i, k;
-
-	if (stat(dev, &want) < 0 || !S_ISBLK(want.st_mode))
-		return false;
-	for (i = 0; i < st->nobj; i++) {
-		const char *fmt[] = { "%s", "/dev/mapper/%s", "/dev/%s" };
-
-		for (k = 0; k < 3; k++) {
-			snprintf(path, sizeof(path), fmt[k], st->obj[i].id);
-			if (stat(path, &got) == 0 && S_ISBLK(got.st_mode) && got.st_rdev == want.st_rdev)
-				return true;
-		}
-	}
-	return false;
-}
-
 static int btrfs_exec(const struct btrfs_args *a, struct sb_err *err)
 {
 	const gchar *argv[MAX_ARGS + 1];
@@ -384,7 +361,7 @@ static int btrfs_build(struct sb_layer *l, struct sb_err *err)
 	rc = sb_udev_settle(SB_UDEV_TIMEOUT_MS, err);
 	if (!rc) {
 		for (i = 0; i < n; i++)
-			force &= btrfs_dev_is_ours(l, l->below->dev[i]);
+			force &= sb_layer_dev_is_ours(l, l->below->dev[i]);
 		btrfs_args(l->spec, force, a);
 		for (i = 0; i < n; i++)
 			add_arg(a, l->below->dev[i]);

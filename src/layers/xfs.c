@@ -241,31 +241,6 @@ static void xfs_plan(const struct sb_layer *l, struct sb_plan *p)
 	free(a);
 }
 
-/* Is dev one of the block devices this stack's state records (a loop
- * device, the md array, the LV, the LUKS mapping it just created)? Matched
- * by device number, whatever name the layer recorded it under. */
-static bool xfs_dev_is_ours(const struct sb_layer *l, const char *dev)
-{
-	const struct sb_state *st = &l->stack->state;
-	char path[SB_PATH_MAX + 16];
-	struct stat want, got;
-	unsigned i, k;
-
-	if (stat(dev, &want) < 0 || !S_ISBLK(want.st_mode))
-		return false;
-	for (i = 0; i < st->nobj; i++) {
-		const char *id = st->obj[i].id;
-		const char *fmt[] = { "%s", "/dev/mapper/%s", "/dev/%s" };
-
-		for (k = 0; k < 3; k++) {
-			snprintf(path, sizeof(path), fmt[k], id);
-			if (stat(path, &got) == 0 && S_ISBLK(got.st_mode) && got.st_rdev == want.st_rdev)
-				return true;
-		}
-	}
-	return false;
-}
-
 static int xfs_mkfs(const char *dev, const struct xfs_args *a, struct sb_err *err)
 {
 	const BDExtraArg *extra[MAX_ARGS + 1];
@@ -305,7 +280,7 @@ static int xfs_build(struct sb_layer *l, struct sb_err *err)
 		return sb_err_set(err, -ENOMEM, "out of memory");
 	rc = sb_udev_settle(SB_UDEV_TIMEOUT_MS, err);
 	if (!rc) {
-		xfs_args(l->spec, xfs_dev_is_ours(l, dev), a);
+		xfs_args(l->spec, sb_layer_dev_is_ours(l, dev), a);
 		rc = xfs_mkfs(dev, a, err);
 	}
 	free(a);

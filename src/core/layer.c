@@ -62,28 +62,46 @@ void sb_leftover_add(struct sb_leftovers *f, const char *a, const char *b, const
 		f->text[n] = '\0';
 }
 
-void sb_layer_each_dm(void (*fn)(const char *dm_name, void *ctx), void *ctx)
+void sb_layer_each_sysblock(const char *prefix, const char *attr,
+			    void (*fn)(const char *dev, const char *val, void *ctx), void *ctx)
 {
-	char path[PATH_MAX], val[256];
+	char path[PATH_MAX], val[PATH_MAX];
 	struct dirent *de;
 	DIR *d = opendir("/sys/block");
 	FILE *f;
 
 	while (d && (de = readdir(d))) {
-		if (strncmp(de->d_name, "dm-", 3) ||
-		    snprintf(path, sizeof(path), "/sys/block/%s/dm/name", de->d_name) >= (int)sizeof(path))
+		if (strncmp(de->d_name, prefix, strlen(prefix)) ||
+		    snprintf(path, sizeof(path), "/sys/block/%s/%s", de->d_name, attr) >= (int)sizeof(path))
 			continue;
 		f = fopen(path, "re");
 		if (!f)
 			continue;
 		if (fgets(val, sizeof(val), f)) {
 			val[strcspn(val, "\n")] = '\0';
-			fn(val, ctx);
+			fn(de->d_name, val, ctx);
 		}
 		fclose(f);
 	}
 	if (d)
 		closedir(d);
+}
+
+struct each_dm { void (*fn)(const char *dm_name, void *ctx); void *ctx; };
+
+static void one_dm(const char *dev, const char *name, void *ctx)
+{
+	const struct each_dm *e = ctx;
+
+	(void)dev;
+	e->fn(name, e->ctx);
+}
+
+void sb_layer_each_dm(void (*fn)(const char *dm_name, void *ctx), void *ctx)
+{
+	struct each_dm e = { fn, ctx };
+
+	sb_layer_each_sysblock("dm-", "dm/name", one_dm, &e);
 }
 
 /* mdadm refuses array names over 32 bytes ("Name ... is too long"), and

@@ -126,6 +126,10 @@ const struct sb_layer_ops *sb_layer_at(unsigned i);
 void sb_leftover_add(struct sb_leftovers *f, const char *a, const char *b, const char *c);
 /* Name of every dm device (/sys/block/dm-N/dm/name) to fn. */
 void sb_layer_each_dm(void (*fn)(const char *dm_name, void *ctx), void *ctx);
+/* The same for any /sys/block/PREFIX* device: fn(its name, the first line
+ * of its attribute file ATTR, e.g. "loop/backing_file"). */
+void sb_layer_each_sysblock(const char *prefix, const char *attr,
+			    void (*fn)(const char *dev, const char *val, void *ctx), void *ctx);
 
 /* Device node a layer will create, as the plans name it, for a layer that
  * has not been built (e.g. "/dev/md/sb-ext4"); "" when unknown. The naming

@@ -406,32 +406,20 @@ static void loop_predict(const struct sb_layer *l, char *out, size_t len)
 	snprintf(out, len, "%s", l->spec->devices.loop.count > 1 ? "the loop devices" : "the loop device");
 }
 
+static void loop_leftover(const char *dev, const char *backing, void *ctx)
+{
+	struct sb_leftovers *found = ctx;
+	size_t rl = strlen(found->rundir);
+
+	if (backing[0] && !strncmp(backing, found->rundir, rl) && backing[rl] == '/')
+		sb_leftover_add(found, "/dev/", dev, "");
+}
+
 /* A loop device over a backing file in the run directory. */
 static void loop_leftovers(const struct sb_stack *s, struct sb_leftovers *found)
 {
-	char path[PATH_MAX], val[PATH_MAX];
-	size_t rl = strlen(found->rundir);
-	struct dirent *de;
-	DIR *d = opendir("/sys/block");
-	FILE *f;
-
 	(void)s;
-	while (d && (de = readdir(d))) {
-		if (strncmp(de->d_name, "loop", 4) ||
-		    snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file", de->d_name) >= (int)sizeof(path))
-			continue;
-		f = fopen(path, "re");
-		if (!f)
-			continue;
-		if (fgets(val, sizeof(val), f)) {
-			val[strcspn(val, "\n")] = '\0';
-			if (val[0] && !strncmp(val, found->rundir, rl) && val[rl] == '/')
-				sb_leftover_add(found, "/dev/", de->d_name, "");
-		}
-		fclose(f);
-	}
-	if (d)
-		closedir(d);
+	sb_layer_each_sysblock("loop", "loop/backing_file", loop_leftover, found);
 }
 
 const struct sb_layer_ops sb_layer_loop = {

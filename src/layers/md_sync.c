@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "layers/md_int.h"
 #include "layers/md_sync.h"
 #include "util/log.h"
 
@@ -28,18 +29,9 @@ double sb_md_sync_now(void)
 static int attr(const char *kname, const char *name, char *buf, size_t len)
 {
 	char p[PATH_MAX];
-	FILE *f;
 
-	buf[0] = '\0';
 	snprintf(p, sizeof(p), "/sys/block/%s/md/%s", kname, name);
-	f = fopen(p, "re");
-	if (!f)
-		return -errno;
-	if (!fgets(buf, (int)len, f))
-		buf[0] = '\0';
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
+	return sb_md_read_sysfs(p, buf, len);
 }
 
 /* resync stays PENDING on an auto-read-only array: make it active */

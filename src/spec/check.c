@@ -386,7 +386,8 @@ int sb_spec_check(const struct sb_spec_ctx *c, struct sb_stack_spec *s)
 	    (rc = check_fs(c, s)) < 0 ||
 	    (rc = check_loop(c, s)) < 0 ||
 	    (rc = check_capacity(c, s)) < 0 ||
-	    (rc = check_faults(c, s)) < 0)
+	    (rc = check_faults(c, s)) < 0 ||
+	    (rc = sb_export_spec_check(c, s)) < 0)
 		return rc;
 	return 0;
 }

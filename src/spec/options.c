@@ -1,4 +1,5 @@
 #include "spec/options.h"
+#include "export/export_spec.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -247,6 +248,8 @@ static const struct sb_opt root_opts[] = {
 	  "benchmark suites and their sizes" },
 	{ "faults", SB_OPT_SECTION, 0, 0, NULL, 0, 0, NULL, &faults_sec,
 	  "faults injected into the run: delay, flakey, fail (absent: none)" },
+	{ "export", SB_OPT_SECTION, 0, 0, NULL, 0, 0, NULL, &sb_export_opt_sec,
+	  "serve the stack to a client namespace over sshfs, smb, nfs (absent: local only)" },
 	{ "matrix", SB_OPT_MATRIX, 0, 0, NULL, 0, 0, NULL, NULL,
 	  "dotted key -> list of values; expands into one stack per combination (at most 256)" },
 	{ .key = NULL },
@@ -317,6 +320,7 @@ const char *sb_opt_type_desc(const struct sb_opt *o)
 	case SB_OPT_LVSIZE: return "100%FREE, N%FREE or a size";
 	case SB_OPT_LUKSFLAGS: return "a list of flag names, or a mapping flag: true|false";
 	case SB_OPT_MATRIX: return "a mapping of dotted key -> list of values";
+	case SB_OPT_WORDS: return "one of the listed words, or a list of them";
 	}
 	return "?";
 }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "export/export_spec.h"
 #include "util/err.h"
 
 #define SB_NAME_MAX 64
@@ -145,6 +146,7 @@ struct sb_stack_spec {
 	struct sb_fs_spec fs;
 	struct sb_bench_spec bench;
 	struct sb_faults_spec faults;
+	struct sb_export_spec export;     /* src/export/export_spec.h */
 };
 
 /* A list of stacks: one file expands into several when it has a matrix. */

@@ -11,13 +11,15 @@
  * a strong reference pulls a layer's object file into the binary. Adding a
  * layer: one file in src/layers/, one line here, one in its meson.build. */
 extern const struct sb_layer_ops sb_layer_loop, sb_layer_disks, sb_layer_md,
-	sb_layer_lvm, sb_layer_luks, sb_layer_ext4, sb_layer_mount, sb_layer_fault;
+	sb_layer_lvm, sb_layer_luks, sb_layer_ext4, sb_layer_mount, sb_layer_fault,
+	sb_layer_export;
 
 const struct sb_layer_ops *sb_layer_find(const char *name)
 {
 	const struct sb_layer_ops *const registry[] = {
 		&sb_layer_loop, &sb_layer_disks, &sb_layer_md, &sb_layer_lvm,
 		&sb_layer_luks, &sb_layer_ext4, &sb_layer_mount, &sb_layer_fault,
+		&sb_layer_export,
 	};
 	unsigned i;
 

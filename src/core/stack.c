@@ -74,6 +74,8 @@ int sb_stack_init(struct sb_stack *s, const struct sb_stack_spec *spec, struct s
 		rc = add_layer(s, "ext4", err);
 	if (!rc)
 		rc = add_layer(s, "mount", err);
+	if (!rc && spec->export.enabled)
+		rc = add_layer(s, "export", err);
 	if (rc)
 		s->nlayers = 0;
 	return rc;

@@ -12,6 +12,7 @@
 #include "cmd/cmd.h"
 #include "cmd/ceiling.h"
 #include "cmd/cost.h"
+#include "cmd/export_rows.h"
 #include "cmd/per_layer.h"
 #include "sandbox/sandbox.h"
 #include "core/stack.h"
@@ -227,11 +228,14 @@ static void results_end(const struct sb_run_opts *o, const char *name, int rc,
 	}
 }
 
-/* One stack, start to finish. On success *out holds its results. */
+/* One stack, start to finish. On success out[0] holds its results and,
+ * with export, out[1..] the client rows' (*nout in all, paths alike). */
 static int run_one(const struct sb_run_opts *o, const struct sb_stack_spec *spec,
 		   struct json_object *ceilings, struct json_object **out, char **path_out,
-		   struct sb_err *err)
+		   unsigned *nout, struct sb_err *err)
 {
+	struct json_object *remote[SB_EXPORT_MAX_TARGETS] = { 0 };
+	unsigned nremote = 0, i;
 	struct sb_stack *s;
 	struct json_object *res = NULL;
 	struct sb_err terr = { 0 };
@@ -272,6 +276,10 @@ static int run_one(const struct sb_run_opts *o, const struct sb_stack_spec *spec
 	if (pl.rows)
 		sb_per_layer_end(&pl, spec, res);
 	rc = measure(o, s, res, err);
+	sb_export_rows_mark_local(s, res);
+	if (rc == 0 && o->bench && spec->export.enabled)
+		rc = sb_export_rows_run(s, o->repeat ? o->repeat : (spec->bench.repeat ? spec->bench.repeat : 1),
+					res, remote, SB_EXPORT_MAX_TARGETS, &nremote, &run_stop, err);
 	sb_ceiling_mark(res, ceilings);
 
 	sb_info("%s: tearing down", spec->name);
@@ -286,7 +294,17 @@ static int run_one(const struct sb_run_opts *o, const struct sb_stack_spec *spec
 		}
 	}
 	results_end(o, spec->name, rc, &res, out, path_out, err);
+	*nout = rc == 0;
+	for (i = 0; i < nremote; i++) {
+		sb_ceiling_mark(remote[i], ceilings);
+		results_end(o, sb_results_stack_name(remote[i]), rc, &remote[i],
+			    rc == 0 ? &out[*nout] : NULL, rc == 0 ? &path_out[*nout] : NULL, err);
+		*nout += rc == 0;
+	}
 out_free:
+	for (i = 0; i < nremote; i++)
+		if (remote[i])
+			json_object_put(remote[i]);
 	if (pl.rows)
 		json_object_put(pl.rows);
 	if (res)
@@ -462,8 +480,9 @@ int sb_run(const struct sb_run_opts *o, struct sb_err *err)
 		goto out;
 	}
 
-	results = calloc(total, sizeof(*results));
-	paths = calloc(total, sizeof(*paths));
+	/* each stack: its row, and one per client mount with export */
+	results = calloc(total * (1 + SB_EXPORT_MAX_TARGETS), sizeof(*results));
+	paths = calloc(total * (1 + SB_EXPORT_MAX_TARGETS), sizeof(*paths));
 	if (!results || !paths) {
 		rc = sb_err_set(err, -ENOMEM, "out of memory");
 		goto out;
@@ -479,6 +498,7 @@ int sb_run(const struct sb_run_opts *o, struct sb_err *err)
 	for (i = 0; i < o->nfiles; i++) {
 		for (j = 0; j < lists[i].n; j++) {
 			struct sb_err e1 = { 0 };
+			unsigned got = 0;
 			int r;
 
 			k++;
@@ -490,7 +510,7 @@ int sb_run(const struct sb_run_opts *o, struct sb_err *err)
 			sb_info("[%u/%u] %s", k, total, lists[i].items[j].name);
 			sb_progress_context(SB_PROGRESS_RUN, "[stack %u of %u] %s", k, total,
 					    lists[i].items[j].name);
-			r = run_one(o, &lists[i].items[j], ceilings, &results[nres], &paths[nres], &e1);
+			r = run_one(o, &lists[i].items[j], ceilings, &results[nres], &paths[nres], &got, &e1);
 			sb_progress_done();
 			sb_progress_context(SB_PROGRESS_RUN, NULL);
 			if (r < 0) {
@@ -501,7 +521,7 @@ int sb_run(const struct sb_run_opts *o, struct sb_err *err)
 					*err = e1;
 				}
 			} else {
-				nres++;
+				nres += got;
 			}
 		}
 	}
@@ -530,7 +550,7 @@ out:
 	for (i = 0; results && i < nres; i++)
 		json_object_put(results[i]);
 	free(results);
-	for (i = 0; paths && i < total; i++)
+	for (i = 0; paths && i < total * (1 + SB_EXPORT_MAX_TARGETS); i++)
 		free(paths[i]);
 	free(paths);
 	for (i = 0; i < o->nfiles; i++)

@@ -322,6 +322,10 @@ static void ex_setup(const struct sb_column *col, struct json_object *const *res
 			 requested(res[0], "luks") ? " on LUKS" : "",
 			 requested(res[0], "lvm") ? " on LVM" : "");
 	}
+	/* export: where the suites ran, "— local" or "— SSHFS chacha20" */
+	if (get(get(res[0], "export"), "label"))
+		snprintf(out + strlen(out), sizeof(out) - strlen(out), " \xe2\x80\x94 %s",
+			 str_or(get(get(res[0], "export"), "label"), "?"));
 	set_str(cell, out);
 }
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <json-c/json.h>
+#include <libmount/libmount.h>
 
 #include "util/log.h"
 
@@ -63,6 +64,20 @@ static int shape(struct sb_state *st, const char *ns, const char *ifn,
 	return ip(tbf_root, err);
 }
 
+/* `ip netns add` makes /run/netns a mount (a shared bind of itself) when
+ * it is none; where that is ours, it is recorded and undone once empty. */
+static int netns_dir(struct sb_state *st, struct sb_err *err)
+{
+	struct libmnt_table *tb = mnt_new_table_from_file("/proc/self/mountinfo");
+	bool mounted = tb && mnt_table_find_target(tb, "/run/netns", MNT_ITER_BACKWARD);
+
+	mnt_unref_table(tb);
+	if (mounted)
+		return 0;
+	return sb_state_add(st, "export", "netnsdir", "/run/netns",
+			    access("/run/netns", F_OK) ? "made" : "", err);
+}
+
 int sb_export_link_build(struct sb_state *st, const struct sb_export_spec *e,
 			 struct sb_export_priv *p, struct sb_err *err)
 {
@@ -78,7 +93,9 @@ int sb_export_link_build(struct sb_state *st, const struct sb_export_spec *e,
 	int rc;
 
 	(void)sb_export_cmd(NULL, mod, NULL, 0, 30000, NULL);   /* built in, or absent: said below */
-	rc = make_ns(st, n->srv_ns, err);
+	rc = netns_dir(st, err);
+	if (!rc)
+		rc = make_ns(st, n->srv_ns, err);
 	if (!rc)
 		rc = make_ns(st, n->cli_ns, err);
 	if (rc)

@@ -7,6 +7,8 @@
  *   daemon  NAME                 extra "PID STARTTIME" once started
  *   mntdir  DIR                  a client mountpoint
  *   mount   DIR                  the client mount (extra: protocol)
+ *   netnsdir /run/netns          ip's mount there (extra "made": and the dir)
+ *   devnode /dev/fuse            made where the kernel has no devtmpfs
  * Each must succeed when the object is already gone. */
 #include "export/export_int.h"
 
@@ -129,6 +131,28 @@ static int net_teardown(const struct sb_state_obj *obj, struct sb_err *err)
 	}
 }
 
+/* Undo ip's /run/netns mount only when no namespace is left in it (one
+ * made meanwhile by anyone else keeps it). */
+static int netns_dir_teardown(const struct sb_state_obj *obj, struct sb_err *err)
+{
+	struct dirent *de;
+	DIR *d = opendir(obj->id);
+	bool empty = true;
+
+	while (d && (de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			empty = false;
+	if (d)
+		closedir(d);
+	if (!d || !empty)
+		return 0;
+	if (is_mounted(obj->id) && umount2(obj->id, UMOUNT_NOFOLLOW) && errno != EINVAL)
+		return sb_err_sys(err, -errno, "cannot unmount %s", obj->id);
+	if (!strcmp(obj->extra, "made") && !is_mounted(obj->id) && rmdir(obj->id) && errno != ENOENT)
+		return sb_err_sys(err, -errno, "cannot remove %s", obj->id);
+	return 0;
+}
+
 int sb_export_obj_teardown(const struct sb_state_obj *obj, struct sb_err *err)
 {
 	const char *k = obj->kind;
@@ -146,6 +170,15 @@ int sb_export_obj_teardown(const struct sb_state_obj *obj, struct sb_err *err)
 	}
 	if (!strcmp(k, "rundir"))
 		return remove_rundir(obj->id, err);
+	if (!strcmp(k, "devnode")) {
+		struct stat sb;
+
+		if (!lstat(obj->id, &sb) && S_ISCHR(sb.st_mode) && unlink(obj->id) && errno != ENOENT)
+			return sb_err_sys(err, -errno, "cannot remove %s", obj->id);
+		return 0;
+	}
+	if (!strcmp(k, "netnsdir"))
+		return netns_dir_teardown(obj, err);
 	if (!strcmp(k, "netns") || !strcmp(k, "veth") || !strcmp(k, "qdisc"))
 		return net_teardown(obj, err);
 	return sb_err_set(err, -EINVAL, "export: unknown object kind %s", k);
@@ -161,8 +194,10 @@ bool sb_export_obj_exists(const struct sb_state_obj *obj)
 		return is_mounted(obj->id);
 	if (!strcmp(k, "daemon"))
 		return obj->extra[0] && sb_export_proc_alive(obj->extra);
-	if (!strcmp(k, "mntdir") || !strcmp(k, "privsep") || !strcmp(k, "rundir"))
+	if (!strcmp(k, "mntdir") || !strcmp(k, "privsep") || !strcmp(k, "rundir") || !strcmp(k, "devnode"))
 		return stat(obj->id, &st) == 0;
+	if (!strcmp(k, "netnsdir"))
+		return false;   /* shared with other users of ip netns: best effort */
 	if (!strcmp(k, "netns"))
 		return sb_export_netns_exists(obj->id);
 	if (split_ns_if(obj->id, ns, sizeof(ns), ifn, sizeof(ifn)))

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <libmount/libmount.h>
@@ -219,6 +220,26 @@ static int mount_one(struct sb_state *st, const struct sb_export_spec *e, const 
 	return 0;
 }
 
+/* The throwaway kernel has no devtmpfs: with the fuse module loaded,
+ * /dev/fuse may still be missing. Make the node (recorded, removed at
+ * teardown) from the misc device's numbers. */
+static int fuse_node(struct sb_state *st, struct sb_err *err)
+{
+	char buf[32];
+	unsigned ma, mi;
+	int rc;
+
+	if (!access("/dev/fuse", F_OK))
+		return 0;
+	if (read_small("/sys/class/misc/fuse/dev", buf, sizeof(buf)) || sscanf(buf, "%u:%u", &ma, &mi) != 2)
+		return sb_err_set(err, -ENOTSUP, "export sshfs needs FUSE, and this kernel has none "
+				  "(no /dev/fuse, no /sys/class/misc/fuse: CONFIG_FUSE_FS; modprobe fuse)");
+	rc = sb_state_add(st, "export", "devnode", "/dev/fuse", buf, err);
+	if (!rc && mknod("/dev/fuse", S_IFCHR | 0666, makedev(ma, mi)) && errno != EEXIST)
+		rc = sb_err_sys(err, -errno, "cannot create /dev/fuse (%u:%u)", ma, mi);
+	return rc;
+}
+
 int sb_export_sshfs_build(struct sb_state *st, const struct sb_export_spec *e, const char *export_dir,
 			  struct sb_export_priv *p, struct sb_err *err)
 {
@@ -227,10 +248,9 @@ int sb_export_sshfs_build(struct sb_state *st, const struct sb_export_spec *e, c
 	int rc;
 
 	(void)sb_export_cmd(NULL, mod, NULL, 0, 30000, NULL);
-	if (access("/dev/fuse", F_OK))
-		return sb_err_set(err, -ENOTSUP, "export sshfs needs FUSE, and this kernel has no /dev/fuse "
-				  "(CONFIG_FUSE_FS; modprobe fuse)");
-	rc = start_sshd(st, p, err);
+	rc = fuse_node(st, err);
+	if (!rc)
+		rc = start_sshd(st, p, err);
 	for (i = 0; !rc && sb_export_ssh_ciphers[i]; i++) {
 		if (!(e->sshfs.ciphers & (1u << i)))
 			continue;

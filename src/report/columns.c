@@ -303,7 +303,7 @@ static void ex_setup(const struct sb_column *col, struct json_object *const *res
 			struct json_object *l = json_object_array_get_idx(built, (size_t)i);
 			const char *name = str_or(get(l, "layer"), "?");
 
-			if (!strcmp(name, "mount") || !strcmp(name, "md") || !strcmp(name, "fault") ||
+			if (!strcmp(name, "mount") || !strcmp(name, "md") || !strcmp(name, "fault") || !strcmp(name, "export") ||
 			    !strcmp(name, "loop") || !strcmp(name, "disks"))
 				continue;
 			if (get(l, "fstype"))

@@ -149,7 +149,8 @@ static void expected_row(struct json_object *remote, struct json_object *local, 
 	json_object_object_add(row, "expected", figs(ew, er));
 	json_object_object_add(row, "pct_of_below", figs(ow > 0 && w >= 0 ? 100 * w / ow : -1,
 							 orr > 0 && r >= 0 ? 100 * r / orr : -1));
-	json_object_object_add(row, "cipher_ceiling", c >= 0 ? json_object_new_double(c) : NULL);
+	if (c >= 0)
+		json_object_object_add(row, "ssh_cipher_mbs", json_object_new_double(c));
 	snprintf(line, sizeof(line), "export %s: write %.0f of %.0f MB/s expected (bound: %s), "
 		 "read %.0f of %.0f MB/s expected (bound: %s)%s", label, w, ew, ww, r, er, wr,
 		 cipher[0] && c < 0 ? "; the SSH cipher's speed was not measured" : "");

@@ -40,6 +40,8 @@ int sb_export_proc_stop(const char *id, const char *what, struct sb_err *err);
  * a killed build started before recording its pid); bounded wait. */
 int sb_export_netns_kill_all(const char *ns, struct sb_err *err);
 bool sb_export_netns_exists(const char *ns);
+/* Load modules (NULL-terminated names) with the kernel's modprobe. */
+void sb_export_modprobe(const char *const *mods);
 
 /* Object kinds of the export layer in the state file. */
 int sb_export_obj_teardown(const struct sb_state_obj *obj, struct sb_err *err);

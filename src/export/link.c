@@ -83,7 +83,7 @@ int sb_export_link_build(struct sb_state *st, const struct sb_export_spec *e,
 {
 	const struct sb_export_net *n = &p->net;
 	char id[96], sa[24], ca[24];
-	const char *mod[] = { "modprobe", "-qa", "veth", "sch_tbf", "sch_netem", NULL };
+	const char *mod[] = { "veth", "sch_tbf", "sch_netem", NULL };
 	const char *veth[] = { "ip", "-n", n->srv_ns, "link", "add", n->srv_if, "type", "veth",
 			       "peer", "name", n->cli_if, "netns", n->cli_ns, NULL };
 	const char *saddr[] = { "ip", "-n", n->srv_ns, "addr", "add", sa, "dev", n->srv_if, NULL };
@@ -92,7 +92,7 @@ int sb_export_link_build(struct sb_state *st, const struct sb_export_spec *e,
 	const char *cup[] = { "ip", "-n", n->cli_ns, "link", "set", n->cli_if, "up", NULL };
 	int rc;
 
-	(void)sb_export_cmd(NULL, mod, NULL, 0, 30000, NULL);   /* built in, or absent: said below */
+	sb_export_modprobe(mod);   /* built in, or absent: said below */
 	rc = netns_dir(st, err);
 	if (!rc)
 		rc = make_ns(st, n->srv_ns, err);
@@ -130,17 +130,25 @@ static int iperf_once(const struct sb_export_priv *p, bool reverse, double *bps,
 	static char out[256 * 1024];
 	int rc = -EIO, i;
 
-	for (i = 0; i < 50; i++) {   /* the server may not listen yet */
+	/* the server may not listen yet, or still be closing the last test */
+	for (i = 0; i < 50; i++) {
 		struct sb_err e = { 0 };
 
 		rc = sb_export_cmd(p->net.cli_ns, argv, out, sizeof(out), 30000, &e);
-		if (!rc || !strstr(out, "refused"))
+		if (!rc || (!strstr(out, "refused") && !strstr(out, "busy")))
 			break;
-		usleep(100000);
+		usleep(200000);
 	}
-	if (rc)
-		return sb_err_set(err, rc, "iperf3 between the namespaces failed: %.300s", out);
 	j = json_tokener_parse(out);
+	if (j && json_object_object_get_ex(j, "error", &v)) {
+		rc = sb_err_set(err, -EIO, "iperf3 between the namespaces: %s", json_object_get_string(v));
+		json_object_put(j);
+		return rc;
+	}
+	if (rc) {
+		json_object_put(j);
+		return sb_err_set(err, rc, "iperf3 between the namespaces failed: %.300s", out);
+	}
 	if (!j || !json_object_object_get_ex(j, "end", &end) ||
 	    !json_object_object_get_ex(end, "sum_received", &sum) ||
 	    !json_object_object_get_ex(sum, "bits_per_second", &v)) {

@@ -278,6 +278,30 @@ int sb_export_proc_stop(const char *id, const char *what, struct sb_err *err)
 	return sb_err_set(err, -EBUSY, "%s (pid %d) does not end after SIGKILL", what, pid);
 }
 
+/* The kernel's own module loader (/proc/sys/kernel/modprobe): the
+ * throwaway kernel points it at a wrapper for its module tree, where a
+ * plain `modprobe` finds no /lib/modules. Best effort, quiet: a feature
+ * built in needs no module, and one absent is said where it is used. */
+void sb_export_modprobe(const char *const *mods)
+{
+	char path[256] = "/sbin/modprobe", *nl;
+	const char *argv[16] = { path, "-qa" };
+	unsigned i, n = 2;
+	FILE *f = fopen("/proc/sys/kernel/modprobe", "re");
+
+	if (f) {
+		if (!fgets(path, sizeof(path), f))
+			snprintf(path, sizeof(path), "/sbin/modprobe");
+		fclose(f);
+	}
+	if ((nl = strchr(path, '\n')))
+		*nl = '\0';
+	for (i = 0; mods[i] && n < 15; i++)
+		argv[n++] = mods[i];
+	argv[n] = NULL;
+	(void)sb_export_cmd(NULL, argv, NULL, 0, 30000, NULL);
+}
+
 bool sb_export_netns_exists(const char *ns)
 {
 	char path[128];

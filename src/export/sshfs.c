@@ -243,11 +243,11 @@ static int fuse_node(struct sb_state *st, struct sb_err *err)
 int sb_export_sshfs_build(struct sb_state *st, const struct sb_export_spec *e, const char *export_dir,
 			  struct sb_export_priv *p, struct sb_err *err)
 {
-	const char *mod[] = { "modprobe", "-q", "fuse", NULL };
+	const char *mod[] = { "fuse", NULL };
 	unsigned i;
 	int rc;
 
-	(void)sb_export_cmd(NULL, mod, NULL, 0, 30000, NULL);
+	sb_export_modprobe(mod);
 	rc = fuse_node(st, err);
 	if (!rc)
 		rc = start_sshd(st, p, err);

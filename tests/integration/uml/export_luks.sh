@@ -11,7 +11,7 @@
 set -u
 . "$(dirname "$0")/layers_lib.sh"
 sb_uml_test "$0" "$@"
-res=$work/results
+res=$state/results
 stack=$root/stacks/export-luks.yml
 leftover_net() {
 	ip netns list 2>/dev/null | grep '^sb-' | sed 's/^/netns: /'

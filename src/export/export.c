@@ -51,10 +51,7 @@ static int export_supported(const struct sb_export_spec *e, struct sb_err *err)
 {
 	if (e->protocols & SB_EXPORT_SMB)
 		return sb_err_set(err, -ENOTSUP, "export.protocol smb is not implemented in this build "
-				  "(sshfs is); drop it from export.protocol");
-	if (e->protocols & SB_EXPORT_NFS)
-		return sb_err_set(err, -ENOTSUP, "export.protocol nfs is not implemented in this build "
-				  "(sshfs is); drop it from export.protocol");
+				  "(sshfs and nfs are); drop it from export.protocol");
 	return 0;
 }
 
@@ -88,6 +85,8 @@ static int export_build(struct sb_layer *l, struct sb_err *err)
 		rc = sb_export_link_measure(st, p, err);
 	if (!rc && (e->protocols & SB_EXPORT_SSHFS))
 		rc = sb_export_sshfs_build(st, e, l->below->mountpoint, p, err);
+	if (!rc && (e->protocols & SB_EXPORT_NFS))
+		rc = sb_export_nfs_build(st, e, l->below->mountpoint, p, err);
 	return rc;
 }
 

@@ -67,6 +67,10 @@ int sb_export_link_measure(struct sb_state *st, struct sb_export_priv *p, struct
 /* sshfs.c: the private sshd, then one sshfs mount per cipher. */
 int sb_export_sshfs_build(struct sb_state *st, const struct sb_export_spec *e, const char *export_dir,
 			  struct sb_export_priv *p, struct sb_err *err);
+/* nfs.c: the namespace's kernel NFS server (NFSv4 only) and the client. */
+int sb_export_nfs_build(struct sb_state *st, const struct sb_export_spec *e, const char *export_dir,
+			struct sb_export_priv *p, struct sb_err *err);
+int sb_export_nfsd_stop(const char *ns, struct sb_err *err);
 /* A daemon in ns, recorded before it starts, its pid once it has. */
 int sb_export_daemon(struct sb_state *st, const char *name, const char *ns, const char *const *argv,
 		     const char *log, char *id, size_t idlen, struct sb_err *err);

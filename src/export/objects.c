@@ -9,6 +9,7 @@
  *   mount   DIR                  the client mount (extra: protocol)
  *   netnsdir /run/netns          ip's mount there (extra "made": and the dir)
  *   devnode /dev/fuse            made where the kernel has no devtmpfs
+ *   nfsd    NS                   the namespace's kernel NFS server threads
  * Each must succeed when the object is already gone. */
 #include "export/export_int.h"
 
@@ -179,6 +180,8 @@ int sb_export_obj_teardown(const struct sb_state_obj *obj, struct sb_err *err)
 	}
 	if (!strcmp(k, "netnsdir"))
 		return netns_dir_teardown(obj, err);
+	if (!strcmp(k, "nfsd"))
+		return sb_export_nfsd_stop(obj->id, err);
 	if (!strcmp(k, "netns") || !strcmp(k, "veth") || !strcmp(k, "qdisc"))
 		return net_teardown(obj, err);
 	return sb_err_set(err, -EINVAL, "export: unknown object kind %s", k);
@@ -196,7 +199,7 @@ bool sb_export_obj_exists(const struct sb_state_obj *obj)
 		return obj->extra[0] && sb_export_proc_alive(obj->extra);
 	if (!strcmp(k, "mntdir") || !strcmp(k, "privsep") || !strcmp(k, "rundir") || !strcmp(k, "devnode"))
 		return stat(obj->id, &st) == 0;
-	if (!strcmp(k, "netnsdir"))
+	if (!strcmp(k, "netnsdir") || !strcmp(k, "nfsd"))
 		return false;   /* shared with other users of ip netns: best effort */
 	if (!strcmp(k, "netns"))
 		return sb_export_netns_exists(obj->id);

@@ -131,7 +131,7 @@ static int iperf_once(const struct sb_export_priv *p, bool reverse, double *bps,
 	int rc = -EIO, i;
 
 	/* the server may not listen yet, or still be closing the last test */
-	for (i = 0; i < 50; i++) {
+	for (i = 0; i < 100; i++) {
 		struct sb_err e = { 0 };
 
 		rc = sb_export_cmd(p->net.cli_ns, argv, out, sizeof(out), 30000, &e);
@@ -160,18 +160,36 @@ static int iperf_once(const struct sb_export_priv *p, bool reverse, double *bps,
 	return 0;
 }
 
+static bool log_has(const char *path, const char *needle)
+{
+	char buf[4096];
+	FILE *f = fopen(path, "re");
+	size_t n;
+
+	if (!f)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return strstr(buf, needle) != NULL;
+}
+
 int sb_export_link_measure(struct sb_state *st, struct sb_export_priv *p, struct sb_err *err)
 {
-	const char *argv[] = { "iperf3", "-s", "-B", p->net.srv_addr, "-p", IPERF_PORT, NULL };
+	const char *argv[] = { "iperf3", "-s", "-B", p->net.srv_addr, "-p", IPERF_PORT, "--forceflush", NULL };
 	char log[SB_PATH_MAX + 16], id[64];
 	struct sb_state_obj obj = { "export", "daemon", "iperf3", "" };
 	struct sb_err terr = { 0 };
+	unsigned i;
 	int rc;
 
 	snprintf(log, sizeof(log), "%s/iperf3.log", p->rundir);
 	rc = sb_export_daemon(st, "iperf3", p->net.srv_ns, argv, log, id, sizeof(id), err);
 	if (rc)
 		return rc;
+	/* a loaded machine (or the throwaway kernel) may take seconds to start it */
+	for (i = 0; i < 600 && !log_has(log, "Server listening") && sb_export_proc_alive(id); i++)
+		usleep(50000);
 	sb_progress("export: measuring the link with iperf3 (2 x 3 s)");
 	rc = iperf_once(p, false, &p->to_server_bps, err);
 	if (!rc)

@@ -379,7 +379,7 @@ int sb_spec_load_buffer(const char *buf, size_t len, const char *name,
 	}
 	if (root->type != SB_Y_MAP) {
 		rc = sb_spec_fail(&c, root, false,
-				  "expected a mapping of keys at the top level (name, description, devices, raid, lvm, luks, fs, bench, faults, matrix), got %s",
+				  "expected a mapping of keys at the top level (name, description, devices, raid, lvm, luks, fs, bench, faults, export, matrix), got %s",
 				  sb_ytree_type_name(root));
 		goto out;
 	}

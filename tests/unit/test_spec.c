@@ -288,7 +288,7 @@ static void test_errors(void **st)
 	load_bad("devices: {loop: {dir: relative/dir}}\n",
 		 "t.yml:1:23: devices.loop.dir: 'relative/dir' is not an absolute path");
 	load_bad("foo: 1\n",
-		 "t.yml:1:1: unknown key 'foo'; allowed at the top level: name, description, devices, raid, lvm, luks, fs, bench, faults, matrix");
+		 "t.yml:1:1: unknown key 'foo'; allowed at the top level: name, description, devices, raid, lvm, luks, fs, bench, faults, export, matrix");
 	load_bad("luks:\n  cypher: aes-xts-plain64\n",
 		 "t.yml:2:3: unknown key 'cypher' in luks; allowed: type, cipher, key_size, sector_size, pbkdf, flags, no_read_workqueue, no_write_workqueue, same_cpu_crypt, allow_discards");
 	load_bad("raid: [1, 10]\n",
@@ -310,7 +310,7 @@ static void test_errors(void **st)
 	load_bad("fs:\n  type: ext4\n  type: xfs\n",
 		 "t.yml:3:3: duplicate key 'type'; each key may appear once");
 	load_bad("- a\n- b\n",
-		 "t.yml:1:1: expected a mapping of keys at the top level (name, description, devices, raid, lvm, luks, fs, bench, faults, matrix), got a list");
+		 "t.yml:1:1: expected a mapping of keys at the top level (name, description, devices, raid, lvm, luks, fs, bench, faults, export, matrix), got a list");
 	load_bad("", "t.yml:1:1: empty stack description; expected a mapping with keys such as devices, raid, lvm, luks, fs, bench");
 	load_bad("# only a comment\n", "t.yml:1:1: empty stack description; expected a mapping with keys such as devices, raid, lvm, luks, fs, bench");
 	load_bad("a: b\n---\nc: d\n", "t.yml:2:1: a second YAML document; a stack file holds exactly one");

@@ -46,15 +46,6 @@ static void export_plan(const struct sb_layer *l, struct sb_plan *p)
 			 "pair, the namespaces and the run directory (keys included)");
 }
 
-/* What this build serves; the others are refused before anything exists. */
-static int export_supported(const struct sb_export_spec *e, struct sb_err *err)
-{
-	if (e->protocols & SB_EXPORT_SMB)
-		return sb_err_set(err, -ENOTSUP, "export.protocol smb is not implemented in this build "
-				  "(sshfs and nfs are); drop it from export.protocol");
-	return 0;
-}
-
 static int export_build(struct sb_layer *l, struct sb_err *err)
 {
 	const struct sb_export_spec *e = &l->spec->export;
@@ -64,9 +55,6 @@ static int export_build(struct sb_layer *l, struct sb_err *err)
 
 	if (!l->below || !l->below->mountpoint[0])
 		return sb_err_set(err, -EINVAL, "export needs the mounted filesystem below it");
-	rc = export_supported(e, err);
-	if (rc)
-		return rc;
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return sb_err_set(err, -ENOMEM, "out of memory");
@@ -87,6 +75,8 @@ static int export_build(struct sb_layer *l, struct sb_err *err)
 		rc = sb_export_sshfs_build(st, e, l->below->mountpoint, p, err);
 	if (!rc && (e->protocols & SB_EXPORT_NFS))
 		rc = sb_export_nfs_build(st, e, l->below->mountpoint, p, err);
+	if (!rc && (e->protocols & SB_EXPORT_SMB))
+		rc = sb_export_smb_build(st, e, l->below->mountpoint, p, err);
 	return rc;
 }
 

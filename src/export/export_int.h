@@ -71,6 +71,9 @@ int sb_export_sshfs_build(struct sb_state *st, const struct sb_export_spec *e, c
 int sb_export_nfs_build(struct sb_state *st, const struct sb_export_spec *e, const char *export_dir,
 			struct sb_export_priv *p, struct sb_err *err);
 int sb_export_nfsd_stop(const char *ns, struct sb_err *err);
+/* smb.c: a private smbd and the kernel CIFS client. */
+int sb_export_smb_build(struct sb_state *st, const struct sb_export_spec *e, const char *export_dir,
+			struct sb_export_priv *p, struct sb_err *err);
 /* A daemon in ns, recorded before it starts, its pid once it has. */
 int sb_export_daemon(struct sb_state *st, const char *name, const char *ns, const char *const *argv,
 		     const char *log, char *id, size_t idlen, struct sb_err *err);

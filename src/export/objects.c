@@ -14,6 +14,7 @@
 #include "export/export_int.h"
 
 #include <dirent.h>
+#include <ftw.h>
 #include <libmount/libmount.h>
 #include <stdio.h>
 #include <string.h>
@@ -53,26 +54,23 @@ static int do_umount(const char *dir, struct sb_err *err)
 	return 0;
 }
 
-/* The run directory holds only files we wrote (no subdirectories). */
+static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)ftw;
+	if (flag == FTW_DP)
+		return rmdir(path) && errno != ENOENT ? -1 : 0;
+	return unlink(path) && errno != ENOENT ? -1 : 0;
+}
+
+/* The run directory: keys, configs, logs, smbd's tdb directories. Depth
+ * first, never through a symlink or into another filesystem (a client
+ * mountpoint still mounted stays, and the rmdir of it fails: said). */
 static int remove_rundir(const char *dir, struct sb_err *err)
 {
-	char path[SB_PATH_MAX + 256];
-	struct dirent *de;
-	DIR *d = opendir(dir);
-
-	if (!d)
-		return errno == ENOENT ? 0 : sb_err_sys(err, -errno, "cannot open %s", dir);
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.' && (!de->d_name[1] || (de->d_name[1] == '.' && !de->d_name[2])))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (unlink(path) && errno != ENOENT && errno != EISDIR) {
-			closedir(d);
-			return sb_err_sys(err, -errno, "cannot remove %s", path);
-		}
-	}
-	closedir(d);
-	if (rmdir(dir) && errno != ENOENT)
+	if (access(dir, F_OK) && errno == ENOENT)
+		return 0;
+	if (nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT))
 		return sb_err_sys(err, -errno, "cannot remove %s", dir);
 	return 0;
 }

@@ -67,15 +67,6 @@ const char *sb_suite_names(void)
 	return names[0] ? names : sb_names_join(names, sizeof(names), ", ", sb_suite_name);
 }
 
-void sb_bench_spec_defaults(struct sb_bench_spec *b)
-{
-	memset(b, 0, sizeof(*b));
-	b->repeat = 1;
-	b->chunk = 8192;
-	b->files = 1;
-	b->fsync = true;
-}
-
 void sb_suite_note(struct sb_suite_ctx *c, const char *fmt, ...)
 {
 	char buf[512];

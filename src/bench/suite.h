@@ -32,13 +32,7 @@ bool sb_suite_exists(const char *name);
 /* The names, comma-separated: "bonnie, fio-matrix, dd, smallfile, quick" */
 const char *sb_suite_names(void);
 
-/* Defaults for the bench.* keys the suites read (chunk 8KiB, files 1,
- * fsync true, repeat 1, size/runtime 0 = per suite). */
-void sb_bench_spec_defaults(struct sb_bench_spec *b);
-
-/* Apply one "bench.KEY=VALUE" (bench.size, bench.runtime, bench.ramp,
- * bench.chunk, bench.files, bench.fsync, bench.repeat); -EINVAL with a
- * message for anything else or a bad value. */
-int sb_bench_set(struct sb_bench_spec *b, const char *kv, struct sb_err *err);
+/* The bench.* keys' defaults and `--set bench.KEY=VALUE` come from the
+ * stack format's own bench rows: sb_spec_bench_keys() in spec/spec.h. */
 
 #endif

@@ -199,10 +199,10 @@ static int bench_run(struct sb_args *a, struct target_run *t, struct sb_err *err
 		ro.table = &to;
 		return sb_run_bench_built(&ro, stack_name, err);
 	}
-	/* --target mode: --set takes bench.* keys only */
-	for (unsigned i = 0; i < ro.nsets; i++)
-		if ((rc = sb_bench_set(&t->b, ro.sets[i], err)) < 0)
-			return rc;
+	/* --target mode: --set takes bench.* keys only, through the rows of
+	 * a stack file's bench section */
+	if ((rc = sb_spec_bench_keys((const char *const *)ro.sets, ro.nsets, &t->b, err)) < 0)
+		return rc;
 	if (!suite_arg || !t->target)
 		return sb_err_set(err, -EINVAL, "bench: --suite and --target go together");
 	/* a missing target is a missing input, exit 2 like a missing stack file */
@@ -239,7 +239,6 @@ int sb_cmd_bench(int argc, char **argv, struct sb_err *err)
 		free(t);
 		return sb_err_set(err, -ENOMEM, "out of memory");
 	}
-	sb_bench_spec_defaults(&t->b);
 	rc = bench_run(&a, t, err);
 	free(t);
 	sb_args_free(&a);

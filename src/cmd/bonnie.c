@@ -275,7 +275,8 @@ int sb_cmd_bonnie(int argc, char **argv, struct sb_err *err)
 		return rc;
 	if ((rc = switch_user(&b, err)) < 0)
 		return rc;
-	sb_bench_spec_defaults(&spec);
+	if ((rc = sb_spec_bench_keys(NULL, 0, &spec, err)) < 0)
+		return rc;
 	spec.size = b.size;
 	spec.chunk = b.chunk ? b.chunk : 8192;
 	spec.files = b.files;

@@ -441,6 +441,60 @@ out:
 	return rc;
 }
 
+/* bench.* keys only: a prefix check first, so the message names the rule
+ * rather than a key the spec would accept elsewhere. */
+static int bench_key_only(const char *arg, struct sb_err *err)
+{
+	if (strncmp(arg, "bench.", 6))
+		return sb_err_set(err, -EINVAL, "--set %s: only bench.* keys go with --target "
+				  "(the stack's other keys need a stack file)", arg);
+	if (!strncmp(arg, "bench.suites", 12) && (arg[12] == '=' || arg[12] == '.'))
+		return sb_err_set(err, -EINVAL, "--set %s: with --target the suites are --suite's", arg);
+	return 0;
+}
+
+int sb_spec_bench_keys(const char *const *setargs, unsigned nsets, struct sb_bench_spec *out,
+		       struct sb_err *err)
+{
+	struct sb_spec_ctx c = { .file = "--set", .err = err };
+	struct sb_stack_spec *s = calloc(1, sizeof(*s));
+	struct set_op *sets = calloc(nsets + 1, sizeof(*sets));
+	struct sb_ynode *tree = sb_ytree_new(SB_Y_MAP, 1, 1), *v;
+	unsigned i;
+	int rc = 0;
+
+	if (!s || !sets || !tree) {
+		rc = sb_err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < nsets && rc == 0; i++) {
+		rc = bench_key_only(setargs[i], err);
+		if (rc == 0)
+			rc = parse_set(setargs[i], &sets[i], err);
+		if (rc == 0) {
+			v = sets[i].value;
+			sets[i].value = NULL;
+			rc = tree_put(&c, tree, sets[i].path, v, sets[i].origin);
+		}
+	}
+	c.root = tree;
+	if (rc == 0)
+		rc = sb_spec_defaults(s, err);
+	if (rc == 0)
+		rc = sb_spec_convert(&c, s);
+	if (rc == 0)
+		*out = s->bench;
+out:
+	sb_ytree_free(tree);   /* before the origins its nodes point to */
+	for (i = 0; sets && i < nsets; i++) {
+		free(sets[i].origin);
+		sb_ytree_free(sets[i].value);
+	}
+	free(sets);
+	free(s);
+	return rc;
+}
+
 int sb_spec_load(const char *path, const char *const *sets, unsigned nsets,
 		 struct sb_spec_list *out, struct sb_err *err)
 {

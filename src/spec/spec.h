@@ -187,6 +187,14 @@ int sb_spec_load_buffer(const char *buf, size_t len, const char *name,
 			const char *const *sets, unsigned nsets,
 			struct sb_spec_list *out, struct sb_err *err);
 
+/* `bench --suite --target` (no stack file): the bench section's defaults
+ * with the given "bench.KEY=VALUE" --set arguments applied through the same
+ * option rows as a stack file's bench section (one option system: units,
+ * ranges, messages). Keys outside bench.* and bench.suites are refused
+ * (-EINVAL). The stack-level checks do not apply: nothing is built. */
+int sb_spec_bench_keys(const char *const *sets, unsigned nsets, struct sb_bench_spec *out,
+		       struct sb_err *err);
+
 struct json_object;
 /* Every key of the option tables with its effective value: sizes in bytes,
  * durations in nanoseconds, under the tables' key names. Disabled optional

@@ -102,7 +102,7 @@ static void test_estimate(void **state)
 	struct sb_sizing z1, z2;
 	double lo1, hi1, lo2, hi2;
 
-	sb_bench_spec_defaults(&b);
+	assert_int_equal(sb_spec_bench_keys(NULL, 0, &b, NULL), 0);
 	sb_sizing_choose("bonnie", 0, 1 * GiB, 0, &z1);
 	sb_sizing_choose("bonnie", 0, 2 * GiB, 0, &z2);
 	sb_sizing_estimate("bonnie", &z1, &b, &lo1, &hi1);

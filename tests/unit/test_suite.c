@@ -25,7 +25,7 @@ static void test_quick_shape(void **state)
 	const char *figures[] = { "seq_write", "seq_read", "randread_iops", "randwrite_iops" };
 
 	assert_non_null(mkdtemp(dir));
-	sb_bench_spec_defaults(&b);
+	assert_int_equal(sb_spec_bench_keys(NULL, 0, &b, NULL), 0);
 	b.size = 4 << 20;
 	b.runtime_ns = 200000000;
 	if (sb_suite_run("quick", &b, dir, NULL, 0, 2, &s, &err) < 0)
@@ -66,7 +66,7 @@ static void test_dd_passes(void **state)
 	const char *names[] = { "write", "read" };
 
 	assert_non_null(mkdtemp(dir));
-	sb_bench_spec_defaults(&b);
+	assert_int_equal(sb_spec_bench_keys(NULL, 0, &b, NULL), 0);
 	b.size = 4 << 20;
 	if (sb_suite_run("dd", &b, dir, NULL, 0, 1, &s, &err) < 0)
 		fail_msg("dd: %s", err.msg);
@@ -109,7 +109,7 @@ static void test_unknown_suite(void **state)
 	struct sb_err err = { 0 };
 	struct json_object *s = NULL;
 
-	sb_bench_spec_defaults(&b);
+	assert_int_equal(sb_spec_bench_keys(NULL, 0, &b, NULL), 0);
 	assert_int_equal(sb_suite_run("nope", &b, "/tmp", NULL, 0, 1, &s, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "unknown suite 'nope'"));
 	assert_null(s);
@@ -149,33 +149,38 @@ static void test_spec_allows_the_registry(void **state)
 	assert_string_equal(allowed, sb_suite_names());
 }
 
+/* bench --target's --set: the bench section's rows, as in a stack file */
+static int set1(struct sb_bench_spec *b, const char *kv, struct sb_err *err)
+{
+	const char *sets[] = { kv };
+
+	sb_err_clear(err);
+	return sb_spec_bench_keys(sets, 1, b, err);
+}
+
 static void test_bench_set(void **state)
 {
+	const char *all[] = { "bench.size=64MiB", "bench.runtime=2s", "bench.chunk=16k",
+			      "bench.files=0", "bench.fsync=false", "bench.repeat=3" };
 	struct sb_bench_spec b;
 	struct sb_err err = { 0 };
 
-	sb_bench_spec_defaults(&b);
-	assert_int_equal(sb_bench_set(&b, "bench.size=64MiB", &err), 0);
+	assert_int_equal(sb_spec_bench_keys(all, 6, &b, &err), 0);
 	assert_int_equal(b.size, 64 << 20);
-	assert_int_equal(sb_bench_set(&b, "bench.runtime=2s", &err), 0);
 	assert_int_equal(b.runtime_ns, 2000000000ULL);
-	assert_int_equal(sb_bench_set(&b, "bench.chunk=16k", &err), 0);
 	assert_int_equal(b.chunk, 16384);
-	assert_int_equal(sb_bench_set(&b, "bench.files=0", &err), 0);
 	assert_int_equal(b.files, 0);
-	assert_int_equal(sb_bench_set(&b, "bench.fsync=false", &err), 0);
 	assert_false(b.fsync);
-	assert_int_equal(sb_bench_set(&b, "bench.repeat=3", &err), 0);
 	assert_int_equal(b.repeat, 3);
-	sb_err_clear(&err);
-	assert_int_equal(sb_bench_set(&b, "devices.loop.size=1GiB", &err), -EINVAL);
-	assert_non_null(strstr(err.msg, "unknown key"));
-	sb_err_clear(&err);
-	assert_int_equal(sb_bench_set(&b, "bench.size=lots", &err), -EINVAL);
-	sb_err_clear(&err);
-	assert_int_equal(sb_bench_set(&b, "bench.fsync=maybe", &err), -EINVAL);
-	sb_err_clear(&err);
-	assert_int_equal(sb_bench_set(&b, "bench.size", &err), -EINVAL);
+	assert_int_equal(set1(&b, "bench.files=1001", &err), -EINVAL);   /* the row's range, 0..1000 */
+	assert_non_null(strstr(err.msg, "bench.files"));
+	assert_int_equal(set1(&b, "devices.loop.size=1GiB", &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "only bench.* keys"));
+	assert_int_equal(set1(&b, "bench.suites=[dd]", &err), -EINVAL);
+	assert_int_equal(set1(&b, "bench.nosuch=1", &err), -EINVAL);
+	assert_int_equal(set1(&b, "bench.size=lots", &err), -EINVAL);
+	assert_int_equal(set1(&b, "bench.fsync=maybe", &err), -EINVAL);
+	assert_int_equal(set1(&b, "bench.size", &err), -EINVAL);
 }
 
 int main(void)

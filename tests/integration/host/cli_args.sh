@@ -34,10 +34,10 @@ expect() {
 	grep -q 'loop' "$tmp/out" && grep -Eq '2 (sparse|preallocated) files of 512 MiB' "$tmp/out" && ok "plan FILE --set ..." ||
 	bad "plan FILE --set: $(cat "$tmp/err")"
 # build FILE --set KEY=BAD: the --set is read (a validation error naming it), not "exactly one file"
-expect 2 'raid.level' build "$src/stacks/ext4.yml" --set raid.level=4
-expect 2 'raid.level' build-and-test "$src/stacks/ext4.yml" --set raid.level=4
-expect 2 'raid.level' bench "$src/stacks/ext4.yml" --set raid.level=4
-expect 2 'raid.level' validate "$src/stacks/ext4.yml" --set raid.level=4
+expect 2 'raid.level' build "$src/stacks/ext4.yml" --set raid.level=7
+expect 2 'raid.level' build-and-test "$src/stacks/ext4.yml" --set raid.level=7
+expect 2 'raid.level' bench "$src/stacks/ext4.yml" --set raid.level=7
+expect 2 'raid.level' validate "$src/stacks/ext4.yml" --set raid.level=7
 
 # --- `--`, missing values, no abbreviations, unknown options -------------
 expect 2 '^stackbench: --keys:1:1: cannot open the stack file' validate -- --keys

@@ -89,6 +89,16 @@ for n, d in sorted(clients.items()):
     pl = d.get("per_layer", [{}])[-1]
     if pl.get("layer") != "export" or not pl.get("expected", {}).get("seq_write_mbs"):
         bad("%s: no per-layer export row with an expected figure: %s" % (n, pl))
+    # SSHFS: the cipher ceiling is the local row's ciphers.ssh figure at
+    # 16 KiB (run.c records the export's SSH ciphers; export_rows.c uses it)
+    if e.get("protocol") == "sshfs":
+        c = [x for x in local.get("ciphers", {}).get("ssh", []) if x.get("cipher") == e.get("cipher")]
+        want = c[0].get("blocks", {}).get("16384") if c else None
+        if not want or pl.get("ssh_cipher_mbs") != want:
+            bad("%s: ssh_cipher_mbs %s, the local row's ciphers.ssh at 16384: %s"
+                % (n, pl.get("ssh_cipher_mbs"), want))
+        else:
+            print("    %s: SSH cipher ceiling %.0f MB/s (ciphers.ssh, 16 KiB blocks)" % (n, want))
 sys.exit(0 if ok else 1)
 PY
 "$SB" compare --per-layer "$res"/*.json 2>&1 | grep -E 'export|SSHFS' | sed 's/^/    /'

@@ -19,7 +19,7 @@ pkgs=(
 	libcmocka-dev libclang-rt-14-dev python3
 	# run: the tools stackbench drives or compares against, and the
 	# throwaway kernel for machines whose kernel lacks md/device-mapper
-	user-mode-linux mdadm lvm2 cryptsetup-bin e2fsprogs xfsprogs udev kmod util-linux
+	user-mode-linux mdadm lvm2 cryptsetup-bin e2fsprogs xfsprogs btrfs-progs udev kmod util-linux
 	fio bonnie++ procps
 	# fio2gnuplot (tests/integration/host/job_fio.sh) imports six; fio does not depend on it
 	python3-six

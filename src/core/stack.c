@@ -15,6 +15,7 @@
 
 #include <linux/dm-ioctl.h>
 
+#include "spec/part.h"
 #include "sys/udev.h"
 #include "util/log.h"
 
@@ -75,7 +76,7 @@ int sb_stack_init(struct sb_stack *s, const struct sb_stack_spec *spec, struct s
 	if ((size_t)snprintf(s->rundir, sizeof(s->rundir), "%s/%s",
 			     d->loop.dir[0] ? d->loop.dir : "/var/tmp/stackbench", spec->name) >= sizeof(s->rundir))
 		return sb_err_set(err, -ENAMETOOLONG, "stack %s: run directory path too long", spec->name);
-	if (!spec->raid.enabled && ndev != 1)
+	if (!spec->raid.enabled && ndev != 1 && !sb_spec_fs_spans(spec))
 		return sb_err_set(err, -EINVAL, "stack %s: without raid the stack needs exactly one device, not %u",
 				  spec->name, ndev);
 	if (spec->raid.enabled && spec->raid.devices && ndev != spec->raid.devices)

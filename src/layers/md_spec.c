@@ -223,7 +223,8 @@ static int check_raid(const struct sb_spec_ctx *c, struct sb_stack_spec *s)
 		if (loop && !sb_spec_given(c, "devices.loop.count"))
 			l->count = 1;
 		have = loop ? l->count : s->devices.ndisks;
-		if (have != 1)
+		/* a filesystem over several devices counts its own (its check) */
+		if (have != 1 && !sb_spec_fs_spans(s))
 			return sb_spec_fail_at(c, loop ? "devices.loop.count" : "devices.disks", true,
 					    "%s: %u devices but no raid section; without raid a stack uses exactly one device (add raid: {level: 1|5|6|10})",
 					    loop ? "devices.loop.count" : "devices.disks", have);

@@ -11,6 +11,7 @@
 
 #include "core/layer.h"
 #include "core/stack.h"
+#include "spec/part.h"
 #include "sys/sysfs.h"
 #include "util/log.h"
 #include "util/fs.h"
@@ -23,10 +24,24 @@ static void mount_path(const struct sb_stack_spec *spec, char *out, size_t len)
 	snprintf(out, len, "%s/mnt/%s", sb_state_dir(), spec->name);
 }
 
+/* fs.mount_options, then what the filesystem adds from its own keys. */
+static void mount_opts(const struct sb_stack_spec *spec, char *buf, size_t len)
+{
+	const struct sb_spec_part *p;
+	char extra[SB_OPTSTR_MAX] = "";
+	unsigned i;
+
+	for (i = 0; (p = sb_spec_part_at(i)); i++)
+		if (p->fs_type && !strcmp(p->fs_type, spec->fs.type) && p->mount_options)
+			p->mount_options(spec, extra, sizeof(extra));
+	snprintf(buf, len, "%s%s%s", spec->fs.mount_options, spec->fs.mount_options[0] && extra[0] ? "," : "", extra);
+}
+
 static void mount_plan(const struct sb_layer *l, struct sb_plan *p)
 {
-	char dir[SB_PATH_MAX], dev[SB_PATH_MAX];
-	const char *opts = l->spec->fs.mount_options;
+	char dir[SB_PATH_MAX], dev[SB_PATH_MAX], opts[2 * SB_OPTSTR_MAX];
+
+	mount_opts(l->spec, opts, sizeof(opts));
 
 	mount_path(l->spec, dir, sizeof(dir));
 	sb_layer_predict_dev(l->below, dev, sizeof(dev));
@@ -57,10 +72,12 @@ static bool is_mounted(const char *target)
 static int mount_build(struct sb_layer *l, struct sb_err *err)
 {
 	struct sb_state *st = &l->stack->state;
-	const char *dev, *opts = l->spec->fs.mount_options;
+	char dir[SB_PATH_MAX], msg[512], opts[2 * SB_OPTSTR_MAX];
 	struct libmnt_context *cxt;
-	char dir[SB_PATH_MAX], msg[512];
+	const char *dev;
 	int rc;
+
+	mount_opts(l->spec, opts, sizeof(opts));
 
 	if (!l->below || l->below->ndev != 1)
 		return sb_err_set(err, -EINVAL, "mount needs exactly one device below it");
@@ -171,6 +188,7 @@ static bool mount_exists(const struct sb_state_obj *obj)
 
 static int mount_describe(const struct sb_layer *l, struct json_object *out, struct sb_err *err)
 {
+	char opts[2 * SB_OPTSTR_MAX];
 	struct libmnt_table *tb;
 	struct libmnt_fs *fs;
 
@@ -184,7 +202,8 @@ static int mount_describe(const struct sb_layer *l, struct json_object *out, str
 	json_object_object_add(out, "source", json_object_new_string(mnt_fs_get_source(fs) ?: ""));
 	json_object_object_add(out, "fstype", json_object_new_string(mnt_fs_get_fstype(fs) ?: ""));
 	json_object_object_add(out, "options", json_object_new_string(mnt_fs_get_options(fs) ?: ""));
-	json_object_object_add(out, "options_requested", json_object_new_string(l->spec->fs.mount_options));
+	mount_opts(l->spec, opts, sizeof(opts));
+	json_object_object_add(out, "options_requested", json_object_new_string(opts));
 	mnt_unref_table(tb);
 	return 0;
 }

@@ -50,6 +50,16 @@ struct sb_spec_part {
 	 * ×2 on "), `summary` after them (" → LVM ..."). Either may be NULL. */
 	void (*prefix)(const struct sb_stack_spec *s, char *buf, size_t len);
 	void (*summary)(const struct sb_stack_spec *s, char *buf, size_t len);
+	/* A filesystem that spans every device below it (btrfs's own raid1/
+	 * raid10 profiles): without a raid section the stack may then have
+	 * several devices, and the layer takes them all (l->below->ndev),
+	 * exposing one of them to the mount layer. NULL: one device. */
+	bool (*spans_devices)(const struct sb_stack_spec *s);
+	/* A filesystem's mount options from its own keys (btrfs: fs.compress
+	 * as compress=), joined after fs.mount_options by the mount layer;
+	 * they bypass the fs.mount_options allow-list, which is for what a
+	 * stack file writes there. NULL: none. */
+	void (*mount_options)(const struct sb_stack_spec *s, char *buf, size_t len);
 	/* Extra read-only values for sb_spec_to_json of its top-level section
 	 * (md: md_layout, copies). */
 	void (*json)(const struct sb_stack_spec *s, struct json_object *section);
@@ -74,6 +84,9 @@ bool sb_spec_is_pow2(uint64_t v);
 
 /* fs.mkfs_options against mke2fs's allow-list (fsopts.c), for ext4. */
 int sb_spec_check_mke2fs_options(const struct sb_spec_ctx *c, const struct sb_stack_spec *s);
+
+/* Does the chosen filesystem span all the devices (its spans_devices)? */
+bool sb_spec_fs_spans(const struct sb_stack_spec *s);
 
 /* "buf += fmt" for summary pieces. */
 void sb_spec_append(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

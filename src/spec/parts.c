@@ -261,3 +261,14 @@ void sb_spec_json_parts(const struct sb_stack_spec *s, const struct sb_opt *row,
 	if (p && p->json)
 		p->json(s, obj);
 }
+
+bool sb_spec_fs_spans(const struct sb_stack_spec *s)
+{
+	const struct sb_spec_part *p;
+	unsigned i;
+
+	for (i = 0; (p = sb_spec_part_at(i)); i++)
+		if (p->fs_type && !strcmp(p->fs_type, s->fs.type))
+			return p->spans_devices && p->spans_devices(s);
+	return false;
+}

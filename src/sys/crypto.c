@@ -9,6 +9,8 @@
 
 #include <libcryptsetup.h>
 
+#include "util/fs.h"
+
 int sb_crypto_kernel_name(const char *spec, char *name, size_t len,
 			  char *fallback, size_t fblen, struct sb_err *err)
 {
@@ -146,36 +148,10 @@ int sb_crypto_parse(const char *text, const char *want, struct sb_crypto_alg *be
 
 char *sb_crypto_proc_text(const char *path, struct sb_err *err)
 {
-	FILE *f = fopen(path, "re");
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
+	char *buf = sb_fs_read_text(path);
 
-	if (!f) {
-		sb_err_sys(err, -errno, "open %s", path);
-		return NULL;
-	}
-	for (;;) {
-		size_t n;
-
-		if (cap - len < 4096) {
-			char *nb = realloc(buf, cap + 65536);
-
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				sb_err_set(err, -ENOMEM, "out of memory reading %s", path);
-				return NULL;
-			}
-			buf = nb;
-			cap += 65536;
-		}
-		n = fread(buf + len, 1, cap - len - 1, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	fclose(f);
-	buf[len] = '\0';
+	if (!buf)
+		sb_err_sys(err, -errno, "reading %s", path);
 	return buf;
 }
 

@@ -146,6 +146,15 @@ static int resolve(const char *path, struct sb_disk_info *info, struct sb_err *e
 	return 0;
 }
 
+/* The disk itself (idx 0) or one of its partitions, for a message. */
+static void part_name(const struct sb_disk_info *info, char pnames[][64], int idx, char *out, size_t len)
+{
+	if (idx == 0)
+		sb_safety_textf(out, len, "%s", info->name);
+	else
+		sb_safety_textf(out, len, "its partition %s", pnames[idx - 1]);
+}
+
 /* Mounted or swap, the disk itself (index 0) or one of its partitions. */
 static int check_in_use(const struct sb_disk_info *info, struct sb_err *err)
 {
@@ -163,10 +172,7 @@ static int check_in_use(const struct sb_disk_info *info, struct sb_err *err)
 	idx = sb_safety_mountinfo_find(text, devs, (unsigned)np + 1, where, sizeof(where));
 	free(text);
 	if (idx >= 0) {
-		if (idx == 0)
-			sb_safety_textf(what, sizeof(what), "%s", info->name);
-		else
-			sb_safety_textf(what, sizeof(what), "its partition %s", pnames[idx - 1]);
+		part_name(info, pnames, idx, what, sizeof(what));
 		return sb_err_set(err, -SB_EREFUSED, "disk %s: %s is mounted at %s; unmount it first",
 				  info->path, what, where);
 	}
@@ -176,10 +182,7 @@ static int check_in_use(const struct sb_disk_info *info, struct sb_err *err)
 	idx = sb_safety_swaps_find(text, devs, (unsigned)np + 1, where, sizeof(where));
 	free(text);
 	if (idx >= 0) {
-		if (idx == 0)
-			sb_safety_textf(what, sizeof(what), "%s", info->name);
-		else
-			sb_safety_textf(what, sizeof(what), "its partition %s", pnames[idx - 1]);
+		part_name(info, pnames, idx, what, sizeof(what));
 		return sb_err_set(err, -SB_EREFUSED, "disk %s: %s is in use as swap (%s); swapoff it first",
 				  info->path, what, where);
 	}

@@ -15,6 +15,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "util/fs.h"
+
 /* ---------------------------------------------------------------- files */
 
 /* snprintf into a PATH_MAX buffer. A truncated path would name some other
@@ -45,31 +47,7 @@ void sb_safety_textf(char *out, size_t len, const char *fmt, ...)
 
 char *sb_safety_read_text(const char *path)
 {
-	FILE *f = fopen(path, "re");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, r;
-
-	if (!f)
-		return NULL;
-	for (;;) {
-		if (cap - len < 4096) {
-			char *nb = realloc(buf, cap + 65536);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = nb;
-			cap += 65536;
-		}
-		r = fread(buf + len, 1, cap - len - 1, f);
-		len += r;
-		if (r == 0)
-			break;
-	}
-	buf[len] = '\0';
-	fclose(f);
-	return buf;
+	return sb_fs_read_text(path);
 }
 
 /* First line of a sysfs attribute, trailing blanks removed; false if absent. */

@@ -138,3 +138,33 @@ int sb_fs_own_copy(char *out, size_t len, const char *built, const char *install
 	snprintf(out, len, "%s", in_build ? installed : built);
 	return access(out, mode) == 0 ? 0 : -ENOENT;
 }
+
+char *sb_fs_read_text(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL, *nb;
+	size_t len = 0, cap = 0, n;
+
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (cap - len < 4096) {
+			nb = realloc(buf, cap + 65536);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				errno = ENOMEM;
+				return NULL;
+			}
+			buf = nb;
+			cap += 65536;
+		}
+		n = fread(buf + len, 1, cap - len - 1, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	fclose(f);
+	buf[len] = '\0';
+	return buf;
+}

@@ -28,4 +28,9 @@ int sb_dir_open_trusted(const char *path, bool create, struct sb_err *err);
  * says what it looked for). */
 int sb_fs_own_copy(char *out, size_t len, const char *built, const char *installed, int mode);
 
+/* The whole of a (small, e.g. /proc) text file, NUL-terminated, in memory
+ * the caller frees; NULL with errno set when it cannot be read. Read until
+ * EOF, not by st_size: /proc files report 0. */
+char *sb_fs_read_text(const char *path);
+
 #endif

@@ -112,6 +112,19 @@ sb_plain_test() {
 	export STACKBENCH_STATE_DIR=$tmp/$1-state
 }
 
+# sb_root_test NAME: the preamble of a host test that builds stacks on loop
+# devices of this kernel: root checked, sb and src, a private scratch dir
+# tmp with the state dir in it, and an EXIT trap that tears down what that
+# state records and removes tmp.
+sb_root_test() {
+	sb=$SB
+	src=$SB_ROOT
+	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/sb-$1.XXXXXX")
+	export STACKBENCH_STATE_DIR=$tmp/state
+	trap '"$sb" -q teardown --all >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+}
+
 # sb_uml_test "$0" "$@": the preamble of a test that needs md and
 # device-mapper. On a kernel without them it re-runs the script as root
 # inside the throwaway kernel (scripts/uml-run.sh) and never returns; there
@@ -197,7 +210,16 @@ sb_uml_scratch() {
 	tmp=$(mktemp -d "${SB_TEST_DIR:-/tmp}/sb-$1.XXXXXX")
 	export STACKBENCH_STATE_DIR=$tmp/state
 	fails=0
+	fail() { sb_uml_fail "$@"; }
 	trap sb_uml_cleanup EXIT
+}
+
+# sb_uml_tmp: for the UML tests that count in FAILED (as the host tests
+# do): TMP, the harness's per-test dir when it gives one, and FAILED=0.
+sb_uml_tmp() {
+	TMP=${SB_TEST_DIR:-$(mktemp -d)}
+	mkdir -p "$TMP"
+	FAILED=0
 }
 sb_uml_cleanup() {
 	"$SB" -q teardown --all >/dev/null 2>&1

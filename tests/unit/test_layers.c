@@ -6,6 +6,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "fixture.h"
+
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,16 +16,6 @@
 #include "core/layer.h"
 #include "core/stack.h"
 #include "spec/part.h"
-
-static struct sb_spec_list load(const char *yaml, int want_rc, struct sb_err *err)
-{
-	struct sb_spec_list l = { 0 };
-	int rc = sb_spec_load_buffer(yaml, strlen(yaml), "t.yml", NULL, 0, &l, err);
-
-	if (rc != want_rc)
-		fail_msg("load: rc %d, want %d: %s", rc, want_rc, err->msg);
-	return l;
-}
 
 static void test_registry_complete(void **ctx)
 {
@@ -61,7 +53,7 @@ static void test_order_and_needs(void **ctx)
 {
 	static const char *const want[] = { "loop", "fault", "md", "lvm", "luks", "ext4", "mount" };
 	struct sb_err err = { 0 };
-	struct sb_spec_list l = load(full, 0, &err);
+	struct sb_spec_list l = sb_t_load(full, 0, &err);
 	struct sb_kernel_needs n = { 0 };
 	struct sb_stack s = { 0 };
 	unsigned i;
@@ -83,7 +75,7 @@ static void test_order_and_needs(void **ctx)
 static void test_summary_pieces(void **ctx)
 {
 	struct sb_err err = { 0 };
-	struct sb_spec_list l = load(full, 0, &err);
+	struct sb_spec_list l = sb_t_load(full, 0, &err);
 	char sum[512];
 
 	(void)ctx;
@@ -106,9 +98,9 @@ static void test_fs_types_from_registry(void **ctx)
 	for (; *t; t++)
 		ext4 |= !strcmp(*t, "ext4");
 	assert_true(ext4);
-	l = load("fs: {type: zfs}\n", -EINVAL, &err);
+	l = sb_t_load("fs: {type: zfs}\n", -EINVAL, &err);
 	assert_non_null(strstr(err.msg, "fs.type: 'zfs' is not allowed; allowed: ext4"));
-	l = load("fs: {type: ext4, stride: 16}\n", 0, &err);
+	l = sb_t_load("fs: {type: ext4, stride: 16}\n", 0, &err);
 	assert_int_equal(l.items[0].fs.stride, 16);
 	sb_spec_list_free(&l);
 }
@@ -117,7 +109,7 @@ static void test_fs_types_from_registry(void **ctx)
 static void test_json_from_parts(void **ctx)
 {
 	struct sb_err err = { 0 };
-	struct sb_spec_list l = load(full, 0, &err);
+	struct sb_spec_list l = sb_t_load(full, 0, &err);
 	struct json_object *j = NULL, *raid, *fs, *v;
 
 	(void)ctx;
@@ -158,7 +150,7 @@ static void test_layer_data_slots(void **ctx)
 static void test_predicted_devices(void **ctx)
 {
 	struct sb_err err = { 0 };
-	struct sb_spec_list l = load(full, 0, &err);
+	struct sb_spec_list l = sb_t_load(full, 0, &err);
 	struct sb_stack s = { 0 };
 	char dev[256];
 

@@ -6,6 +6,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "fixture.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,25 +16,6 @@
 #include "core/stack.h"
 #include "layers/md_sync.h"
 #include "spec/part.h"
-
-static struct sb_spec_list load(const char *yaml, int want_rc, struct sb_err *err)
-{
-	struct sb_spec_list l = { 0 };
-	int rc = sb_spec_load_buffer(yaml, strlen(yaml), "t.yml", NULL, 0, &l, err);
-
-	if (rc != want_rc)
-		fail_msg("load: rc %d, want %d: %s", rc, want_rc, err->msg);
-	return l;
-}
-
-static void load_bad(const char *yaml, const char *want)
-{
-	struct sb_err err = { 0 };
-	struct sb_spec_list l = load(yaml, -EINVAL, &err);
-
-	assert_string_equal(err.msg, want);
-	sb_spec_list_free(&l);
-}
 
 static void test_defaults(void **ctx)
 {
@@ -44,7 +27,7 @@ static void test_defaults(void **ctx)
 	char sum[256];
 
 	(void)ctx;
-	l = load("devices: {loop: {size: 1GiB}}\nraid: {level: 5}\n", 0, &err);
+	l = sb_t_load("devices: {loop: {size: 1GiB}}\nraid: {level: 5}\n", 0, &err);
 	r = &l.items[0].raid;
 	assert_int_equal(r->devices, 3);                 /* RAID5's minimum */
 	assert_int_equal(l.items[0].devices.loop.count, 3);
@@ -62,7 +45,7 @@ static void test_defaults(void **ctx)
 	assert_non_null(strstr(sum, "RAID5 left-symmetric ×3, 512 KiB chunks"));
 	sb_spec_list_free(&l);
 
-	l = load("devices: {loop: {count: 6, size: 1GiB}}\nraid: {level: 6, layout: ra, chunk: 64KiB}\n", 0, &err);
+	l = sb_t_load("devices: {loop: {count: 6, size: 1GiB}}\nraid: {level: 6, layout: ra, chunk: 64KiB}\n", 0, &err);
 	r = &l.items[0].raid;
 	assert_int_equal(r->devices, 6);
 	assert_string_equal(r->layout, "right-asymmetric");   /* short name, canonical */
@@ -70,7 +53,7 @@ static void test_defaults(void **ctx)
 	assert_int_equal(sb_spec_device_bytes(&l.items[0]), 4ULL << 30);   /* (n-2) x member */
 	sb_spec_list_free(&l);
 
-	l = load("raid: {level: 1}\n", 0, &err);
+	l = sb_t_load("raid: {level: 1}\n", 0, &err);
 	assert_false(sb_spec_raid_stripes(&l.items[0], &chunk, &data));  /* RAID1: no stripes */
 	sb_spec_list_free(&l);
 }
@@ -78,19 +61,19 @@ static void test_defaults(void **ctx)
 static void test_errors(void **ctx)
 {
 	(void)ctx;
-	load_bad("raid: {level: 5, devices: 2}\n",
+	sb_t_load_bad("raid: {level: 5, devices: 2}\n",
 		 "t.yml:1:18: raid.devices: RAID5 needs at least 3 devices, got 2");
-	load_bad("raid: {level: 6, devices: 3}\n",
+	sb_t_load_bad("raid: {level: 6, devices: 3}\n",
 		 "t.yml:1:18: raid.devices: RAID6 needs at least 4 devices, got 3");
-	load_bad("raid: {level: 5, layout: ddf-N-continue}\n",
+	sb_t_load_bad("raid: {level: 5, layout: ddf-N-continue}\n",
 		 "t.yml:1:26: raid.layout: ddf-N-continue is a RAID6 layout; the kernel's RAID5 takes left/right-symmetric/asymmetric, parity-first and parity-last");
-	load_bad("raid: {level: 6, layout: far2}\n",
+	sb_t_load_bad("raid: {level: 6, layout: far2}\n",
 		 "t.yml:1:26: raid.layout: unknown RAID6 layout 'far2'; allowed: left-symmetric, left-asymmetric, right-symmetric, right-asymmetric (or ls, la, rs, ra), parity-first, parity-last, ddf-zero-restart, ddf-N-restart, ddf-N-continue, left-symmetric-6, right-symmetric-6, left-asymmetric-6, right-asymmetric-6, parity-first-6");
-	load_bad("raid: {level: 6, consistency_policy: ppl}\n",
+	sb_t_load_bad("raid: {level: 6, consistency_policy: ppl}\n",
 		 "t.yml:1:38: raid.consistency_policy: ppl (partial parity log) is for RAID5 only, not RAID6");
-	load_bad("raid: {level: 5, bitmap: none, consistency_policy: bitmap}\n",
+	sb_t_load_bad("raid: {level: 5, bitmap: none, consistency_policy: bitmap}\n",
 		 "t.yml:1:52: raid.consistency_policy: bitmap needs raid.bitmap: internal");
-	load_bad("raid: {level: 5, estimate_member_size: 4TB}\n",
+	sb_t_load_bad("raid: {level: 5, estimate_member_size: 4TB}\n",
 		 "t.yml:1:40: raid.estimate_member_size: the estimate comes from the measured initial sync; it needs raid.sync: wait");
 }
 
@@ -100,14 +83,14 @@ static void test_ppl_and_ddf(void **ctx)
 	struct sb_spec_list l;
 
 	(void)ctx;
-	l = load("raid: {level: 5, consistency_policy: ppl}\n", 0, &err);
+	l = sb_t_load("raid: {level: 5, consistency_policy: ppl}\n", 0, &err);
 	assert_string_equal(l.items[0].raid.bitmap, "none");   /* ppl replaces the bitmap */
 	sb_spec_list_free(&l);
-	l = load("raid: {level: 6, layout: ddf-N-restart}\n", 0, &err);
+	l = sb_t_load("raid: {level: 6, layout: ddf-N-restart}\n", 0, &err);
 	assert_string_equal(l.items[0].raid.md_layout, "ddf-N-restart");
 	assert_int_equal(l.items[0].raid.devices, 4);
 	sb_spec_list_free(&l);
-	l = load("raid: {level: 5, bitmap: none}\n", 0, &err);
+	l = sb_t_load("raid: {level: 5, bitmap: none}\n", 0, &err);
 	assert_string_equal(l.items[0].raid.consistency, "resync");
 	sb_spec_list_free(&l);
 	/* the sysfs layout numbers md_describe reads back (drivers/md/raid5.h) */
@@ -129,7 +112,7 @@ static void test_plan(void **ctx)
 	(void)ctx;
 	assert_non_null(mkdtemp(dir));
 	setenv("STACKBENCH_STATE_DIR", dir, 1);
-	l = load("name: r6\ndevices: {loop: {size: 256MiB}}\n"
+	l = sb_t_load("name: r6\ndevices: {loop: {size: 256MiB}}\n"
 		 "raid: {level: 6, layout: parity-first, chunk: 64KiB}\nfs: {block_size: 4096}\n", 0, &err);
 	assert_int_equal(sb_stack_init(s, &l.items[0], &err), 0);
 	assert_int_equal(sb_stack_plan(s, p, &err), 0);
@@ -151,7 +134,7 @@ static void test_plan(void **ctx)
 	/* xfs takes the same geometry: su = chunk, sw = n-1 on a 5-member RAID5 */
 	memset(s, 0, sizeof(*s));
 	memset(p, 0, sizeof(*p));
-	l = load("name: r5x\ndevices: {loop: {size: 1GiB}}\n"
+	l = sb_t_load("name: r5x\ndevices: {loop: {size: 1GiB}}\n"
 		 "raid: {level: 5, devices: 5, chunk: 128KiB}\nfs: {type: xfs}\n", 0, &err);
 	assert_int_equal(sb_stack_init(s, &l.items[0], &err), 0);
 	assert_int_equal(sb_stack_plan(s, p, &err), 0);
@@ -177,7 +160,7 @@ static void test_estimate(void **ctx)
 	char line[256];
 
 	(void)ctx;
-	l = load("raid: {level: 5, sync: wait, estimate_member_size: 4TB}\n", 0, &err);
+	l = sb_t_load("raid: {level: 5, sync: wait, estimate_member_size: 4TB}\n", 0, &err);
 	m->duration = 3.2;
 	m->member_bytes = 64ULL << 20;
 	m->n = 1;

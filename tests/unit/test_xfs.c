@@ -7,6 +7,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "fixture.h"
+
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,40 +17,6 @@
 
 #include "core/layer.h"
 #include "core/stack.h"
-
-static struct sb_spec_list load(const char *yaml, int want_rc, struct sb_err *err)
-{
-	struct sb_spec_list l = { 0 };
-	int rc = sb_spec_load_buffer(yaml, strlen(yaml), "t.yml", NULL, 0, &l, err);
-
-	if (rc != want_rc)
-		fail_msg("load: rc %d, want %d: %s", rc, want_rc, err->msg);
-	return l;
-}
-
-static void plan_of(const char *yaml, struct sb_plan *plan, unsigned *nlayers, char *top, size_t len)
-{
-	struct sb_err err = { 0 };
-	struct sb_spec_list l = load(yaml, 0, &err);
-	struct sb_stack s = { 0 };
-
-	assert_int_equal(sb_stack_init(&s, &l.items[0], &err), 0);
-	assert_int_equal(sb_stack_plan(&s, plan, &err), 0);
-	*nlayers = s.nlayers;
-	snprintf(top, len, "%s", s.layers[s.nlayers - 2].ops->name);
-	sb_spec_list_free(&l);
-}
-
-static const char *find_step(const struct sb_plan *p, const char *prefix)
-{
-	unsigned i;
-
-	for (i = 0; i < p->nbuild; i++)
-		if (!strncmp(p->build[i], prefix, strlen(prefix)))
-			return p->build[i];
-	fail_msg("no build step starting with '%s'", prefix);
-	return NULL;
-}
 
 /* RAID1 -> LUKS -> xfs: the xfs layer in the stack, no stripe geometry,
  * -f on the stack's own LUKS mapping. */
@@ -59,11 +27,11 @@ static void test_raid1_luks_xfs(void **ctx)
 	unsigned n;
 
 	(void)ctx;
-	plan_of("name: x\ndevices: {loop: {size: 512MiB}}\nraid: {level: 1}\nluks: {sector_size: 4096}\n"
+	sb_t_plan_of("name: x\ndevices: {loop: {size: 512MiB}}\nraid: {level: 1}\nluks: {sector_size: 4096}\n"
 		"fs: {type: xfs}\n", &p, &n, top, sizeof(top));
 	assert_int_equal(n, 5);
 	assert_string_equal(top, "xfs");
-	assert_string_equal(find_step(&p, "xfs:"),
+	assert_string_equal(sb_t_find_step(&p, "xfs:"),
 			    "xfs: wait for udev, then mkfs.xfs -f -b size=4096 -L stackbench on /dev/mapper/sb-x-crypt "
 			    "(libblockdev fs plugin)");
 }
@@ -76,12 +44,12 @@ static void test_raid10_geometry(void **ctx)
 	unsigned n;
 
 	(void)ctx;
-	plan_of("name: x\ndevices: {loop: {size: 512MiB}}\nraid: {level: 10, chunk: 256KiB}\n"
+	sb_t_plan_of("name: x\ndevices: {loop: {size: 512MiB}}\nraid: {level: 10, chunk: 256KiB}\n"
 		"fs: {type: xfs}\n", &p, &n, top, sizeof(top));
-	assert_non_null(strstr(find_step(&p, "xfs:"), " -d su=262144,sw=2 "));
-	plan_of("name: x\ndevices: {loop: {size: 512MiB}}\nraid: {level: 10, chunk: 256KiB}\n"
+	assert_non_null(strstr(sb_t_find_step(&p, "xfs:"), " -d su=262144,sw=2 "));
+	sb_t_plan_of("name: x\ndevices: {loop: {size: 512MiB}}\nraid: {level: 10, chunk: 256KiB}\n"
 		"fs: {type: xfs, su: 64KiB, sw: 3}\n", &p, &n, top, sizeof(top));
-	assert_non_null(strstr(find_step(&p, "xfs:"), " -d su=65536,sw=3 "));
+	assert_non_null(strstr(sb_t_find_step(&p, "xfs:"), " -d su=65536,sw=3 "));
 }
 
 /* On a given disk itself: no -f (it must be clean, as safety left it). */
@@ -92,38 +60,29 @@ static void test_disk_no_force(void **ctx)
 	unsigned n;
 
 	(void)ctx;
-	plan_of("name: x\ndevices: {disks: [/dev/disk/by-id/ata-test]}\nfs: {type: xfs}\n", &p, &n, top, sizeof(top));
-	assert_string_equal(find_step(&p, "xfs:"),
+	sb_t_plan_of("name: x\ndevices: {disks: [/dev/disk/by-id/ata-test]}\nfs: {type: xfs}\n", &p, &n, top, sizeof(top));
+	assert_string_equal(sb_t_find_step(&p, "xfs:"),
 			    "xfs: wait for udev, then mkfs.xfs -b size=4096 -L stackbench on /dev/disk/by-id/ata-test "
 			    "(libblockdev fs plugin)");
-}
-
-static void expect_error(const char *yaml, const char *needle)
-{
-	struct sb_err err = { 0 };
-
-	(void)load(yaml, -EINVAL, &err);
-	if (!strstr(err.msg, needle))
-		fail_msg("'%s' lacks '%s'", err.msg, needle);
 }
 
 static void test_checks(void **ctx)
 {
 	(void)ctx;
 	/* each filesystem's keys only under its own type */
-	expect_error("fs: {type: xfs, stride: 16}\n", "fs.stride: is a key of fs.type ext4, and this stack's fs.type is xfs");
-	expect_error("fs: {type: ext4, su: 64KiB}\n", "fs.su: is a key of fs.type xfs, and this stack's fs.type is ext4");
-	expect_error("devices: {loop: {size: 512MiB}}\nfs: {type: xfs, lazy_init: true}\n", "fs.lazy_init: is ext4's");
-	expect_error("devices: {loop: {size: 512MiB}}\nfs: {type: xfs, sw: 2}\n", "fs.sw: needs fs.su");
-	expect_error("devices: {loop: {size: 512MiB}}\nfs: {type: xfs, su: 6KiB}\n", "fs.su: 6144 bytes must be a power of two");
-	expect_error("devices: {loop: {size: 512MiB}}\nfs: {type: xfs, mkfs_options: \"-p /etc/passwd\"}\n",
+	sb_t_expect_error("fs: {type: xfs, stride: 16}\n", "fs.stride: is a key of fs.type ext4, and this stack's fs.type is xfs");
+	sb_t_expect_error("fs: {type: ext4, su: 64KiB}\n", "fs.su: is a key of fs.type xfs, and this stack's fs.type is ext4");
+	sb_t_expect_error("devices: {loop: {size: 512MiB}}\nfs: {type: xfs, lazy_init: true}\n", "fs.lazy_init: is ext4's");
+	sb_t_expect_error("devices: {loop: {size: 512MiB}}\nfs: {type: xfs, sw: 2}\n", "fs.sw: needs fs.su");
+	sb_t_expect_error("devices: {loop: {size: 512MiB}}\nfs: {type: xfs, su: 6KiB}\n", "fs.su: 6144 bytes must be a power of two");
+	sb_t_expect_error("devices: {loop: {size: 512MiB}}\nfs: {type: xfs, mkfs_options: \"-p /etc/passwd\"}\n",
 		     "fs.mkfs_options: '-p' is not allowed for xfs");
-	expect_error("devices: {loop: {size: 512MiB}}\nfs: {type: xfs, mkfs_options: \"-l logdev=/dev/sda\"}\n",
+	sb_t_expect_error("devices: {loop: {size: 512MiB}}\nfs: {type: xfs, mkfs_options: \"-l logdev=/dev/sda\"}\n",
 		     "fs.mkfs_options: '-l logdev=/dev/sda' is not allowed for xfs");
 	/* mkfs.xfs refuses filesystems under 300 MiB (513 with stripes) */
-	expect_error("devices: {loop: {size: 256MiB}}\nfs: {type: xfs}\n",
+	sb_t_expect_error("devices: {loop: {size: 256MiB}}\nfs: {type: xfs}\n",
 		     "devices.loop.size: 256 MiB is too small for this stack; at least 300 MiB (mkfs.xfs refuses");
-	expect_error("devices: {loop: {size: 300MiB}}\nraid: {level: 1}\nluks: {}\nfs: {type: xfs}\n",
+	sb_t_expect_error("devices: {loop: {size: 300MiB}}\nraid: {level: 1}\nluks: {}\nfs: {type: xfs}\n",
 		     "at least 327 MiB");
 }
 
@@ -132,7 +91,7 @@ static void test_checks(void **ctx)
 static void test_keys_and_json(void **ctx)
 {
 	struct sb_err err = { 0 };
-	struct sb_spec_list l = load("devices: {loop: {size: 1GiB}}\nfs: {type: xfs, su: 128KiB, sw: 2, "
+	struct sb_spec_list l = sb_t_load("devices: {loop: {size: 1GiB}}\nfs: {type: xfs, su: 128KiB, sw: 2, "
 				     "mkfs_options: \"-K -m crc=1,reflink=1 -i size=512 -d agcount=4\"}\n", 0, &err);
 	struct json_object *j = NULL, *fs, *v;
 	char sum[256];
@@ -156,7 +115,7 @@ static void test_registry(void **ctx)
 {
 	const char *const *t = sb_spec_fs_types();
 	struct sb_err err = { 0 };
-	struct sb_spec_list l = load("devices: {loop: {size: 1GiB}}\nfs: {type: xfs}\n", 0, &err);
+	struct sb_spec_list l = sb_t_load("devices: {loop: {size: 1GiB}}\nfs: {type: xfs}\n", 0, &err);
 	struct sb_kernel_needs n = { 0 };
 	bool xfs = false;
 

@@ -60,14 +60,7 @@ PY
 left=$(find "$TMP/mnt" "$TMP/other" -mindepth 1 -not -name lost+found | head -5)
 [ -z "$left" ] || fail "left behind: $left"
 
-if python3 -c 'import jsonschema' 2>/dev/null; then
-	python3 -c '
-import glob, json, sys, jsonschema
-schema = json.load(open(sys.argv[2]))
-for f in glob.glob(sys.argv[1] + "/*.json"):
-    jsonschema.validate(json.load(open(f)), schema)
-' "$TMP/res" "$SB_ROOT/docs/results-schema.json" || fail "results file does not match docs/results-schema.json"
-fi
+"$SB_ROOT/tests/tools/check_results.py" "$TMP/res"; [ $? = 1 ] && fail "results file does not match docs/results-schema.json"
 
 # compare: the figures as columns, and the backup time for a named size
 "$SB" compare --columns stack,copy.rsync_tree_in,copy.cp_tree_out_files --backup-size 2TiB "$TMP/res" >"$TMP/cmp.txt" ||

@@ -5,11 +5,7 @@
 # tests/stacks/plain.yml on a loop device).
 set -u
 . "$(dirname "$0")/../lib.sh"
-sb=$SB
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/sb-log-elapsed.XXXXXX")
-export STACKBENCH_STATE_DIR=$tmp/state
-trap '"$sb" -q teardown --all >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+sb_root_test log-elapsed
 fails=0
 stamp='^stackbench: (debug: )?\[ *[0-9]+\.[0-9]{3}\] '
 "$sb" -vv build "$SB_ROOT/tests/stacks/plain.yml" --set "devices.loop.dir=$tmp/loops" >/dev/null 2>"$tmp/vv" ||

@@ -8,12 +8,7 @@
 # Needs root (builds tests/stacks/plain.yml on a loop device).
 set -u
 . "$(dirname "$0")/../lib.sh"
-sb=$SB
-src=$SB_ROOT
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/sb-progress.XXXXXX")
-export STACKBENCH_STATE_DIR=$tmp/state
-trap '"$sb" -q teardown --all >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+sb_root_test progress
 fails=0
 sets=(--set bench.suites=[quick] --set bench.size=16MiB --set bench.runtime=1s --set "devices.loop.dir=$tmp/loops"
       --results "$tmp/res")

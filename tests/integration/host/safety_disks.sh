@@ -23,6 +23,8 @@ for t in losetup mkfs.ext4 mount umount findmnt; do
 done
 
 tmp=$(mktemp -d /tmp/sb-safety-host.XXXXXX)
+fails=0   # failed checks
+n=0       # checks run
 holder_pid=
 
 # Other test runs attach and detach loop devices in parallel, so the leak
@@ -66,9 +68,6 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-
-fails=0
-n=0
 
 # check DESCRIPTION WANT WORD [--stdin TEXT] -- PROBE-ARGS...
 #   WANT: OK, or the errno name the refusal must carry (EBUSY, EEXIST, ...);

@@ -9,10 +9,7 @@
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 sb_uml_test "$0" "$@"
-TMP=${SB_TEST_DIR:-$(mktemp -d)}
-mkdir -p "$TMP"
-FAILED=0
-fail() { echo "FAIL: $*" >&2; FAILED=1; }
+sb_uml_tmp
 
 "$sb" ciphers --json -t 0.3 --ssh none >"$TMP/c.json" || fail "ciphers failed"
 python3 - "$TMP/c.json" <<'PY' || fail "dm-crypt rows check failed"

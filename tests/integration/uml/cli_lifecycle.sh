@@ -12,7 +12,6 @@ src=$(cd "$(dirname "$0")/../../.." && pwd)
 sb_uml_test "$0" "$@"
 
 sb_uml_scratch cli
-fail() { sb_uml_fail "$@"; }
 
 stack=$src/stacks/luks4096-cesa.yml
 sets=(--set "devices.loop.dir=$tmp/work" --set devices.loop.size=96MiB)

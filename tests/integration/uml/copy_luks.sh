@@ -8,10 +8,7 @@
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 sb_uml_test "$0" "$@"
-TMP=${SB_TEST_DIR:-$(mktemp -d)}
-mkdir -p "$TMP"
-FAILED=0
-fail() { echo "FAIL: $*" >&2; FAILED=1; }
+sb_uml_tmp
 cat >"$TMP/copyluks.yml" <<YML
 description: copy suite on LUKS
 devices:
@@ -38,14 +35,7 @@ assert len(s["figures"]) == 18, sorted(s["figures"])
 assert all(x["intact"] for x in s["copies"]) and len(s["copies"]) == 12, s["copies"]
 print("ciphers:", dm[0]["driver"], dm[0]["sectors"]["4096"], "copy rsync_tree_in", s["figures"]["rsync_tree_in"])
 PY
-if python3 -c 'import jsonschema' 2>/dev/null; then
-	python3 -c '
-import glob, json, sys, jsonschema
-schema = json.load(open(sys.argv[2]))
-for f in glob.glob(sys.argv[1] + "/*.json"):
-    jsonschema.validate(json.load(open(f)), schema)
-' "$TMP/res" "$SB_ROOT/docs/results-schema.json" || fail "results file does not match docs/results-schema.json"
-fi
+"$SB_ROOT/tests/tools/check_results.py" "$TMP/res"; [ $? = 1 ] && fail "results file does not match docs/results-schema.json"
 "$sb" compare --columns stack,cipher,luks_sector,cipher_ceiling,copy.rsync_tree_in --backup-size 1TiB "$TMP/res" \
 	>"$TMP/cmp" || fail "compare failed"
 cat "$TMP/cmp"

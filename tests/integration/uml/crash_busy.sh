@@ -12,19 +12,9 @@
 #   scripts/uml-run.sh -- tests/integration/uml/crash_busy.sh
 set -u
 . "$(dirname "$0")/layers_lib.sh"
-SIZE=${SB_CRASH_LOOP_SIZE:-96MiB}
-sets=(--set devices.loop.size="$SIZE" --set devices.loop.dir="$work")
-mark=$state/.paused
-luksf=$root/stacks/luks4096.yml
+crash_vars
 holder=
 
-build_kill() { # FILE POINT: build paused at POINT, then kill -9; 0 if it got there
-	local reached
-	sb_start_paused "$mark" "$2" "$state/.build.log" "$SB" build "${sets[@]}" "$1"
-	reached=$?
-	sb_reap 9 "$sb_bg_pid" 2>/dev/null
-	return $reached
-}
 stop_holder() { [ -n "$holder" ] && kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null; holder=; }
 trap 'stop_holder; cleanup; exit $?' EXIT
 

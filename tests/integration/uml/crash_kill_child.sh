@@ -11,9 +11,7 @@
 #   scripts/uml-run.sh -- tests/integration/uml/crash_kill_child.sh
 set -u
 . "$(dirname "$0")/layers_lib.sh"
-SIZE=${SB_CRASH_LOOP_SIZE:-96MiB}
-sets=(--set devices.loop.size="$SIZE" --set devices.loop.dir="$work")
-lvmf=$root/stacks/omv-ext4-lvm.yml
+crash_vars
 shim=$(mktemp -d /tmp/sb-shim.XXXXXX)
 real=$(command -v lvm) || { echo "SKIP: no lvm"; exit 77; }
 export SB_SHIM_MARK=$shim/mark SB_SHIM_DONE=$shim/done

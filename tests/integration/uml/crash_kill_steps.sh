@@ -14,11 +14,7 @@
 #   scripts/uml-run.sh -- tests/integration/uml/crash_kill_steps.sh [POINT...]
 set -u
 . "$(dirname "$0")/layers_lib.sh"
-SIZE=${SB_CRASH_LOOP_SIZE:-96MiB}
-sets=(--set devices.loop.size="$SIZE" --set devices.loop.dir="$work")
-mark=$state/.paused
-lvmf=$root/stacks/omv-ext4-lvm.yml
-luksf=$root/stacks/luks4096.yml
+crash_vars
 
 # More than layers_lib's list: a stale VG directory, and udev-made links.
 more_leftovers() {

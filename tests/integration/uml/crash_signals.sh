@@ -8,11 +8,7 @@
 #   scripts/uml-run.sh -- tests/integration/uml/crash_signals.sh
 set -u
 . "$(dirname "$0")/layers_lib.sh"
-SIZE=${SB_CRASH_LOOP_SIZE:-96MiB}
-sets=(--set devices.loop.size="$SIZE" --set devices.loop.dir="$work")
-mark=$state/.paused
-lvmf=$root/stacks/omv-ext4-lvm.yml
-luksf=$root/stacks/luks4096.yml
+crash_vars
 
 signal_at() { # SIG FILE POINT
 	local sig=$1 file=$2 point=$3 rc t0 secs

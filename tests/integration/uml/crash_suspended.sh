@@ -8,17 +8,8 @@
 #   scripts/uml-run.sh -- tests/integration/uml/crash_suspended.sh
 set -u
 . "$(dirname "$0")/layers_lib.sh"
-SIZE=${SB_CRASH_LOOP_SIZE:-96MiB}
-sets=(--set devices.loop.size="$SIZE" --set devices.loop.dir="$work")
-mark=$state/.paused
+crash_vars
 
-build_kill() { # FILE POINT: build paused at POINT, then kill -9; 0 if it got there
-	local reached
-	sb_start_paused "$mark" "$2" "$state/.build.log" "$SB" build "${sets[@]}" "$1"
-	reached=$?
-	sb_reap 9 "$sb_bg_pid" 2>/dev/null
-	return $reached
-}
 
 suspended_case() { # NAME FILE POINT DMNAME
 	local name=$1 file=$2 point=$3 dm=$4 out rc t0 secs

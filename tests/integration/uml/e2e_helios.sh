@@ -13,7 +13,6 @@ src=$(cd "$(dirname "$0")/../../.." && pwd)
 sb_uml_test "$0" "$@"
 
 sb_uml_scratch e2e
-fail() { sb_uml_fail "$@"; }
 
 stacks=(omv-ext4-lvm ext4 luks512 luks4096 luks4096-cesa)
 files=()

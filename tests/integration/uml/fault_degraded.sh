@@ -25,8 +25,8 @@ YML
 	run_stack "$y"
 	rm -rf "$(dirname "$y")"
 	if [ "$RC" = 0 ]; then ok "$name: build-and-test with a member failed mid-benchmark exits 0"; else bad "$name: exit $RC"; fi
-	if [ -z "$RES" ]; then bad "$name: no results file"; return; fi
-	python3 - "$RES" "$member" <<'PY'
+	judge_results "$name: results record degraded=1, the failed member, a note, and a clean verify" \
+		"$name: results incomplete" "$member" <<'PY' || return
 import json, sys
 r = json.load(open(sys.argv[1])); member = int(sys.argv[2])
 f = r.get('faults', {}); fail = f.get('fail', {}); ver = f.get('verify', {})
@@ -52,7 +52,6 @@ for e in errs: print('    ' + e)
 print('    failed_members=%s note=%r verify=%s' % (failed, notes[0] if notes else None, ver))
 sys.exit(1 if errs else 0)
 PY
-	if [ $? = 0 ]; then ok "$name: results record degraded=1, the failed member, a note, and a clean verify"; else bad "$name: results incomplete"; fi
 	cmp=$("$SB" compare --columns stack,degraded "$RES" 2>&1)
 	echo "$cmp" | sed 's/^/    | /'
 	if grep -Eq "^$name +(loop|dm-)[0-9]+ at [0-9.]+ s" <<<"$cmp"; then ok "$name: compare --columns degraded shows the failed member"; else bad "$name: compare --columns degraded"; fi

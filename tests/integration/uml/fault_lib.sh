@@ -19,3 +19,12 @@ run_stack() {
 	RES=$(ls -t "$resdir/$name"/*.json 2>/dev/null | head -1)
 	echo "$OUT" | tail -12 | sed 's/^/    | /'
 }
+
+# judge_results OK-TEXT BAD-TEXT [ARG...]: the Python check on stdin, run
+# on $RES (and ARGs); ok/bad by its exit status; "no results file" without.
+judge_results() {
+	local good=$1 poor=$2
+	shift 2
+	if [ -z "$RES" ]; then bad "no results file"; return 1; fi
+	if python3 - "$RES" "$@"; then ok "$good"; else bad "$poor"; fi
+}

@@ -119,3 +119,23 @@ for o in json.load(open(sys.argv[1])).get('objects', []):
         print(o['id'])
 PY
 }
+
+# crash_vars: what the crash_*.sh tests share: small loops in the private
+# work dir (sets), the pause mark, and the two stacks they interrupt.
+crash_vars() {
+	SIZE=${SB_CRASH_LOOP_SIZE:-96MiB}
+	sets=(--set devices.loop.size="$SIZE" --set devices.loop.dir="$work")
+	mark=$state/.paused
+	lvmf=$root/stacks/omv-ext4-lvm.yml
+	luksf=$root/stacks/luks4096.yml
+}
+
+# build_kill FILE POINT: build FILE paused at POINT, then kill -9 it;
+# 0 if it got there (after crash_vars).
+build_kill() {
+	local reached
+	sb_start_paused "$mark" "$2" "$state/.build.log" "$SB" build "${sets[@]}" "$1"
+	reached=$?
+	sb_reap 9 "$sb_bg_pid" 2>/dev/null
+	return $reached
+}

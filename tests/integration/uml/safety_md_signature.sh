@@ -24,6 +24,8 @@ done
 
 # tmpfs, not the shared host filesystem: backing files stay in this kernel.
 tmp=$(mktemp -d /run/sb-safety-uml.XXXXXX)
+fails=0   # failed checks
+n=0       # checks run
 # Numbered nodes: named ones (/dev/md/NAME) make mdadm wait for udev links.
 md_sig=/dev/md100
 md_run=/dev/md101
@@ -83,9 +85,6 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-
-fails=0
-n=0
 check() {
 	local desc=$1 want=$2 word=$3 out rc
 	shift 3

@@ -1,0 +1,23 @@
+/* What the unit tests of the spec and the layers share: a stack loaded from
+ * a YAML buffer (named t.yml in the messages) and checks on its errors. */
+#ifndef SB_TEST_FIXTURE_H
+#define SB_TEST_FIXTURE_H
+
+#include "spec/spec.h"
+#include "util/err.h"
+
+/* Load yaml; fails the test unless sb_spec_load_buffer returns want_rc. */
+struct sb_spec_list sb_t_load(const char *yaml, int want_rc, struct sb_err *err);
+/* yaml is refused (-EINVAL) with exactly this message. */
+void sb_t_load_bad(const char *yaml, const char *want);
+/* yaml is refused (-EINVAL) with a message containing needle. */
+void sb_t_expect_error(const char *yaml, const char *needle);
+
+struct sb_plan;
+/* The plan of yaml's stack; top: the name of the layer under mount, and
+ * nlayers (may be NULL) how many layers the stack has. */
+void sb_t_plan_of(const char *yaml, struct sb_plan *plan, unsigned *nlayers, char *top, size_t len);
+/* The first build step starting with prefix (fails the test if none). */
+const char *sb_t_find_step(const struct sb_plan *p, const char *prefix);
+
+#endif

@@ -36,6 +36,9 @@ pkgs=(
 	rsync curl
 	# stackbench fleet: the playbook runs on Ansible; its test starts private sshds
 	ansible openssh-server
+	# export: (src/export): the SSHFS client, the NFS server tools (run in
+	# private namespaces only), the link measurement
+	sshfs nfs-kernel-server iperf3
 )
 
 missing=()
@@ -60,10 +63,34 @@ fi
 echo "install-deps: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 log=$(mktemp /tmp/stackbench-apt.XXXXXX)
-trap 'rm -f "$log"' EXIT
+# Installing a server package (nfs-kernel-server, iperf3's daemon) must not
+# start or enable it on this machine: stackbench runs its own instances in
+# private namespaces. invoke-rc.d asks /usr/sbin/policy-rc.d; exit 101 =
+# "action forbidden". Ours only if there is none, removed afterwards.
+policy=
+if [ ! -e /usr/sbin/policy-rc.d ]; then
+	printf '#!/bin/sh\n# stackbench install-deps: no service starts while it installs\nexit 101\n' > /usr/sbin/policy-rc.d
+	chmod 755 /usr/sbin/policy-rc.d
+	policy=1
+fi
+trap 'rm -f "$log"; [ -n "$policy" ] && rm -f /usr/sbin/policy-rc.d' EXIT
+# ... and what systemd would enable for next boot is disabled again, for the
+# server packages this run installs (not for ones that were there before)
+fresh=()
+for p in nfs-kernel-server rpcbind; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || fresh+=("$p")
+done
 if ! { apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
 	tail -n 30 "$log" >&2
 	echo "install-deps: apt-get failed (full log above, last 30 lines)" >&2
 	exit 1
+fi
+if [ -d /run/systemd/system ]; then
+	for p in "${fresh[@]}"; do
+		case $p in
+		nfs-kernel-server) systemctl disable --now nfs-server.service >/dev/null 2>&1 || true ;;
+		rpcbind) systemctl disable --now rpcbind.service rpcbind.socket >/dev/null 2>&1 || true ;;
+		esac
+	done
 fi
 echo "install-deps: done" >&2

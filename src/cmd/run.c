@@ -13,6 +13,7 @@
 #include "bench/ciphers.h"
 #include "cmd/ceiling.h"
 #include "cmd/cost.h"
+#include "cmd/export_rows.h"
 #include "cmd/per_layer.h"
 #include "sandbox/sandbox.h"
 #include "core/stack.h"
@@ -228,23 +229,41 @@ static void results_end(const struct sb_run_opts *o, const char *name, int rc,
 	}
 }
 
-/* results "ciphers": the stack's dm-crypt cipher per sector size (0.25 s
- * a figure, about 1 s); a failure is a warning, not the run's. */
+/* results "ciphers": the stack's dm-crypt cipher per sector size and the
+ * export's SSH ciphers (0.25 s a figure, about 1 s each); a failure is a
+ * warning, not the run's. The export rows take their SSH cipher ceiling
+ * from here (export_rows.c). */
 static void record_ciphers(const struct sb_stack_spec *spec, struct json_object *res)
 {
-	struct sb_err e = { 0 };
+	const struct sb_export_spec *e = sb_export_spec_of(spec);
+	const char *ssh[8] = { 0 };
+	struct sb_err err = { 0 };
+	unsigned i, n = 0;
 
-	sb_info("%s: measuring the cipher %s (%u-bit key) through the kernel crypto API", spec->name,
-		spec->luks.cipher, spec->luks.key_size);
-	if (sb_ciphers_record(res, spec->luks.cipher, spec->luks.key_size, NULL, 0.25, &e) < 0)
-		sb_warn("%s: ciphers: %s", spec->name, e.msg);
+	if (e->enabled && (e->protocols & SB_EXPORT_SSHFS))
+		for (i = 0; sb_export_ssh_ciphers[i] && n + 1 < 8; i++)
+			if (e->sshfs.ciphers & (1u << i))
+				ssh[n++] = sb_export_ssh_ciphers[i];
+	if (!spec->luks.enabled && !n)
+		return;
+	if (spec->luks.enabled)
+		sb_info("%s: measuring the cipher %s (%u-bit key) through the kernel crypto API", spec->name,
+			spec->luks.cipher, spec->luks.key_size);
+	if (n)
+		sb_info("%s: measuring the export's SSH cipher%s (OpenSSL)", spec->name, n > 1 ? "s" : "");
+	if (sb_ciphers_record(res, spec->luks.enabled ? spec->luks.cipher : NULL, spec->luks.key_size,
+			      ssh, 0.25, &err) < 0)
+		sb_warn("%s: ciphers: %s", spec->name, err.msg);
 }
 
-/* One stack, start to finish. On success *out holds its results. */
+/* One stack, start to finish. On success out[0] holds its results and,
+ * with export, out[1..] the client rows' (*nout in all, paths alike). */
 static int run_one(const struct sb_run_opts *o, const struct sb_stack_spec *spec,
 		   struct json_object *ceilings, struct json_object **out, char **path_out,
-		   struct sb_err *err)
+		   unsigned *nout, struct sb_err *err)
 {
+	struct json_object *remote[SB_EXPORT_MAX_TARGETS] = { 0 };
+	unsigned nremote = 0, i;
 	struct sb_stack *s;
 	struct json_object *res = NULL;
 	struct sb_err terr = { 0 };
@@ -284,9 +303,13 @@ static int run_one(const struct sb_run_opts *o, const struct sb_stack_spec *spec
 		goto out_free;   /* sb_stack_build already rolled back */
 	if (pl.rows)
 		sb_per_layer_end(&pl, spec, res);
-	if (o->bench && spec->luks.enabled)   /* the cipher's own speed, while dm-crypt holds it */
+	if (o->bench)   /* the ciphers' own speed (dm-crypt's while it holds the key) */
 		record_ciphers(spec, res);
 	rc = measure(o, s, res, err);
+	sb_export_rows_mark_local(s, res);
+	if (rc == 0 && o->bench && sb_export_spec_of(spec)->enabled)
+		rc = sb_export_rows_run(s, o->repeat ? o->repeat : (spec->bench.repeat ? spec->bench.repeat : 1),
+					res, remote, SB_EXPORT_MAX_TARGETS, &nremote, &run_stop, err);
 	sb_ceiling_mark(res, ceilings);
 
 	sb_info("%s: tearing down", spec->name);
@@ -301,7 +324,17 @@ static int run_one(const struct sb_run_opts *o, const struct sb_stack_spec *spec
 		}
 	}
 	results_end(o, spec->name, rc, &res, out, path_out, err);
+	*nout = rc == 0;
+	for (i = 0; i < nremote; i++) {
+		sb_ceiling_mark(remote[i], ceilings);
+		results_end(o, sb_results_stack_name(remote[i]), rc, &remote[i],
+			    rc == 0 ? &out[*nout] : NULL, rc == 0 ? &path_out[*nout] : NULL, err);
+		*nout += rc == 0;
+	}
 out_free:
+	for (i = 0; i < nremote; i++)
+		if (remote[i])
+			json_object_put(remote[i]);
 	if (pl.rows)
 		json_object_put(pl.rows);
 	if (res)
@@ -467,6 +500,7 @@ static int run_all(const struct sb_run_opts *o, struct sb_spec_list *lists, unsi
 	for (i = 0; i < o->nfiles; i++) {
 		for (j = 0; j < lists[i].n; j++) {
 			struct sb_err e1 = { 0 };
+			unsigned got = 0;
 			int r;
 
 			k++;
@@ -478,7 +512,7 @@ static int run_all(const struct sb_run_opts *o, struct sb_spec_list *lists, unsi
 			sb_info("[%u/%u] %s", k, total, lists[i].items[j].name);
 			sb_progress_context(SB_PROGRESS_RUN, "[stack %u of %u] %s", k, total,
 					    lists[i].items[j].name);
-			r = run_one(o, &lists[i].items[j], ceilings, &results[*nres], &paths[*nres], &e1);
+			r = run_one(o, &lists[i].items[j], ceilings, &results[*nres], &paths[*nres], &got, &e1);
 			sb_progress_done();
 			sb_progress_context(SB_PROGRESS_RUN, NULL);
 			if (r < 0) {
@@ -489,7 +523,7 @@ static int run_all(const struct sb_run_opts *o, struct sb_spec_list *lists, unsi
 					*err = e1;
 				}
 			} else {
-				(*nres)++;
+				*nres += got;   /* the local row and one per export target */
 			}
 		}
 	}
@@ -554,8 +588,9 @@ int sb_run(const struct sb_run_opts *o, struct sb_err *err)
 		goto out;
 	}
 
-	results = calloc(total, sizeof(*results));
-	paths = calloc(total, sizeof(*paths));
+	/* each stack: its row, and one per client mount with export */
+	results = calloc(total * (1 + SB_EXPORT_MAX_TARGETS), sizeof(*results));
+	paths = calloc(total * (1 + SB_EXPORT_MAX_TARGETS), sizeof(*paths));
 	if (!results || !paths) {
 		rc = sb_err_set(err, -ENOMEM, "out of memory");
 		goto out;
@@ -581,7 +616,7 @@ out:
 	for (i = 0; results && i < nres; i++)
 		json_object_put(results[i]);
 	free(results);
-	for (i = 0; paths && i < total; i++)
+	for (i = 0; paths && i < total * (1 + SB_EXPORT_MAX_TARGETS); i++)
 		free(paths[i]);
 	free(paths);
 	for (i = 0; i < o->nfiles; i++)

@@ -300,7 +300,7 @@ static void ex_setup(const struct sb_column *col, struct json_object *const *res
 			struct json_object *l = json_object_array_get_idx(built, (size_t)i);
 			const char *name = str_or(get(l, "layer"), "?");
 
-			if (!strcmp(name, "mount") || !strcmp(name, "md") || !strcmp(name, "fault") ||
+			if (!strcmp(name, "mount") || !strcmp(name, "md") || !strcmp(name, "fault") || !strcmp(name, "export") ||
 			    !strcmp(name, "loop") || !strcmp(name, "disks"))
 				continue;
 			if (get(l, "fstype"))
@@ -319,6 +319,10 @@ static void ex_setup(const struct sb_column *col, struct json_object *const *res
 			 requested(res[0], "luks") ? " on LUKS" : "",
 			 requested(res[0], "lvm") ? " on LVM" : "");
 	}
+	/* export: where the suites ran, "— local" or "— SSHFS chacha20" */
+	if (get(get(res[0], "export"), "label"))
+		snprintf(out + strlen(out), sizeof(out) - strlen(out), " \xe2\x80\x94 %s",
+			 str_or(get(get(res[0], "export"), "label"), "?"));
 	set_str(cell, out);
 }
 

@@ -398,6 +398,31 @@ static int conv_flags(const struct sb_spec_ctx *c, const struct sb_ynode *n, con
 	return sb_spec_fail(c, n, false, "%s: expected %s, got %s", path, sb_opt_type_desc(o), sb_ytree_type_name(n));
 }
 
+/* SB_OPT_WORDS: "a" or [a, b] of the allowed words, as a bit mask. */
+static int conv_words(const struct sb_spec_ctx *c, const struct sb_ynode *n, const char *path,
+		      const struct sb_opt *o, uint32_t *mask)
+{
+	unsigned i, cnt = n->type == SB_Y_SEQ ? n->n : 1;
+	const struct sb_ynode *it;
+	int k;
+
+	if (n->type == SB_Y_MAP || sb_ytree_is_null(n) || cnt < 1)
+		return sb_spec_fail(c, n, false, "%s: expected %s", path, sb_opt_type_desc(o));
+	*mask = 0;
+	for (i = 0; i < cnt; i++) {
+		it = n->type == SB_Y_SEQ ? n->kids[i] : n;
+		if (it->type != SB_Y_SCALAR || sb_ytree_is_null(it))
+			return sb_spec_fail(c, it, false, "%s: expected a word, got %s", path, sb_ytree_type_name(it));
+		k = find_allowed(o->allowed, it->str);
+		if (k < 0)
+			return fail_allowed(c, it, path, o->allowed, it->str);
+		if (*mask & (1u << k))
+			return sb_spec_fail(c, it, false, "%s: '%s' is listed twice", path, it->str);
+		*mask |= 1u << k;
+	}
+	return 0;
+}
+
 static int conv_section(const struct sb_spec_ctx *c, const struct sb_opt_section *sec,
 			const struct sb_ynode *map, struct sb_stack_spec *s)
 {
@@ -450,6 +475,9 @@ static int conv_section(const struct sb_spec_ctx *c, const struct sb_opt_section
 		case SB_OPT_LUKSFLAGS:
 			rc = conv_flags(c, n, path, o, &s->luks);
 			break;
+		case SB_OPT_WORDS:
+			rc = conv_words(c, n, path, o, sb_opt_field(s, sec, o));
+			break;
 		default:
 			if (n->type != SB_Y_SCALAR || sb_ytree_is_null(n))
 				rc = sb_spec_fail(c, n, false, "%s: expected %s, got %s", path,
@@ -486,6 +514,8 @@ static int defaults_section(const struct sb_spec_ctx *c, const struct sb_opt_sec
 			tmp.str = (char *)o->def;
 			if (o->type == SB_OPT_SUITES)
 				rc = conv_suites(c, &tmp, o->key, o, &s->bench);
+			else if (o->type == SB_OPT_WORDS)
+				rc = conv_words(c, &tmp, o->key, o, sb_opt_field(s, sec, o));
 			else
 				rc = sb_spec_parse_scalar(c, &tmp, o->key, o,
 							  o->type == SB_OPT_LVSIZE ? (void *)&s->lvm : sb_opt_field(s, sec, o));

@@ -172,6 +172,7 @@ const char *sb_opt_type_desc(const struct sb_opt *o)
 	case SB_OPT_LVSIZE: return "100%FREE, N%FREE or a size";
 	case SB_OPT_LUKSFLAGS: return "a list of flag names, or a mapping flag: true|false";
 	case SB_OPT_MATRIX: return "a mapping of dotted key -> list of values";
+	case SB_OPT_WORDS: return "one of the listed words, or a list of them";
 	}
 	return "?";
 }

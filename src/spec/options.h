@@ -29,6 +29,7 @@ enum sb_opt_type {
 	SB_OPT_LVSIZE,    /* "100%FREE" | "N%FREE" | size, into the lvm spec */
 	SB_OPT_LUKSFLAGS, /* list of flag names, or mapping flag -> bool */
 	SB_OPT_MATRIX,    /* top-level matrix: handled before conversion */
+	SB_OPT_WORDS,     /* one or a list of allowed words, a bit mask into a uint32_t */
 };
 
 struct sb_opt_section;

@@ -60,6 +60,12 @@ static struct json_object *opt_json(const struct sb_opt_section *sec, const stru
 				json_object_array_add(a, json_object_new_string(o->allowed[i]));
 		return a;
 	}
+	case SB_OPT_WORDS:
+		a = json_object_new_array();
+		for (i = 0; o->allowed[i]; i++)
+			if (*(const uint32_t *)f & (1u << i))
+				json_object_array_add(a, json_object_new_string(o->allowed[i]));
+		return a;
 	case SB_OPT_MATRIX:
 		break;
 	}

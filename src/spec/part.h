@@ -28,8 +28,9 @@ struct sb_spec_part {
 	const struct sb_opt *opts;        /* terminated by key == NULL */
 	/* Storage of the rows: SB_SPEC_OWN or offsetof(struct sb_stack_spec, X).
 	 * With SB_SPEC_OWN, the section a top-level row points at has base 0
-	 * and enabled_off relative to the layer's own struct (one level: no
-	 * sub-sections inside it); "fs" rows' offsets are into the struct. */
+	 * and enabled_off relative to the layer's own struct, and so do its
+	 * sub-sections (one level of them: export.link; not deeper); "fs"
+	 * rows' offsets are into the struct. */
 	size_t base;
 	size_t data_size;                 /* sizeof the layer's own struct (SB_SPEC_OWN) */
 	/* A filesystem layer: the fs.type value that selects it. Its "fs" rows

@@ -13,7 +13,13 @@
 static struct sb_opt root_rows[ROOT_MAX], fs_rows[FS_MAX];
 /* which part joined each row in (NULL: a shared row) */
 static const struct sb_spec_part *root_owner[ROOT_MAX], *fs_owner[FS_MAX];
+#define OWN_ROWS 16   /* rows of an own top-level section (export: 5) */
+#define OWN_SUBS 8    /* its sub-sections (export: link, sshfs, smb, nfs) */
+
 static struct sb_opt_section root_sec, fs_sec, own_secs[SB_LAYER_SLOTS];
+/* an own section's rows and its sub-sections, relocated into the slot */
+static struct sb_opt own_rows[SB_LAYER_SLOTS][OWN_ROWS];
+static struct sb_opt_section own_subs[SB_LAYER_SLOTS][OWN_SUBS];
 static const char *fs_types[SB_LAYER_SLOTS + 1];
 static bool assembled;
 
@@ -45,6 +51,28 @@ const void *sb_spec_layer_cdata(const struct sb_stack_spec *s, const struct sb_s
 	return sb_spec_layer_data((struct sb_stack_spec *)s, p);
 }
 
+/* An own section's sub-sections (one level: export.link, export.sshfs)
+ * have bases relative to the layer's struct too: copy its rows and point
+ * each sub-section row at a relocated copy. */
+static void relocate_subs(unsigned i)
+{
+	const struct sb_opt *o;
+	unsigned n = 0, ns = 0;
+
+	for (o = own_secs[i].opts; o->key && n + 1 < OWN_ROWS; o++, n++) {
+		own_rows[i][n] = *o;
+		if (o->type != SB_OPT_SECTION || !o->sub || ns >= OWN_SUBS)
+			continue;
+		own_subs[i][ns] = *o->sub;
+		own_subs[i][ns].base += slot_off(i);
+		if (own_subs[i][ns].enabled_off >= 0)
+			own_subs[i][ns].enabled_off += (ssize_t)slot_off(i);
+		own_rows[i][n].sub = &own_subs[i][ns++];
+	}
+	own_rows[i][n].key = NULL;
+	own_secs[i].opts = own_rows[i];
+}
+
 /* A top-level part: its one section row, in its own slot if it asks. */
 static void join_root(unsigned *n, const struct sb_spec_part *p, unsigned i)
 {
@@ -58,6 +86,7 @@ static void join_root(unsigned *n, const struct sb_spec_part *p, unsigned i)
 	own_secs[i].base += slot_off(i);
 	if (own_secs[i].enabled_off >= 0)
 		own_secs[i].enabled_off += (ssize_t)slot_off(i);
+	relocate_subs(i);
 	r->sub = &own_secs[i];
 }
 

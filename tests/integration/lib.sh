@@ -251,3 +251,25 @@ sb_probe_verdict() {
 		fails=$((fails + 1))
 	fi
 }
+
+# A shipped stack for the generic provisioning tests (prov_stacks,
+# layers_stacks), without its export: section and its bench.size: they
+# check the storage stack below (md, LVM, LUKS, fs: still built and checked
+# here) with 64-256 MiB members; the export layer (namespaces, veth, private
+# daemons, client mounts, its own leak checks) needs build-and-test and is
+# export_luks's and export_kill's. Prints the file to use (the same one
+# when it has no export:); the copy keeps the basename (the stack's name).
+sb_without_export() { # FILE DIR
+	local f=$1 out
+	grep -q '^export:' "$f" || { echo "$f"; return 0; }
+	out=$2/$(basename "$f")
+	python3 - "$f" "$out" <<'PY' || return 1
+import sys, yaml
+d = yaml.safe_load(open(sys.argv[1]))
+d.pop("export", None)
+if isinstance(d.get("bench"), dict):
+    d["bench"].pop("size", None)
+yaml.safe_dump(d, open(sys.argv[2], "w"), sort_keys=False)
+PY
+	echo "$out"
+}

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -401,8 +402,51 @@ static const char *fs_name(const char *path)
 	return "other";
 }
 
+/* This boot's id, 8 hex digits: a pid names a process of this boot only. */
+static void boot_tag(char out[9])
+{
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+
+	if (!f || fscanf(f, "%8[0-9a-f]", out) != 1)
+		snprintf(out, 9, "noboot");
+	if (f)
+		fclose(f);
+}
+
+/* The other directory is no state object (the suite runs on any directory,
+ * with no stack): a run killed with -9 cannot remove it. Its name carries
+ * this boot's tag and the pid that made it; a later run removes those of
+ * this boot whose process is gone and that belong to this user. */
+static void sweep_stale(struct copy_run *r, const char *base, const char *tag)
+{
+	DIR *d = opendir(base);
+	struct dirent *e;
+	char pfx[32], p[PATH_MAX];
+	struct stat st;
+
+	snprintf(pfx, sizeof(pfx), "stackbench-copy-%s-", tag);
+	while (d && (e = readdir(d))) {
+		char *end;
+		long pid;
+
+		if (strncmp(e->d_name, pfx, strlen(pfx)))
+			continue;
+		pid = strtol(e->d_name + strlen(pfx), &end, 10);
+		if (pid <= 0 || *end != '-' || strlen(end + 1) != 6 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", base, e->d_name);
+		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid()) {
+			sb_suite_note(r->c, "copy: removed %s, left by a run (pid %ld) that was killed", p, pid);
+			rm_tree(p);
+		}
+	}
+	if (d)
+		closedir(d);
+}
+
 static int make_dirs(struct copy_run *r, uint64_t size, struct sb_err *err)
 {
+	char tag[9];
 	const char *base = r->c->b->copy_dir[0] ? r->c->b->copy_dir : "/var/tmp";
 	struct stat a, b;
 	struct statvfs v;
@@ -412,7 +456,9 @@ static int make_dirs(struct copy_run *r, uint64_t size, struct sb_err *err)
 	if (statvfs(base, &v) == 0 && (uint64_t)v.f_bavail * v.f_frsize < 2 * size + size / 25)
 		return sb_err_set(err, -ENOSPC, "copy: the other directory %s needs twice bench.size (the sources "
 				  "and the copies out of the stack); set bench.copy_dir or a smaller bench.size", base);
-	snprintf(r->other, sizeof(r->other), "%s/stackbench-copy-XXXXXX", base);
+	boot_tag(tag);
+	sweep_stale(r, base, tag);
+	snprintf(r->other, sizeof(r->other), "%s/stackbench-copy-%s-%ld-XXXXXX", base, tag, (long)getpid());
 	snprintf(r->stackdir, sizeof(r->stackdir), "%s/stackbench-copy-XXXXXX", r->c->target);
 	if (!mkdtemp(r->other)) {
 		r->other[0] = '\0';

@@ -21,8 +21,18 @@ for d in "$LOOP" "$LOOP2"; do mkfs.ext4 -q -E lazy_itable_init=0,lazy_journal_in
 mkdir "$TMP/mnt" "$TMP/other"
 mount "$LOOP" "$TMP/mnt" && mount "$LOOP2" "$TMP/other" || { fail mount; exit; }
 
+# what a kill -9 leaves: the other dir of a process that is gone (removed
+# by the next run), and one of a live process (kept)
+tag=$(head -c 8 /proc/sys/kernel/random/boot_id)
+sleep 0 & dead=$!; wait $dead
+mkdir -p "$TMP/other/stackbench-copy-$tag-$dead-aB3dE9/src" "$TMP/other/stackbench-copy-$tag-$$-xY7zQ1"
 "$SB" -q bench --suite copy --target "$TMP/mnt" --set bench.size=24MiB --set bench.copy_dir="$TMP/other" \
 	--output-format json --results "$TMP/res" >"$TMP/r.json" || fail "bench --suite copy failed"
+[ ! -e "$TMP/other/stackbench-copy-$tag-$dead-aB3dE9" ] && ok "a killed run's other dir is removed by the next run" ||
+	fail "the other dir of a killed run (pid $dead) was left"
+[ -d "$TMP/other/stackbench-copy-$tag-$$-xY7zQ1" ] && ok "a live run's other dir is kept" ||
+	fail "the other dir of a live process was removed"
+rmdir "$TMP/other/stackbench-copy-$tag-$$-xY7zQ1"
 python3 - "$TMP/r.json" "$TMP/other" <<'PY' || fail "figures check failed"
 import json, sys
 j = json.load(open(sys.argv[1])); other = sys.argv[2]

@@ -86,7 +86,9 @@ readwrite() {
 	rm -f "$src"
 }
 
+mkdir -p "$state/noexport"   # not in $work: its files would count as leftovers
 for f in "${stacks[@]}"; do
+	f=$(sb_without_export "$f" "$state/noexport") || { bad "$f: cannot drop its export section"; continue; }
 	eval "$(expect "$f")"
 	echo "# $NAME ($f)"
 	if ! "$SB" build --set devices.loop.size="$LOOPSIZE" --set devices.loop.dir="$work" "$f"; then

@@ -154,7 +154,10 @@ want = int(m.group(1)) << {"B": 0, "KiB": 10, "MiB": 20, "GiB": 30}[m.group(2)]
 print("%dB" % max([want] + [d.get("min_loop_size", 0) for d in json.load(sys.stdin)]))' "$size"
 }
 
+mkdir -p "$tmp/noexport"
 for f in "$@"; do
+	# the storage stack only: see sb_without_export (lib.sh)
+	f=$(sb_without_export "$f" "$tmp/noexport") || { bad "$f: cannot drop its export section"; continue; }
 	fsize=$(file_size "$f") || { bad "$f does not validate"; continue; }
 	sets=(--set "devices.loop.dir=$work" --set "devices.loop.size=$fsize")
 	# no process substitution: the throwaway kernel has no /dev/fd

@@ -1,0 +1,161 @@
+/* The export layer (after mount): the vtable, the order of its steps and
+ * what it reports. Build: run directory, link (link.c), iperf3, then each
+ * protocol's server and client mounts. */
+#include "export/export_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/stack.h"
+#include "util/fs.h"
+#include "util/log.h"
+
+static void rundir_path(const struct sb_stack_spec *spec, char *out, size_t len)
+{
+	snprintf(out, len, "%s/export-%s", sb_state_dir(), spec->name);
+}
+
+static void protocols_text(const struct sb_export_spec *e, char *out, size_t len)
+{
+	size_t n = 0;
+	unsigned i;
+
+	out[0] = '\0';
+	for (i = 0; sb_export_protocols[i] && n < len; i++)
+		if (e->protocols & (1u << i))
+			n += snprintf(out + n, len - n, "%s%s", n ? ", " : "", sb_export_protocols[i]);
+}
+
+static void export_plan(const struct sb_layer *l, struct sb_plan *p)
+{
+	const struct sb_export_spec *e = sb_export_spec_of(l->spec);
+	struct sb_export_net n;
+	char protos[64];
+
+	sb_export_net_names(l->spec->name, &n);
+	protocols_text(e, protos, sizeof(protos));
+	sb_plan_build(p, "export: network namespaces %s and %s, veth %s <-> %s (%s <-> %s)%s%s%s%s",
+		      n.srv_ns, n.cli_ns, n.srv_if, n.cli_if, n.srv_addr, n.cli_addr,
+		      e->link.rate_bps ? ", tc tbf rate " : ", unshaped", e->link.rate,
+		      e->link.delay_ns ? ", netem delay" : "", "");
+	sb_plan_build(p, "export: measure the link with iperf3 both ways (2 x 3 s)");
+	sb_plan_build(p, "export: private servers and client mounts: %s", protos);
+	sb_plan_teardown(p, "export: unmount the clients, stop the daemons, remove the qdiscs, the veth "
+			 "pair, the namespaces and the run directory (keys included)");
+}
+
+static int export_build(struct sb_layer *l, struct sb_err *err)
+{
+	const struct sb_export_spec *e = sb_export_spec_of(l->spec);
+	struct sb_state *st = &l->stack->state;
+	struct sb_export_priv *p;
+	int rc;
+
+	if (!l->below || !l->below->mountpoint[0])
+		return sb_err_set(err, -EINVAL, "export needs the mounted filesystem below it");
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return sb_err_set(err, -ENOMEM, "out of memory");
+	l->priv = p;
+	sb_export_net_names(l->spec->name, &p->net);
+	if (sb_export_netns_exists(p->net.srv_ns) || sb_export_netns_exists(p->net.cli_ns))
+		return sb_err_set(err, -EBUSY, "network namespace %s or %s exists already (an earlier run? "
+				  "`stackbench teardown --all`)", p->net.srv_ns, p->net.cli_ns);
+	rundir_path(l->spec, p->rundir, sizeof(p->rundir));
+	rc = sb_state_add(st, "export", "rundir", p->rundir, NULL, err);
+	if (!rc && mkdir(p->rundir, 0700))
+		rc = sb_err_sys(err, -errno, "cannot create %s", p->rundir);
+	if (!rc)
+		rc = sb_export_link_build(st, e, p, err);
+	if (!rc)
+		rc = sb_export_link_measure(st, p, err);
+	if (!rc && (e->protocols & SB_EXPORT_SSHFS))
+		rc = sb_export_sshfs_build(st, e, l->below->mountpoint, p, err);
+	if (!rc && (e->protocols & SB_EXPORT_NFS))
+		rc = sb_export_nfs_build(st, e, l->below->mountpoint, p, err);
+	if (!rc && (e->protocols & SB_EXPORT_SMB))
+		rc = sb_export_smb_build(st, e, l->below->mountpoint, p, err);
+	return rc;
+}
+
+unsigned sb_export_targets(const struct sb_layer *l, const struct sb_export_target **t)
+{
+	const struct sb_export_priv *p = l ? l->priv : NULL;
+
+	*t = p ? p->t : NULL;
+	return p ? p->ntargets : 0;
+}
+
+struct json_object *sb_export_link_json(const struct sb_layer *l)
+{
+	const struct sb_export_priv *p = l->priv;
+	const struct sb_export_link_spec *ls = &sb_export_spec_of(l->spec)->link;
+	struct json_object *o = json_object_new_object(), *m = json_object_new_object();
+
+	json_object_object_add(o, "rate", json_object_new_string(ls->rate[0] ? ls->rate : "unshaped"));
+	json_object_object_add(o, "rate_bps", json_object_new_int64((int64_t)ls->rate_bps));
+	json_object_object_add(o, "delay_ns", json_object_new_int64((int64_t)ls->delay_ns));
+	json_object_object_add(m, "tool", json_object_new_string("iperf3"));
+	json_object_object_add(m, "to_server_bps", json_object_new_double(p ? p->to_server_bps : 0));
+	json_object_object_add(m, "to_client_bps", json_object_new_double(p ? p->to_client_bps : 0));
+	json_object_object_add(o, "measured", m);
+	return o;
+}
+
+static int export_describe(const struct sb_layer *l, struct json_object *out, struct sb_err *err)
+{
+	const struct sb_export_priv *p = l->priv;
+	struct json_object *arr = json_object_new_array();
+	unsigned i;
+
+	json_object_object_add(out, "link", sb_export_link_json(l));
+	for (i = 0; p && i < p->ntargets; i++) {
+		struct json_object *t = json_object_new_object();
+
+		json_object_object_add(t, "protocol", json_object_new_string(p->t[i].proto));
+		json_object_object_add(t, "label", json_object_new_string(p->t[i].label));
+		json_object_object_add(t, "options", json_object_new_string(p->t[i].options));
+		json_object_object_add(t, "mountpoint", json_object_new_string(p->t[i].mountpoint));
+		json_object_array_add(arr, t);
+	}
+	json_object_object_add(out, "clients", arr);
+	return 0;
+}
+
+static void export_release(struct sb_layer *l)
+{
+	free(l->priv);
+}
+
+/* bench STACK on a stack `build` left up: not for exports (the daemons
+ * belong to the run that started them). */
+static int export_attach(struct sb_layer *l, const struct sb_state *st, struct sb_err *err)
+{
+	return sb_err_set(err, -ENOTSUP, "an exported stack is measured by build-and-test only, "
+			  "not by `bench` on a stack `build` left up");
+}
+
+static bool export_wanted(const struct sb_stack_spec *spec)
+{
+	return sb_export_spec_of(spec)->enabled;
+}
+
+/* No .needs: network namespaces, veth and tc are in every kernel this runs
+ * on (host and the throwaway one); what a protocol's server needs (nfsd)
+ * is checked when it is started, with why. No .leftovers: build refuses
+ * existing namespaces of the stack's name itself (export_build). */
+const struct sb_layer_ops sb_layer_export = {
+	.name = "export",
+	.spec = &sb_export_part,
+	.order = SB_ORDER_MOUNT + 5,   /* over the mounted filesystem */
+	.wanted = export_wanted,
+	.plan = export_plan,
+	.build = export_build,
+	.describe = export_describe,
+	.teardown = sb_export_obj_teardown,
+	.exists = sb_export_obj_exists,
+	.release = export_release,
+	.attach = export_attach,
+};

@@ -1,0 +1,364 @@
+/* Processes inside a network namespace: commands run to completion and
+ * daemons, identified by pid and start time so that a teardown after a
+ * kill -9 never signals a recycled pid. */
+#include "export/export_int.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/state.h"
+
+void sb_export_net_names(const char *stack, struct sb_export_net *n)
+{
+	const char *dir = sb_state_dir();
+	uint32_t h = 2166136261u;
+	const char *p;
+
+	for (p = dir; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	h = (h ^ '/') * 16777619u;
+	for (p = stack; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	snprintf(n->srv_ns, sizeof(n->srv_ns), "sb-%08x-srv", h);
+	snprintf(n->cli_ns, sizeof(n->cli_ns), "sb-%08x-cli", h);
+	snprintf(n->srv_if, sizeof(n->srv_if), "sbv%08xs", h);
+	snprintf(n->cli_if, sizeof(n->cli_if), "sbv%08xc", h);
+	snprintf(n->srv_addr, sizeof(n->srv_addr), "10.213.%u.%u", (h >> 8) & 0xff, (h & 0x3f) << 2 | 1);
+	snprintf(n->cli_addr, sizeof(n->cli_addr), "10.213.%u.%u", (h >> 8) & 0xff, (h & 0x3f) << 2 | 2);
+}
+
+/* In the child: join ns's network namespace (the mount namespace stays
+ * ours, so a client mount made here is the one the benchmark sees). */
+static void child_enter(const char *ns)
+{
+	char path[128];
+	int fd;
+
+	if (!ns)
+		return;
+	snprintf(path, sizeof(path), "/run/netns/%s", ns);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || setns(fd, CLONE_NEWNET)) {
+		dprintf(2, "cannot enter network namespace %s: %m\n", ns);
+		_exit(126);
+	}
+	close(fd);
+}
+
+static long ms_since(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - t0->tv_sec) * 1000 + (now.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/* Read both pipes until EOF or the deadline; keep the tail of stderr. */
+static void collect(int ofd, int efd, char *out, size_t outlen, char *errb, size_t errlen,
+		    const struct timespec *t0, unsigned timeout_ms)
+{
+	size_t no = 0, ne = 0;
+	char junk[4096];
+
+	while (ofd >= 0 || efd >= 0) {
+		struct pollfd p[2] = { { .fd = ofd, .events = POLLIN }, { .fd = efd, .events = POLLIN } };
+		long left = (long)timeout_ms - ms_since(t0);
+		ssize_t r;
+
+		if (left <= 0 || poll(p, 2, (int)left) <= 0)
+			break;
+		if (p[0].revents) {
+			r = read(ofd, out && no + 1 < outlen ? out + no : junk,
+				 out && no + 1 < outlen ? outlen - no - 1 : sizeof(junk));
+			if (r <= 0) {
+				close(ofd);
+				ofd = -1;
+			} else if (out && no + 1 < outlen) {
+				no += (size_t)r;
+			}
+		}
+		if (p[1].revents) {
+			r = read(efd, junk, sizeof(junk));
+			if (r <= 0) {
+				close(efd);
+				efd = -1;
+			} else {
+				size_t k = (size_t)r < errlen - 1 ? (size_t)r : errlen - 1;
+
+				if (ne + k >= errlen) {   /* keep the tail */
+					memmove(errb, errb + (ne + k - (errlen - 1)), errlen - 1 - k);
+					ne = errlen - 1 - k;
+				}
+				memcpy(errb + ne, junk + r - k, k);
+				ne += k;
+			}
+		}
+	}
+	if (out && outlen)
+		out[no] = '\0';
+	errb[ne] = '\0';
+	if (ofd >= 0)
+		close(ofd);
+	if (efd >= 0)
+		close(efd);
+}
+
+int sb_export_cmd(const char *ns, const char *const *argv, char *out, size_t outlen,
+		  unsigned timeout_ms, struct sb_err *err)
+{
+	int op[2], ep[2], status = 0;
+	char errb[512], *nl;
+	struct timespec t0;
+	pid_t pid;
+
+	if (pipe2(op, O_CLOEXEC) || pipe2(ep, O_CLOEXEC))
+		return sb_err_sys(err, -errno, "pipe");
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return sb_err_sys(err, -errno, "fork");
+	if (pid == 0) {
+		int dn = open("/dev/null", O_RDONLY);
+
+		dup2(dn, 0);
+		dup2(op[1], 1);
+		dup2(ep[1], 2);
+		child_enter(ns);
+		execvp(argv[0], (char *const *)argv);
+		dprintf(2, "cannot run %s: %m\n", argv[0]);
+		_exit(127);
+	}
+	close(op[1]);
+	close(ep[1]);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	collect(op[0], ep[0], out, outlen, errb, sizeof(errb), &t0, timeout_ms);
+	while (waitpid(pid, &status, WNOHANG) == 0) {
+		if (ms_since(&t0) > (long)timeout_ms) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			return sb_err_set(err, -ETIMEDOUT, "%s did not finish within %u s", argv[0],
+					  timeout_ms / 1000);
+		}
+		usleep(20000);
+	}
+	while ((nl = strrchr(errb, '\n')) && !nl[1])
+		*nl = '\0';
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	return sb_err_set(err, -EIO, "%s %s failed (%s %d)%s%s", argv[0], argv[1] ? argv[1] : "",
+			  WIFEXITED(status) ? "exit" : "signal",
+			  WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+			  errb[0] ? ": " : "", errb);
+}
+
+int sb_export_spawn(const char *ns, const char *const *argv, const char *log, pid_t *pid,
+		    struct sb_err *err)
+{
+	fflush(NULL);
+	*pid = fork();
+	if (*pid < 0)
+		return sb_err_sys(err, -errno, "fork");
+	if (*pid == 0) {
+		int dn = open("/dev/null", O_RDONLY), lf = open(log, O_WRONLY | O_CREAT | O_APPEND, 0600);
+
+		/* its own session: a terminal's SIGINT goes to stackbench, which
+		 * stops the daemons itself, in order */
+		setsid();
+		/* a daemon outlives the build by design: it must not carry the
+		 * build's mark, or a teardown would wait for it to end (the
+		 * state records it, and teardown stops it by pid) */
+		unsetenv(SB_BUILDER_ENV);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		dup2(dn, 0);
+		dup2(lf, 1);
+		dup2(lf, 2);
+		child_enter(ns);
+		execvp(argv[0], (char *const *)argv);
+		dprintf(2, "cannot run %s: %m\n", argv[0]);
+		_exit(127);
+	}
+	return 0;
+}
+
+/* Field 3 (state) and 22 (start time in clock ticks) of /proc/PID/stat. */
+static int proc_stat(pid_t pid, char *state, unsigned long long *start)
+{
+	char path[64], buf[1024], *p;
+	unsigned i;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');   /* comm may hold spaces and parentheses */
+	if (!p || p[1] != ' ')
+		return -EIO;
+	p += 2;
+	*state = *p;
+	for (i = 3; i < 22 && p; i++) {
+		p = strchr(p, ' ');
+		if (p)
+			p++;
+	}
+	if (!p)
+		return -EIO;
+	*start = strtoull(p, NULL, 10);
+	return 0;
+}
+
+int sb_export_proc_id(pid_t pid, char *buf, size_t len)
+{
+	unsigned long long start;
+	char st;
+	int rc = proc_stat(pid, &st, &start);
+
+	if (rc)
+		return rc;
+	snprintf(buf, len, "%d %llu", (int)pid, start);
+	return 0;
+}
+
+bool sb_export_proc_alive(const char *id)
+{
+	unsigned long long want, start;
+	char st;
+	int pid;
+
+	if (sscanf(id, "%d %llu", &pid, &want) != 2 || pid <= 1)
+		return false;
+	if (proc_stat(pid, &st, &start))
+		return false;
+	return start == want && st != 'Z' && st != 'X';
+}
+
+static bool wait_gone(const char *id, unsigned ms)
+{
+	unsigned i;
+
+	for (i = 0; i < ms / 50; i++) {
+		if (!sb_export_proc_alive(id))
+			return true;
+		(void)waitpid(-1, NULL, WNOHANG);   /* our own children: reap them */
+		usleep(50000);
+	}
+	return !sb_export_proc_alive(id);
+}
+
+int sb_export_proc_stop(const char *id, const char *what, struct sb_err *err)
+{
+	int pid;
+
+	if (!sb_export_proc_alive(id))
+		return 0;
+	pid = atoi(id);
+	kill(pid, SIGTERM);
+	if (wait_gone(id, 5000))
+		return 0;
+	kill(pid, SIGKILL);
+	if (wait_gone(id, 5000))
+		return 0;
+	return sb_err_set(err, -EBUSY, "%s (pid %d) does not end after SIGKILL", what, pid);
+}
+
+/* The kernel's own module loader (/proc/sys/kernel/modprobe): the
+ * throwaway kernel points it at a wrapper for its module tree, where a
+ * plain `modprobe` finds no /lib/modules. Best effort, quiet: a feature
+ * built in needs no module, and one absent is said where it is used. */
+void sb_export_modprobe(const char *const *mods)
+{
+	char path[256] = "/sbin/modprobe", *nl;
+	const char *argv[16] = { path, "-qa" };
+	unsigned i, n = 2;
+	FILE *f = fopen("/proc/sys/kernel/modprobe", "re");
+
+	if (f) {
+		if (!fgets(path, sizeof(path), f))
+			snprintf(path, sizeof(path), "/sbin/modprobe");
+		fclose(f);
+	}
+	if ((nl = strchr(path, '\n')))
+		*nl = '\0';
+	for (i = 0; mods[i] && n < 15; i++)
+		argv[n++] = mods[i];
+	argv[n] = NULL;
+	(void)sb_export_cmd(NULL, argv, NULL, 0, 30000, NULL);
+}
+
+bool sb_export_netns_exists(const char *ns)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/run/netns/%s", ns);
+	return access(path, F_OK) == 0;
+}
+
+/* Pids whose network namespace has inode ino; at most max. */
+static unsigned ns_members(ino_t ino, pid_t *pids, unsigned max)
+{
+	char path[300], link[64], want[64];
+	struct dirent *de;
+	unsigned n = 0;
+	DIR *d = opendir("/proc");
+	ssize_t k;
+
+	snprintf(want, sizeof(want), "net:[%lu]", (unsigned long)ino);
+	while (d && (de = readdir(d)) && n < max) {
+		unsigned long long start;
+		char st;
+		pid_t pid = (pid_t)atoi(de->d_name);
+
+		if (pid <= 1 || pid == getpid())
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/ns/net", de->d_name);
+		k = readlink(path, link, sizeof(link) - 1);
+		if (k <= 0)
+			continue;
+		link[k] = '\0';
+		if (!strcmp(link, want) && !proc_stat(pid, &st, &start) && st != 'Z')
+			pids[n++] = pid;
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+int sb_export_netns_kill_all(const char *ns, struct sb_err *err)
+{
+	char path[128];
+	struct stat sb;
+	pid_t pids[256];
+	unsigned n, i, tries;
+
+	snprintf(path, sizeof(path), "/run/netns/%s", ns);
+	if (stat(path, &sb))
+		return 0;
+	for (tries = 0; tries < 100; tries++) {
+		n = ns_members(sb.st_ino, pids, 256);
+		if (!n)
+			return 0;
+		for (i = 0; i < n; i++)
+			kill(pids[i], SIGKILL);
+		(void)waitpid(-1, NULL, WNOHANG);
+		usleep(50000);
+	}
+	return sb_err_set(err, -EBUSY, "network namespace %s: %u processes remain after SIGKILL (pid %d first)",
+			  ns, n, (int)pids[0]);
+}

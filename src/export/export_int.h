@@ -61,6 +61,12 @@ struct sb_export_priv {
 };
 
 /* link.c: namespaces, veth, addresses, qdiscs; then iperf3 both ways. */
+/* The client mountpoint of target t (RUNDIR/mnt-NAME, in t->mountpoint):
+ * recorded ("mntdir") before it is made; with fstype, the mount on it is
+ * recorded too ("mount", before the caller mounts). */
+int sb_export_mountpoint(struct sb_state *st, const struct sb_export_priv *p, struct sb_export_target *t,
+			 const char *fstype, struct sb_err *err);
+
 int sb_export_link_build(struct sb_state *st, const struct sb_export_spec *e,
 			 struct sb_export_priv *p, struct sb_err *err);
 int sb_export_link_measure(struct sb_state *st, struct sb_export_priv *p, struct sb_err *err);

@@ -103,8 +103,8 @@ static int client_mount(struct sb_state *st, const struct sb_export_spec *e, str
 			struct sb_err *err)
 {
 	struct sb_export_target *t = &p->t[p->ntargets];
-	char opts[128], src[64], mp[SB_PATH_MAX + 64];
-	const char *argv[] = { "mount", "-t", "nfs4", "-o", opts, src, mp, NULL };
+	char opts[128], src[64];
+	const char *argv[] = { "mount", "-t", "nfs4", "-o", opts, src, t->mountpoint, NULL };
 	size_t n;
 	int rc;
 
@@ -120,19 +120,12 @@ static int client_mount(struct sb_state *st, const struct sb_export_spec *e, str
 	snprintf(t->options, sizeof(t->options), "%s (export: %s)", opts,
 		 e->nfs.sync == SB_NFS_ASYNC ? "async" : "sync");
 	snprintf(src, sizeof(src), "%s:/", p->net.srv_addr);
-	if ((size_t)snprintf(mp, sizeof(mp), "%s/mnt-%s", p->rundir, t->name) >= sizeof(t->mountpoint))
-		return sb_err_set(err, -ENAMETOOLONG, "export: mountpoint path too long: %s", mp);
-	memcpy(t->mountpoint, mp, strlen(mp) + 1);
-	rc = sb_state_add(st, "export", "mntdir", mp, NULL, err);
-	if (!rc && mkdir(mp, 0700) && errno != EEXIST)
-		rc = sb_err_sys(err, -errno, "cannot create %s", mp);
-	if (!rc)
-		rc = sb_state_add(st, "export", "mount", mp, "nfs", err);
+	rc = sb_export_mountpoint(st, p, t, "nfs", err);
 	if (!rc)
 		rc = sb_export_cmd(p->net.cli_ns, argv, NULL, 0, 60000, err);
 	if (rc)
 		return rc;
-	sb_verbose("export: NFSv%s mounted on %s", e->nfs.version, mp);
+	sb_verbose("export: NFSv%s mounted on %s", e->nfs.version, t->mountpoint);
 	p->ntargets++;
 	return 0;
 }

@@ -209,3 +209,20 @@ bool sb_export_obj_exists(const struct sb_state_obj *obj)
 		return qdisc_exists(ns, ifn);
 	return false;
 }
+
+int sb_export_mountpoint(struct sb_state *st, const struct sb_export_priv *p, struct sb_export_target *t,
+			 const char *fstype, struct sb_err *err)
+{
+	char mp[SB_PATH_MAX + 64];
+	int rc;
+
+	if ((size_t)snprintf(mp, sizeof(mp), "%s/mnt-%s", p->rundir, t->name) >= sizeof(t->mountpoint))
+		return sb_err_set(err, -ENAMETOOLONG, "export: mountpoint path too long: %s", mp);
+	memcpy(t->mountpoint, mp, strlen(mp) + 1);
+	rc = sb_state_add(st, "export", "mntdir", mp, NULL, err);
+	if (!rc && mkdir(mp, 0700) && errno != EEXIST)
+		rc = sb_err_sys(err, -errno, "cannot create %s", mp);
+	if (!rc && fstype)
+		rc = sb_state_add(st, "export", "mount", mp, fstype, err);
+	return rc;
+}

@@ -150,8 +150,8 @@ int sb_export_smb_build(struct sb_state *st, const struct sb_export_spec *e, con
 			struct sb_export_priv *p, struct sb_err *err)
 {
 	struct sb_export_target *t = &p->t[p->ntargets];
-	char opts[SB_PATH_MAX + 128], src[64], mp[SB_PATH_MAX + 64];
-	const char *argv[] = { "mount", "-t", "cifs", "-o", opts, src, mp, NULL };
+	char opts[SB_PATH_MAX + 128], src[64];
+	const char *argv[] = { "mount", "-t", "cifs", "-o", opts, src, t->mountpoint, NULL };
 	const char *mods[] = { "cifs", NULL };
 	int rc;
 
@@ -169,14 +169,7 @@ int sb_export_smb_build(struct sb_state *st, const struct sb_export_spec *e, con
 		 e->smb.signing ? ",sec=ntlmsspi" : "", e->smb.encryption ? ",seal" : "");
 	snprintf(opts, sizeof(opts), "%s,credentials=%s/smb-credentials", t->options, p->rundir);
 	snprintf(src, sizeof(src), "//%s/sb", p->net.srv_addr);
-	if ((size_t)snprintf(mp, sizeof(mp), "%s/mnt-%s", p->rundir, t->name) >= sizeof(t->mountpoint))
-		return sb_err_set(err, -ENAMETOOLONG, "export: mountpoint path too long: %s", mp);
-	memcpy(t->mountpoint, mp, strlen(mp) + 1);
-	rc = sb_state_add(st, "export", "mntdir", mp, NULL, err);
-	if (!rc && mkdir(mp, 0700) && errno != EEXIST)
-		rc = sb_err_sys(err, -errno, "cannot create %s", mp);
-	if (!rc)
-		rc = sb_state_add(st, "export", "mount", mp, "smb", err);
+	rc = sb_export_mountpoint(st, p, t, "smb", err);
 	if (!rc && (rc = sb_export_cmd(p->net.cli_ns, argv, NULL, 0, 60000, err)) && !have_cifs())
 		sb_err_prefix(err, "this kernel has no CIFS client (CONFIG_CIFS; modprobe cifs): ");
 	if (rc)

@@ -187,9 +187,6 @@ static int mount_one(struct sb_state *st, const struct sb_export_spec *e, const 
 	snprintf(t->name, sizeof(t->name), "sshfs-%s", sh);
 	snprintf(t->label, sizeof(t->label), "SSHFS %s%s", sh, e->sshfs.compression ? " -C" : "");
 	snprintf(t->cipher, sizeof(t->cipher), "%s", cipher);
-	if ((size_t)snprintf(src, sizeof(src), "%s/mnt-%s", p->rundir, t->name) >= sizeof(t->mountpoint))
-		return sb_err_set(err, -ENAMETOOLONG, "export: mountpoint path too long: %s", src);
-	memcpy(t->mountpoint, src, strlen(src) + 1);
 	snprintf(t->options, sizeof(t->options), "Ciphers=%.64s,Compression=%s", cipher,
 		 e->sshfs.compression ? "yes" : "no");
 	snprintf(opts, sizeof(opts), "%s,Port=" SSHD_PORT ",IdentityFile=%s/client_key,IdentitiesOnly=yes,"
@@ -197,9 +194,7 @@ static int mount_one(struct sb_state *st, const struct sb_export_spec *e, const 
 		 t->options, p->rundir, p->rundir);
 	snprintf(src, sizeof(src), "root@%s:%s", p->net.srv_addr, export_dir);
 	snprintf(log, sizeof(log), "%s/%s.log", p->rundir, t->name);
-	rc = sb_state_add(st, "export", "mntdir", t->mountpoint, NULL, err);
-	if (!rc && mkdir(t->mountpoint, 0700) && errno != EEXIST)
-		rc = sb_err_sys(err, -errno, "cannot create %s", t->mountpoint);
+	rc = sb_export_mountpoint(st, p, t, NULL, err);   /* sshfs: a daemon, recorded as one */
 	if (!rc)
 		rc = sb_export_daemon(st, t->name, p->net.cli_ns, argv, log, id, sizeof(id), err);
 	if (!rc)

@@ -19,6 +19,7 @@
 #include <blockdev/utils.h>
 
 #include "core/layer.h"
+#include "sys/fsprobe.h"
 #include "core/stack.h"
 #include "spec/part.h"
 #include "sys/udev.h"
@@ -401,23 +402,12 @@ static void btrfs_predict(const struct sb_layer *l, char *out, size_t len)
 
 static void btrfs_blkid(const char *dev, struct json_object *out, char *uuid, size_t len)
 {
-	blkid_probe pr = blkid_new_probe_from_filename(dev);
-	const char *keys[] = { "TYPE", "type", "UUID", "uuid", "LABEL", "label" };
-	const char *v;
-	unsigned i;
+	struct sb_fs_ids ids;
 
-	if (!pr)
+	if (sb_fs_read_super(dev, 0, NULL, 0, &ids, NULL))
 		return;
-	blkid_probe_enable_superblocks(pr, 1);
-	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_UUID | BLKID_SUBLKS_LABEL);
-	if (!blkid_do_safeprobe(pr))
-		for (i = 0; i < 6; i += 2)
-			if (!blkid_probe_lookup_value(pr, keys[i], &v, NULL)) {
-				json_object_object_add(out, keys[i + 1], json_object_new_string(v));
-				if (i == 2)
-					snprintf(uuid, len, "%s", v);
-			}
-	blkid_free_probe(pr);
+	sb_fs_ids_json(&ids, true, out);
+	snprintf(uuid, len, "%s", ids.uuid);
 }
 
 /* One line of /sys/fs/btrfs/UUID/NAME, its first word. */

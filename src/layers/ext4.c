@@ -14,6 +14,7 @@
 #include <blockdev/fs.h>
 
 #include "core/layer.h"
+#include "sys/fsprobe.h"
 #include "core/stack.h"
 #include "spec/part.h"
 #include "sys/blockdev.h"
@@ -142,39 +143,18 @@ static int ext4_build(struct sb_layer *l, struct sb_err *err)
 struct ext4_sb_info {
 	uint32_t block_size, stride, stripe_width;
 	uint64_t blocks;
-	char uuid[40], type[16];
+	struct sb_fs_ids ids;
 };
 
 static int ext4_read_sb(const char *dev, struct ext4_sb_info *info, struct sb_err *err)
 {
 	unsigned char sb[1024];
-	const char *v;
-	blkid_probe pr;
-	int fd;
+	int rc;
 
 	memset(info, 0, sizeof(*info));
-	fd = open(dev, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return sb_err_sys(err, -errno, "cannot open %s", dev);
-	if (pread(fd, sb, sizeof(sb), 1024) != (ssize_t)sizeof(sb)) {
-		int e = errno ? -errno : -EIO;
-		close(fd);
-		return sb_err_sys(err, e, "cannot read the superblock of %s", dev);
-	}
-	pr = blkid_new_probe();
-	if (pr && !blkid_probe_set_device(pr, fd, 0, 0)) {
-		blkid_probe_enable_superblocks(pr, 1);
-		blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_UUID);
-		if (!blkid_do_safeprobe(pr)) {
-			if (!blkid_probe_lookup_value(pr, "TYPE", &v, NULL))
-				snprintf(info->type, sizeof(info->type), "%s", v);
-			if (!blkid_probe_lookup_value(pr, "UUID", &v, NULL))
-				snprintf(info->uuid, sizeof(info->uuid), "%s", v);
-		}
-	}
-	if (pr)
-		blkid_free_probe(pr);
-	close(fd);
+	rc = sb_fs_read_super(dev, 1024, sb, sizeof(sb), &info->ids, err);
+	if (rc)
+		return rc;
 	if (le16toh(*(uint16_t *)(sb + 0x38)) != 0xEF53)
 		return sb_err_set(err, -EINVAL, "%s has no ext2/3/4 superblock", dev);
 	info->block_size = 1024u << le32toh(*(uint32_t *)(sb + 0x18));
@@ -194,8 +174,7 @@ static int ext4_describe(const struct sb_layer *l, struct json_object *out, stru
 	rc = ext4_read_sb(l->dev[0], &info, err);
 	if (rc)
 		return rc;
-	json_object_object_add(out, "type", json_object_new_string(info.type));
-	json_object_object_add(out, "uuid", json_object_new_string(info.uuid));
+	sb_fs_ids_json(&info.ids, false, out);
 	json_object_object_add(out, "block_size", json_object_new_int64(info.block_size));
 	json_object_object_add(out, "blocks", json_object_new_int64((int64_t)info.blocks));
 	json_object_object_add(out, "stride", json_object_new_int64(info.stride));

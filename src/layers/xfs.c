@@ -17,6 +17,7 @@
 #include <blockdev/fs.h>
 
 #include "core/layer.h"
+#include "sys/fsprobe.h"
 #include "core/stack.h"
 #include "spec/part.h"
 #include "sys/blockdev.h"
@@ -297,30 +298,8 @@ static int xfs_build(struct sb_layer *l, struct sb_err *err)
 struct xfs_sb_info {
 	uint32_t block_size, agcount, sunit, swidth;   /* sunit/swidth in blocks */
 	uint64_t blocks;
-	char uuid[40], type[16], label[16];
+	struct sb_fs_ids ids;
 };
-
-static void xfs_blkid(int fd, struct xfs_sb_info *info)
-{
-	blkid_probe pr = blkid_new_probe();
-	const char *v;
-
-	if (!pr)
-		return;
-	if (!blkid_probe_set_device(pr, fd, 0, 0)) {
-		blkid_probe_enable_superblocks(pr, 1);
-		blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_UUID | BLKID_SUBLKS_LABEL);
-		if (!blkid_do_safeprobe(pr)) {
-			if (!blkid_probe_lookup_value(pr, "TYPE", &v, NULL))
-				snprintf(info->type, sizeof(info->type), "%s", v);
-			if (!blkid_probe_lookup_value(pr, "UUID", &v, NULL))
-				snprintf(info->uuid, sizeof(info->uuid), "%s", v);
-			if (!blkid_probe_lookup_value(pr, "LABEL", &v, NULL))
-				snprintf(info->label, sizeof(info->label), "%s", v);
-		}
-	}
-	blkid_free_probe(pr);
-}
 
 static uint32_t be32_at(const unsigned char *p, size_t off)
 {
@@ -333,20 +312,12 @@ static uint32_t be32_at(const unsigned char *p, size_t off)
 static int xfs_read_sb(const char *dev, struct xfs_sb_info *info, struct sb_err *err)
 {
 	unsigned char sb[512];
-	int fd;
+	int rc;
 
 	memset(info, 0, sizeof(*info));
-	fd = open(dev, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return sb_err_sys(err, -errno, "cannot open %s", dev);
-	if (pread(fd, sb, sizeof(sb), 0) != (ssize_t)sizeof(sb)) {
-		int e = errno ? -errno : -EIO;
-
-		close(fd);
-		return sb_err_sys(err, e, "cannot read the superblock of %s", dev);
-	}
-	xfs_blkid(fd, info);
-	close(fd);
+	rc = sb_fs_read_super(dev, 0, sb, sizeof(sb), &info->ids, err);
+	if (rc)
+		return rc;
 	if (be32_at(sb, 0) != 0x58465342)   /* "XFSB" */
 		return sb_err_set(err, -EINVAL, "%s has no xfs superblock", dev);
 	info->block_size = be32_at(sb, 4);
@@ -367,9 +338,7 @@ static int xfs_describe(const struct sb_layer *l, struct json_object *out, struc
 	rc = xfs_read_sb(l->dev[0], &info, err);
 	if (rc)
 		return rc;
-	json_object_object_add(out, "type", json_object_new_string(info.type));
-	json_object_object_add(out, "uuid", json_object_new_string(info.uuid));
-	json_object_object_add(out, "label", json_object_new_string(info.label));
+	sb_fs_ids_json(&info.ids, true, out);
 	json_object_object_add(out, "block_size", json_object_new_int64(info.block_size));
 	json_object_object_add(out, "blocks", json_object_new_int64((int64_t)info.blocks));
 	json_object_object_add(out, "agcount", json_object_new_int64(info.agcount));

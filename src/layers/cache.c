@@ -4,8 +4,7 @@
  * for the SSD), split by dm-linear into metadata (sb-NAME-cmeta, 4 MiB +
  * 16 bytes per cache block, per the kernel's cache.rst) and data
  * (sb-NAME-cdata). The cache device is /dev/mapper/sb-NAME-cache. All
- * device-mapper work through libdevmapper (the fault layer's helpers are
- * its own; these are the same few calls).
+ * device-mapper work through sys/dm (libdevmapper), as the fault layer's.
  *
  * State objects, in build order (teardown runs them backwards): "file"
  * DIR/sb-NAME-cache.img (extra dev:ino once made), "loopdev" /dev/loopN
@@ -15,7 +14,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/loop.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,12 +21,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <libdevmapper.h>
-
 #include "core/layer.h"
 #include "core/stack.h"
 #include "core/state.h"
 #include "layers/holders.h"
+#include "sys/dm.h"
 #include "spec/part.h"
 #include "sys/udev.h"
 #include "util/log.h"
@@ -128,142 +125,33 @@ static void cache_plan(const struct sb_layer *l, struct sb_plan *p)
 			 "loop device and delete %s", nc, nd, nm, SB_BUSY_BUDGET_MS / 1000, file);
 }
 
-/* ---- device-mapper (libdevmapper) ---- */
-static char dm_last[256];
-
-__attribute__((format(printf, 5, 6)))
-static void dm_logfn(int level, const char *file, int line, int dm_errno_or_class, const char *f, ...)
-{
-	va_list ap;
-
-	(void)file;
-	(void)line;
-	(void)dm_errno_or_class;
-	if ((level & 7) > 3)
-		return;
-	va_start(ap, f);
-	vsnprintf(dm_last, sizeof(dm_last), f, ap);
-	va_end(ap);
-}
-
-static void dm_init(void)
-{
-	static bool done;
-
-	if (!done) {
-		dm_log_with_errno_init(dm_logfn);
-		dm_udev_set_sync_support(1);
-		done = true;
-	}
-}
-
-/* DM_DEVICE_CREATE (with a table) or DM_DEVICE_RELOAD, DM_DEVICE_RESUME. */
-static int dm_run(int type, const char *name, uint64_t sectors, const char *target, const char *params)
-{
-	struct dm_task *dmt;
-	uint32_t cookie = 0;
-	int ok;
-
-	dm_init();
-	dm_last[0] = '\0';
-	dmt = dm_task_create(type);
-	if (!dmt)
-		return -ENOMEM;
-	ok = dm_task_set_name(dmt, name) && (!target || dm_task_add_target(dmt, 0, sectors, target, params));
-	if (ok && (type == DM_DEVICE_CREATE || type == DM_DEVICE_RESUME))   /* the ones udev hears of */
-		ok = dm_task_set_cookie(dmt, &cookie, 0);
-	ok = ok && dm_task_run(dmt);
-	if (cookie)
-		(void)dm_udev_wait(cookie);
-	dm_task_destroy(dmt);
-	return ok ? 0 : -EIO;
-}
-
+/* ---- device-mapper (sys/dm) ---- */
 static int dm_make(const char *name, uint64_t sectors, const char *target, const char *params,
 		   struct sb_err *err)
 {
 	char node[SB_PATH_MAX];
 
-	if (dm_run(DM_DEVICE_CREATE, name, sectors, target, params))
+	if (sb_dm_create(name, sectors, target, params))
 		return sb_err_set(err, -EIO, "cache: creating dm device %s (%s %s) failed: %s", name, target, params,
-				  dm_last[0] ? dm_last : "device-mapper error (is dm-cache there?)");
+				  sb_dm_last()[0] ? sb_dm_last() : "device-mapper error (is dm-cache there?)");
 	snprintf(node, sizeof(node), "/dev/mapper/%s", name);
 	return sb_udev_wait_node(node, SB_UDEV_TIMEOUT_MS, err);
 }
 
-/* 1 exists, 0 gone, -errno when device-mapper cannot be asked. */
-static int dm_exists(const char *name)
-{
-	struct dm_task *dmt;
-	struct dm_info info;
-	int r = -EIO;
-
-	dm_init();
-	dmt = dm_task_create(DM_DEVICE_INFO);
-	if (!dmt)
-		return -ENOMEM;
-	if (dm_task_set_name(dmt, name) && dm_task_run(dmt) && dm_task_get_info(dmt, &info))
-		r = info.exists ? 1 : 0;
-	dm_task_destroy(dmt);
-	return r;
-}
-
-/* The first target's status (type DM_DEVICE_STATUS) or table line. */
-static int dm_line(int type, const char *name, char *out, size_t len, uint64_t *sectors)
-{
-	struct dm_task *dmt;
-	uint64_t start = 0, length = 0;
-	char *target = NULL, *params = NULL;
-	int rc = -EIO;
-
-	dm_init();
-	out[0] = '\0';
-	dmt = dm_task_create(type);
-	if (!dmt)
-		return -ENOMEM;
-	if (dm_task_set_name(dmt, name) && dm_task_run(dmt)) {
-		(void)dm_get_next_target(dmt, NULL, &start, &length, &target, &params);
-		snprintf(out, len, "%s", params ? params : "");
-		if (sectors)
-			*sectors = length;
-		rc = 0;
-	}
-	dm_task_destroy(dmt);
-	return rc;
-}
-
 static int remove_once(void *arg)
 {
-	const char *name = arg;
-	struct dm_task *dmt;
-	uint32_t cookie = 0;
-	int ok, e;
-
-	if (dm_exists(name) == 0)
-		return 0;
-	dm_last[0] = '\0';
-	dmt = dm_task_create(DM_DEVICE_REMOVE);
-	if (!dmt)
-		return -ENOMEM;
-	ok = dm_task_set_name(dmt, name) && dm_task_set_cookie(dmt, &cookie, 0) && dm_task_run(dmt);
-	e = ok ? 0 : dm_task_get_errno(dmt);
-	if (cookie)
-		(void)dm_udev_wait(cookie);
-	dm_task_destroy(dmt);
-	if (ok || dm_exists(name) == 0)
-		return 0;
-	return e == EBUSY || strstr(dm_last, "busy") ? -EBUSY : -EIO;
+	return sb_dm_remove(arg);
 }
 
 /* dm-cache status: ... <#dirty> is the 11th field (cache.rst). */
 static long long status_dirty(const char *name)
 {
-	char st[1024];
+	struct sb_dm_target t;
 	long long v[11];
 
-	if (dm_line(DM_DEVICE_STATUS, name, st, sizeof(st), NULL))
+	if (sb_dm_first(name, 1, &t))
 		return -1;
-	if (sscanf(st, "%lld %lld/%*d %lld %lld/%*d %lld %lld %lld %lld %lld %lld %lld",
+	if (sscanf(t.params, "%lld %lld/%*d %lld %lld/%*d %lld %lld %lld %lld %lld %lld %lld",
 		   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10]) != 11)
 		return -1;
 	return v[10];
@@ -274,22 +162,21 @@ static long long status_dirty(const char *name)
 static int cache_flush(const char *name, struct sb_err *err)
 {
 	char table[1024], meta[256], data[256], origin[256];
+	struct sb_dm_target t;
 	unsigned long long block;
-	uint64_t sectors = 0;
 	long long dirty;
 	int waited;
 
 	dirty = status_dirty(name);
 	if (dirty <= 0)
 		return 0;
-	if (dm_line(DM_DEVICE_TABLE, name, table, sizeof(table), &sectors) ||
-	    sscanf(table, "%255s %255s %255s %llu", meta, data, origin, &block) != 4)
+	if (sb_dm_first(name, 0, &t) ||
+	    sscanf(t.params, "%255s %255s %255s %llu", meta, data, origin, &block) != 4)
 		return sb_err_set(err, -EIO, "cache: cannot read the table of %s", name);
 	snprintf(table, sizeof(table), "%s %s %s %llu 1 writethrough cleaner 0", meta, data, origin, block);
-	if (dm_run(DM_DEVICE_RELOAD, name, sectors, "cache", table) ||
-	    dm_run(DM_DEVICE_SUSPEND, name, 0, NULL, NULL) || dm_run(DM_DEVICE_RESUME, name, 0, NULL, NULL))
+	if (sb_dm_reload(name, t.sectors, "cache", table) || sb_dm_suspend(name) || sb_dm_resume(name))
 		return sb_err_set(err, -EIO, "cache: switching %s to the cleaner policy failed: %s", name,
-				  dm_last[0] ? dm_last : "device-mapper error");
+				  sb_dm_last()[0] ? sb_dm_last() : "device-mapper error");
 	for (waited = 0; (dirty = status_dirty(name)) > 0 && waited < CACHE_FLUSH_MS; waited += 100)
 		usleep(100000);
 	if (dirty != 0)
@@ -481,7 +368,7 @@ static int teardown_dm(const struct sb_state_obj *obj, struct sb_err *err)
 
 	if (!cache_name_ok(obj->id))
 		return sb_err_set(err, -SB_EREFUSED, "cache: refusing to remove %s: not a stackbench cache device", obj->id);
-	if (strstr(obj->extra, "mode=writeback") && dm_exists(obj->id) == 1 && (r = cache_flush(obj->id, err)))
+	if (strstr(obj->extra, "mode=writeback") && sb_dm_exists(obj->id) == 1 && (r = cache_flush(obj->id, err)))
 		return r;
 	(void)sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
 	r = sb_retry_busy(remove_once, (void *)obj->id, SB_BUSY_BUDGET_MS);
@@ -493,7 +380,7 @@ static int teardown_dm(const struct sb_state_obj *obj, struct sb_err *err)
 	}
 	if (r < 0)
 		return sb_err_set(err, r, "cache: removing dm device %s failed: %s", obj->id,
-				  dm_last[0] ? dm_last : "device-mapper error");
+				  sb_dm_last()[0] ? sb_dm_last() : "device-mapper error");
 	(void)sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
 	return 0;
 }
@@ -557,7 +444,7 @@ static bool cache_exists(const struct sb_state_obj *obj)
 	struct stat st;
 
 	if (!strcmp(obj->kind, "dm"))
-		return dm_exists(obj->id) != 0;
+		return sb_dm_exists(obj->id) != 0;
 	if (!strcmp(obj->kind, "loopdev"))
 		return loop_backs(obj->id, obj->extra);
 	return lstat(obj->id, &st) == 0;
@@ -603,7 +490,9 @@ static void cache_leftovers(const struct sb_stack *s, struct sb_leftovers *found
 static int cache_describe(const struct sb_layer *l, struct json_object *out, struct sb_err *err)
 {
 	const struct cache_spec *c = cache_of(l->spec);
-	char name[SB_NAME_MAX + 16], st[1024], feat[64] = "", policy[32] = "";
+	char name[SB_NAME_MAX + 16], feat[64] = "", policy[32] = "";
+	struct sb_dm_target t;
+	const char *st = t.params;
 	long long mb, mu, mt, cb, cu, ct, rh, rm, wh, wm, dem, pro, dirty;
 	int nf, nc, n = 0;
 
@@ -611,7 +500,7 @@ static int cache_describe(const struct sb_layer *l, struct json_object *out, str
 	json_object_object_add(out, "device", json_object_new_string(l->dev[0]));
 	json_object_object_add(out, "over", json_object_new_string(l->below ? l->below->dev[0] : ""));
 	json_object_object_add(out, "fast_dir", json_object_new_string(c->dir));
-	if (dm_line(DM_DEVICE_STATUS, name, st, sizeof(st), NULL) ||
+	if (sb_dm_first(name, 1, &t) ||
 	    sscanf(st, "%lld %lld/%lld %lld %lld/%lld %lld %lld %lld %lld %lld %lld %lld %d%n",
 		   &mb, &mu, &mt, &cb, &cu, &ct, &rh, &rm, &wh, &wm, &dem, &pro, &dirty, &nf, &n) != 14)
 		return sb_err_set(err, -EIO, "cache: cannot read the status of %s", name);

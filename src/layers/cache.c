@@ -12,18 +12,16 @@
  * sb-NAME-cache (extra "mode=M"). Writeback: teardown switches the table
  * to the cleaner policy and waits (bounded) for dirty == 0 first. */
 #include <errno.h>
-#include <fcntl.h>
-#include <linux/loop.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/layer.h"
 #include "core/stack.h"
 #include "core/state.h"
+#include "layers/cache_int.h"
 #include "layers/holders.h"
 #include "sys/dm.h"
 #include "spec/part.h"
@@ -32,7 +30,6 @@
 #include "util/units.h"
 
 #define CACHE_FLUSH_MS 60000      /* writeback: longest wait for dirty == 0 */
-#define CACHE_LOOP_TRIES 16
 #define MiB (1024ULL * 1024ULL)
 
 struct cache_spec {
@@ -186,105 +183,6 @@ static int cache_flush(const char *name, struct sb_err *err)
 	return 0;
 }
 
-/* ---- the fast device: a fresh backing file on a loop device ---- */
-static bool loop_backs(const char *dev, const char *file)
-{
-	char p[128], back[SB_PATH_MAX] = "";
-	size_t n = strlen(file);
-	FILE *f;
-
-	snprintf(p, sizeof(p), "/sys/block/%s/loop/backing_file", strrchr(dev, '/') ? strrchr(dev, '/') + 1 : dev);
-	f = fopen(p, "re");
-	if (!f)
-		return false;
-	if (!fgets(back, sizeof(back), f))
-		back[0] = '\0';
-	fclose(f);
-	back[strcspn(back, "\n")] = '\0';
-	return back[0] && !strncmp(back, file, n) && (!back[n] || !strcmp(back + n, " (deleted)"));
-}
-
-/* Like the loop layer: record the device before binding; another process
- * taking the same free device (EBUSY) drops the entry and tries again.
- * Buffered (tmpfs has no direct I/O). */
-static int fast_attach(struct sb_layer *l, const char *file, int ffd, char *dev, size_t len, struct sb_err *err)
-{
-	struct sb_state *st = &l->stack->state;
-	struct loop_config cfg = { .fd = (unsigned)ffd, .block_size = 512 };
-	int ctl, lfd, num, rc = -EBUSY, tries;
-
-	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
-	if (ctl < 0)
-		return sb_err_sys(err, -errno, "cache: cannot open /dev/loop-control");
-	for (tries = 0; tries < CACHE_LOOP_TRIES && rc == -EBUSY; tries++) {
-		num = ioctl(ctl, LOOP_CTL_GET_FREE);
-		if (num < 0) {
-			rc = sb_err_sys(err, -errno, "cache: no free loop device");
-			break;
-		}
-		snprintf(dev, len, "/dev/loop%d", num);
-		rc = sb_state_add(st, "cache", "loopdev", dev, file, err);
-		if (!rc)
-			rc = sb_udev_wait_devnode(dev, SB_UDEV_TIMEOUT_MS, err);
-		if (rc)
-			break;
-		lfd = open(dev, O_RDWR | O_CLOEXEC);
-		if (lfd < 0) {
-			rc = sb_err_sys(err, -errno, "cache: cannot open %s", dev);
-			break;
-		}
-		rc = ioctl(lfd, LOOP_CONFIGURE, &cfg) ? -errno : 0;
-		close(lfd);
-		if (rc == -EBUSY && (rc = sb_state_remove(st, st->nobj - 1, err)) == 0)
-			rc = -EBUSY;
-	}
-	close(ctl);
-	if (rc && !sb_err_isset(err))
-		return sb_err_sys(err, rc, "cache: cannot attach %s to a loop device", file);
-	return rc;
-}
-
-static int fast_make(struct sb_layer *l, uint64_t bytes, char *dev, size_t len, struct sb_err *err)
-{
-	char file[SB_PATH_MAX], ident[64];
-	struct stat st;
-	int fd, rc;
-
-	cache_file(l->spec, file, sizeof(file));
-	rc = sb_state_add(&l->stack->state, "cache", "file", file, "", err);
-	if (rc)
-		return rc;
-	fd = open(file, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return sb_err_sys(err, -errno, "cache: cannot create %s%s", file,
-				  errno == EEXIST ? " (left by an earlier run? remove it)" : "");
-	if (fstat(fd, &st) || ftruncate(fd, (off_t)bytes)) {
-		rc = sb_err_sys(err, -errno, "cache: cannot size %s", file);
-		goto out;
-	}
-	snprintf(ident, sizeof(ident), "%llu:%llu", (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
-	rc = sb_state_set_extra(&l->stack->state, "cache", "file", file, ident, err);
-	if (!rc)
-		rc = fast_attach(l, file, fd, dev, len, err);
-out:
-	close(fd);
-	return rc;
-}
-
-static int zero_head(const char *dev, struct sb_err *err)
-{
-	static const char zero[4096];
-	int fd = open(dev, O_WRONLY | O_CLOEXEC);
-	int rc = 0;
-
-	if (fd < 0)
-		return sb_err_sys(err, -errno, "cache: cannot open %s", dev);
-	if (pwrite(fd, zero, sizeof(zero), 0) != (ssize_t)sizeof(zero) || fdatasync(fd))
-		rc = sb_err_sys(err, -errno, "cache: cannot zero the metadata head of %s", dev);
-	close(fd);
-	return rc;
-}
-
 static uint64_t dev_sectors(const char *dev)
 {
 	char kname[64], p[256], v[64] = "";
@@ -305,7 +203,7 @@ static int cache_build(struct sb_layer *l, struct sb_err *err)
 {
 	const struct cache_spec *c = cache_of(l->spec);
 	char loop[64], nm[SB_NAME_MAX + 16], nd[SB_NAME_MAX + 16], nc[SB_NAME_MAX + 16];
-	char m[SB_PATH_MAX], d[SB_PATH_MAX], params[4 * SB_PATH_MAX], extra[32];
+	char m[SB_PATH_MAX], d[SB_PATH_MAX], file[SB_PATH_MAX], params[4 * SB_PATH_MAX], extra[32];
 	uint64_t meta = meta_bytes(c) / 512, data = c->size / 512, origin;
 	int rc;
 
@@ -314,7 +212,8 @@ static int cache_build(struct sb_layer *l, struct sb_err *err)
 	origin = dev_sectors(l->below->dev[0]);
 	if (!origin)
 		return sb_err_set(err, -ENODEV, "cache: cannot read the size of %s", l->below->dev[0]);
-	rc = fast_make(l, (meta + data) * 512, loop, sizeof(loop), err);
+	cache_file(l->spec, file, sizeof(file));
+	rc = sb_cache_fast_make(l, file, (meta + data) * 512, loop, sizeof(loop), err);
 	if (rc)
 		return rc;
 	cache_names(l->spec, "cmeta", nm, sizeof(nm));
@@ -330,7 +229,7 @@ static int cache_build(struct sb_layer *l, struct sb_err *err)
 		return rc;
 	snprintf(m, sizeof(m), "/dev/mapper/%s", nm);
 	snprintf(d, sizeof(d), "/dev/mapper/%s", nd);
-	if ((rc = zero_head(m, err)))
+	if ((rc = sb_cache_zero_head(m, err)))
 		return rc;
 	cache_params(l->spec, m, d, l->below->dev[0], params, sizeof(params));
 	snprintf(extra, sizeof(extra), "mode=%s", c->mode);
@@ -385,57 +284,14 @@ static int teardown_dm(const struct sb_state_obj *obj, struct sb_err *err)
 	return 0;
 }
 
-static int teardown_loop(const struct sb_state_obj *obj, struct sb_err *err)
-{
-	int fd, i;
-
-	if (!loop_backs(obj->id, obj->extra))
-		return 0;
-	fd = open(obj->id, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return sb_err_sys(err, -errno, "cache: cannot open %s", obj->id);
-	if (ioctl(fd, LOOP_CLR_FD, 0) && errno != ENXIO) {
-		int e = -errno;
-
-		close(fd);
-		return sb_err_sys(err, e, "cache: cannot detach %s", obj->id);
-	}
-	close(fd);
-	for (i = 0; i < 500 && loop_backs(obj->id, obj->extra); i++)
-		usleep(20000);
-	if (loop_backs(obj->id, obj->extra))
-		return sb_err_set(err, -EBUSY, "cache: %s still attached to %s 10 s after detach", obj->id, obj->extra);
-	return 0;
-}
-
-/* Delete only the file the build made: our name, a regular file with the
- * recorded inode (or, killed before recording it, one link). */
-static int teardown_file(const struct sb_state_obj *obj, struct sb_err *err)
-{
-	const char *base = strrchr(obj->id, '/');
-	char ident[64];
-	struct stat st;
-
-	if (!base || strncmp(base, "/sb-", 4) || strlen(base) < 15 || strcmp(base + strlen(base) - 10, "-cache.img"))
-		return sb_err_set(err, -SB_EREFUSED, "cache: not deleting %s: not a name stackbench uses", obj->id);
-	if (lstat(obj->id, &st))
-		return errno == ENOENT ? 0 : sb_err_sys(err, -errno, "cache: cannot look at %s", obj->id);
-	snprintf(ident, sizeof(ident), "%llu:%llu", (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
-	if (!S_ISREG(st.st_mode) || (obj->extra[0] ? strcmp(ident, obj->extra) != 0 : st.st_nlink != 1))
-		return sb_err_set(err, -SB_EREFUSED, "cache: not deleting %s: not the file this stack created", obj->id);
-	if (unlink(obj->id) && errno != ENOENT)
-		return sb_err_sys(err, -errno, "cache: cannot delete %s", obj->id);
-	return 0;
-}
-
 static int cache_teardown(const struct sb_state_obj *obj, struct sb_err *err)
 {
 	if (!strcmp(obj->kind, "dm"))
 		return teardown_dm(obj, err);
 	if (!strcmp(obj->kind, "loopdev"))
-		return teardown_loop(obj, err);
+		return sb_cache_teardown_loop(obj, err);
 	if (!strcmp(obj->kind, "file"))
-		return teardown_file(obj, err);
+		return sb_cache_teardown_file(obj, err);
 	return sb_err_set(err, -EINVAL, "cache: unknown object kind '%s'", obj->kind);
 }
 
@@ -446,7 +302,7 @@ static bool cache_exists(const struct sb_state_obj *obj)
 	if (!strcmp(obj->kind, "dm"))
 		return sb_dm_exists(obj->id) != 0;
 	if (!strcmp(obj->kind, "loopdev"))
-		return loop_backs(obj->id, obj->extra);
+		return sb_cache_loop_backs(obj->id, obj->extra);
 	return lstat(obj->id, &st) == 0;
 }
 

@@ -135,11 +135,6 @@ static int dm_make(const char *name, uint64_t sectors, const char *target, const
 	return sb_udev_wait_node(node, SB_UDEV_TIMEOUT_MS, err);
 }
 
-static int remove_once(void *arg)
-{
-	return sb_dm_remove(arg);
-}
-
 /* dm-cache status: ... <#dirty> is the 11th field (cache.rst). */
 static long long status_dirty(const char *name)
 {
@@ -183,22 +178,6 @@ static int cache_flush(const char *name, struct sb_err *err)
 	return 0;
 }
 
-static uint64_t dev_sectors(const char *dev)
-{
-	char kname[64], p[256], v[64] = "";
-	FILE *f;
-
-	sb_dev_kname(dev, kname, sizeof(kname));
-	snprintf(p, sizeof(p), "/sys/class/block/%s/size", kname);
-	f = kname[0] ? fopen(p, "re") : NULL;
-	if (!f)
-		return 0;
-	if (!fgets(v, sizeof(v), f))
-		v[0] = '\0';
-	fclose(f);
-	return strtoull(v, NULL, 10);
-}
-
 static int cache_build(struct sb_layer *l, struct sb_err *err)
 {
 	const struct cache_spec *c = cache_of(l->spec);
@@ -209,7 +188,7 @@ static int cache_build(struct sb_layer *l, struct sb_err *err)
 
 	if (!l->below || l->below->ndev != 1)
 		return sb_err_set(err, -EINVAL, "cache: needs exactly one device below");
-	origin = dev_sectors(l->below->dev[0]);
+	origin = sb_dev_sectors(l->below->dev[0]);
 	if (!origin)
 		return sb_err_set(err, -ENODEV, "cache: cannot read the size of %s", l->below->dev[0]);
 	cache_file(l->spec, file, sizeof(file));
@@ -262,26 +241,13 @@ static bool cache_name_ok(const char *id)
 
 static int teardown_dm(const struct sb_state_obj *obj, struct sb_err *err)
 {
-	char node[SB_PATH_MAX + 16], h[512];
 	int r;
 
 	if (!cache_name_ok(obj->id))
 		return sb_err_set(err, -SB_EREFUSED, "cache: refusing to remove %s: not a stackbench cache device", obj->id);
 	if (strstr(obj->extra, "mode=writeback") && sb_dm_exists(obj->id) == 1 && (r = cache_flush(obj->id, err)))
 		return r;
-	(void)sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
-	r = sb_retry_busy(remove_once, (void *)obj->id, SB_BUSY_BUDGET_MS);
-	if (r == -EBUSY) {
-		snprintf(node, sizeof(node), "/dev/mapper/%s", obj->id);
-		sb_holders_describe(node, h, sizeof(h));
-		return sb_err_set(err, -EBUSY, "cache: %s still busy after %d s: %s", obj->id,
-				  SB_BUSY_BUDGET_MS / 1000, h);
-	}
-	if (r < 0)
-		return sb_err_set(err, r, "cache: removing dm device %s failed: %s", obj->id,
-				  sb_dm_last()[0] ? sb_dm_last() : "device-mapper error");
-	(void)sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
-	return 0;
+	return sb_holders_dm_remove("cache", obj->id, err);
 }
 
 static int cache_teardown(const struct sb_state_obj *obj, struct sb_err *err)

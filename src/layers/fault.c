@@ -78,24 +78,6 @@ static void fault_plan(const struct sb_layer *l, struct sb_plan *p)
 			      (double)l->spec->faults.fail.after_ns / 1e9, l->spec->faults.fail.member);
 }
 
-static unsigned long long dev_sectors(const char *dev)
-{
-	char kname[64], p[256], v[64] = "";
-	FILE *f;
-
-	sb_dev_kname(dev, kname, sizeof(kname));
-	if (!kname[0])
-		return 0;
-	snprintf(p, sizeof(p), "/sys/class/block/%s/size", kname);
-	f = fopen(p, "re");
-	if (!f)
-		return 0;
-	if (!fgets(v, sizeof(v), f))
-		v[0] = '\0';
-	fclose(f);
-	return strtoull(v, NULL, 10);
-}
-
 static int fault_build(struct sb_layer *l, struct sb_err *err)
 {
 	char name[SB_NAME_MAX + 32], node[SB_PATH_MAX], params[SB_PATH_MAX + 64], extra[SB_PATH_MAX];
@@ -112,7 +94,7 @@ static int fault_build(struct sb_layer *l, struct sb_err *err)
 		if (!kind)
 			continue;
 		fault_name(l->spec, i, name, sizeof(name));
-		sectors = dev_sectors(l->below->dev[i]);
+		sectors = sb_dev_sectors(l->below->dev[i]);
 		if (!sectors)
 			return sb_err_set(err, -ENODEV, "fault: cannot read the size of %s", l->below->dev[i]);
 		snprintf(extra, sizeof(extra), "member=%u dev=%s", i, l->below->dev[i]);
@@ -136,33 +118,13 @@ static int fault_build(struct sb_layer *l, struct sb_err *err)
 	return 0;
 }
 
-static int remove_once(void *arg)
-{
-	return sb_dm_remove(arg);
-}
-
 static int fault_teardown(const struct sb_state_obj *obj, struct sb_err *err)
 {
-	char node[SB_PATH_MAX + 16], h[512];
-	int r;
-
 	if (strcmp(obj->kind, "dm"))
 		return sb_err_set(err, -EINVAL, "fault: unknown object kind '%s'", obj->kind);
 	if (strncmp(obj->id, "sb-", 3) || !strstr(obj->id, "-fault-"))
 		return sb_err_set(err, -EINVAL, "fault: refusing to remove %s: not a stackbench fault device", obj->id);
-	(void)sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
-	r = sb_retry_busy(remove_once, (void *)obj->id, SB_BUSY_BUDGET_MS);
-	if (r == -EBUSY) {
-		snprintf(node, sizeof(node), "/dev/mapper/%s", obj->id);
-		sb_holders_describe(node, h, sizeof(h));
-		return sb_err_set(err, -EBUSY, "fault: %s still busy after %d s: %s", obj->id,
-				  SB_BUSY_BUDGET_MS / 1000, h);
-	}
-	if (r < 0)
-		return sb_err_set(err, r, "fault: removing dm device %s failed: %s", obj->id,
-				  sb_dm_last()[0] ? sb_dm_last() : "device-mapper error");
-	(void)sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
-	return 0;
+	return sb_holders_dm_remove("fault", obj->id, err);
 }
 
 static bool fault_exists(const struct sb_state_obj *obj)

@@ -106,3 +106,22 @@ void sb_t_section_off(const char *name, const char *word)
 		fail_msg("summary '%s' mentions '%s'", sum, word);
 	sb_spec_list_free(&l);
 }
+
+void sb_t_section_has(const char *yaml, const char *name, const char *const *kv, const char *summary)
+{
+	struct sb_err e;
+	struct sb_spec_list l = sb_t_load(yaml, 0, &e);
+	struct json_object *sec;
+	char sum[256];
+
+	assert_true(l.n >= 1);
+	sec = sb_t_section(&l.items[0], name);
+	for (; kv[0]; kv += 2)
+		if (strcmp(sb_t_str_of(sec, kv[0]), kv[1]))
+			fail_msg("%s.%s is '%s', want '%s'", name, kv[0], sb_t_str_of(sec, kv[0]), kv[1]);
+	json_object_put(sec);
+	sb_spec_summary(&l.items[0], sum, sizeof(sum));
+	if (!strstr(sum, summary))
+		fail_msg("summary '%s' lacks '%s'", sum, summary);
+	sb_spec_list_free(&l);
+}

@@ -28,5 +28,8 @@ const char *sb_t_str_of(struct json_object *o, const char *k);
 /* A stack without section name: the section says "enabled": false and the
  * summary lacks word. */
 void sb_t_section_off(const char *name, const char *word);
+/* yaml loads; its section name has these key/value strings (kv: key, value,
+ * ..., NULL) and the summary contains summary. */
+void sb_t_section_has(const char *yaml, const char *name, const char *const *kv, const char *summary);
 
 #endif

@@ -4,8 +4,7 @@
  * for the SSD), split by dm-linear into metadata (sb-NAME-cmeta, 4 MiB +
  * 16 bytes per cache block, per the kernel's cache.rst) and data
  * (sb-NAME-cdata). The cache device is /dev/mapper/sb-NAME-cache. All
- * device-mapper work through libdevmapper (the fault layer's helpers are
- * its own; these are the same few calls).
+ * device-mapper work through sys/dm (libdevmapper), as the fault layer's.
  *
  * State objects, in build order (teardown runs them backwards): "file"
  * DIR/sb-NAME-cache.img (extra dev:ino once made), "loopdev" /dev/loopN
@@ -13,29 +12,24 @@
  * sb-NAME-cache (extra "mode=M"). Writeback: teardown switches the table
  * to the cleaner policy and waits (bounded) for dirty == 0 first. */
 #include <errno.h>
-#include <fcntl.h>
-#include <linux/loop.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include <libdevmapper.h>
 
 #include "core/layer.h"
 #include "core/stack.h"
 #include "core/state.h"
+#include "layers/cache_int.h"
 #include "layers/holders.h"
+#include "sys/dm.h"
 #include "spec/part.h"
 #include "sys/udev.h"
 #include "util/log.h"
 #include "util/units.h"
 
 #define CACHE_FLUSH_MS 60000      /* writeback: longest wait for dirty == 0 */
-#define CACHE_LOOP_TRIES 16
 #define MiB (1024ULL * 1024ULL)
 
 struct cache_spec {
@@ -128,142 +122,28 @@ static void cache_plan(const struct sb_layer *l, struct sb_plan *p)
 			 "loop device and delete %s", nc, nd, nm, SB_BUSY_BUDGET_MS / 1000, file);
 }
 
-/* ---- device-mapper (libdevmapper) ---- */
-static char dm_last[256];
-
-__attribute__((format(printf, 5, 6)))
-static void dm_logfn(int level, const char *file, int line, int dm_errno_or_class, const char *f, ...)
-{
-	va_list ap;
-
-	(void)file;
-	(void)line;
-	(void)dm_errno_or_class;
-	if ((level & 7) > 3)
-		return;
-	va_start(ap, f);
-	vsnprintf(dm_last, sizeof(dm_last), f, ap);
-	va_end(ap);
-}
-
-static void dm_init(void)
-{
-	static bool done;
-
-	if (!done) {
-		dm_log_with_errno_init(dm_logfn);
-		dm_udev_set_sync_support(1);
-		done = true;
-	}
-}
-
-/* DM_DEVICE_CREATE (with a table) or DM_DEVICE_RELOAD, DM_DEVICE_RESUME. */
-static int dm_run(int type, const char *name, uint64_t sectors, const char *target, const char *params)
-{
-	struct dm_task *dmt;
-	uint32_t cookie = 0;
-	int ok;
-
-	dm_init();
-	dm_last[0] = '\0';
-	dmt = dm_task_create(type);
-	if (!dmt)
-		return -ENOMEM;
-	ok = dm_task_set_name(dmt, name) && (!target || dm_task_add_target(dmt, 0, sectors, target, params));
-	if (ok && (type == DM_DEVICE_CREATE || type == DM_DEVICE_RESUME))   /* the ones udev hears of */
-		ok = dm_task_set_cookie(dmt, &cookie, 0);
-	ok = ok && dm_task_run(dmt);
-	if (cookie)
-		(void)dm_udev_wait(cookie);
-	dm_task_destroy(dmt);
-	return ok ? 0 : -EIO;
-}
-
+/* ---- device-mapper (sys/dm) ---- */
 static int dm_make(const char *name, uint64_t sectors, const char *target, const char *params,
 		   struct sb_err *err)
 {
 	char node[SB_PATH_MAX];
 
-	if (dm_run(DM_DEVICE_CREATE, name, sectors, target, params))
+	if (sb_dm_create(name, sectors, target, params))
 		return sb_err_set(err, -EIO, "cache: creating dm device %s (%s %s) failed: %s", name, target, params,
-				  dm_last[0] ? dm_last : "device-mapper error (is dm-cache there?)");
+				  sb_dm_last()[0] ? sb_dm_last() : "device-mapper error (is dm-cache there?)");
 	snprintf(node, sizeof(node), "/dev/mapper/%s", name);
 	return sb_udev_wait_node(node, SB_UDEV_TIMEOUT_MS, err);
-}
-
-/* 1 exists, 0 gone, -errno when device-mapper cannot be asked. */
-static int dm_exists(const char *name)
-{
-	struct dm_task *dmt;
-	struct dm_info info;
-	int r = -EIO;
-
-	dm_init();
-	dmt = dm_task_create(DM_DEVICE_INFO);
-	if (!dmt)
-		return -ENOMEM;
-	if (dm_task_set_name(dmt, name) && dm_task_run(dmt) && dm_task_get_info(dmt, &info))
-		r = info.exists ? 1 : 0;
-	dm_task_destroy(dmt);
-	return r;
-}
-
-/* The first target's status (type DM_DEVICE_STATUS) or table line. */
-static int dm_line(int type, const char *name, char *out, size_t len, uint64_t *sectors)
-{
-	struct dm_task *dmt;
-	uint64_t start = 0, length = 0;
-	char *target = NULL, *params = NULL;
-	int rc = -EIO;
-
-	dm_init();
-	out[0] = '\0';
-	dmt = dm_task_create(type);
-	if (!dmt)
-		return -ENOMEM;
-	if (dm_task_set_name(dmt, name) && dm_task_run(dmt)) {
-		(void)dm_get_next_target(dmt, NULL, &start, &length, &target, &params);
-		snprintf(out, len, "%s", params ? params : "");
-		if (sectors)
-			*sectors = length;
-		rc = 0;
-	}
-	dm_task_destroy(dmt);
-	return rc;
-}
-
-static int remove_once(void *arg)
-{
-	const char *name = arg;
-	struct dm_task *dmt;
-	uint32_t cookie = 0;
-	int ok, e;
-
-	if (dm_exists(name) == 0)
-		return 0;
-	dm_last[0] = '\0';
-	dmt = dm_task_create(DM_DEVICE_REMOVE);
-	if (!dmt)
-		return -ENOMEM;
-	ok = dm_task_set_name(dmt, name) && dm_task_set_cookie(dmt, &cookie, 0) && dm_task_run(dmt);
-	e = ok ? 0 : dm_task_get_errno(dmt);
-	if (cookie)
-		(void)dm_udev_wait(cookie);
-	dm_task_destroy(dmt);
-	if (ok || dm_exists(name) == 0)
-		return 0;
-	return e == EBUSY || strstr(dm_last, "busy") ? -EBUSY : -EIO;
 }
 
 /* dm-cache status: ... <#dirty> is the 11th field (cache.rst). */
 static long long status_dirty(const char *name)
 {
-	char st[1024];
+	struct sb_dm_target t;
 	long long v[11];
 
-	if (dm_line(DM_DEVICE_STATUS, name, st, sizeof(st), NULL))
+	if (sb_dm_first(name, 1, &t))
 		return -1;
-	if (sscanf(st, "%lld %lld/%*d %lld %lld/%*d %lld %lld %lld %lld %lld %lld %lld",
+	if (sscanf(t.params, "%lld %lld/%*d %lld %lld/%*d %lld %lld %lld %lld %lld %lld %lld",
 		   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10]) != 11)
 		return -1;
 	return v[10];
@@ -274,22 +154,21 @@ static long long status_dirty(const char *name)
 static int cache_flush(const char *name, struct sb_err *err)
 {
 	char table[1024], meta[256], data[256], origin[256];
+	struct sb_dm_target t;
 	unsigned long long block;
-	uint64_t sectors = 0;
 	long long dirty;
 	int waited;
 
 	dirty = status_dirty(name);
 	if (dirty <= 0)
 		return 0;
-	if (dm_line(DM_DEVICE_TABLE, name, table, sizeof(table), &sectors) ||
-	    sscanf(table, "%255s %255s %255s %llu", meta, data, origin, &block) != 4)
+	if (sb_dm_first(name, 0, &t) ||
+	    sscanf(t.params, "%255s %255s %255s %llu", meta, data, origin, &block) != 4)
 		return sb_err_set(err, -EIO, "cache: cannot read the table of %s", name);
 	snprintf(table, sizeof(table), "%s %s %s %llu 1 writethrough cleaner 0", meta, data, origin, block);
-	if (dm_run(DM_DEVICE_RELOAD, name, sectors, "cache", table) ||
-	    dm_run(DM_DEVICE_SUSPEND, name, 0, NULL, NULL) || dm_run(DM_DEVICE_RESUME, name, 0, NULL, NULL))
+	if (sb_dm_reload(name, t.sectors, "cache", table) || sb_dm_suspend(name) || sb_dm_resume(name))
 		return sb_err_set(err, -EIO, "cache: switching %s to the cleaner policy failed: %s", name,
-				  dm_last[0] ? dm_last : "device-mapper error");
+				  sb_dm_last()[0] ? sb_dm_last() : "device-mapper error");
 	for (waited = 0; (dirty = status_dirty(name)) > 0 && waited < CACHE_FLUSH_MS; waited += 100)
 		usleep(100000);
 	if (dirty != 0)
@@ -299,135 +178,21 @@ static int cache_flush(const char *name, struct sb_err *err)
 	return 0;
 }
 
-/* ---- the fast device: a fresh backing file on a loop device ---- */
-static bool loop_backs(const char *dev, const char *file)
-{
-	char p[128], back[SB_PATH_MAX] = "";
-	size_t n = strlen(file);
-	FILE *f;
-
-	snprintf(p, sizeof(p), "/sys/block/%s/loop/backing_file", strrchr(dev, '/') ? strrchr(dev, '/') + 1 : dev);
-	f = fopen(p, "re");
-	if (!f)
-		return false;
-	if (!fgets(back, sizeof(back), f))
-		back[0] = '\0';
-	fclose(f);
-	back[strcspn(back, "\n")] = '\0';
-	return back[0] && !strncmp(back, file, n) && (!back[n] || !strcmp(back + n, " (deleted)"));
-}
-
-/* Like the loop layer: record the device before binding; another process
- * taking the same free device (EBUSY) drops the entry and tries again.
- * Buffered (tmpfs has no direct I/O). */
-static int fast_attach(struct sb_layer *l, const char *file, int ffd, char *dev, size_t len, struct sb_err *err)
-{
-	struct sb_state *st = &l->stack->state;
-	struct loop_config cfg = { .fd = (unsigned)ffd, .block_size = 512 };
-	int ctl, lfd, num, rc = -EBUSY, tries;
-
-	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
-	if (ctl < 0)
-		return sb_err_sys(err, -errno, "cache: cannot open /dev/loop-control");
-	for (tries = 0; tries < CACHE_LOOP_TRIES && rc == -EBUSY; tries++) {
-		num = ioctl(ctl, LOOP_CTL_GET_FREE);
-		if (num < 0) {
-			rc = sb_err_sys(err, -errno, "cache: no free loop device");
-			break;
-		}
-		snprintf(dev, len, "/dev/loop%d", num);
-		rc = sb_state_add(st, "cache", "loopdev", dev, file, err);
-		if (!rc)
-			rc = sb_udev_wait_devnode(dev, SB_UDEV_TIMEOUT_MS, err);
-		if (rc)
-			break;
-		lfd = open(dev, O_RDWR | O_CLOEXEC);
-		if (lfd < 0) {
-			rc = sb_err_sys(err, -errno, "cache: cannot open %s", dev);
-			break;
-		}
-		rc = ioctl(lfd, LOOP_CONFIGURE, &cfg) ? -errno : 0;
-		close(lfd);
-		if (rc == -EBUSY && (rc = sb_state_remove(st, st->nobj - 1, err)) == 0)
-			rc = -EBUSY;
-	}
-	close(ctl);
-	if (rc && !sb_err_isset(err))
-		return sb_err_sys(err, rc, "cache: cannot attach %s to a loop device", file);
-	return rc;
-}
-
-static int fast_make(struct sb_layer *l, uint64_t bytes, char *dev, size_t len, struct sb_err *err)
-{
-	char file[SB_PATH_MAX], ident[64];
-	struct stat st;
-	int fd, rc;
-
-	cache_file(l->spec, file, sizeof(file));
-	rc = sb_state_add(&l->stack->state, "cache", "file", file, "", err);
-	if (rc)
-		return rc;
-	fd = open(file, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return sb_err_sys(err, -errno, "cache: cannot create %s%s", file,
-				  errno == EEXIST ? " (left by an earlier run? remove it)" : "");
-	if (fstat(fd, &st) || ftruncate(fd, (off_t)bytes)) {
-		rc = sb_err_sys(err, -errno, "cache: cannot size %s", file);
-		goto out;
-	}
-	snprintf(ident, sizeof(ident), "%llu:%llu", (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
-	rc = sb_state_set_extra(&l->stack->state, "cache", "file", file, ident, err);
-	if (!rc)
-		rc = fast_attach(l, file, fd, dev, len, err);
-out:
-	close(fd);
-	return rc;
-}
-
-static int zero_head(const char *dev, struct sb_err *err)
-{
-	static const char zero[4096];
-	int fd = open(dev, O_WRONLY | O_CLOEXEC);
-	int rc = 0;
-
-	if (fd < 0)
-		return sb_err_sys(err, -errno, "cache: cannot open %s", dev);
-	if (pwrite(fd, zero, sizeof(zero), 0) != (ssize_t)sizeof(zero) || fdatasync(fd))
-		rc = sb_err_sys(err, -errno, "cache: cannot zero the metadata head of %s", dev);
-	close(fd);
-	return rc;
-}
-
-static uint64_t dev_sectors(const char *dev)
-{
-	char kname[64], p[256], v[64] = "";
-	FILE *f;
-
-	sb_dev_kname(dev, kname, sizeof(kname));
-	snprintf(p, sizeof(p), "/sys/class/block/%s/size", kname);
-	f = kname[0] ? fopen(p, "re") : NULL;
-	if (!f)
-		return 0;
-	if (!fgets(v, sizeof(v), f))
-		v[0] = '\0';
-	fclose(f);
-	return strtoull(v, NULL, 10);
-}
-
 static int cache_build(struct sb_layer *l, struct sb_err *err)
 {
 	const struct cache_spec *c = cache_of(l->spec);
 	char loop[64], nm[SB_NAME_MAX + 16], nd[SB_NAME_MAX + 16], nc[SB_NAME_MAX + 16];
-	char m[SB_PATH_MAX], d[SB_PATH_MAX], params[4 * SB_PATH_MAX], extra[32];
+	char m[SB_PATH_MAX], d[SB_PATH_MAX], file[SB_PATH_MAX], params[4 * SB_PATH_MAX], extra[32];
 	uint64_t meta = meta_bytes(c) / 512, data = c->size / 512, origin;
 	int rc;
 
 	if (!l->below || l->below->ndev != 1)
 		return sb_err_set(err, -EINVAL, "cache: needs exactly one device below");
-	origin = dev_sectors(l->below->dev[0]);
+	origin = sb_dev_sectors(l->below->dev[0]);
 	if (!origin)
 		return sb_err_set(err, -ENODEV, "cache: cannot read the size of %s", l->below->dev[0]);
-	rc = fast_make(l, (meta + data) * 512, loop, sizeof(loop), err);
+	cache_file(l->spec, file, sizeof(file));
+	rc = sb_cache_fast_make(l, file, (meta + data) * 512, loop, sizeof(loop), err);
 	if (rc)
 		return rc;
 	cache_names(l->spec, "cmeta", nm, sizeof(nm));
@@ -443,7 +208,7 @@ static int cache_build(struct sb_layer *l, struct sb_err *err)
 		return rc;
 	snprintf(m, sizeof(m), "/dev/mapper/%s", nm);
 	snprintf(d, sizeof(d), "/dev/mapper/%s", nd);
-	if ((rc = zero_head(m, err)))
+	if ((rc = sb_cache_zero_head(m, err)))
 		return rc;
 	cache_params(l->spec, m, d, l->below->dev[0], params, sizeof(params));
 	snprintf(extra, sizeof(extra), "mode=%s", c->mode);
@@ -476,69 +241,13 @@ static bool cache_name_ok(const char *id)
 
 static int teardown_dm(const struct sb_state_obj *obj, struct sb_err *err)
 {
-	char node[SB_PATH_MAX + 16], h[512];
 	int r;
 
 	if (!cache_name_ok(obj->id))
 		return sb_err_set(err, -SB_EREFUSED, "cache: refusing to remove %s: not a stackbench cache device", obj->id);
-	if (strstr(obj->extra, "mode=writeback") && dm_exists(obj->id) == 1 && (r = cache_flush(obj->id, err)))
+	if (strstr(obj->extra, "mode=writeback") && sb_dm_exists(obj->id) == 1 && (r = cache_flush(obj->id, err)))
 		return r;
-	(void)sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
-	r = sb_retry_busy(remove_once, (void *)obj->id, SB_BUSY_BUDGET_MS);
-	if (r == -EBUSY) {
-		snprintf(node, sizeof(node), "/dev/mapper/%s", obj->id);
-		sb_holders_describe(node, h, sizeof(h));
-		return sb_err_set(err, -EBUSY, "cache: %s still busy after %d s: %s", obj->id,
-				  SB_BUSY_BUDGET_MS / 1000, h);
-	}
-	if (r < 0)
-		return sb_err_set(err, r, "cache: removing dm device %s failed: %s", obj->id,
-				  dm_last[0] ? dm_last : "device-mapper error");
-	(void)sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
-	return 0;
-}
-
-static int teardown_loop(const struct sb_state_obj *obj, struct sb_err *err)
-{
-	int fd, i;
-
-	if (!loop_backs(obj->id, obj->extra))
-		return 0;
-	fd = open(obj->id, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return sb_err_sys(err, -errno, "cache: cannot open %s", obj->id);
-	if (ioctl(fd, LOOP_CLR_FD, 0) && errno != ENXIO) {
-		int e = -errno;
-
-		close(fd);
-		return sb_err_sys(err, e, "cache: cannot detach %s", obj->id);
-	}
-	close(fd);
-	for (i = 0; i < 500 && loop_backs(obj->id, obj->extra); i++)
-		usleep(20000);
-	if (loop_backs(obj->id, obj->extra))
-		return sb_err_set(err, -EBUSY, "cache: %s still attached to %s 10 s after detach", obj->id, obj->extra);
-	return 0;
-}
-
-/* Delete only the file the build made: our name, a regular file with the
- * recorded inode (or, killed before recording it, one link). */
-static int teardown_file(const struct sb_state_obj *obj, struct sb_err *err)
-{
-	const char *base = strrchr(obj->id, '/');
-	char ident[64];
-	struct stat st;
-
-	if (!base || strncmp(base, "/sb-", 4) || strlen(base) < 15 || strcmp(base + strlen(base) - 10, "-cache.img"))
-		return sb_err_set(err, -SB_EREFUSED, "cache: not deleting %s: not a name stackbench uses", obj->id);
-	if (lstat(obj->id, &st))
-		return errno == ENOENT ? 0 : sb_err_sys(err, -errno, "cache: cannot look at %s", obj->id);
-	snprintf(ident, sizeof(ident), "%llu:%llu", (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
-	if (!S_ISREG(st.st_mode) || (obj->extra[0] ? strcmp(ident, obj->extra) != 0 : st.st_nlink != 1))
-		return sb_err_set(err, -SB_EREFUSED, "cache: not deleting %s: not the file this stack created", obj->id);
-	if (unlink(obj->id) && errno != ENOENT)
-		return sb_err_sys(err, -errno, "cache: cannot delete %s", obj->id);
-	return 0;
+	return sb_holders_dm_remove("cache", obj->id, err);
 }
 
 static int cache_teardown(const struct sb_state_obj *obj, struct sb_err *err)
@@ -546,9 +255,9 @@ static int cache_teardown(const struct sb_state_obj *obj, struct sb_err *err)
 	if (!strcmp(obj->kind, "dm"))
 		return teardown_dm(obj, err);
 	if (!strcmp(obj->kind, "loopdev"))
-		return teardown_loop(obj, err);
+		return sb_cache_teardown_loop(obj, err);
 	if (!strcmp(obj->kind, "file"))
-		return teardown_file(obj, err);
+		return sb_cache_teardown_file(obj, err);
 	return sb_err_set(err, -EINVAL, "cache: unknown object kind '%s'", obj->kind);
 }
 
@@ -557,9 +266,9 @@ static bool cache_exists(const struct sb_state_obj *obj)
 	struct stat st;
 
 	if (!strcmp(obj->kind, "dm"))
-		return dm_exists(obj->id) != 0;
+		return sb_dm_exists(obj->id) != 0;
 	if (!strcmp(obj->kind, "loopdev"))
-		return loop_backs(obj->id, obj->extra);
+		return sb_cache_loop_backs(obj->id, obj->extra);
 	return lstat(obj->id, &st) == 0;
 }
 
@@ -603,7 +312,9 @@ static void cache_leftovers(const struct sb_stack *s, struct sb_leftovers *found
 static int cache_describe(const struct sb_layer *l, struct json_object *out, struct sb_err *err)
 {
 	const struct cache_spec *c = cache_of(l->spec);
-	char name[SB_NAME_MAX + 16], st[1024], feat[64] = "", policy[32] = "";
+	char name[SB_NAME_MAX + 16], feat[64] = "", policy[32] = "";
+	struct sb_dm_target t;
+	const char *st = t.params;
 	long long mb, mu, mt, cb, cu, ct, rh, rm, wh, wm, dem, pro, dirty;
 	int nf, nc, n = 0;
 
@@ -611,7 +322,7 @@ static int cache_describe(const struct sb_layer *l, struct json_object *out, str
 	json_object_object_add(out, "device", json_object_new_string(l->dev[0]));
 	json_object_object_add(out, "over", json_object_new_string(l->below ? l->below->dev[0] : ""));
 	json_object_object_add(out, "fast_dir", json_object_new_string(c->dir));
-	if (dm_line(DM_DEVICE_STATUS, name, st, sizeof(st), NULL) ||
+	if (sb_dm_first(name, 1, &t) ||
 	    sscanf(st, "%lld %lld/%lld %lld %lld/%lld %lld %lld %lld %lld %lld %lld %lld %d%n",
 		   &mb, &mu, &mt, &cb, &cu, &ct, &rh, &rm, &wh, &wm, &dem, &pro, &dirty, &nf, &n) != 14)
 		return sb_err_set(err, -EIO, "cache: cannot read the status of %s", name);

@@ -6,50 +6,18 @@
  * (not the dmsetup CLI), with udev cookies so the node exists when create
  * returns. State objects: "dm" sb-NAME-fault-I, extra "member=I dev=/dev/loopN". */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include <libdevmapper.h>
-
 #include "core/layer.h"
 #include "core/stack.h"
 #include "core/state.h"
 #include "layers/holders.h"
+#include "sys/dm.h"
 #include "sys/udev.h"
 #include "util/log.h"
-
-/* libdevmapper logs through a callback: keep the last error for our
- * message, and let nothing reach stderr on its own. */
-static char dm_last[256];
-
-__attribute__((format(printf, 5, 6)))
-static void dm_logfn(int level, const char *file, int line, int dm_errno_or_class, const char *f, ...)
-{
-	va_list ap;
-
-	(void)file;
-	(void)line;
-	(void)dm_errno_or_class;
-	if ((level & 7) > 3)   /* _LOG_ERR is 3; warnings and debug are noise here */
-		return;
-	va_start(ap, f);
-	vsnprintf(dm_last, sizeof(dm_last), f, ap);
-	va_end(ap);
-}
-
-static void dm_init(void)
-{
-	static bool done;
-
-	if (done)
-		return;
-	dm_log_with_errno_init(dm_logfn);
-	dm_udev_set_sync_support(1);
-	done = true;
-}
 
 static void fault_name(const struct sb_stack_spec *spec, unsigned member, char *out, size_t len)
 {
@@ -110,49 +78,6 @@ static void fault_plan(const struct sb_layer *l, struct sb_plan *p)
 			      (double)l->spec->faults.fail.after_ns / 1e9, l->spec->faults.fail.member);
 }
 
-static unsigned long long dev_sectors(const char *dev)
-{
-	char kname[64], p[256], v[64] = "";
-	FILE *f;
-
-	sb_dev_kname(dev, kname, sizeof(kname));
-	if (!kname[0])
-		return 0;
-	snprintf(p, sizeof(p), "/sys/class/block/%s/size", kname);
-	f = fopen(p, "re");
-	if (!f)
-		return 0;
-	if (!fgets(v, sizeof(v), f))
-		v[0] = '\0';
-	fclose(f);
-	return strtoull(v, NULL, 10);
-}
-
-static int dm_create(const char *name, const char *target, unsigned long long sectors,
-		     const char *params, struct sb_err *err)
-{
-	struct dm_task *dmt;
-	uint32_t cookie = 0;
-	int ok;
-
-	dm_init();
-	dm_last[0] = '\0';
-	dmt = dm_task_create(DM_DEVICE_CREATE);
-	if (!dmt)
-		return sb_err_set(err, -ENOMEM, "fault: dm_task_create failed");
-	ok = dm_task_set_name(dmt, name) &&
-	     dm_task_add_target(dmt, 0, sectors, target, params) &&
-	     dm_task_set_cookie(dmt, &cookie, 0) &&
-	     dm_task_run(dmt);
-	if (cookie)
-		(void)dm_udev_wait(cookie);
-	dm_task_destroy(dmt);
-	if (!ok)
-		return sb_err_set(err, -EIO, "fault: creating dm device %s (%s %s) failed: %s", name, target, params,
-				  dm_last[0] ? dm_last : "device-mapper error (is the dm-" "delay/dm-flakey module there?)");
-	return 0;
-}
-
 static int fault_build(struct sb_layer *l, struct sb_err *err)
 {
 	char name[SB_NAME_MAX + 32], node[SB_PATH_MAX], params[SB_PATH_MAX + 64], extra[SB_PATH_MAX];
@@ -169,7 +94,7 @@ static int fault_build(struct sb_layer *l, struct sb_err *err)
 		if (!kind)
 			continue;
 		fault_name(l->spec, i, name, sizeof(name));
-		sectors = dev_sectors(l->below->dev[i]);
+		sectors = sb_dev_sectors(l->below->dev[i]);
 		if (!sectors)
 			return sb_err_set(err, -ENODEV, "fault: cannot read the size of %s", l->below->dev[i]);
 		snprintf(extra, sizeof(extra), "member=%u dev=%s", i, l->below->dev[i]);
@@ -177,9 +102,11 @@ static int fault_build(struct sb_layer *l, struct sb_err *err)
 		if (rc)
 			return rc;
 		fault_params(l->spec, kind, l->below->dev[i], params, sizeof(params));
-		rc = dm_create(name, kind, sectors, params, err);
+		rc = sb_dm_create(name, sectors, kind, params);
 		if (rc)
-			return rc;
+			return sb_err_set(err, rc, "fault: creating dm device %s (%s %s) failed: %s", name, kind, params,
+					  sb_dm_last()[0] ? sb_dm_last() :
+					  "device-mapper error (is the dm-delay/dm-flakey module there?)");
 		snprintf(node, sizeof(node), "/dev/mapper/%s", name);
 		rc = sb_udev_wait_node(node, SB_UDEV_TIMEOUT_MS, err);
 		if (rc)
@@ -191,74 +118,18 @@ static int fault_build(struct sb_layer *l, struct sb_err *err)
 	return 0;
 }
 
-/* 1 exists, 0 gone, -errno when device-mapper cannot be asked. */
-static int dm_exists(const char *name)
-{
-	struct dm_task *dmt;
-	struct dm_info info;
-	int r = -EIO;
-
-	dm_init();
-	dmt = dm_task_create(DM_DEVICE_INFO);
-	if (!dmt)
-		return -ENOMEM;
-	if (dm_task_set_name(dmt, name) && dm_task_run(dmt) && dm_task_get_info(dmt, &info))
-		r = info.exists ? 1 : 0;
-	dm_task_destroy(dmt);
-	return r;
-}
-
-static int remove_once(void *arg)
-{
-	const char *name = arg;
-	struct dm_task *dmt;
-	uint32_t cookie = 0;
-	int ok, e;
-
-	if (dm_exists(name) == 0)
-		return 0;
-	dm_last[0] = '\0';
-	dmt = dm_task_create(DM_DEVICE_REMOVE);
-	if (!dmt)
-		return -ENOMEM;
-	ok = dm_task_set_name(dmt, name) && dm_task_set_cookie(dmt, &cookie, 0) && dm_task_run(dmt);
-	e = ok ? 0 : dm_task_get_errno(dmt);
-	if (cookie)
-		(void)dm_udev_wait(cookie);
-	dm_task_destroy(dmt);
-	if (ok || dm_exists(name) == 0)
-		return 0;
-	return e == EBUSY || strstr(dm_last, "busy") ? -EBUSY : -EIO;
-}
-
 static int fault_teardown(const struct sb_state_obj *obj, struct sb_err *err)
 {
-	char node[SB_PATH_MAX + 16], h[512];
-	int r;
-
 	if (strcmp(obj->kind, "dm"))
 		return sb_err_set(err, -EINVAL, "fault: unknown object kind '%s'", obj->kind);
 	if (strncmp(obj->id, "sb-", 3) || !strstr(obj->id, "-fault-"))
 		return sb_err_set(err, -EINVAL, "fault: refusing to remove %s: not a stackbench fault device", obj->id);
-	dm_init();
-	(void)sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
-	r = sb_retry_busy(remove_once, (void *)obj->id, SB_BUSY_BUDGET_MS);
-	if (r == -EBUSY) {
-		snprintf(node, sizeof(node), "/dev/mapper/%s", obj->id);
-		sb_holders_describe(node, h, sizeof(h));
-		return sb_err_set(err, -EBUSY, "fault: %s still busy after %d s: %s", obj->id,
-				  SB_BUSY_BUDGET_MS / 1000, h);
-	}
-	if (r < 0)
-		return sb_err_set(err, r, "fault: removing dm device %s failed: %s", obj->id,
-				  dm_last[0] ? dm_last : "device-mapper error");
-	(void)sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
-	return 0;
+	return sb_holders_dm_remove("fault", obj->id, err);
 }
 
 static bool fault_exists(const struct sb_state_obj *obj)
 {
-	return dm_exists(obj->id) != 0;   /* cannot ask: say it may be there */
+	return sb_dm_exists(obj->id) != 0;   /* cannot ask: say it may be there */
 }
 
 /* dm status line of the target ("delay": the device and delay; "flakey":
@@ -272,7 +143,7 @@ static int fault_describe(const struct sb_layer *l, struct json_object *out, str
 	for (i = 0; i < l->ndev; i++) {
 		const char *kind = fault_kind(l->spec, i);
 		struct json_object *o = json_object_new_object();
-		struct dm_task *dmt;
+		struct sb_dm_target t;
 
 		json_object_object_add(o, "member", json_object_new_int((int)i));
 		json_object_object_add(o, "device", json_object_new_string(l->dev[i]));
@@ -280,20 +151,13 @@ static int fault_describe(const struct sb_layer *l, struct json_object *out, str
 		json_object_object_add(o, "kernel_name", json_object_new_string(name));
 		json_object_object_add(o, "fault", kind ? json_object_new_string(kind) : NULL);
 		if (kind) {
-			uint64_t start, length;
-			char *target = NULL, *params = NULL;
-
 			fault_name(l->spec, i, name, sizeof(name));
 			json_object_object_add(o, "over", json_object_new_string(l->below ? l->below->dev[i] : ""));
-			dmt = dm_task_create(DM_DEVICE_TABLE);
-			if (dmt && dm_task_set_name(dmt, name) && dm_task_run(dmt)) {
-				(void)dm_get_next_target(dmt, NULL, &start, &length, &target, &params);
-				json_object_object_add(o, "target", json_object_new_string(target ? target : ""));
-				json_object_object_add(o, "table", json_object_new_string(params ? params : ""));
-				json_object_object_add(o, "sectors", json_object_new_int64((int64_t)length));
+			if (!sb_dm_first(name, 0, &t)) {
+				json_object_object_add(o, "target", json_object_new_string(t.target));
+				json_object_object_add(o, "table", json_object_new_string(t.params));
+				json_object_object_add(o, "sectors", json_object_new_int64((int64_t)t.sectors));
 			}
-			if (dmt)
-				dm_task_destroy(dmt);
 		}
 		json_object_array_add(arr, o);
 	}

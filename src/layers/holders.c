@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sys/dm.h"
 #include "sys/udev.h"
 
 static unsigned long now_ms(void)
@@ -142,4 +143,46 @@ void sb_holders_describe(const char *devnode, char *buf, size_t len)
 		snprintf(tmp, sizeof(tmp), "held by %s", buf);
 		snprintf(buf, len, "%s", tmp);
 	}
+}
+
+/* sb_dm_remove for sb_retry_busy. */
+static int dm_remove_once(void *arg)
+{
+	return sb_dm_remove(arg);
+}
+
+int sb_holders_dm_remove(const char *who, const char *name, struct sb_err *err)
+{
+	char node[PATH_MAX], h[512];
+	int r;
+
+	(void)sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
+	r = sb_retry_busy(dm_remove_once, (void *)name, SB_BUSY_BUDGET_MS);
+	if (r == -EBUSY) {
+		snprintf(node, sizeof(node), "/dev/mapper/%s", name);
+		sb_holders_describe(node, h, sizeof(h));
+		return sb_err_set(err, -EBUSY, "%s: %s still busy after %d s: %s", who, name,
+				  SB_BUSY_BUDGET_MS / 1000, h);
+	}
+	if (r < 0)
+		return sb_err_set(err, r, "%s: removing dm device %s failed: %s", who, name,
+				  sb_dm_last()[0] ? sb_dm_last() : "device-mapper error");
+	(void)sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
+	return 0;
+}
+
+uint64_t sb_dev_sectors(const char *devnode)
+{
+	char kname[64], p[256], v[64] = "";
+	FILE *f;
+
+	sb_dev_kname(devnode, kname, sizeof(kname));
+	snprintf(p, sizeof(p), "/sys/class/block/%s/size", kname);
+	f = kname[0] ? fopen(p, "re") : NULL;
+	if (!f)
+		return 0;
+	if (!fgets(v, sizeof(v), f))
+		v[0] = '\0';
+	fclose(f);
+	return strtoull(v, NULL, 10);
 }

@@ -1,9 +1,12 @@
-/* Shared by the md, lvm and luks layers: bounded retries of a removal that
+/* Shared by the md, lvm, luks, fault and cache layers: bounded retries of a removal that
  * fails with EBUSY, and naming who holds a device when it stays busy. */
 #ifndef SB_LAYERS_HOLDERS_H
 #define SB_LAYERS_HOLDERS_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#include "util/err.h"
 
 /* Total time a removal may keep retrying on EBUSY (udev's blkid often holds a
  * device for a moment after mkfs or a change event). */
@@ -20,5 +23,13 @@ void sb_holders_describe(const char *devnode, char *buf, size_t len);
 
 /* Kernel name ("md127", "dm-3") of a device node, "" if it does not exist. */
 void sb_dev_kname(const char *devnode, char *buf, size_t len);
+
+/* Remove dm device name (settle, sb_dm_remove retried on EBUSY within the
+ * budget, settle): on failure the message starts "who: " and names the
+ * holders (busy) or libdevmapper's last error. Shared by fault and cache. */
+int sb_holders_dm_remove(const char *who, const char *name, struct sb_err *err);
+
+/* Size of a block device in 512-byte sectors (sysfs), 0 if unknown. */
+uint64_t sb_dev_sectors(const char *devnode);
 
 #endif

@@ -10,13 +10,18 @@
 
 #include <cmocka.h>
 
+#include <json-c/json.h>
+
 #include "core/layer.h"
 #include "core/stack.h"
 
 struct sb_spec_list sb_t_load(const char *yaml, int want_rc, struct sb_err *err)
 {
 	struct sb_spec_list l = { 0 };
-	int rc = sb_spec_load_buffer(yaml, strlen(yaml), "t.yml", NULL, 0, &l, err);
+	int rc;
+
+	memset(err, 0, sizeof(*err));
+	rc = sb_spec_load_buffer(yaml, strlen(yaml), "t.yml", NULL, 0, &l, err);
 
 	if (rc != want_rc)
 		fail_msg("load: rc %d, want %d: %s", rc, want_rc, err->msg);
@@ -65,4 +70,58 @@ const char *sb_t_find_step(const struct sb_plan *p, const char *prefix)
 			return p->build[i];
 	fail_msg("no build step starting with '%s'", prefix);
 	return NULL;
+}
+
+struct json_object *sb_t_section(const struct sb_stack_spec *s, const char *name)
+{
+	struct json_object *j = NULL, *sec = NULL;
+
+	assert_int_equal(sb_spec_to_json(s, &j), 0);
+	assert_true(json_object_object_get_ex(j, name, &sec));
+	json_object_get(sec);
+	json_object_put(j);
+	return sec;
+}
+
+const char *sb_t_str_of(struct json_object *o, const char *k)
+{
+	struct json_object *v = NULL;
+
+	return json_object_object_get_ex(o, k, &v) && v ? json_object_get_string(v) : "(none)";
+}
+
+void sb_t_section_off(const char *name, const char *word)
+{
+	struct sb_err e;
+	struct sb_spec_list l = sb_t_load("raid: {level: 1}\n", 0, &e);
+	struct json_object *sec;
+	char sum[256];
+
+	assert_int_equal(l.n, 1);
+	sec = sb_t_section(&l.items[0], name);
+	assert_string_equal(sb_t_str_of(sec, "enabled"), "false");
+	json_object_put(sec);
+	sb_spec_summary(&l.items[0], sum, sizeof(sum));
+	if (strstr(sum, word))
+		fail_msg("summary '%s' mentions '%s'", sum, word);
+	sb_spec_list_free(&l);
+}
+
+void sb_t_section_has(const char *yaml, const char *name, const char *const *kv, const char *summary)
+{
+	struct sb_err e;
+	struct sb_spec_list l = sb_t_load(yaml, 0, &e);
+	struct json_object *sec;
+	char sum[256];
+
+	assert_true(l.n >= 1);
+	sec = sb_t_section(&l.items[0], name);
+	for (; kv[0]; kv += 2)
+		if (strcmp(sb_t_str_of(sec, kv[0]), kv[1]))
+			fail_msg("%s.%s is '%s', want '%s'", name, kv[0], sb_t_str_of(sec, kv[0]), kv[1]);
+	json_object_put(sec);
+	sb_spec_summary(&l.items[0], sum, sizeof(sum));
+	if (!strstr(sum, summary))
+		fail_msg("summary '%s' lacks '%s'", sum, summary);
+	sb_spec_list_free(&l);
 }

@@ -20,4 +20,16 @@ void sb_t_plan_of(const char *yaml, struct sb_plan *plan, unsigned *nlayers, cha
 /* The first build step starting with prefix (fails the test if none). */
 const char *sb_t_find_step(const struct sb_plan *p, const char *prefix);
 
+struct json_object;
+/* A new reference to the object "name" in s's JSON (fails the test if missing). */
+struct json_object *sb_t_section(const struct sb_stack_spec *s, const char *name);
+/* o's key k as a string; "(none)" when absent or null. */
+const char *sb_t_str_of(struct json_object *o, const char *k);
+/* A stack without section name: the section says "enabled": false and the
+ * summary lacks word. */
+void sb_t_section_off(const char *name, const char *word);
+/* yaml loads; its section name has these key/value strings (kv: key, value,
+ * ..., NULL) and the summary contains summary. */
+void sb_t_section_has(const char *yaml, const char *name, const char *const *kv, const char *summary);
+
 #endif

@@ -14,99 +14,45 @@
 #include <json-c/json.h>
 
 #include "core/stack.h"
+#include "fixture.h"
 #include "spec/spec.h"
-
-static struct sb_spec_list load(const char *yaml, struct sb_err *e)
-{
-	struct sb_spec_list l = { 0 };
-
-	memset(e, 0, sizeof(*e));
-	if (sb_spec_load_buffer(yaml, strlen(yaml), "t.yml", NULL, 0, &l, e) != 0)
-		l.n = 0;
-	return l;
-}
-
-static void bad(const char *yaml, const char *msg)
-{
-	struct sb_err e;
-	struct sb_spec_list l = load(yaml, &e);
-
-	if (l.n)
-		fail_msg("accepted, expected: %s\n---\n%s", msg, yaml);
-	assert_string_equal(e.msg, msg);
-}
-
-static struct json_object *section(const struct sb_stack_spec *s)
-{
-	struct json_object *j = NULL, *sec = NULL;
-
-	assert_int_equal(sb_spec_to_json(s, &j), 0);
-	assert_true(json_object_object_get_ex(j, "cache", &sec));
-	json_object_get(sec);
-	json_object_put(j);
-	return sec;
-}
-
-static const char *str_of(struct json_object *o, const char *k)
-{
-	struct json_object *v = NULL;
-
-	return json_object_object_get_ex(o, k, &v) && v ? json_object_get_string(v) : "(none)";
-}
 
 static void absent_is_off(void **st)
 {
-	struct sb_err e;
-	struct sb_spec_list l = load("raid: {level: 1}\n", &e);
-	struct json_object *sec;
-	char sum[256];
-
 	(void)st;
-	assert_int_equal(l.n, 1);
-	sec = section(&l.items[0]);
-	assert_string_equal(str_of(sec, "enabled"), "false");
-	json_object_put(sec);
-	sb_spec_summary(&l.items[0], sum, sizeof(sum));
-	assert_null(strstr(sum, "dm-cache"));
-	sb_spec_list_free(&l);
+	sb_t_section_off("cache", "dm-cache");
 }
 
 static void defaults_and_summary(void **st)
 {
-	struct sb_err e;
-	struct sb_spec_list l = load("raid: {level: 1}\ncache: {}\n", &e);
-	struct json_object *sec;
-	char sum[256];
+	static const char *const want[] = {
+		"size", "67108864",
+		"mode", "writethrough",
+		"policy", "smq",
+		"block_size", "65536",
+		"dir", "/dev/shm",
+		NULL,
+	};
 
 	(void)st;
-	if (!l.n)
-		fail_msg("%s", e.msg);
-	sec = section(&l.items[0]);
-	assert_string_equal(str_of(sec, "size"), "67108864");
-	assert_string_equal(str_of(sec, "mode"), "writethrough");
-	assert_string_equal(str_of(sec, "policy"), "smq");
-	assert_string_equal(str_of(sec, "block_size"), "65536");
-	assert_string_equal(str_of(sec, "dir"), "/dev/shm");
-	json_object_put(sec);
-	sb_spec_summary(&l.items[0], sum, sizeof(sum));
-	assert_non_null(strstr(sum, "RAID1 ×2 on loop 2×1 GiB (512 B sectors) → dm-cache 64 MiB writethrough → ext4"));
-	sb_spec_list_free(&l);
+	sb_t_section_has("raid: {level: 1}\ncache: {}\n", "cache", want,
+			 "RAID1 ×2 on loop 2×1 GiB (512 B sectors) → dm-cache 64 MiB writethrough → ext4");
 }
 
 static void rejections(void **st)
 {
 	(void)st;
-	bad("raid: {level: 1}\ncache:\n  mode: writearound\n",
+	sb_t_load_bad("raid: {level: 1}\ncache:\n  mode: writearound\n",
 	    "t.yml:3:9: cache.mode: 'writearound' is not allowed; allowed: writethrough, writeback, passthrough");
-	bad("raid: {level: 1}\ncache:\n  policy: mq\n",
+	sb_t_load_bad("raid: {level: 1}\ncache:\n  policy: mq\n",
 	    "t.yml:3:11: cache.policy: 'mq' is not allowed; allowed: smq");
-	bad("raid: {level: 1}\ncache:\n  block_size: 48KiB\n",
+	sb_t_load_bad("raid: {level: 1}\ncache:\n  block_size: 48KiB\n",
 	    "t.yml:3:15: cache.block_size: must be 32KiB..1GiB and a multiple of 32KiB (dm-cache)");
-	bad("raid: {level: 1}\ncache:\n  block_size: 16KiB\n",
+	sb_t_load_bad("raid: {level: 1}\ncache:\n  block_size: 16KiB\n",
 	    "t.yml:3:15: cache.block_size: must be 32KiB..1GiB and a multiple of 32KiB (dm-cache)");
-	bad("raid: {level: 1}\ncache:\n  size: 1040KiB\n",
+	sb_t_load_bad("raid: {level: 1}\ncache:\n  size: 1040KiB\n",
 	    "t.yml:3:9: cache.size: must be a whole number of cache.block_size blocks");
-	bad("raid: {level: 1}\ncache:\n  dir: shm\n",
+	sb_t_load_bad("raid: {level: 1}\ncache:\n  dir: shm\n",
 	    "t.yml:3:8: cache.dir: must be an absolute path");
 }
 
@@ -123,13 +69,11 @@ static bool has_step(char (*steps)[512], unsigned n, const char *what)
 static void plan_of(const char *yaml, const char **names, unsigned nnames, struct sb_plan *p)
 {
 	struct sb_err e;
-	struct sb_spec_list l = load(yaml, &e);
+	struct sb_spec_list l = sb_t_load(yaml, 0, &e);
 	struct sb_stack *s = calloc(1, sizeof(*s));
 	struct sb_kernel_needs n = { 0 };
 	unsigned i;
 
-	if (!l.n)
-		fail_msg("%s", e.msg);
 	assert_int_equal(sb_stack_init(s, &l.items[0], &e), 0);
 	for (i = 0; i < nnames; i++)
 		assert_string_equal(s->layers[i].ops->name, names[i]);

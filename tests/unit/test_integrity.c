@@ -14,98 +14,44 @@
 #include <json-c/json.h>
 
 #include "core/stack.h"
+#include "fixture.h"
 #include "spec/spec.h"
-
-static struct sb_spec_list load(const char *yaml, struct sb_err *e)
-{
-	struct sb_spec_list l = { 0 };
-
-	memset(e, 0, sizeof(*e));
-	if (sb_spec_load_buffer(yaml, strlen(yaml), "t.yml", NULL, 0, &l, e) != 0)
-		l.n = 0;
-	return l;
-}
-
-static void bad(const char *yaml, const char *msg)
-{
-	struct sb_err e;
-	struct sb_spec_list l = load(yaml, &e);
-
-	if (l.n)
-		fail_msg("accepted, expected: %s\n---\n%s", msg, yaml);
-	assert_string_equal(e.msg, msg);
-}
-
-static struct json_object *section(const struct sb_stack_spec *s)
-{
-	struct json_object *j = NULL, *sec = NULL;
-
-	assert_int_equal(sb_spec_to_json(s, &j), 0);
-	assert_true(json_object_object_get_ex(j, "integrity", &sec));
-	json_object_get(sec);
-	json_object_put(j);
-	return sec;
-}
-
-static const char *str_of(struct json_object *o, const char *k)
-{
-	struct json_object *v = NULL;
-
-	return json_object_object_get_ex(o, k, &v) && v ? json_object_get_string(v) : "(none)";
-}
 
 static void absent_is_off(void **st)
 {
-	struct sb_err e;
-	struct sb_spec_list l = load("raid: {level: 1}\n", &e);
-	struct json_object *sec;
-	char sum[256];
-
 	(void)st;
-	assert_int_equal(l.n, 1);
-	sec = section(&l.items[0]);
-	assert_string_equal(str_of(sec, "enabled"), "false");
-	json_object_put(sec);
-	sb_spec_summary(&l.items[0], sum, sizeof(sum));
-	assert_null(strstr(sum, "integrity"));
-	sb_spec_list_free(&l);
+	sb_t_section_off("integrity", "integrity");
 }
 
 static void defaults_and_summary(void **st)
 {
-	struct sb_err e;
-	struct sb_spec_list l = load("raid: {level: 1}\nintegrity: {}\n", &e);
-	struct json_object *sec;
-	char sum[256];
+	static const char *const want[] = {
+		"algorithm", "crc32c",
+		"journal", "journal",
+		"tag_size", "0",
+		"sector_size", "512",
+		NULL,
+	};
 
 	(void)st;
-	if (!l.n)
-		fail_msg("%s", e.msg);
-	sec = section(&l.items[0]);
-	assert_string_equal(str_of(sec, "algorithm"), "crc32c");
-	assert_string_equal(str_of(sec, "journal"), "journal");
-	assert_string_equal(str_of(sec, "tag_size"), "0");
-	assert_string_equal(str_of(sec, "sector_size"), "512");
-	json_object_put(sec);
-	sb_spec_summary(&l.items[0], sum, sizeof(sum));
-	assert_non_null(strstr(sum, "+ dm-integrity crc32c (journal)"));
-	sb_spec_list_free(&l);
+	sb_t_section_has("raid: {level: 1}\nintegrity: {}\n", "integrity", want,
+			 "+ dm-integrity crc32c (journal)");
 }
 
 static void rejections(void **st)
 {
 	(void)st;
-	bad("integrity:\n  algorithm: md5\n",
+	sb_t_load_bad("integrity:\n  algorithm: md5\n",
 	    "t.yml:2:14: integrity.algorithm: 'md5' is not allowed; allowed: crc32c, crc32, sha1, sha256, hmac-sha256, hmac-sha512");
-	bad("integrity:\n  journal: on\n",
+	sb_t_load_bad("integrity:\n  journal: on\n",
 	    "t.yml:2:12: integrity.journal: 'on' is not allowed; allowed: journal, bitmap, none");
-	bad("integrity:\n  tag_size: 8\n",
+	sb_t_load_bad("integrity:\n  tag_size: 8\n",
 	    "t.yml:2:13: integrity.tag_size: 8 is more than crc32c's 4-byte digest (0..4; 0: 4)");
-	bad("integrity:\n  sector_size: 1000\n",
+	sb_t_load_bad("integrity:\n  sector_size: 1000\n",
 	    "t.yml:2:16: integrity.sector_size: '1000' is not allowed; allowed: 512, 1024, 2048, 4096");
-	bad("devices: {loop: {sector_size: 4096}}\nintegrity:\n  sector_size: 512\n",
+	sb_t_load_bad("devices: {loop: {sector_size: 4096}}\nintegrity:\n  sector_size: 512\n",
 	    "t.yml:3:16: integrity.sector_size: 512 is below the devices' 4096-byte sector");
-	bad("fs: {block_size: 1024}\nintegrity:\n  sector_size: 4096\n",
+	sb_t_load_bad("fs: {block_size: 1024}\nintegrity:\n  sector_size: 4096\n",
 	    "t.yml:3:16: integrity.sector_size: 4096 is above fs.block_size 1024 (the filesystem would write part of a tagged sector)");
 }
 
@@ -122,15 +68,13 @@ static bool has_step(char (*steps)[512], unsigned n, const char *what)
 static void order_plan_needs(void **st)
 {
 	struct sb_err e;
-	struct sb_spec_list l = load("raid: {level: 1}\nfaults:\n  delay: {member: 1}\n"
-				     "integrity: {algorithm: hmac-sha256, journal: bitmap, sector_size: 4096}\n", &e);
+	struct sb_spec_list l = sb_t_load("raid: {level: 1}\nfaults:\n  delay: {member: 1}\n"
+				     "integrity: {algorithm: hmac-sha256, journal: bitmap, sector_size: 4096}\n", 0, &e);
 	struct sb_stack *s = calloc(1, sizeof(*s));
 	struct sb_plan *p = calloc(1, sizeof(*p));
 	struct sb_kernel_needs n = { 0 };
 
 	(void)st;
-	if (!l.n)
-		fail_msg("%s", e.msg);
 	assert_int_equal(sb_stack_init(s, &l.items[0], &e), 0);
 	assert_string_equal(s->layers[0].ops->name, "loop");
 	assert_string_equal(s->layers[1].ops->name, "fault");

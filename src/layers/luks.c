@@ -425,34 +425,37 @@ static bool luks_exists(const struct sb_state_obj *obj)
 	return st == CRYPT_ACTIVE || st == CRYPT_BUSY;
 }
 
+/* A crypt context on dev with its LUKS header loaded (free with crypt_free). */
+static int load_header(struct crypt_device **cd, const char *dev, struct sb_err *err)
+{
+	int r = cs_init(cd, dev, err);
+
+	if (r)
+		return r;
+	if (crypt_load(*cd, CRYPT_LUKS, NULL) < 0) {
+		crypt_free(*cd);
+		*cd = NULL;
+		return sb_err_set(err, -EINVAL, "luks: no valid LUKS header on %s (damaged or not LUKS)", dev);
+	}
+	return 0;
+}
+
 int sb_luks_check_header(const char *dev, struct sb_err *err)
 {
 	struct crypt_device *cd = NULL;
-	int r;
+	int r = load_header(&cd, dev, err);
 
-	r = cs_init(&cd, dev, err);
-	if (r)
-		return r;
-	r = crypt_load(cd, CRYPT_LUKS, NULL);
 	crypt_free(cd);
-	if (r < 0)
-		return sb_err_set(err, -EINVAL, "luks: no valid LUKS header on %s (damaged or not LUKS)", dev);
-	return 0;
+	return r;
 }
 
 int sb_luks_check_key(const char *dev, const void *key, size_t keylen, struct sb_err *err)
 {
 	struct crypt_device *cd = NULL;
-	int r;
+	int r = load_header(&cd, dev, err);
 
-	r = cs_init(&cd, dev, err);
 	if (r)
 		return r;
-	r = crypt_load(cd, CRYPT_LUKS, NULL);
-	if (r < 0) {
-		crypt_free(cd);
-		return sb_err_set(err, -EINVAL, "luks: no valid LUKS header on %s (damaged or not LUKS)", dev);
-	}
 	/* name NULL: check the passphrase, activate nothing */
 	r = crypt_activate_by_passphrase(cd, NULL, CRYPT_ANY_SLOT, key, keylen, 0);
 	crypt_free(cd);

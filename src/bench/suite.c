@@ -174,6 +174,18 @@ int sb_suite_check_room(struct sb_suite_ctx *c, uint64_t bytes, struct sb_err *e
 			  "(set a smaller bench.size, e.g. --set bench.size=256MiB)", c->suite, a, c->target, b);
 }
 
+struct sb_job_result *sb_suite_begin(struct sb_suite_ctx *c, uint64_t bytes, int *rc, struct sb_err *err)
+{
+	struct sb_job_result *r;
+
+	if ((*rc = sb_suite_check_room(c, bytes, err)) < 0)
+		return NULL;
+	r = malloc(sizeof(*r));
+	if (!r)
+		*rc = sb_err_set(err, -ENOMEM, "out of memory");
+	return r;
+}
+
 static bool reads(enum sb_rw rw)
 {
 	return rw != SB_RW_WRITE && rw != SB_RW_RANDWRITE;

@@ -16,14 +16,12 @@ int sb_suite_fio_matrix(struct sb_suite_ctx *c, struct sb_err *err)
 {
 	static const unsigned qds[] = { 1, 32 }, njs[] = { 1, 2, 4 };
 	struct sb_job_opts o;
-	struct sb_job_result *r = malloc(sizeof(*r));
 	uint64_t total = sb_suite_size(c);
+	struct sb_job_result *r;
 	int rc = 0;
 
-	if (!r)
-		return sb_err_set(err, -ENOMEM, "out of memory");
-	if ((rc = sb_suite_check_room(c, total, err)) < 0)
-		goto out;
+	if (!(r = sb_suite_begin(c, total, &rc, err)))
+		return rc;
 	for (unsigned q = 0; q < 2; q++) {
 		for (unsigned j = 0; j < 3; j++) {
 			char name[32];

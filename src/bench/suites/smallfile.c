@@ -15,14 +15,12 @@ int sb_suite_smallfile(struct sb_suite_ctx *c, struct sb_err *err)
 {
 	static const enum sb_rw rws[] = { SB_RW_RANDRW, SB_RW_RW };
 	struct sb_job_opts o;
-	struct sb_job_result *r = malloc(sizeof(*r));
 	uint64_t total = sb_suite_size(c);
+	struct sb_job_result *r;
 	int rc = 0;
 
-	if (!r)
-		return sb_err_set(err, -ENOMEM, "out of memory");
-	if ((rc = sb_suite_check_room(c, total, err)) < 0)
-		goto out;
+	if (!(r = sb_suite_begin(c, total, &rc, err)))
+		return rc;
 	for (unsigned m = 0; m < 2; m++) {
 		for (unsigned d = 0; d < 2; d++) {
 			const char *mode = d ? "buffered" : "direct";

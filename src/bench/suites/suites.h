@@ -43,6 +43,9 @@ int sb_suite_job(struct sb_suite_ctx *c, struct sb_job_opts *o, struct sb_job_re
 		 struct sb_err *err);
 /* statvfs: -ENOSPC with a message unless `bytes` fit */
 int sb_suite_check_room(struct sb_suite_ctx *c, uint64_t bytes, struct sb_err *err);
+/* The job result a suite reuses, allocated once room for `bytes` is
+ * checked; NULL with *rc (-ENOMEM, -ENOSPC) and the message set. */
+struct sb_job_result *sb_suite_begin(struct sb_suite_ctx *c, uint64_t bytes, int *rc, struct sb_err *err);
 /* Size for a suite: bench.size, or its default capped to what fits (c->sz). */
 uint64_t sb_suite_size(const struct sb_suite_ctx *c);
 

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "bench/ciphers.h"
 #include "bench/suite.h"
@@ -127,7 +128,7 @@ static double bound(double link, double local, double cipher, const char **why)
 	*why = "the link (iperf3)";
 	if (local >= 0 && (e < 0 || local < e)) {
 		e = local;
-		*why = "the local filesystem (the same suite on the server)";
+		*why = "the local filesystem (the same suite on the server, measured just before or after)";
 	}
 	if (cipher >= 0 && (e < 0 || cipher < e)) {
 		e = cipher;
@@ -136,14 +137,15 @@ static double bound(double link, double local, double cipher, const char **why)
 	return e;
 }
 
-/* The per-layer row "export" of a client row: measured vs expected. */
-static void expected_row(struct json_object *remote, struct json_object *local, const char *label,
-			 const char *cipher, const struct json_object *link)
+/* The per-layer row "export" of a client row: measured vs expected; ow
+ * and orr are the local figures measured next to it (local_bound). */
+static void expected_row(struct json_object *remote, struct json_object *local, double ow, double orr,
+			 const char *label, const char *cipher, const struct json_object *link)
 {
 	struct json_object *m = get((struct json_object *)link, "measured"), *row, *rows;
 	double lw = json_object_get_double(get(m, "to_server_bps")) / 8e6;
 	double lr = json_object_get_double(get(m, "to_client_bps")) / 8e6;
-	double c = cipher[0] ? ssh_cipher_mbs(local, cipher) : -1, w, r, ew, er, ow, orr;
+	double c = cipher[0] ? ssh_cipher_mbs(local, cipher) : -1, w, r, ew, er;
 	const char *suite, *fw, *fr, *ww, *wr;
 	char line[512];
 
@@ -152,8 +154,6 @@ static void expected_row(struct json_object *remote, struct json_object *local, 
 		return;
 	w = figure(remote, suite, fw);
 	r = figure(remote, suite, fr);
-	ow = figure(local, suite, fw);
-	orr = figure(local, suite, fr);
 	ew = bound(lw > 0 ? lw : -1, ow, c, &ww);
 	er = bound(lr > 0 ? lr : -1, orr, c, &wr);
 	row = json_object_new_object();
@@ -206,11 +206,24 @@ static int remote_begin(struct json_object *local, const struct sb_export_target
 	return 0;
 }
 
-static int suites_on(struct sb_stack *s, const struct sb_export_target *t, unsigned repeat,
+static void now_in(struct json_object *o, const char *key)
+{
+	char buf[32];
+
+	sb_results_iso_time((long)time(NULL), buf, sizeof(buf));
+	json_object_object_add(o, key, json_object_new_string(buf));
+}
+
+/* The stack's suites, repeat times, in dir (where: the log's words), into
+ * the "suites" array of res. The server's devices (dm-crypt, md, members)
+ * are watched on both sides: a client row's disk_util shows what reached
+ * the stack while its job ran, as the local row's does. */
+static int suites_on(struct sb_stack *s, const char *dir, const char *where, unsigned repeat,
 		     struct json_object *res, volatile sig_atomic_t *stop, struct sb_err *err)
 {
 	const struct sb_bench_spec *b = &s->spec->bench;
-	unsigned rep, i;
+	const char *devs[64];
+	unsigned ndev = sb_stack_devices(s, devs, 64), rep, i;
 	int rc;
 
 	for (rep = 1; rep <= repeat; rep++) {
@@ -219,11 +232,11 @@ static int suites_on(struct sb_stack *s, const struct sb_export_target *t, unsig
 
 			if (*stop)
 				return sb_err_set(err, -EINTR, "interrupted");
-			sb_info("%s: suite %s (repetition %u of %u) on the client, %s, in %s", s->spec->name,
-				b->suites[i], rep, repeat, t->label, t->mountpoint);
-			rc = sb_suite_run(b->suites[i], b, t->mountpoint, NULL, 0, rep, &obj, err);
+			sb_info("%s: suite %s (repetition %u of %u) %s, in %s", s->spec->name,
+				b->suites[i], rep, repeat, where, dir);
+			rc = sb_suite_run(b->suites[i], b, dir, devs, ndev, rep, &obj, err);
 			if (rc < 0) {
-				sb_err_prefix(err, "%s: suite %s: ", t->label, b->suites[i]);
+				sb_err_prefix(err, "%s: suite %s: ", where, b->suites[i]);
 				return rc;
 			}
 			sb_results_add_suite(res, obj);
@@ -232,29 +245,114 @@ static int suites_on(struct sb_stack *s, const struct sb_export_target *t, unsig
 	return 0;
 }
 
+/* One side of a client row's local bound: the sequential pair of a local
+ * measurement (the local row, or a "local again" entry). */
+static struct json_object *bound_side(struct json_object *m, const char *what, const char *when_key,
+				      const char *suite, const char *fw, const char *fr, double *w, double *r)
+{
+	struct json_object *o = json_object_new_object(), *t = get(m, when_key);
+
+	*w = figure(m, suite, fw);
+	*r = figure(m, suite, fr);
+	json_object_object_add(o, "measured", json_object_new_string(what));
+	if (t)
+		json_object_object_add(o, when_key, json_object_get(t));
+	json_object_object_add(o, "write_mbs", *w < 0 ? NULL : json_object_new_double(*w));
+	json_object_object_add(o, "read_mbs", *r < 0 ? NULL : json_object_new_double(*r));
+	return o;
+}
+
+/* export.local_bound of client row res: the local figures measured right
+ * before (prev: the local row or the last "local again") and right after
+ * it (next), and the larger of each pair - what the stack itself gave in
+ * the same minutes, which a client figure cannot honestly exceed. */
+static void local_bound(struct json_object *res, struct json_object *prev, const char *prev_what,
+			struct json_object *next, const char *next_what, double *ow, double *orr)
+{
+	struct json_object *o = json_object_new_object();
+	const char *suite, *fw, *fr;
+	double w1, r1, w2, r2;
+
+	*ow = *orr = -1;
+	seq_pair(res, &suite, &fw, &fr);
+	if (!suite) {
+		json_object_put(o);
+		return;
+	}
+	json_object_object_add(o, "suite", json_object_new_string(suite));
+	json_object_object_add(o, "before", bound_side(prev, prev_what, "ended", suite, fw, fr, &w1, &r1));
+	json_object_object_add(o, "after", bound_side(next, next_what, "started", suite, fw, fr, &w2, &r2));
+	*ow = w1 > w2 ? w1 : w2;
+	*orr = r1 > r2 ? r1 : r2;
+	json_object_object_add(o, "write_mbs", *ow < 0 ? NULL : json_object_new_double(*ow));
+	json_object_object_add(o, "read_mbs", *orr < 0 ? NULL : json_object_new_double(*orr));
+	json_object_object_add(get(res, "export"), "local_bound", o);
+}
+
+/* The local suites again, after the client row named after: appended to
+ * the local row's export.local_again, with when it ran. */
+static int local_again(struct sb_stack *s, unsigned repeat, struct json_object *local, const char *after,
+		       struct json_object **entry, volatile sig_atomic_t *stop, struct sb_err *err)
+{
+	struct json_object *ex = get(local, "export"), *arr = get(ex, "local_again"), *o;
+	int rc;
+
+	if (!arr) {
+		arr = json_object_new_array();
+		json_object_object_add(ex, "local_again", arr);
+	}
+	o = json_object_new_object();
+	json_object_object_add(o, "after", json_object_new_string(after));
+	now_in(o, "started");
+	json_object_object_add(o, "suites", json_object_new_array());
+	json_object_array_add(arr, o);
+	rc = suites_on(s, sb_stack_mountpoint(s), "on the server again (local)", repeat, o, stop, err);
+	now_in(o, "ended");
+	*entry = o;
+	return rc;
+}
+
+/* The order is local, client 1, local, client 2, ..., local: every client
+ * row is measured between two local measurements of the same minutes (on a
+ * loaded machine the stack's own speed moves by 2x from one minute to the
+ * next, so a local row measured once, minutes earlier, is no bound). */
 int sb_export_rows_run(struct sb_stack *s, unsigned repeat, struct json_object *local,
 		       struct json_object **out, unsigned max, unsigned *nout,
 		       volatile sig_atomic_t *stop, struct sb_err *err)
 {
 	const struct sb_layer *l = export_layer(s);
 	const struct sb_export_target *t;
+	struct json_object *prev = local, *next = NULL;
 	unsigned n = sb_export_targets(l, &t), i;
+	char prev_what[96] = "the local row", next_what[96], where[96];
+	double ow, orr;
 	int rc = 0;
 
 	*nout = 0;
+	now_in(get(local, "export"), "ended");
 	for (i = 0; i < n && i < max && !rc; i++) {
-		struct json_object *res = NULL, *link;
+		struct json_object *res = NULL, *ex;
 
 		rc = remote_begin(local, &t[i], l, &res, err);
 		if (rc < 0)
 			break;
 		out[(*nout)++] = res;
-		rc = suites_on(s, &t[i], repeat, res, stop, err);
-		link = get(get(res, "export"), "link");
+		ex = get(res, "export");
+		snprintf(where, sizeof(where), "on the client, %s", t[i].label);
+		now_in(ex, "started");
+		rc = suites_on(s, t[i].mountpoint, where, repeat, res, stop, err);
+		now_in(ex, "ended");
 		if (rc == 0)
-			expected_row(res, local, t[i].label, t[i].cipher, link);
-		else
+			rc = local_again(s, repeat, local, t[i].name, &next, stop, err);
+		if (rc < 0) {
 			add_error(res, err->msg);
+			break;
+		}
+		snprintf(next_what, sizeof(next_what), "local again after %s", t[i].name);
+		local_bound(res, prev, prev_what, next, next_what, &ow, &orr);
+		expected_row(res, local, ow, orr, t[i].label, t[i].cipher, get(ex, "link"));
+		prev = next;
+		snprintf(prev_what, sizeof(prev_what), "%s", next_what);
 	}
 	return rc;
 }

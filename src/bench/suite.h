@@ -32,6 +32,13 @@ bool sb_suite_exists(const char *name);
 /* The names, comma-separated: "bonnie, fio-matrix, dd, smallfile, quick" */
 const char *sb_suite_names(void);
 
+/* The copy suite's other directories in base (its default base:
+ * /var/tmp) that runs of this boot killed with -9 left - their pid gone,
+ * owned by this user: each is passed to removed (may be NULL), then
+ * removed. Returns how many. `stackbench teardown` calls it too. */
+unsigned sb_suite_copy_sweep(const char *base, void (*removed)(const char *path, long pid, void *ctx),
+			     void *ctx);
+
 /* The bench.* keys' defaults and `--set bench.KEY=VALUE` come from the
  * stack format's own bench rows: sb_spec_bench_keys() in spec/spec.h. */
 

@@ -4,8 +4,15 @@
 
 #include "cmd/args.h"
 #include "cmd/cmd.h"
+#include "bench/suite.h"
 #include "core/stack.h"
 #include "util/log.h"
+
+static void swept(const char *path, long pid, void *ctx)
+{
+	(void)ctx;
+	sb_info("removed %s, the copy suite's other directory of a run (pid %ld) that was killed", path, pid);
+}
 
 int sb_cmd_teardown(int argc, char **argv, struct sb_err *err)
 {
@@ -47,6 +54,10 @@ int sb_cmd_teardown(int argc, char **argv, struct sb_err *err)
 			rc = sb_err_set(err, r, "%s", e.msg);
 	}
 out:
+	/* the copy suite's other directory is no state object (the suite runs
+	 * on any directory): a killed run's is found by its name */
+	if (all != (a.npos > 0))
+		sb_suite_copy_sweep("/var/tmp", swept, NULL);
 	sb_args_free(&a);
 	return rc;
 }

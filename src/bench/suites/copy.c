@@ -26,6 +26,7 @@
 
 #include <openssl/evp.h>
 
+#include "bench/suite.h"
 #include "bench/suites/suites.h"
 #include "util/log.h"
 
@@ -415,15 +416,19 @@ static void boot_tag(char out[9])
 
 /* The other directory is no state object (the suite runs on any directory,
  * with no stack): a run killed with -9 cannot remove it. Its name carries
- * this boot's tag and the pid that made it; a later run removes those of
+ * this boot's tag and the pid that made it; a later copy run, and every
+ * `stackbench teardown` (sb_suite_copy_sweep on /var/tmp), removes those of
  * this boot whose process is gone and that belong to this user. */
-static void sweep_stale(struct copy_run *r, const char *base, const char *tag)
+unsigned sb_suite_copy_sweep(const char *base, void (*removed)(const char *path, long pid, void *ctx),
+			     void *ctx)
 {
 	DIR *d = opendir(base);
 	struct dirent *e;
-	char pfx[32], p[PATH_MAX];
+	char tag[9], pfx[32], p[PATH_MAX];
 	struct stat st;
+	unsigned n = 0;
 
+	boot_tag(tag);
 	snprintf(pfx, sizeof(pfx), "stackbench-copy-%s-", tag);
 	while (d && (e = readdir(d))) {
 		char *end;
@@ -436,12 +441,20 @@ static void sweep_stale(struct copy_run *r, const char *base, const char *tag)
 			continue;
 		snprintf(p, sizeof(p), "%s/%s", base, e->d_name);
 		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid()) {
-			sb_suite_note(r->c, "copy: removed %s, left by a run (pid %ld) that was killed", p, pid);
+			if (removed)
+				removed(p, pid, ctx);
 			rm_tree(p);
+			n++;
 		}
 	}
 	if (d)
 		closedir(d);
+	return n;
+}
+
+static void noted(const char *path, long pid, void *ctx)
+{
+	sb_suite_note(ctx, "copy: removed %s, left by a run (pid %ld) that was killed", path, pid);
 }
 
 static int make_dirs(struct copy_run *r, uint64_t size, struct sb_err *err)
@@ -457,7 +470,7 @@ static int make_dirs(struct copy_run *r, uint64_t size, struct sb_err *err)
 		return sb_err_set(err, -ENOSPC, "copy: the other directory %s needs twice bench.size (the sources "
 				  "and the copies out of the stack); set bench.copy_dir or a smaller bench.size", base);
 	boot_tag(tag);
-	sweep_stale(r, base, tag);
+	sb_suite_copy_sweep(base, noted, r->c);
 	snprintf(r->other, sizeof(r->other), "%s/stackbench-copy-%s-%ld-XXXXXX", base, tag, (long)getpid());
 	snprintf(r->stackdir, sizeof(r->stackdir), "%s/stackbench-copy-XXXXXX", r->c->target);
 	if (!mkdtemp(r->other)) {

@@ -119,4 +119,27 @@ after=$(ls -d /var/tmp/stackbench-copy-* 2>/dev/null | sort)
 [ "$before" = "$after" ] || fail "left in /var/tmp: $after"
 "$SB" bench --suite copy --target "$TMP/mnt" --set bench.copy_dir=relative >/dev/null 2>&1
 [ $? = 2 ] || fail "bench.copy_dir=relative: want exit 2"
+
+# kill -9 during a copy run (default other dir, in /var/tmp): the other
+# dir is no state object, and `stackbench teardown` finds it by its name
+# (this boot's tag, a pid that is gone) and removes it
+before=$(ls -d /var/tmp/stackbench-copy-* 2>/dev/null | sort)
+"$SB" -q bench --suite copy --target "$TMP/mnt" --set bench.size=48MiB --output-format json >/dev/null 2>&1 &
+pid=$!
+mine=
+for ((i = 0; i < 600; i++)); do
+	mine=$(comm -13 <(echo "$before") <(ls -d /var/tmp/stackbench-copy-"$tag"-* 2>/dev/null | sort) | head -1)
+	[ -n "$mine" ] && break
+	sleep 0.1
+done
+sleep 0.5
+kill -9 "$pid"; wait "$pid" 2>/dev/null
+if [ -z "$mine" ] || [ ! -d "$mine" ]; then
+	fail "the killed copy run left no other dir in /var/tmp to find ('$mine')"
+else
+	"$SB" teardown --all >"$TMP/td.log" 2>&1 || fail "teardown --all: $(cat "$TMP/td.log")"
+	[ ! -e "$mine" ] && ok "teardown --all removed $mine, left by a copy run killed with -9" ||
+		{ fail "teardown --all left $mine"; rm -rf "$mine"; }
+	grep -qF "removed $mine" "$TMP/td.log" || fail "teardown did not say it removed $mine: $(cat "$TMP/td.log")"
+fi
 exit $FAILED

@@ -12,9 +12,9 @@
 #include "util/fs.h"
 #include "util/log.h"
 
-static void rundir_path(const struct sb_stack_spec *spec, char *out, size_t len)
+void sb_export_rundir_path(const char *stack, char *out, size_t len)
 {
-	snprintf(out, len, "%s/export-%s", sb_state_dir(), spec->name);
+	snprintf(out, len, "%s/export-%s", sb_state_dir(), stack);
 }
 
 static void protocols_text(const struct sb_export_spec *e, char *out, size_t len)
@@ -63,7 +63,7 @@ static int export_build(struct sb_layer *l, struct sb_err *err)
 	if (sb_export_netns_exists(p->net.srv_ns) || sb_export_netns_exists(p->net.cli_ns))
 		return sb_err_set(err, -EBUSY, "network namespace %s or %s exists already (an earlier run? "
 				  "`stackbench teardown --all`)", p->net.srv_ns, p->net.cli_ns);
-	rundir_path(l->spec, p->rundir, sizeof(p->rundir));
+	sb_export_rundir_path(l->spec->name, p->rundir, sizeof(p->rundir));
 	rc = sb_state_add(st, "export", "rundir", p->rundir, NULL, err);
 	if (!rc && mkdir(p->rundir, 0700))
 		rc = sb_err_sys(err, -errno, "cannot create %s", p->rundir);
@@ -144,8 +144,8 @@ static bool export_wanted(const struct sb_stack_spec *spec)
 
 /* No .needs: network namespaces, veth and tc are in every kernel this runs
  * on (host and the throwaway one); what a protocol's server needs (nfsd)
- * is checked when it is started, with why. No .leftovers: build refuses
- * existing namespaces of the stack's name itself (export_build). */
+ * is checked when it is started, with why. .leftovers: what a killed run
+ * left when its state file is gone (leftovers.c). */
 const struct sb_layer_ops sb_layer_export = {
 	.name = "export",
 	.spec = &sb_export_part,
@@ -153,6 +153,7 @@ const struct sb_layer_ops sb_layer_export = {
 	.wanted = export_wanted,
 	.plan = export_plan,
 	.build = export_build,
+	.leftovers = sb_export_leftovers,
 	.describe = export_describe,
 	.teardown = sb_export_obj_teardown,
 	.exists = sb_export_obj_exists,

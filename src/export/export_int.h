@@ -40,12 +40,20 @@ int sb_export_proc_stop(const char *id, const char *what, struct sb_err *err);
  * a killed build started before recording its pid); bounded wait. */
 int sb_export_netns_kill_all(const char *ns, struct sb_err *err);
 bool sb_export_netns_exists(const char *ns);
+/* Pids (not zombies, not us) in network namespace /run/netns/ns; at most max. */
+unsigned sb_export_netns_pids(const char *ns, pid_t *pids, unsigned max);
 /* Load modules (NULL-terminated names) with the kernel's modprobe. */
 void sb_export_modprobe(const char *const *mods);
 
 /* Object kinds of the export layer in the state file. */
 int sb_export_obj_teardown(const struct sb_state_obj *obj, struct sb_err *err);
 bool sb_export_obj_exists(const struct sb_state_obj *obj);
+/* leftovers.c: what a killed run of stack left when its state file is gone. */
+struct sb_leftovers;
+struct sb_stack;
+void sb_export_leftovers(const struct sb_stack *s, struct sb_leftovers *found);
+/* The run directory of a stack: STATE_DIR/export-NAME. */
+void sb_export_rundir_path(const char *stack, char *out, size_t len);
 
 #endif
 

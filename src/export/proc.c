@@ -340,6 +340,15 @@ static unsigned ns_members(ino_t ino, pid_t *pids, unsigned max)
 	return n;
 }
 
+unsigned sb_export_netns_pids(const char *ns, pid_t *pids, unsigned max)
+{
+	char path[128];
+	struct stat sb;
+
+	snprintf(path, sizeof(path), "/run/netns/%s", ns);
+	return stat(path, &sb) ? 0 : ns_members(sb.st_ino, pids, max);
+}
+
 int sb_export_netns_kill_all(const char *ns, struct sb_err *err)
 {
 	char path[128];

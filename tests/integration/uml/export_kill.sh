@@ -4,7 +4,12 @@
 # client mount, run directory (keys), md/dm/loop device or state file may be
 # left. Two moments: `build` held right after the first client mount was
 # recorded (its sshfs already started: STACKBENCH_TEST_PAUSE_AT=export:mount),
-# and build-and-test killed while a suite runs on the client mount.
+# and build-and-test killed while a suite runs on the client mount. Third:
+# build held after the export layer (after:export) and killed, its state
+# file then lost: the next build must refuse (exit 4), naming the
+# namespaces, the processes in them, the client mount and the run
+# directory the killed run left (the export layer's leftover check); with
+# the state file back, teardown --all removes them.
 #   tests/integration/run.sh export_kill
 set -u
 . "$(dirname "$0")/layers_lib.sh"
@@ -27,8 +32,11 @@ leftover_net() {
 	grep -E ' fuse\.sshfs ' /proc/self/mountinfo | sed 's/^/mount: /'
 }
 after_kill() { # after_kill WHAT PID
-	local out rc l
 	kill -9 "$2"; wait "$2" 2>/dev/null
+	teardown_check "$1"
+}
+teardown_check() { # teardown_check WHAT
+	local out rc l
 	out=$("$SB" -v teardown --all 2>&1); rc=$?
 	check "$1: teardown --all exit" 0 "$rc"
 	[ $rc = 0 ] || echo "$out" | sed 's/^/    | /'
@@ -72,3 +80,27 @@ else
 	bad "build-and-test never reached the client suite"; tail -5 "$state/bt.log" | sed 's/^/    | /'
 fi
 after_kill "build-and-test killed during the client benchmark" "$pid"
+
+# 3. the state file lost after a kill -9: the leftover check names what is left
+rm -f "$mark"
+STACKBENCH_TEST_PAUSE_AT=after:export STACKBENCH_TEST_PAUSE_MARK=$mark \
+	"$SB" build "$yml" > "$state/build3.log" 2>&1 &
+pid=$!
+if wait_for "$pid" 240 test -e "$mark"; then
+	kill -9 "$pid"; wait "$pid" 2>/dev/null
+	mv "$state/exk.state" "$work/exk.state.aside"
+	out=$("$SB" build "$yml" 2>&1); rc=$?
+	check "build with the killed run's leftovers and no state file: exit" 4 "$rc"
+	for what in "network namespace sb-[0-9a-f]*-srv" "network namespace sb-[0-9a-f]*-cli" \
+		"process [0-9]* in it" "client mount [^,]*/export-exk/mnt-sshfs" "run directory [^,]*/export-exk"; do
+		if grep -q "$what" <<<"$out"; then ok "leftover check names '$what'"
+		else bad "leftover check does not name '$what'"; fi
+	done
+	grep -q "left" <<<"$out" || echo "$out" | sed 's/^/    | /'
+	[ -e "$state/exk.state" ] && bad "the refused build left a state file"
+	mv "$work/exk.state.aside" "$state/exk.state"
+else
+	bad "build never reached after:export"; tail -5 "$state/build3.log" | sed 's/^/    | /'
+	kill -9 "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+fi
+teardown_check "killed after the export layer, state file put back"

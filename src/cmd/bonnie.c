@@ -4,7 +4,6 @@
  * on stdout, the tables on stderr. Like bonnie++, the page cache is not
  * dropped between phases. */
 #include <ctype.h>
-#include <getopt.h>
 #include <grp.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -15,135 +14,25 @@
 #include <json-c/json.h>
 
 #include "bench/suite.h"
+#include "cmd/bonnie_args.h"
 #include "cmd/cmd.h"
 #include "report/render.h"
 
 const char sb_cmd_bonnie_usage[] =
-	"usage: stackbench bonnie -d DIR [-s SIZE[:CHUNK]] [-r RAM] [-n FILES] [-m NAME]\n"
+	"usage: stackbench bonnie -d DIR [-s SIZE[:CHUNK[:SEEKS[:PROCS]]]] [-r RAM]\n"
+	"                         [-n NUMBER[:MAX[:MIN][:DIRS[:CHUNK]]]] [-m NAME]\n"
 	"                         [-c 1] [-f] [-b] [-u USER[:GROUP]] [-g GROUP] [-q]\n"
-	"  bonnie++ 2.00a's options: SIZE and RAM in MiB (or with k, m, g), CHUNK in bytes\n"
-	"  (default 8192), FILES in units of 1024 (0 skips the file tests), -b fsyncs as\n"
-	"  bonnie++ -b does, -u switches to USER when run as root (required then, as bonnie++),\n"
-	"  -q prints only the CSV line on stdout (the tables go to stderr). Per-char tests are\n"
-	"  never run (as -f). Other bonnie++ options are refused.\n";
-
-struct bopts {
-	const char *dir, *user, *group, *machine;
-	uint64_t size, chunk, ram;
-	bool size_set, ram_set, quiet, fast, sync;
-	uint32_t files;
-};
-
-/* bonnie++'s sizes: a number of MiB (unit_default), or with k, m or g */
-static int bsize(char opt, const char *s, uint64_t unit_default, uint64_t *out, struct sb_err *err)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	v = isdigit((unsigned char)*s) ? strtoull(s, &end, 10) : 0;
-	if (errno || end == s || !isdigit((unsigned char)*s))
-		return sb_err_set(err, -EINVAL, "-%c: '%s' is not a size", opt, s);
-	switch (tolower((unsigned char)*end)) {
-	case '\0': v *= unit_default; break;
-	case 'k': v <<= 10; end++; break;
-	case 'm': v <<= 20; end++; break;
-	case 'g': v <<= 30; end++; break;
-	default: return sb_err_set(err, -EINVAL, "-%c: '%s' has an unknown unit (k, m or g)", opt, s);
-	}
-	if (*end)
-		return sb_err_set(err, -EINVAL, "-%c: '%s' is not a size", opt, s);
-	*out = v;
-	return 0;
-}
-
-static int unsupported(const char *what, struct sb_err *err)
-{
-	return sb_err_set(err, -EINVAL, "not supported by stackbench bonnie: %s", what);
-}
-
-static int parse_s(struct bopts *b, char *arg, struct sb_err *err)
-{
-	char *chunk = strchr(arg, ':');
-	int rc;
-
-	if (chunk) {
-		*chunk++ = '\0';
-		if (strchr(chunk, ':'))
-			return unsupported("-s SIZE:CHUNK:SEEKS[:PROCS] (seeks and seekers are bonnie++'s defaults)", err);
-		if ((rc = bsize('s', chunk, 1, &b->chunk, err)) < 0)
-			return rc;
-		if (b->chunk < 512 || b->chunk > (64u << 20))
-			return sb_err_set(err, -EINVAL, "-s: chunk %llu is out of range 512..64m",
-					  (unsigned long long)b->chunk);
-	}
-	if ((rc = bsize('s', arg, 1 << 20, &b->size, err)) < 0)
-		return rc;
-	if (!b->size)
-		return unsupported("-s 0 (the block and seek tests always run)", err);
-	b->size_set = true;
-	return 0;
-}
-
-static int parse(int argc, char **argv, struct bopts *b, struct sb_err *err)
-{
-	char opt[3] = "-?";
-	char *end;
-	int c, rc = 0;
-
-	memset(b, 0, sizeof(*b));
-	b->files = 16; /* bonnie++'s default -n */
-	optind = 0;
-	opterr = 0;
-	while (rc == 0 && (c = getopt(argc, argv, "+d:s:r:n:m:c:fbu:g:qx:DpyYz:Z:")) != -1) {
-		switch (c) {
-		case 'd': b->dir = optarg; break;
-		case 's': rc = parse_s(b, optarg, err); break;
-		case 'r':
-			rc = bsize('r', optarg, 1 << 20, &b->ram, err);
-			b->ram_set = true;
-			break;
-		case 'n':
-			if (strchr(optarg, ':'))
-				return unsupported("-n NUMBER:MAX:MIN[:DIRS] (only empty files, as -n NUMBER)", err);
-			b->files = (uint32_t)strtoul(optarg, &end, 10);
-			if (!isdigit((unsigned char)*optarg) || *end || b->files > 1000)
-				return sb_err_set(err, -EINVAL, "-n: '%s' is not a number of 1024 files (0..1000)", optarg);
-			break;
-		case 'm': b->machine = optarg; break;
-		case 'c':
-			if (strcmp(optarg, "1"))
-				return unsupported("-c above 1 (one process)", err);
-			break;
-		case 'f': b->fast = true; break;
-		case 'b': b->sync = true; break;
-		case 'u': b->user = optarg; break;
-		case 'g': b->group = optarg; break;
-		case 'q': b->quiet = true; break;
-		case '?':
-			opt[1] = (char)optopt;
-			if (strchr("dsrnmcugxzZ", optopt))
-				return sb_err_set(err, -EINVAL, "-%c needs a value", optopt);
-			return sb_err_set(err, -EINVAL, "unknown option '%s'; see `stackbench help bonnie`", opt);
-		default:
-			opt[1] = (char)c;
-			return unsupported(opt, err);
-		}
-	}
-	if (rc < 0)
-		return rc;
-	if (optind < argc)
-		return sb_err_set(err, -EINVAL, "unexpected argument '%s'", argv[optind]);
-	if (!b->dir)
-		return sb_err_set(err, -EINVAL, "-d DIR is required");
-	if (b->ram_set && b->size_set && b->size < 2 * b->ram)
-		return sb_err_set(err, -EINVAL, "file size should be double RAM for good results, RAM is %lluM "
-				  "(bonnie++'s rule: -s at least twice -r)", (unsigned long long)(b->ram >> 20));
-	return 0;
-}
+	"  bonnie++ 2.00a's options: SIZE and RAM in MiB (or with k, m, g, t; SIZE 0 skips\n"
+	"  the I/O tests), CHUNK in bytes (k; default 8192), SEEKS (default 8192) by PROCS\n"
+	"  seekers (default 5); NUMBER files in units of 1024 (0 skips the file tests) of\n"
+	"  MIN..MAX bytes (k, m, g; default empty; MAX -1 hard links, -2 symlinks) in DIRS\n"
+	"  directories, written in CHUNK pieces; -b fsyncs as bonnie++ -b does, -u switches\n"
+	"  to USER when run as root (required then, as bonnie++), -q prints only the CSV\n"
+	"  line on stdout (the tables go to stderr). Per-char tests are never run (as -f).\n"
+	"  bonnie++'s -x, -p, -y, -z, -Z, -D and -c above 1 are refused.\n";
 
 /* bonnie++ runs as USER when started as root, and insists on being told. */
-static int switch_user(const struct bopts *b, struct sb_err *err)
+static int switch_user(const struct sb_bonnie_args *b, struct sb_err *err)
 {
 	char name[256], *colon;
 	struct passwd *pw;
@@ -190,20 +79,17 @@ static void spd(const char *k, char *out, size_t len)
 		snprintf(out, len, "%4.1fg", m / 1024.0);
 }
 
-/* The two tables, from the CSV fields, laid out as bonnie++ 2.00a prints them. */
-static void tables(FILE *f, char **fl, unsigned n)
+/* bonnie++'s I/O table, left out with -s 0 (no size) */
+static void io_table(FILE *f, char **fl, const char *ver)
 {
 	char c[6][16], desc[32];
-	const char *ver;
 	unsigned i;
 
-	if (n < 50)
+	if (!fl[5][0])
 		return;
 	for (i = 0; i < 6; i++)
 		spd(fl[9 + 2 * i], c[i], sizeof(c[i]));
 	snprintf(c[5], sizeof(c[5]), "%s", fl[19]); /* seeks/s as is */
-	/* "stackbench-X.Y.Z" does not fit bonnie++'s 9 columns */
-	ver = strncmp(fl[1], "stackbench-", 11) ? fl[1] : fl[1] + 11;
 	fprintf(f, "Version %9s   ------Sequential Output------ --Sequential Input- --Random-\n", ver);
 	fprintf(f, "                    -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n");
 	fprintf(f, "Name:Size etc        /sec %%CP  /sec %%CP  /sec %%CP  /sec %%CP  /sec %%CP  /sec %%CP\n");
@@ -211,17 +97,44 @@ static void tables(FILE *f, char **fl, unsigned n)
 	fprintf(f, "%19s %5s %3s %5s %3s %5s %3s %5s %3s %5s %3s %5s %3s\n", desc, c[0], fl[10], c[1], fl[12],
 		c[2], fl[14], c[3], fl[16], c[4], fl[18], c[5], fl[20]);
 	fprintf(f, "Latency           %9s %9s %9s %9s %9s %9s\n", fl[38], fl[39], fl[40], fl[41], fl[42], fl[43]);
+}
+
+/* bonnie++'s file table: its row is NUMBER[:MAX:MIN | :link | :symlink][/DIRS]
+ * (the directories are in CSV field 25, where bonnie++ 2.00a writes them) */
+static void file_table(FILE *f, char **fl, const char *ver)
+{
+	char desc[64];
+	bool link = fl[22][0] && !isdigit((unsigned char)fl[22][0]);
+
 	if (!fl[21][0])
 		return;
+	snprintf(desc, sizeof(desc), "%s%s%s%s%s%s%s", fl[21], fl[22][0] ? ":" : "", fl[22],
+		 fl[22][0] && !link ? ":" : "", fl[22][0] && !link ? (fl[23][0] ? fl[23] : "0") : "",
+		 fl[25][0] ? "/" : "", fl[25]);
 	fprintf(f, "Version %9s   ------Sequential Create------ --------Random Create--------\n", ver);
 	fprintf(f, "%-19.19s -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--\n", fl[2]);
-	fprintf(f, "              files  /sec %%CP  /sec %%CP  /sec %%CP  /sec %%CP  /sec %%CP  /sec %%CP\n");
-	fprintf(f, "%19s %5s %3s %5s %3s %5s %3s %5s %3s %5s %3s %5s %3s\n", fl[21], fl[26], fl[27], fl[28],
+	fprintf(f, "%s /sec %%CP  /sec %%CP  /sec %%CP  /sec %%CP  /sec %%CP  /sec %%CP\n",
+		fl[23][0] ? "files:max:min       " : fl[22][0] && !link ? "files:max           " :
+		"              files ");
+	fprintf(f, "%19s %5s %3s %5s %3s %5s %3s %5s %3s %5s %3s %5s %3s\n", desc, fl[26], fl[27], fl[28],
 		fl[29], fl[30], fl[31], fl[32], fl[33], fl[34], fl[35], fl[36], fl[37]);
 	fprintf(f, "Latency           %9s %9s %9s %9s %9s %9s\n", fl[44], fl[45], fl[46], fl[47], fl[48], fl[49]);
 }
 
-static int report(const struct bopts *b, struct json_object *suite, struct sb_err *err)
+/* The two tables, from the CSV fields, laid out as bonnie++ 2.00a prints them. */
+static void tables(FILE *f, char **fl, unsigned n)
+{
+	const char *ver;
+
+	if (n < 50)
+		return;
+	/* "stackbench-X.Y.Z" does not fit bonnie++'s 9 columns */
+	ver = strncmp(fl[1], "stackbench-", 11) ? fl[1] : fl[1] + 11;
+	io_table(f, fl, ver);
+	file_table(f, fl, ver);
+}
+
+static int report(const struct sb_bonnie_args *b, struct json_object *suite, struct sb_err *err)
 {
 	struct json_object *res = json_object_new_object(), *st = json_object_new_object(),
 			   *arr = json_object_new_array();
@@ -268,10 +181,10 @@ int sb_cmd_bonnie(int argc, char **argv, struct sb_err *err)
 {
 	struct sb_bench_spec spec;
 	struct json_object *suite = NULL;
-	struct bopts b;
+	struct sb_bonnie_args b;
 	int rc;
 
-	if ((rc = parse(argc, argv, &b, err)) < 0)
+	if ((rc = sb_bonnie_args_parse(argc, argv, &b, err)) < 0)
 		return rc;
 	if ((rc = switch_user(&b, err)) < 0)
 		return rc;
@@ -282,6 +195,13 @@ int sb_cmd_bonnie(int argc, char **argv, struct sb_err *err)
 	spec.files = b.files;
 	spec.fsync = b.sync;
 	spec.ram = b.ram;
+	spec.bonnie.no_io = b.no_io;
+	spec.bonnie.file_max = b.fmax;
+	spec.bonnie.file_min = b.fmin;
+	spec.bonnie.dirs = b.dirs;
+	spec.bonnie.file_chunk = b.fchunk;
+	spec.bonnie.seeks = b.seeks;
+	spec.bonnie.seek_procs = b.procs;
 	/* bonnie++ never drops the page cache between its tests */
 	setenv("STACKBENCH_NO_DROP_CACHES", "1", 1);
 	if ((rc = sb_suite_run("bonnie", &spec, b.dir, NULL, 0, 1, &suite, err)) < 0)

@@ -4,7 +4,8 @@
  *   0 format version  1 bonnie version  2 name  3 concurrency  4 seed
  *   5 file size  6 chunk size  7 seeks  8 seek processes
  *   9-20 putc, block output, rewrite, getc, block input, seeks (value, %CPU each)
- *   21-25 files (x1024), max size, min size, dirs, file chunk size
+ *   21-25 files (x1024), max size, min size, dirs, file chunk size (as
+ *         bonnie++ 2.00a fills them: file_params)
  *   26-37 seq create/stat/delete, random create/stat/delete (value, %CPU each)
  *   38-43 latencies of the six I/O tests  44-49 latencies of the six file tests
  * bonnie++ counts throughput in K/sec with K = 1024 bytes, so MB/s
@@ -13,6 +14,7 @@
 #include "report/results.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "config.h"
@@ -91,6 +93,39 @@ static void clean_name(const char *in, char *out, size_t len)
 	out[i] = '\0';
 }
 
+/* bonnie++'s print_size(size, "MG"): MiB, or GiB when a whole number of them */
+static void mib_or_gib(double bytes, char *out)
+{
+	uint64_t m = (uint64_t)(bytes / 1048576.0);
+
+	if (m && m % 1024 == 0)
+		snprintf(out, 128, "%lluG", (unsigned long long)(m / 1024));
+	else
+		snprintf(out, 128, "%lluM", (unsigned long long)m);
+}
+
+/* fields 21-25 as bonnie++ 2.00a writes them for -n NUM:MAX:MIN:DIRS: the
+ * count, MAX ("link"/"symlink" for -1/-2), MIN when not 0, and - its
+ * quirk, which bon_csv2txt shows as ":DIRS" - the directories in field 25
+ * (file_chunk_size) when more than one, field 24 (num_dirs) left empty. */
+static void file_params(struct json_object *suite, char f[][128])
+{
+	double v, max = 0, min = 0;
+
+	snprintf(f[21], 128, "%.0f", num(get(suite, "num_files"), &v) ? v : 1.0);
+	num(get(suite, "file_max_bytes"), &max);
+	num(get(suite, "file_min_bytes"), &min);
+	if (max == -1 || max == -2)
+		snprintf(f[22], 128, "%s", max == -1 ? "link" : "symlink");
+	else if (max > 0) {
+		snprintf(f[22], 128, "%.0f", max);
+		if (min > 0)
+			snprintf(f[23], 128, "%.0f", min);
+	}
+	if (num(get(suite, "num_dirs"), &v) && v > 1)
+		snprintf(f[25], 128, "%.0f", v);
+}
+
 static void line(struct json_object *res, struct json_object *suite, FILE *out)
 {
 	static const char *io[] = { NULL, "block_output", "rewrite", NULL, "block_input", "seeks" };
@@ -109,9 +144,8 @@ static void line(struct json_object *res, struct json_object *suite, FILE *out)
 	if (num(get(suite, "seed"), &v))
 		snprintf(f[4], 128, "%.0f", v);
 	if (num(get(suite, "file_size_bytes"), &v))
-		snprintf(f[5], 128, "%.0fM", v / 1048576.0);
-	if (num(get(suite, "chunk_bytes"), &v) && v != 8192)
-		snprintf(f[6], 128, "%.0fk", v / 1024.0);
+		mib_or_gib(v, f[5]);
+	/* f[6], the chunk size, stays empty: bonnie++ 2.00a never writes it */
 	if (num(get(suite, "seeks"), &v))
 		snprintf(f[7], 128, "%.0f", v);
 	if (num(get(suite, "seek_procs"), &v))
@@ -125,7 +159,7 @@ static void line(struct json_object *res, struct json_object *suite, FILE *out)
 	}
 	/* bonnie++ leaves the file test columns empty when it did not run them (-n 0). */
 	if (any_file)
-		snprintf(f[21], 128, "%.0f", num(get(suite, "num_files"), &v) ? v : 1.0);
+		file_params(suite, f);
 	for (i = 0; i < BON_FIELDS; i++) {
 		if (i)
 			fputc(',', out);

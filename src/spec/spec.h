@@ -113,6 +113,17 @@ struct sb_bench_spec {
 	bool per_layer;           /* build-and-test: raw jobs on every layer's block device as it is built */
 	uint64_t ram;             /* bonnie++ -r: RAM the sizes are judged against; 0 = this machine's */
 	char copy_dir[256];       /* copy suite: the "other disk" directory; "" = a private dir in /var/tmp */
+	/* bonnie++'s -s SIZE:CHUNK:SEEKS:PROCS and -n NUM:MAX:MIN:DIRS:CHUNK
+	 * beyond the keys above (set by `stackbench bonnie`); 0 = its default */
+	struct {
+		bool no_io;            /* -s 0: only the file tests */
+		int64_t file_max;      /* bytes; -1 hard links, -2 symlinks */
+		int64_t file_min;      /* bytes: sizes random in min..max */
+		uint32_t dirs;         /* directories the files spread over */
+		uint64_t file_chunk;   /* write()/read() size of the file tests (8192) */
+		uint32_t seeks;        /* 8192 */
+		uint32_t seek_procs;   /* 5 */
+	} bonnie;
 };
 
 /* Faults injected into a run (dm-delay / dm-flakey under md, md member

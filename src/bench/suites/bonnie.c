@@ -7,8 +7,8 @@
  * each of these opens the file before its clock starts and ends with an
  * fsync() and close() inside it: bonnie++ fsyncs on every close, with or
  * without -b.
- * - seeks: 8192 seeks in all, handed out like bonnie++'s tickets to 5
- *   seekers (its SeekProcCount): lseek to a random chunk and read it; a
+ * - seeks: 8192 seeks in all (-s SIZE:CHUNK:SEEKS), handed out like
+ *   bonnie++'s tickets to 5 seekers (its SeekProcCount, -s ...:PROCS): lseek to a random chunk and read it; a
  *   ticket that is a multiple of 10 (a tenth of them, at random) also
  *   dirties the chunk and writes it back, fsync()ed with -b; each seeker
  *   closes with an fsync. The elapsed time runs from the first seeker's
@@ -35,7 +35,7 @@
 #include "util/log.h"
 #include "util/units.h"
 
-#define SEEK_PROCS 5
+#define SEEK_PROCS 5                  /* bonnie++'s defaults; -s SIZE:CHUNK:SEEKS:PROCS */
 #define SEEKS_TOTAL 8192
 #define SEEK_UPDATE 10                /* bonnie++'s UpdateSeek */
 
@@ -251,16 +251,18 @@ out:
 
 static int seeks(struct sb_bonnie *bn, struct sb_err *err)
 {
-	struct seeker s[SEEK_PROCS];
-	_Atomic int tickets = SEEKS_TOTAL;
+	struct seeker *s = calloc(bn->procs, sizeof(*s));
+	_Atomic int tickets = (int)bn->seeks;
 	uint64_t lmax = 0, t0 = UINT64_MAX, t1 = 0;
 	double el, cpu = 0;
 	int i, n = 0, rc = 0;
 
+	if (!s)
+		return sb_err_set(err, -ENOMEM, "out of memory");
 	sb_suite_drop_caches(bn->c);
 	sb_suite_phase(bn->c, NULL);
-	sb_progress("seeks: %d seeks by %d seekers", SEEKS_TOTAL, SEEK_PROCS);
-	for (i = 0; i < SEEK_PROCS; i++) {
+	sb_progress("seeks: %u seeks by %u seekers", bn->seeks, bn->procs);
+	for (i = 0; i < (int)bn->procs; i++) {
 		s[i] = (struct seeker){ .bn = bn, .tickets = &tickets, .seed = sb_now_ns() * (i + 7) | 1 };
 		if (pthread_create(&s[i].tid, NULL, seeker_main, &s[i])) {
 			rc = sb_err_set(err, -EAGAIN, "bonnie: cannot start seek threads");
@@ -278,26 +280,43 @@ static int seeks(struct sb_bonnie *bn, struct sb_err *err)
 		t1 = s[i].t1 > t1 ? s[i].t1 : t1;
 		cpu += s[i].cpu;
 	}
+	free(s);
 	if (rc < 0)
 		return rc;
 	el = (double)(t1 - t0) / 1e9;
-	sb_bonnie_figure(bn, "seeks", SEEKS_TOTAL / el, "/s", el, el > 0 ? cpu / el * 100.0 : 0, lmax);
+	sb_bonnie_figure(bn, "seeks", bn->seeks / el, "/s", el, el > 0 ? cpu / el * 100.0 : 0, lmax);
 	return 0;
 }
 
-/* what bonnie++ writes in its CSV line: size, chunk, seeks and seekers,
- * concurrency, seed, file count (x1024) */
+static void param(struct json_object *p, const char *key, int64_t v)
+{
+	json_object_object_add(p, key, json_object_new_int64(v));
+}
+
+/* what bonnie++ writes in its CSV line: size, chunk, seeks and seekers
+ * (none with -s 0), concurrency, seed, the file tests' count (x1024),
+ * sizes and directories */
 static void params(struct sb_bonnie *bn)
 {
+	const struct sb_bench_spec *b = bn->c->b;
 	struct json_object *p = bn->c->params;
 
-	json_object_object_add(p, "file_size_bytes", json_object_new_int64((int64_t)bn->size));
-	json_object_object_add(p, "chunk_bytes", json_object_new_int64((int64_t)bn->chunk));
-	json_object_object_add(p, "seeks", json_object_new_int(SEEKS_TOTAL));
-	json_object_object_add(p, "seek_procs", json_object_new_int(SEEK_PROCS));
-	json_object_object_add(p, "concurrency", json_object_new_int(1));
-	json_object_object_add(p, "seed", json_object_new_int64((int64_t)(sb_now_ns() % 4000000000ULL)));
-	json_object_object_add(p, "num_files", json_object_new_int((int)bn->c->b->files));
+	if (!b->bonnie.no_io) {
+		param(p, "file_size_bytes", (int64_t)bn->size);
+		param(p, "chunk_bytes", (int64_t)bn->chunk);
+		param(p, "seeks", bn->seeks);
+		param(p, "seek_procs", bn->procs);
+	}
+	param(p, "concurrency", 1);
+	param(p, "seed", (int64_t)(sb_now_ns() % 4000000000ULL));
+	param(p, "num_files", b->files);
+	if (!b->files)
+		return;
+	/* -1 and -2: hard links and symlinks, as bonnie++'s "link" and "symlink" */
+	param(p, "file_max_bytes", b->bonnie.file_max);
+	param(p, "file_min_bytes", b->bonnie.file_min);
+	param(p, "num_dirs", b->bonnie.dirs ? b->bonnie.dirs : 1);
+	param(p, "file_chunk_bytes", (int64_t)(b->bonnie.file_chunk ? b->bonnie.file_chunk : 8192));
 }
 
 /* the file size: bonnie++ refuses files smaller than twice RAM; so is our
@@ -308,7 +327,11 @@ static int setup(struct sb_bonnie *bn, struct sb_suite_ctx *c, struct sb_err *er
 	int rc;
 
 	bn->c = c;
+	bn->seeks = c->b->bonnie.seeks ? c->b->bonnie.seeks : SEEKS_TOTAL;
+	bn->procs = c->b->bonnie.seek_procs ? c->b->bonnie.seek_procs : SEEK_PROCS;
 	bn->chunk = c->b->chunk ? c->b->chunk : 8192;
+	if (c->b->bonnie.no_io)
+		return 0;
 	bn->size = sb_suite_size(c);
 	bn->size -= bn->size % bn->chunk;
 	bn->nchunks = bn->size / bn->chunk;
@@ -335,15 +358,17 @@ int sb_suite_bonnie(struct sb_suite_ctx *c, struct sb_err *err)
 	int rc;
 	size_t i;
 
-	c->nphases = c->b->files ? 6 : 4;
+	c->nphases = (c->b->files ? 2 : 0) + (c->b->bonnie.no_io ? 0 : 4);
 	if ((rc = setup(&bn, c, err)) < 0)
 		goto out;
 	params(&bn);
-	for (i = 0; i < sizeof(block_phases) / sizeof(block_phases[0]) && rc == 0; i++)
+	/* -s 0: bonnie++ skips its I/O tests (TestFileOps with no size) */
+	for (i = 0; !c->b->bonnie.no_io && i < sizeof(block_phases) / sizeof(block_phases[0]) && rc == 0; i++)
 		rc = block_pass(&bn, &block_phases[i], err);
-	if (rc < 0 || (rc = seeks(&bn, err)) < 0)
+	if (rc < 0 || (!c->b->bonnie.no_io && (rc = seeks(&bn, err)) < 0))
 		goto out;
-	unlink(bn.path);
+	if (bn.path[0])
+		unlink(bn.path);
 	if (c->b->files)
 		rc = sb_bonnie_file_tests(&bn, err);
 	else

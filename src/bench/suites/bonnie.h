@@ -13,6 +13,7 @@ struct sb_bonnie {
 	struct sb_suite_ctx *c;
 	char path[600];
 	uint64_t size, chunk, nchunks;
+	uint32_t seeks, procs;        /* bonnie++ -s SIZE:CHUNK:SEEKS:PROCS */
 	bool sync;                    /* bonnie++ -b */
 	char *buf;
 };
@@ -36,6 +37,9 @@ void sb_bonnie_figure(struct sb_bonnie *bn, const char *name, double value, cons
 		      double elapsed_s, double cpu_pct, uint64_t lmax);
 
 /* bonnie++'s six file tests (bonnie_files.c) */
+/* the directory file i of n goes to with -n ...:DIRS: bonnie++ hands out
+ * n / dirs + 1 files to a directory, in index order */
+unsigned sb_bonnie_dir_of(unsigned i, unsigned n, unsigned dirs);
 int sb_bonnie_file_tests(struct sb_bonnie *bn, struct sb_err *err);
 
 #endif

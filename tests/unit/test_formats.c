@@ -188,6 +188,50 @@ static void test_goldens(void **state)
 	}
 }
 
+/* bonnie++ 2.00a's CSV with -s 0 -n 1:4096:1024:4 (its own line, run on
+ * Debian's build): no I/O fields at all, then "1,4096,1024,,4" - the
+ * directories land in field 25, where bonnie++ writes them; links are
+ * "link"/"symlink"; a whole number of GiB is "1G", the chunk never shown. */
+static char *bonnie_line(const char *suite_keys)
+{
+	char js[1024], *buf = NULL;
+	struct json_object *res[1];
+	struct sb_err err = { 0 };
+	size_t len;
+	FILE *f = open_memstream(&buf, &len);
+
+	snprintf(js, sizeof(js), "{\"stack\":{\"name\":\"vm\"},\"suites\":[{\"suite\":\"bonnie\",%s,"
+		 "\"figures\":{\"seq_create\":{\"value\":1566.2,\"unit\":\"/s\",\"cpu_pct\":4,"
+		 "\"elapsed_s\":0.65,\"latency_ns\":26900000}}}]}", suite_keys);
+	res[0] = json_tokener_parse(js);
+	assert_non_null(res[0]);
+	assert_int_equal(sb_bonnie_csv_write(res, 1, f, &err), 0);
+	fclose(f);
+	json_object_put(res[0]);
+	return buf;
+}
+
+static void test_bonnie_file_params(void **state)
+{
+	char *l;
+
+	(void)state;
+	l = bonnie_line("\"concurrency\":1,\"seed\":7,\"num_files\":1,\"file_max_bytes\":4096,"
+			"\"file_min_bytes\":1024,\"num_dirs\":4,\"file_chunk_bytes\":4096");
+	if (!strstr(l, ",vm,1,7,,,,,,,,,,,,,,,,,1,4096,1024,,4,1566,4,,,"))
+		fail_msg("-s 0 -n 1:4096:1024:4:4k: %s", l);
+	free(l);
+	l = bonnie_line("\"num_files\":2,\"file_max_bytes\":-2,\"file_min_bytes\":0,\"num_dirs\":1");
+	if (!strstr(l, ",,2,symlink,,,,1566,4,"))
+		fail_msg("-n 2:-2: %s", l);
+	free(l);
+	l = bonnie_line("\"num_files\":1,\"file_max_bytes\":2000,\"file_min_bytes\":0,\"num_dirs\":1,"
+			"\"file_size_bytes\":1073741824,\"chunk_bytes\":4096,\"seeks\":100,\"seek_procs\":2");
+	if (!strstr(l, ",1G,,100,2,") || !strstr(l, ",,1,2000,,,,1566,4,"))
+		fail_msg("-s 1024:4096:100:2 -n 1:2000: %s", l);
+	free(l);
+}
+
 /* bonnie++ prints "+++++" (and "+++" for %CPU) for a test that took less
  * than half a second, and seeks of 1000/s or more without a decimal. */
 static void test_bonnie_too_fast(void **state)
@@ -362,6 +406,7 @@ int main(void)
 		cmocka_unit_test(test_csv_quoting),
 		cmocka_unit_test(test_bonnie_line),
 		cmocka_unit_test(test_bonnie_too_fast),
+		cmocka_unit_test(test_bonnie_file_params),
 		cmocka_unit_test(test_fio_matrix),
 		cmocka_unit_test(test_goldens),
 		cmocka_unit_test(test_bon_tools),

@@ -44,6 +44,36 @@ grep -q " 48M" "$TMP/txt" || fail "bon_csv2txt shows no size: $(cat "$TMP/txt")"
 grep -q "^1.98," "$TMP/out" && grep -q "^Latency" "$TMP/out" || fail "no tables + CSV on stdout"
 grep -q "Sequential Create" "$TMP/out" && fail "-n 0 still printed the file table"
 
+# the same command line under bonnie++ 2.00a and stackbench bonnie: the same
+# CSV fields filled, the parameter fields (sizes, seeks, files, max, min,
+# directories) equal - -s 0, -n NUMBER:MAX:MIN:DIRS:CHUNK, links, -n 0
+same_fields() { # args...
+	local b s
+	b=$(cd "$TMP" && bonnie++ -d "$TMP/d" -u root -q "$@" 2>"$TMP/berr") ||
+		{ fail "bonnie++ $*: $(cat "$TMP/berr")"; return; }
+	s=$("$SB" bonnie -d "$TMP/d" -u root -q "$@" 2>"$TMP/serr") ||
+		{ fail "stackbench bonnie $*: $(cat "$TMP/serr")"; return; }
+	python3 - "$b" "$s" "$*" <<'PY' || fail "bonnie $*: CSV fields differ from bonnie++'s"
+import sys
+b, s, args = sys.argv[1].split(","), sys.argv[2].split(","), sys.argv[3]
+assert len(b) == len(s) == 50, f"{len(b)} / {len(s)} fields"
+bad = [i for i in range(50) if (b[i] == "") != (s[i] == "")]
+bad += [i for i in [0, 3, 5, 6, 7, 8] + list(range(21, 26)) if b[i] != s[i]]
+if bad:
+    for i in sorted(set(bad)):
+        print(f"{args}: field {i}: bonnie++ {b[i]!r}, stackbench {s[i]!r}", file=sys.stderr)
+    sys.exit(1)
+PY
+	[ -z "$(ls -A "$TMP/d")" ] || fail "bonnie $*: files left: $(ls "$TMP/d")"
+}
+same_fields -s 0 -n 1:4096:1024:4
+same_fields -s 0 -n 1:4k:1k:4:4k -b
+same_fields -s 0 -n 1:-2
+same_fields -s 0 -n 1:-1:0:3 -b
+same_fields -s 0 -n 1:2000
+same_fields -s 16:4096:100:2 -r 8 -n 0 -f
+same_fields -s 16 -r 8 -n 1:0:0:3 -f
+
 expect2() { # want args...
 	local want=$1 out rc; shift
 	out=$("$SB" bonnie "$@" 2>&1); rc=$?
@@ -55,5 +85,9 @@ expect2 "not supported by stackbench bonnie: -x" -d "$TMP/d" -s 16 -x 2 -u root
 expect2 "not supported by stackbench bonnie: -c above 1" -d "$TMP/d" -s 16 -c 4 -u root
 expect2 "double RAM" -d "$TMP/d" -s 16 -r 16 -u root
 expect2 "-d DIR is required" -s 16 -u root
+expect2 "not supported by stackbench bonnie: -z" -d "$TMP/d" -s 16 -z 7 -u root
+expect2 "not supported by stackbench bonnie: -D" -d "$TMP/d" -s 16 -D -u root
+expect2 "not supported by stackbench bonnie: -f SIZE" -d "$TMP/d" -s 16 -f3 -u root
+expect2 "no test left" -d "$TMP/d" -s 0 -n 0 -u root
 
 [ $FAILED = 0 ] && echo "PASS: bonnie_cmd"

@@ -81,16 +81,19 @@ double sb_hist_stddev(const struct sb_hist *h)
 
 uint64_t sb_hist_percentile_bucket(const struct sb_hist *h, double pct)
 {
-	double want = pct / 100.0 * (double)h->n;
+	/* fio's calc_clat_percentiles, to the sample: the running sum is
+	 * compared with pct / 100 * n in long double (in double, 60% of 25
+	 * samples is 15 exactly; in long double just above, so fio takes the
+	 * 16th), and fio's last bucket (FIO_IO_U_PLAT_NR - 1) holds every
+	 * sample at or beyond it, so its value stands for them. */
+	long double want = (long double)pct / 100.0 * (long double)h->n;
 	uint64_t cum = 0;
 	unsigned i;
 
-	/* fio's show_clat_percentiles: the first bucket whose running sum
-	 * reaches pct% of the samples, as that bucket's value */
 	for (i = 0; i < SB_HIST_NBUCKETS; i++) {
 		cum += h->buckets[i];
-		if (h->buckets[i] && (double)cum >= want)
-			return sb_hist_bucket_value(i);
+		if (h->buckets[i] && (long double)cum >= want)
+			return sb_hist_bucket_value(i < SB_HIST_FIO_NR ? i : SB_HIST_FIO_NR - 1);
 	}
 	return 0;
 }

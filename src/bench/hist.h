@@ -15,6 +15,8 @@
 #define SB_HIST_SUB (1u << SB_HIST_SUB_BITS)
 #define SB_HIST_MAX_MSB 47                        /* up to 2^48 ns (~78 hours) */
 #define SB_HIST_NBUCKETS ((SB_HIST_MAX_MSB - SB_HIST_SUB_BITS + 2) * SB_HIST_SUB)
+/* fio's FIO_IO_U_PLAT_NR (29 groups of 64): its buckets end at 2^34 ns */
+#define SB_HIST_FIO_NR (29 * SB_HIST_SUB)
 
 struct sb_hist {
 	uint64_t n;
@@ -53,8 +55,10 @@ double sb_hist_stddev(const struct sb_hist *h);
 /* pct in (0, 100]: the smallest bucket value v such that at least pct% of
  * samples are <= v's bucket, clamped to [min, max]. 0 when empty. */
 uint64_t sb_hist_percentile(const struct sb_hist *h, double pct);
-/* As fio computes its percentiles: the value of the first bucket at which
- * the running count reaches pct% of n (not clamped to min/max). */
+/* As fio computes its percentiles (stat.c calc_clat_percentiles): the value
+ * of the first bucket at which the running count reaches pct% of n, that
+ * product in long double; samples past fio's last bucket (2^34 ns, ~17 s)
+ * count as in it; not clamped to min/max. */
 uint64_t sb_hist_percentile_bucket(const struct sb_hist *h, double pct);
 
 #endif

@@ -163,6 +163,36 @@ static void test_fio_bins(void **state)
 	assert_int_equal(sb_hist_bucket_value(sb_hist_index(13888)), 13888);
 }
 
+/* fio's percentile of a known histogram, worked out by hand from stat.c:
+ * 1000 ns is bucket 317, value 512 + 61.5 * 8 = 1004; 5000 ns bucket 462,
+ * value 4096 + 14.5 * 64 = 5024; 2^35 ns is past fio's last bucket (1855),
+ * so it reads 2^33 + 63.5 * 2^27. p60 of 25 samples needs the 16th (the
+ * long double 15.000000000000000001), not the 15th. */
+static void test_fio_percentiles(void **state)
+{
+	struct sb_hist *h = malloc(sizeof(*h));
+	unsigned i;
+
+	(void)state;
+	sb_hist_init(h);
+	for (i = 0; i < 15; i++)
+		sb_hist_add(h, 1000);
+	for (i = 0; i < 10; i++)
+		sb_hist_add(h, 5000);
+	assert_int_equal(sb_hist_percentile_bucket(h, 50.0), 1004);
+	assert_int_equal(sb_hist_percentile_bucket(h, 60.0), 5024);
+	assert_int_equal(sb_hist_percentile_bucket(h, 59.0), 1004);
+	sb_hist_init(h);
+	for (i = 0; i < 98; i++)
+		sb_hist_add(h, 1000);
+	sb_hist_add(h, 5000);
+	sb_hist_add(h, 1ULL << 35);
+	assert_int_equal(sb_hist_percentile_bucket(h, 99.0), 5024);
+	assert_int_equal(sb_hist_percentile_bucket(h, 99.5), 17112760320ULL);
+	assert_int_equal(sb_hist_percentile_bucket(h, 99.5), fio_val(29 * 64 - 1));
+	free(h);
+}
+
 static void test_merge(void **state)
 {
 	struct sb_hist *a = new_hist(), *b = new_hist(), *all = new_hist(), *m = new_hist();
@@ -202,6 +232,7 @@ int main(void)
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_fio_bins),
+		cmocka_unit_test(test_fio_percentiles),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

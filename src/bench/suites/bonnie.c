@@ -7,12 +7,7 @@
  * each of these opens the file before its clock starts and ends with an
  * fsync() and close() inside it: bonnie++ fsyncs on every close, with or
  * without -b.
- * - seeks: 8192 seeks in all (-s SIZE:CHUNK:SEEKS), handed out like
- *   bonnie++'s tickets to 5 seekers (its SeekProcCount, -s ...:PROCS): lseek to a random chunk and read it; a
- *   ticket that is a multiple of 10 (a tenth of them, at random) also
- *   dirties the chunk and writes it back, fsync()ed with -b; each seeker
- *   closes with an fsync. The elapsed time runs from the first seeker's
- *   start to the last one's end, after its close; the CPU is theirs.
+ * - seeks: bonnie_seeks.c (bonnie++'s tickets down a pipe to 5 seekers);
  * - the file tests: bonnie_files.c.
  * Each figure comes with CPU % = (user + system CPU time) / elapsed, as
  * bonnie++ prints it, the elapsed time (bonnie++ prints "+++++" under half
@@ -22,8 +17,6 @@
  * STACKBENCH_NO_DROP_CACHES is set (`stackbench bonnie` sets it, as
  * bonnie++ never drops it). */
 #include <fcntl.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,9 +30,8 @@
 
 #define SEEK_PROCS 5                  /* bonnie++'s defaults; -s SIZE:CHUNK:SEEKS:PROCS */
 #define SEEKS_TOTAL 8192
-#define SEEK_UPDATE 10                /* bonnie++'s UpdateSeek */
 
-static double cpu_of(int who)
+double sb_bonnie_cpu(int who)
 {
 	struct rusage ru;
 
@@ -49,7 +41,7 @@ static double cpu_of(int who)
 
 void sb_bonnie_timer_start(struct sb_bonnie_timer *t)
 {
-	t->cpu0 = cpu_of(RUSAGE_SELF);
+	t->cpu0 = sb_bonnie_cpu(RUSAGE_SELF);
 	t->t0 = sb_now_ns();
 }
 
@@ -57,7 +49,7 @@ double sb_bonnie_timer_stop(const struct sb_bonnie_timer *t, double *cpu_pct)
 {
 	double el = (double)(sb_now_ns() - t->t0) / 1e9;
 
-	*cpu_pct = el > 0 ? (cpu_of(RUSAGE_SELF) - t->cpu0) / el * 100.0 : 0;
+	*cpu_pct = el > 0 ? (sb_bonnie_cpu(RUSAGE_SELF) - t->cpu0) / el * 100.0 : 0;
 	return el;
 }
 
@@ -186,108 +178,6 @@ fail:
 	return sb_err_sys(err, rc, "bonnie: %s of %s", ph->what, bn->path);
 }
 
-/* ---- seeks ---- */
-
-struct seeker {
-	struct sb_bonnie *bn;
-	_Atomic int *tickets;
-	pthread_t tid;
-	uint64_t seed, lmax, t0, t1;
-	double cpu;
-	int rc;
-};
-
-/* bonnie++'s doseek: read the chunk; an update dirties it and writes it back */
-static int seek_one(struct seeker *s, int fd, char *buf, bool update)
-{
-	struct sb_bonnie *bn = s->bn;
-	off_t off = (off_t)((sb_bonnie_rnd(&s->seed) % bn->nchunks) * bn->chunk);
-	int rc;
-
-	if (lseek(fd, off, SEEK_SET) < 0)
-		return -errno;
-	if ((rc = full_io(read(fd, buf, bn->chunk), bn->chunk)) < 0 || !update)
-		return rc;
-	buf[(uint64_t)off / bn->chunk % bn->chunk]--;
-	if (lseek(fd, off, SEEK_SET) < 0)
-		return -errno;
-	if ((rc = full_io(write(fd, buf, bn->chunk), bn->chunk)) < 0)
-		return rc;
-	return bn->sync && fsync(fd) < 0 ? -errno : 0;
-}
-
-static void *seeker_main(void *arg)
-{
-	struct seeker *s = arg;
-	char *buf = NULL;
-	uint64_t prev;
-	double cpu0;
-	int fd;
-
-	s->rc = -ENOMEM;
-	if (posix_memalign((void **)&buf, 4096, s->bn->chunk))
-		return NULL;
-	if ((fd = open(s->bn->path, O_RDWR | O_CLOEXEC)) < 0) {
-		s->rc = -errno;
-		goto out;
-	}
-	/* its clock starts after its open, as a bonnie++ seeker's after its first ticket */
-	cpu0 = cpu_of(RUSAGE_THREAD);
-	s->t0 = prev = sb_now_ns();
-	s->rc = 0;
-	while (s->rc == 0 && atomic_fetch_sub(s->tickets, 1) > 0) {
-		s->rc = seek_one(s, fd, buf, sb_bonnie_rnd(&s->seed) % SEEK_UPDATE == 0);
-		sb_bonnie_lmax_step(&s->lmax, &prev);
-	}
-	if (fsync(fd) < 0 && s->rc == 0)
-		s->rc = -errno;
-	close(fd);
-	s->t1 = sb_now_ns();
-	s->cpu = cpu_of(RUSAGE_THREAD) - cpu0;
-out:
-	free(buf);
-	return NULL;
-}
-
-static int seeks(struct sb_bonnie *bn, struct sb_err *err)
-{
-	struct seeker *s = calloc(bn->procs, sizeof(*s));
-	_Atomic int tickets = (int)bn->seeks;
-	uint64_t lmax = 0, t0 = UINT64_MAX, t1 = 0;
-	double el, cpu = 0;
-	int i, n = 0, rc = 0;
-
-	if (!s)
-		return sb_err_set(err, -ENOMEM, "out of memory");
-	sb_suite_drop_caches(bn->c);
-	sb_suite_phase(bn->c, NULL);
-	sb_progress("seeks: %u seeks by %u seekers", bn->seeks, bn->procs);
-	for (i = 0; i < (int)bn->procs; i++) {
-		s[i] = (struct seeker){ .bn = bn, .tickets = &tickets, .seed = sb_now_ns() * (i + 7) | 1 };
-		if (pthread_create(&s[i].tid, NULL, seeker_main, &s[i])) {
-			rc = sb_err_set(err, -EAGAIN, "bonnie: cannot start seek threads");
-			atomic_store(&tickets, 0);
-			break;
-		}
-		n++;
-	}
-	for (i = 0; i < n; i++) {
-		pthread_join(s[i].tid, NULL);
-		if (s[i].rc < 0 && rc == 0)
-			rc = sb_err_sys(err, s[i].rc, "bonnie: seeks on %s", bn->path);
-		lmax = s[i].lmax > lmax ? s[i].lmax : lmax;
-		t0 = s[i].t0 < t0 ? s[i].t0 : t0;
-		t1 = s[i].t1 > t1 ? s[i].t1 : t1;
-		cpu += s[i].cpu;
-	}
-	free(s);
-	if (rc < 0)
-		return rc;
-	el = (double)(t1 - t0) / 1e9;
-	sb_bonnie_figure(bn, "seeks", bn->seeks / el, "/s", el, el > 0 ? cpu / el * 100.0 : 0, lmax);
-	return 0;
-}
-
 static void param(struct json_object *p, const char *key, int64_t v)
 {
 	json_object_object_add(p, key, json_object_new_int64(v));
@@ -330,12 +220,12 @@ static int setup(struct sb_bonnie *bn, struct sb_suite_ctx *c, struct sb_err *er
 	bn->seeks = c->b->bonnie.seeks ? c->b->bonnie.seeks : SEEKS_TOTAL;
 	bn->procs = c->b->bonnie.seek_procs ? c->b->bonnie.seek_procs : SEEK_PROCS;
 	bn->chunk = c->b->chunk ? c->b->chunk : 8192;
+	bn->sync = c->b->fsync;
 	if (c->b->bonnie.no_io)
 		return 0;
 	bn->size = sb_suite_size(c);
 	bn->size -= bn->size % bn->chunk;
 	bn->nchunks = bn->size / bn->chunk;
-	bn->sync = c->b->fsync;
 	if (bn->nchunks == 0)
 		return sb_err_set(err, -EINVAL, "bonnie: bench.size is smaller than bench.chunk");
 	if ((rc = sb_suite_check_room(c, bn->size, err)) < 0)
@@ -365,7 +255,7 @@ int sb_suite_bonnie(struct sb_suite_ctx *c, struct sb_err *err)
 	/* -s 0: bonnie++ skips its I/O tests (TestFileOps with no size) */
 	for (i = 0; !c->b->bonnie.no_io && i < sizeof(block_phases) / sizeof(block_phases[0]) && rc == 0; i++)
 		rc = block_pass(&bn, &block_phases[i], err);
-	if (rc < 0 || (!c->b->bonnie.no_io && (rc = seeks(&bn, err)) < 0))
+	if (rc < 0 || (!c->b->bonnie.no_io && (rc = sb_bonnie_seeks(&bn, err)) < 0))
 		goto out;
 	if (bn.path[0])
 		unlink(bn.path);

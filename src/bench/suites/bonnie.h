@@ -36,6 +36,11 @@ uint64_t sb_bonnie_rnd(uint64_t *s);
 void sb_bonnie_figure(struct sb_bonnie *bn, const char *name, double value, const char *unit,
 		      double elapsed_s, double cpu_pct, uint64_t lmax);
 
+/* bonnie++'s seek test (bonnie_seeks.c) */
+int sb_bonnie_seeks(struct sb_bonnie *bn, struct sb_err *err);
+/* CPU seconds (user + system) of RUSAGE_SELF or RUSAGE_THREAD */
+double sb_bonnie_cpu(int who);
+
 /* bonnie++'s six file tests (bonnie_files.c) */
 /* the directory file i of n goes to with -n ...:DIRS: bonnie++ hands out
  * n / dirs + 1 files to a directory, in index order */

@@ -228,8 +228,7 @@ static int create_files(struct ftest *f, const char *fig, struct sb_err *err)
 static int stat_one(struct ftest *f, int at, const char *name)
 {
 	struct stat st;
-	ssize_t r = 1;
-	int fd;
+	int fd, rc = 0;
 
 	if (fstatat(at, name, &st, 0) < 0)
 		return -errno;
@@ -237,10 +236,15 @@ static int stat_one(struct ftest *f, int at, const char *name)
 		return 0;
 	if ((fd = openat(at, name, O_RDONLY | O_CLOEXEC)) < 0)
 		return -errno;
-	while (r > 0)
-		r = read(fd, f->data, f->fchunk);
+	/* st_size bytes in CHUNK pieces, no read past the end (as bonnie++) */
+	for (off_t i = 0; i < st.st_size && rc == 0; i += (off_t)f->fchunk) {
+		size_t n = st.st_size - i < (off_t)f->fchunk ? (size_t)(st.st_size - i) : f->fchunk;
+		ssize_t r = read(fd, f->data, n);
+
+		rc = r < 0 ? -errno : (size_t)r != n ? -EIO : 0;
+	}
 	close(fd);
-	return r < 0 ? -errno : 0;
+	return rc;
 }
 
 static int stat_or_delete(struct ftest *f, int at, const char *name, unsigned dir, bool del)

@@ -64,5 +64,44 @@ if bad:
     print("\n".join(bad), file=sys.stderr)
     sys.exit(1)
 PY
+
+# the seekers take bonnie++'s tickets from a pipe, one 4-byte read() per seek
+# plus each seeker's end ticket (-s SIZE:CHUNK:SEEKS:PROCS: 500 by 3)
+for t in sb bo; do
+	cmd=("$SB" bonnie); [ $t = bo ] && cmd=(bonnie++)
+	strace -f -qq -o "$TMP/rd.$t" -e trace=read "${cmd[@]}" -d "$TMP/d" -s 16:8192:500:3 -r 8 -n 0 -f \
+		-u root -q >/dev/null 2>&1 || fail "${cmd[*]} -s 16:8192:500:3 failed"
+	n=$(grep -Ec ', 4\) += 4$' "$TMP/rd.$t")
+	[ "$n" = 503 ] || fail "${cmd[*]}: $n 4-byte ticket reads, bonnie++'s seekers make 500 + 3"
+done
+
+# -s 0 -n 1:1k -b: files of 0..1024 bytes, each written, fsync()ed with its
+# directory, read back by both stat tests (1024 files each) in one read()
+for t in sb bo; do
+	cmd=("$SB" bonnie); [ $t = bo ] && cmd=(bonnie++)
+	strace -f -qq -o "$TMP/n.$t" -e trace=fsync,read,write,openat "${cmd[@]}" -d "$TMP/d" -s 0 -n 1:1k -b \
+		-u root -q >/dev/null 2>&1 || fail "${cmd[*]} -s 0 -n 1:1k -b failed"
+done
+python3 - "$TMP/n.sb" "$TMP/n.bo" <<'PY' || fail "-s 0 -n 1:1k -b: system calls differ from bonnie++'s"
+import re, sys
+def count(p):
+    cs = [l.split(None, 1)[1] for l in open(p) if " " in l]
+    fsync = sum(1 for c in cs if c.startswith("fsync("))
+    # data of the test files: writes and reads of 1..1024 bytes on a file
+    # opened after the test directory (not the terminal, not /proc)
+    rd = sum(1 for c in cs if re.match(r'read\(\d+, ".*"\.*, (\d+)\) = \1$', c) and 0 < int(c.rsplit("= ", 1)[1]) <= 1024
+             and not c.startswith("read(0"))
+    return fsync, rd
+(fs, rs), (fb, rb) = count(sys.argv[1]), count(sys.argv[2])
+bad = []
+if fs != fb or fs != 2048 * 3:
+    bad.append(f"fsyncs: stackbench {fs}, bonnie++ {fb}, want 2048 x 3 (create: file, directory; delete: directory)")
+# sizes are random 0..1024: about 1/1025 of the files are empty and not read
+if abs(rs - rb) > 40 or rs < 2048 - 40:
+    bad.append(f"data reads: stackbench {rs}, bonnie++ {rb}, want about 2 x 1024")
+if bad:
+    print("\n".join(bad), file=sys.stderr)
+    sys.exit(1)
+PY
 [ -z "$(ls -A "$TMP/d")" ] || fail "files left: $(ls "$TMP/d")"
 [ $FAILED = 0 ] && echo "PASS: bonnie_syscalls"

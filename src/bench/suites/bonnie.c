@@ -11,8 +11,7 @@
  * - the file tests: bonnie_files.c.
  * Each figure comes with CPU % = (user + system CPU time) / elapsed, as
  * bonnie++ prints it, the elapsed time (bonnie++ prints "+++++" under half
- * a second) and the worst single operation. Differences from bonnie++: one
- * file instead of 1 GiB pieces; seekers are threads, not processes; the
+ * a second) and the worst single operation. Differences from bonnie++: the
  * suite drops the page cache before rewrite, block input and seeks unless
  * STACKBENCH_NO_DROP_CACHES is set (`stackbench bonnie` sets it, as
  * bonnie++ never drops it). */

@@ -8,9 +8,12 @@
  * also dirties the chunk and writes it back, fsync()ed with -b. A seeker's
  * clock starts when its first ticket arrives and stops after its close
  * (with bonnie++'s fsync); the figure's elapsed time runs from the first
- * seeker's start to the last one's end and its CPU is the seekers'. The
- * seekers are threads, not processes: each with its own open file, as
- * bonnie++'s children reopen it. */
+ * seeker's start to the last one's end. The seekers are threads, as
+ * bonnie++'s (its Thread class is pthreads), each with its own open file,
+ * and each reports the process's CPU time over its run (bonnie++'s
+ * CPU_Duration is getrusage(RUSAGE_SELF)); the figure's CPU is their sum,
+ * as bonnie++ adds its seekers' reports - so %CPU counts overlapping time
+ * once per seeker, as bonnie++'s does. */
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
@@ -77,13 +80,14 @@ static void *seeker_main(void *arg)
 	double cpu0;
 	int fd = -1, t, more;
 
-	if (posix_memalign((void **)&buf, 4096, s->bn->chunk))
+	/* malloc()ed, as bonnie++'s seekers' new char[chunk]: not page-aligned */
+	if (!(buf = malloc(s->bn->chunk)))
 		s->rc = -ENOMEM;
 	else if ((fd = open(s->bn->path, O_RDWR | O_CLOEXEC)) < 0)
 		s->rc = -errno;
 	/* a seeker that failed still takes its tickets, so the writer never blocks */
 	more = ticket(s->pipe_rd, &t);
-	cpu0 = sb_bonnie_cpu(RUSAGE_THREAD);
+	cpu0 = sb_bonnie_cpu(RUSAGE_SELF);
 	s->t0 = sb_now_ns();
 	while (more > 0) {
 		prev = sb_now_ns();
@@ -100,7 +104,7 @@ static void *seeker_main(void *arg)
 		close(fd);
 	}
 	s->t1 = sb_now_ns();
-	s->cpu = sb_bonnie_cpu(RUSAGE_THREAD) - cpu0;
+	s->cpu = sb_bonnie_cpu(RUSAGE_SELF) - cpu0;
 	free(buf);
 	return NULL;
 }

@@ -8,6 +8,7 @@
 # bonnie++ prints as "+++++" (test too short to time) are shown as n/a.
 # A benchmark, not a pass/fail test.
 # usage: tests/bench/bonnie-compare.sh [ROUNDS] [SIZE_MiB] [FILES]   (needs root)
+# SB_BONNIE_SEEKS=N: N seeks (bonnie++'s -s SIZE:CHUNK:SEEKS) instead of 8192
 # SB_BONNIE_DEV=/dev/X: make the ext4 on that scratch block device instead
 # (it is overwritten; only a ubd of the throwaway kernel is accepted), e.g.
 #   scripts/uml-run.sh --mem 384M --ubd 1:1600M -- env SB_BONNIE_DEV=/dev/ubda \
@@ -44,7 +45,9 @@ echo "ext4 on $WHAT, file ${SIZE} MiB, chunk 8 KiB, fsync after every write (-b)
 
 FIGS="block_output rewrite block_input seeks seq_create seq_stat seq_delete ran_create ran_stat ran_delete"
 # the same bonnie++ command line for both tools; each prints bonnie++'s CSV line
-ARGS=(-d "$TMP/mnt" -c 1 -s "${SIZE}M" -r $((SIZE / 2)) -n "$FILES" -f -b -u root -q)
+# SB_BONNIE_SEEKS=N: N seeks instead of 8192 (-s SIZE:8192:N), so the seek
+# test outlasts bonnie++'s half second when the file is cached
+ARGS=(-d "$TMP/mnt" -c 1 -s "${SIZE}M${SB_BONNIE_SEEKS:+:8192:$SB_BONNIE_SEEKS}" -r $((SIZE / 2)) -n "$FILES" -f -b -u root -q)
 parse_csv() {
 	tail -1 | python3 -c '
 import sys

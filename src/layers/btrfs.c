@@ -19,14 +19,12 @@
 #include <blockdev/utils.h>
 
 #include "core/layer.h"
-#include "sys/fsprobe.h"
 #include "core/stack.h"
+#include "layers/mkfs_int.h"
 #include "spec/part.h"
 #include "sys/udev.h"
 #include "util/log.h"
 #include "util/units.h"
-
-#define MAX_ARGS 24
 
 /* ---- its part of the stack description ---- */
 
@@ -219,45 +217,26 @@ static int btrfs_check(const struct sb_spec_ctx *c, struct sb_stack_spec *s)
 
 /* ---- the layer ---- */
 
-struct btrfs_args {
-	unsigned n;
-	char arg[MAX_ARGS][SB_OPTSTR_MAX];
-};
-
-static void add_arg(struct btrfs_args *a, const char *s)
-{
-	if (a->n < MAX_ARGS)
-		snprintf(a->arg[a->n++], SB_OPTSTR_MAX, "%s", s);
-}
-
 /* mkfs.btrfs's arguments; the devices are added last by the caller. */
-static void btrfs_args(const struct sb_stack_spec *spec, bool force, struct btrfs_args *a)
+static void btrfs_args(const struct sb_stack_spec *spec, bool force, struct sb_mkfs_args *a)
 {
 	const struct btrfs_spec *b = btrfs_of(spec);
-	char v[32], words[SB_OPTSTR_MAX], *tok, *save = NULL;
+	char v[32];
 
 	memset(a, 0, sizeof(*a));
-	add_arg(a, "mkfs.btrfs");
+	sb_mkfs_args_add(a, "mkfs.btrfs", NULL);
 	if (force)
-		add_arg(a, "-f");
-	add_arg(a, "-q");
-	add_arg(a, "-L");
-	add_arg(a, "stackbench");
+		sb_mkfs_args_add(a, "-f", NULL);
+	sb_mkfs_args_add(a, "-q", NULL);
+	sb_mkfs_args_add(a, "-L", "stackbench");
 	snprintf(v, sizeof(v), "%u", spec->fs.block_size);
-	add_arg(a, "-s");
-	add_arg(a, v);
+	sb_mkfs_args_add(a, "-s", v);
 	snprintf(v, sizeof(v), "%llu", (unsigned long long)b->nodesize);
-	add_arg(a, "-n");
-	add_arg(a, v);
-	add_arg(a, "-m");
-	add_arg(a, b->metadata_profile);
-	add_arg(a, "-d");
-	add_arg(a, b->data_profile);
-	add_arg(a, "--csum");
-	add_arg(a, b->checksum);
-	snprintf(words, sizeof(words), "%s", spec->fs.mkfs_options);
-	for (tok = strtok_r(words, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save))
-		add_arg(a, tok);
+	sb_mkfs_args_add(a, "-n", v);
+	sb_mkfs_args_add(a, "-m", b->metadata_profile);
+	sb_mkfs_args_add(a, "-d", b->data_profile);
+	sb_mkfs_args_add(a, "--csum", b->checksum);
+	sb_mkfs_args_words(a, spec->fs.mkfs_options);
 }
 
 static unsigned btrfs_members(const struct sb_stack_spec *s)
@@ -265,51 +244,45 @@ static unsigned btrfs_members(const struct sb_stack_spec *s)
 	return s->devices.kind == SB_DEVICES_LOOP ? s->devices.loop.count : s->devices.ndisks;
 }
 
-/* The plan cannot look at a state yet: the device is the stack's own
- * unless it is one of the given disks itself. */
-static bool btrfs_plan_force(const struct sb_layer *l)
-{
-	return l->below && !(l->below->ops->order == SB_ORDER_DEVICES &&
-			     l->spec->devices.kind == SB_DEVICES_DISKS);
-}
-
 static void btrfs_plan(const struct sb_layer *l, struct sb_plan *p)
 {
-	char dev[SB_PATH_MAX], cmd[1024] = "";
-	struct btrfs_args *a = calloc(1, sizeof(*a));
-	size_t n = 0;
-	unsigned i;
+	char dev[SB_PATH_MAX], cmd[1024];
+	struct sb_mkfs_args *a = calloc(1, sizeof(*a));
 
 	if (!a)
 		return;
 	sb_layer_predict_dev(l->below, dev, sizeof(dev));
-	btrfs_args(l->spec, btrfs_plan_force(l), a);
-	for (i = 0; i < a->n && n < sizeof(cmd); i++)
-		n += snprintf(cmd + n, sizeof(cmd) - n, "%s%s", i ? " " : "", a->arg[i]);
+	btrfs_args(l->spec, sb_mkfs_plan_force(l), a);
+	sb_mkfs_args_join(a, cmd, sizeof(cmd));
 	if (!btrfs_spans(l->spec)) {
-		sb_plan_build(p, "btrfs: wait for udev, then %s %s", cmd, dev);
+		sb_plan_build(p, "btrfs: wait for udev, then%s %s", cmd, dev);
 		sb_plan_teardown(p, "btrfs: nothing to remove (the filesystem goes with the device below)");
 	} else {
-		sb_plan_build(p, "btrfs: wait for udev, then %s %s (all %u), then btrfs device scan each; "
+		sb_plan_build(p, "btrfs: wait for udev, then%s %s (all %u), then btrfs device scan each; "
 			      "the first is the one mounted", cmd, dev, btrfs_members(l->spec));
 		sb_plan_teardown(p, "btrfs: btrfs device scan --forget each member");
 	}
 	free(a);
 }
 
-static int btrfs_exec(const struct btrfs_args *a, struct sb_err *err)
+/* Run the pairs as one command line: opt[0] the program, each value
+ * after its option. */
+static int btrfs_exec(const struct sb_mkfs_args *a, struct sb_err *err)
 {
-	const gchar *argv[MAX_ARGS + 1];
+	const gchar *argv[2 * SB_MKFS_ARGS_MAX + 1];
 	GError *gerr = NULL;
-	unsigned i;
+	unsigned i, n = 0;
 
-	for (i = 0; i < a->n; i++)
-		argv[i] = a->arg[i];
-	argv[a->n] = NULL;
-	sb_verbose("btrfs: %s ... %s", a->arg[0], a->arg[a->n - 1]);
+	for (i = 0; i < a->n; i++) {
+		argv[n++] = a->opt[i];
+		if (a->val[i][0])
+			argv[n++] = a->val[i];
+	}
+	argv[n] = NULL;
+	sb_verbose("btrfs: %s ... %s", a->opt[0], a->opt[a->n - 1]);
 	if (bd_utils_exec_and_report_error(argv, NULL, &gerr))
 		return 0;
-	sb_err_set(err, -EIO, "%s on %s failed: %s", a->arg[0], a->arg[a->n - 1],
+	sb_err_set(err, -EIO, "%s on %s failed: %s", a->opt[0], a->opt[a->n - 1],
 		   gerr ? gerr->message : "unknown error");
 	g_clear_error(&gerr);
 	return -EIO;
@@ -319,14 +292,14 @@ static int btrfs_exec(const struct btrfs_args *a, struct sb_err *err)
  * (so mounting one finds the others), or make it forget it. */
 static int btrfs_scan(const char *dev, bool forget, struct sb_err *err)
 {
-	struct btrfs_args a = { 0 };
+	struct sb_mkfs_args a = { 0 };
 
-	add_arg(&a, "btrfs");
-	add_arg(&a, "device");
-	add_arg(&a, "scan");
+	sb_mkfs_args_add(&a, "btrfs", NULL);
+	sb_mkfs_args_add(&a, "device", NULL);
+	sb_mkfs_args_add(&a, "scan", NULL);
 	if (forget)
-		add_arg(&a, "--forget");
-	add_arg(&a, dev);
+		sb_mkfs_args_add(&a, "--forget", NULL);
+	sb_mkfs_args_add(&a, dev, NULL);
 	return btrfs_exec(&a, err);
 }
 
@@ -348,7 +321,7 @@ static int btrfs_register(struct sb_layer *l, struct sb_err *err)
 static int btrfs_build(struct sb_layer *l, struct sb_err *err)
 {
 	bool spans = btrfs_spans(l->spec), force = true;
-	struct btrfs_args *a;
+	struct sb_mkfs_args *a;
 	unsigned i, n;
 	int rc;
 
@@ -365,7 +338,7 @@ static int btrfs_build(struct sb_layer *l, struct sb_err *err)
 			force &= sb_layer_dev_is_ours(l, l->below->dev[i]);
 		btrfs_args(l->spec, force, a);
 		for (i = 0; i < n; i++)
-			add_arg(a, l->below->dev[i]);
+			sb_mkfs_args_add(a, l->below->dev[i], NULL);
 		rc = btrfs_exec(a, err);
 	}
 	free(a);
@@ -373,8 +346,7 @@ static int btrfs_build(struct sb_layer *l, struct sb_err *err)
 		rc = btrfs_register(l, err);
 	if (rc)
 		return rc;
-	l->ndev = 1;
-	snprintf(l->dev[0], SB_PATH_MAX, "%s", l->below->dev[0]);
+	sb_mkfs_expose(l);
 	return sb_udev_settle(SB_UDEV_TIMEOUT_MS, err);
 }
 
@@ -384,8 +356,7 @@ static int btrfs_attach(struct sb_layer *l, const struct sb_state *st, struct sb
 	(void)st;
 	if (!l->below || !l->below->ndev)
 		return sb_err_set(err, -ENODEV, "btrfs: no device below it to attach");
-	l->ndev = 1;
-	snprintf(l->dev[0], SB_PATH_MAX, "%s", l->below->dev[0]);
+	sb_mkfs_expose(l);
 	return 0;
 }
 

@@ -14,13 +14,9 @@
 #include <blockdev/fs.h>
 
 #include "core/layer.h"
-#include "sys/fsprobe.h"
 #include "core/stack.h"
+#include "layers/mkfs_int.h"
 #include "spec/part.h"
-#include "sys/blockdev.h"
-#include "util/log.h"
-
-#define MAX_ARGS 48
 
 /* stride = chunk / block; stripe_width = stride * data disks, from md's
  * geometry (sb_spec_raid_stripes). RAID1 has no stripes (every member
@@ -40,31 +36,16 @@ static void ext4_geometry(const struct sb_stack_spec *spec, uint32_t *stride, ui
 		*width = *stride * data;
 }
 
-/* The mke2fs options this layer passes, in order, as opt/value pairs. */
-struct ext4_args {
-	unsigned n;
-	char opt[MAX_ARGS][SB_OPTSTR_MAX];
-	char val[MAX_ARGS][SB_OPTSTR_MAX];
-};
-
-static void add_arg(struct ext4_args *a, const char *opt, const char *val)
+/* The mke2fs options this layer passes, in order. */
+static void ext4_args(const struct sb_stack_spec *spec, struct sb_mkfs_args *a)
 {
-	if (a->n >= MAX_ARGS)
-		return;
-	snprintf(a->opt[a->n], SB_OPTSTR_MAX, "%s", opt);
-	snprintf(a->val[a->n], SB_OPTSTR_MAX, "%s", val ? val : "");
-	a->n++;
-}
-
-static void ext4_args(const struct sb_stack_spec *spec, struct ext4_args *a)
-{
-	char bs[16], ext[SB_OPTSTR_MAX] = "", words[SB_OPTSTR_MAX], *tok, *save;
+	char bs[16], ext[SB_OPTSTR_MAX] = "";
 	uint32_t stride, width;
 	size_t n = 0;
 
 	memset(a, 0, sizeof(*a));
 	snprintf(bs, sizeof(bs), "%u", spec->fs.block_size ? spec->fs.block_size : 4096);
-	add_arg(a, "-b", bs);
+	sb_mkfs_args_add(a, "-b", bs);
 	if (!spec->fs.lazy_init)
 		n += snprintf(ext + n, sizeof(ext) - n, "lazy_itable_init=0,lazy_journal_init=0");
 	ext4_geometry(spec, &stride, &width);
@@ -73,24 +54,19 @@ static void ext4_args(const struct sb_stack_spec *spec, struct ext4_args *a)
 	if (width)
 		n += snprintf(ext + n, sizeof(ext) - n, "%sstripe_width=%u", n ? "," : "", width);
 	if (ext[0])
-		add_arg(a, "-E", ext);
-	add_arg(a, "-L", "stackbench");
+		sb_mkfs_args_add(a, "-E", ext);
+	sb_mkfs_args_add(a, "-L", "stackbench");
 	/* Extra options from the stack file, split on spaces, passed as is. */
-	snprintf(words, sizeof(words), "%s", spec->fs.mkfs_options);
-	for (tok = strtok_r(words, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save))
-		add_arg(a, tok, NULL);
+	sb_mkfs_args_words(a, spec->fs.mkfs_options);
 }
 
 static void ext4_plan(const struct sb_layer *l, struct sb_plan *p)
 {
-	char dev[SB_PATH_MAX], cmd[1024] = "";
-	struct ext4_args a;
-	size_t n = 0;
-	unsigned i;
+	char dev[SB_PATH_MAX], cmd[1024];
+	struct sb_mkfs_args a;
 
 	ext4_args(l->spec, &a);
-	for (i = 0; i < a.n && n < sizeof(cmd); i++)
-		n += snprintf(cmd + n, sizeof(cmd) - n, " %s%s%s", a.opt[i], a.val[i][0] ? " " : "", a.val[i]);
+	sb_mkfs_args_join(&a, cmd, sizeof(cmd));
 	sb_layer_predict_dev(l->below, dev, sizeof(dev));
 	sb_plan_build(p, "ext4: mkfs.ext4%s on %s (libblockdev fs plugin)", cmd, dev);
 	sb_plan_teardown(p, "ext4: nothing to remove (the filesystem goes with the device below)");
@@ -98,60 +74,31 @@ static void ext4_plan(const struct sb_layer *l, struct sb_plan *p)
 
 static int ext4_build(struct sb_layer *l, struct sb_err *err)
 {
-	const BDExtraArg *extra[MAX_ARGS + 1];
-	BDExtraArg args[MAX_ARGS];
-	struct ext4_args *a;
-	GError *gerr = NULL;
-	unsigned i;
+	struct sb_mkfs_args *a;
 	int rc;
 
-	if (!l->below || l->below->ndev != 1)
-		return sb_err_set(err, -EINVAL, "ext4 needs exactly one device below it, not %u",
-				  l->below ? l->below->ndev : 0);
-	rc = sb_blockdev_require(BD_PLUGIN_FS, err);
+	rc = sb_mkfs_begin(l, &a, err);
 	if (rc)
 		return rc;
-	a = calloc(1, sizeof(*a));
-	if (!a)
-		return sb_err_set(err, -ENOMEM, "out of memory");
 	ext4_args(l->spec, a);
-	for (i = 0; i < a->n; i++) {
-		args[i].opt = a->opt[i];
-		args[i].val = a->val[i];
-		extra[i] = &args[i];
-	}
-	extra[a->n] = NULL;
 	/* No settle before or after: mke2fs and the mount open the device
 	 * exclusively, udev's blkid never does; the removals at teardown
 	 * settle and retry while udev holds the device. */
-	sb_verbose("ext4: mkfs on %s", l->below->dev[0]);
-	if (!bd_fs_ext4_mkfs(l->below->dev[0], extra, &gerr)) {
-		rc = sb_err_set(err, -EIO, "mkfs.ext4 on %s failed: %s", l->below->dev[0],
-				gerr ? gerr->message : "unknown error");
-		g_clear_error(&gerr);
-	}
+	rc = sb_mkfs_run(bd_fs_ext4_mkfs, "mkfs.ext4", l->below->dev[0], a, err);
 	free(a);
 	if (rc)
 		return rc;
-	l->ndev = 1;
-	snprintf(l->dev[0], SB_PATH_MAX, "%s", l->below->dev[0]);
+	sb_mkfs_expose(l);
 	return 0;
 }
 
 /* What the superblock says, read directly (libblkid gives type and UUID but
  * not the RAID hints). Offsets from the ext4 on-disk format. */
-struct ext4_sb_info {
-	uint32_t block_size, stride, stripe_width;
-	uint64_t blocks;
-	struct sb_fs_ids ids;
-};
-
-static int ext4_read_sb(const char *dev, struct ext4_sb_info *info, struct sb_err *err)
+static int ext4_read_sb(const char *dev, struct sb_mkfs_super *info, struct sb_err *err)
 {
 	unsigned char sb[1024];
 	int rc;
 
-	memset(info, 0, sizeof(*info));
 	rc = sb_fs_read_super(dev, 1024, sb, sizeof(sb), &info->ids, err);
 	if (rc)
 		return rc;
@@ -159,28 +106,21 @@ static int ext4_read_sb(const char *dev, struct ext4_sb_info *info, struct sb_er
 		return sb_err_set(err, -EINVAL, "%s has no ext2/3/4 superblock", dev);
 	info->block_size = 1024u << le32toh(*(uint32_t *)(sb + 0x18));
 	info->blocks = le32toh(*(uint32_t *)(sb + 0x4)) | ((uint64_t)le32toh(*(uint32_t *)(sb + 0x150)) << 32);
-	info->stride = le16toh(*(uint16_t *)(sb + 0x164));
-	info->stripe_width = le32toh(*(uint32_t *)(sb + 0x170));
+	info->fig[0].key = "stride";
+	info->fig[0].v = le16toh(*(uint16_t *)(sb + 0x164));
+	info->fig[1].key = "stripe_width";
+	info->fig[1].v = le32toh(*(uint32_t *)(sb + 0x170));
+	info->nfig = 2;
 	return 0;
 }
 
 static int ext4_describe(const struct sb_layer *l, struct json_object *out, struct sb_err *err)
 {
-	struct ext4_sb_info info;
-	int rc;
+	int rc = sb_mkfs_describe(l, ext4_read_sb, false, out, err);
 
-	if (!l->ndev)
-		return 0;
-	rc = ext4_read_sb(l->dev[0], &info, err);
-	if (rc)
-		return rc;
-	sb_fs_ids_json(&info.ids, false, out);
-	json_object_object_add(out, "block_size", json_object_new_int64(info.block_size));
-	json_object_object_add(out, "blocks", json_object_new_int64((int64_t)info.blocks));
-	json_object_object_add(out, "stride", json_object_new_int64(info.stride));
-	json_object_object_add(out, "stripe_width", json_object_new_int64(info.stripe_width));
-	json_object_object_add(out, "lazy_init", json_object_new_boolean(l->spec->fs.lazy_init));
-	return 0;
+	if (!rc && l->ndev)
+		json_object_object_add(out, "lazy_init", json_object_new_boolean(l->spec->fs.lazy_init));
+	return rc;
 }
 
 /* ---- ext4's part of the stack description (src/spec/part.h) ---- */

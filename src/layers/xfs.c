@@ -17,15 +17,11 @@
 #include <blockdev/fs.h>
 
 #include "core/layer.h"
-#include "sys/fsprobe.h"
 #include "core/stack.h"
+#include "layers/mkfs_int.h"
 #include "spec/part.h"
-#include "sys/blockdev.h"
 #include "sys/udev.h"
-#include "util/log.h"
 #include "util/units.h"
-
-#define MAX_ARGS 24
 
 /* ---- its part of the stack description ---- */
 
@@ -177,130 +173,68 @@ static int xfs_check(const struct sb_spec_ctx *c, struct sb_stack_spec *s)
 
 /* ---- the layer ---- */
 
-/* The mkfs.xfs options this layer passes, in order, as opt/value pairs. */
-struct xfs_args {
-	unsigned n;
-	char opt[MAX_ARGS][SB_OPTSTR_MAX];
-	char val[MAX_ARGS][SB_OPTSTR_MAX];
-};
-
-static void add_arg(struct xfs_args *a, const char *opt, const char *val)
+/* The mkfs.xfs options this layer passes, in order. */
+static void xfs_args(const struct sb_stack_spec *spec, bool force, struct sb_mkfs_args *a)
 {
-	if (a->n >= MAX_ARGS)
-		return;
-	snprintf(a->opt[a->n], SB_OPTSTR_MAX, "%s", opt);
-	snprintf(a->val[a->n], SB_OPTSTR_MAX, "%s", val ? val : "");
-	a->n++;
-}
-
-static void xfs_args(const struct sb_stack_spec *spec, bool force, struct xfs_args *a)
-{
-	char v[SB_OPTSTR_MAX], words[SB_OPTSTR_MAX], *tok, *save = NULL;
+	char v[SB_OPTSTR_MAX];
 	uint64_t su;
 	uint32_t sw;
 
 	memset(a, 0, sizeof(*a));
 	if (force)
-		add_arg(a, "-f", NULL);
+		sb_mkfs_args_add(a, "-f", NULL);
 	snprintf(v, sizeof(v), "size=%u", spec->fs.block_size ? spec->fs.block_size : 4096);
-	add_arg(a, "-b", v);
+	sb_mkfs_args_add(a, "-b", v);
 	xfs_geometry(spec, &su, &sw);
 	if (su) {
 		snprintf(v, sizeof(v), "su=%llu,sw=%u", (unsigned long long)su, sw);
-		add_arg(a, "-d", v);
+		sb_mkfs_args_add(a, "-d", v);
 	}
-	add_arg(a, "-L", "stackbench");
+	sb_mkfs_args_add(a, "-L", "stackbench");
 	/* Extra options from the stack file (checked), split on spaces. */
-	snprintf(words, sizeof(words), "%s", spec->fs.mkfs_options);
-	for (tok = strtok_r(words, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save))
-		add_arg(a, tok, NULL);
-}
-
-/* The plan cannot look at a state yet: the device is the stack's own
- * unless it is one of the given disks itself. */
-static bool xfs_plan_force(const struct sb_layer *l)
-{
-	return l->below && !(l->below->ops->order == SB_ORDER_DEVICES &&
-			     l->spec->devices.kind == SB_DEVICES_DISKS);
+	sb_mkfs_args_words(a, spec->fs.mkfs_options);
 }
 
 static void xfs_plan(const struct sb_layer *l, struct sb_plan *p)
 {
-	char dev[SB_PATH_MAX], cmd[1024] = "";
-	struct xfs_args *a = calloc(1, sizeof(*a));
-	size_t n = 0;
-	unsigned i;
+	char dev[SB_PATH_MAX], cmd[1024];
+	struct sb_mkfs_args *a = calloc(1, sizeof(*a));
 
 	if (!a)
 		return;
-	xfs_args(l->spec, xfs_plan_force(l), a);
-	for (i = 0; i < a->n && n < sizeof(cmd); i++)
-		n += snprintf(cmd + n, sizeof(cmd) - n, " %s%s%s", a->opt[i], a->val[i][0] ? " " : "", a->val[i]);
+	xfs_args(l->spec, sb_mkfs_plan_force(l), a);
+	sb_mkfs_args_join(a, cmd, sizeof(cmd));
 	sb_layer_predict_dev(l->below, dev, sizeof(dev));
 	sb_plan_build(p, "xfs: wait for udev, then mkfs.xfs%s on %s (libblockdev fs plugin)", cmd, dev);
 	sb_plan_teardown(p, "xfs: nothing to remove (the filesystem goes with the device below)");
 	free(a);
 }
 
-static int xfs_mkfs(const char *dev, const struct xfs_args *a, struct sb_err *err)
-{
-	const BDExtraArg *extra[MAX_ARGS + 1];
-	BDExtraArg args[MAX_ARGS];
-	GError *gerr = NULL;
-	unsigned i;
-
-	for (i = 0; i < a->n; i++) {
-		args[i].opt = (char *)a->opt[i];
-		args[i].val = (char *)a->val[i];
-		extra[i] = &args[i];
-	}
-	extra[a->n] = NULL;
-	sb_verbose("xfs: mkfs on %s", dev);
-	if (bd_fs_xfs_mkfs(dev, extra, &gerr))
-		return 0;
-	sb_err_set(err, -EIO, "mkfs.xfs on %s failed: %s", dev, gerr ? gerr->message : "unknown error");
-	g_clear_error(&gerr);
-	return -EIO;
-}
-
 static int xfs_build(struct sb_layer *l, struct sb_err *err)
 {
-	struct xfs_args *a;
+	struct sb_mkfs_args *a;
 	const char *dev;
 	int rc;
 
-	if (!l->below || l->below->ndev != 1)
-		return sb_err_set(err, -EINVAL, "xfs needs exactly one device below it, not %u",
-				  l->below ? l->below->ndev : 0);
-	dev = l->below->dev[0];
-	rc = sb_blockdev_require(BD_PLUGIN_FS, err);
+	rc = sb_mkfs_begin(l, &a, err);
 	if (rc)
 		return rc;
-	a = calloc(1, sizeof(*a));
-	if (!a)
-		return sb_err_set(err, -ENOMEM, "out of memory");
+	dev = l->below->dev[0];
 	rc = sb_udev_settle(SB_UDEV_TIMEOUT_MS, err);
 	if (!rc) {
 		xfs_args(l->spec, sb_layer_dev_is_ours(l, dev), a);
-		rc = xfs_mkfs(dev, a, err);
+		rc = sb_mkfs_run(bd_fs_xfs_mkfs, "mkfs.xfs", dev, a, err);
 	}
 	free(a);
 	if (rc)
 		return rc;
-	l->ndev = 1;
-	snprintf(l->dev[0], SB_PATH_MAX, "%s", dev);
+	sb_mkfs_expose(l);
 	/* udev's blkid probes the new filesystem; let it finish first */
 	return sb_udev_settle(SB_UDEV_TIMEOUT_MS, err);
 }
 
 /* What the superblock says (big-endian, struct xfs_dsb): libblkid gives
  * type, UUID and label, the stripe geometry only the superblock. */
-struct xfs_sb_info {
-	uint32_t block_size, agcount, sunit, swidth;   /* sunit/swidth in blocks */
-	uint64_t blocks;
-	struct sb_fs_ids ids;
-};
-
 static uint32_t be32_at(const unsigned char *p, size_t off)
 {
 	uint32_t v;
@@ -309,12 +243,12 @@ static uint32_t be32_at(const unsigned char *p, size_t off)
 	return be32toh(v);
 }
 
-static int xfs_read_sb(const char *dev, struct xfs_sb_info *info, struct sb_err *err)
+static int xfs_read_sb(const char *dev, struct sb_mkfs_super *info, struct sb_err *err)
 {
 	unsigned char sb[512];
+	uint32_t sunit, swidth;   /* in blocks */
 	int rc;
 
-	memset(info, 0, sizeof(*info));
 	rc = sb_fs_read_super(dev, 0, sb, sizeof(sb), &info->ids, err);
 	if (rc)
 		return rc;
@@ -322,29 +256,21 @@ static int xfs_read_sb(const char *dev, struct xfs_sb_info *info, struct sb_err 
 		return sb_err_set(err, -EINVAL, "%s has no xfs superblock", dev);
 	info->block_size = be32_at(sb, 4);
 	info->blocks = (uint64_t)be32_at(sb, 8) << 32 | be32_at(sb, 12);   /* sb_dblocks */
-	info->agcount = be32_at(sb, 88);
-	info->sunit = be32_at(sb, 184);
-	info->swidth = be32_at(sb, 188);
+	sunit = be32_at(sb, 184);
+	swidth = be32_at(sb, 188);
+	info->fig[0].key = "agcount";
+	info->fig[0].v = be32_at(sb, 88);
+	info->fig[1].key = "su";
+	info->fig[1].v = (int64_t)sunit * info->block_size;
+	info->fig[2].key = "sw";
+	info->fig[2].v = sunit ? swidth / sunit : 0;
+	info->nfig = 3;
 	return 0;
 }
 
 static int xfs_describe(const struct sb_layer *l, struct json_object *out, struct sb_err *err)
 {
-	struct xfs_sb_info info;
-	int rc;
-
-	if (!l->ndev)
-		return 0;
-	rc = xfs_read_sb(l->dev[0], &info, err);
-	if (rc)
-		return rc;
-	sb_fs_ids_json(&info.ids, true, out);
-	json_object_object_add(out, "block_size", json_object_new_int64(info.block_size));
-	json_object_object_add(out, "blocks", json_object_new_int64((int64_t)info.blocks));
-	json_object_object_add(out, "agcount", json_object_new_int64(info.agcount));
-	json_object_object_add(out, "su", json_object_new_int64((int64_t)info.sunit * info.block_size));
-	json_object_object_add(out, "sw", json_object_new_int64(info.sunit ? info.swidth / info.sunit : 0));
-	return 0;
+	return sb_mkfs_describe(l, xfs_read_sb, true, out, err);
 }
 
 const struct sb_layer_ops sb_layer_xfs = {

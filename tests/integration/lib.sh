@@ -214,6 +214,15 @@ sb_uml_scratch() {
 	trap sb_uml_cleanup EXIT
 }
 
+# sb_uml_scratch_test NAME "$0" "$@": sb_uml_test, then sb_uml_scratch
+# NAME: the preamble of a UML test that keeps its files in a scratch dir.
+sb_uml_scratch_test() {
+	local name=$1
+	shift
+	sb_uml_test "$@"
+	sb_uml_scratch "$name"
+}
+
 # sb_uml_tmp: for the UML tests that count in FAILED (as the host tests
 # do): TMP, the harness's per-test dir when it gives one, and FAILED=0.
 sb_uml_tmp() {
@@ -250,6 +259,31 @@ sb_probe_verdict() {
 		sed 's/^/    # /' <<<"$msg"
 		fails=$((fails + 1))
 	fi
+}
+
+# sb_results_py DIR < CHECKS: run the Python CHECKS with r, the one results
+# file in DIR (parsed), and layers, its built layers by name; the checks
+# assert; the status is Python's.
+sb_results_py() {
+	python3 -c 'import json, os, sys
+d = sys.argv[1]
+files = os.listdir(d)
+assert len(files) == 1, files
+r = json.load(open(os.path.join(d, files[0])))
+layers = {l["layer"]: l for l in r["stack"]["built"]}
+'"$(cat)" "$1"
+}
+
+# sb_tap_end: the TAP plan for the n checks run, then PASS, or FAIL with
+# how many of them failed (fails); exits 0 or 1.
+sb_tap_end() {
+	echo "1..$n"
+	if [ "$fails" -ne 0 ]; then
+		echo "FAIL: $fails of $n checks failed"
+		exit 1
+	fi
+	echo "PASS: $n checks"
+	exit 0
 }
 
 # A shipped stack for the generic provisioning tests (prov_stacks,

@@ -189,7 +189,4 @@ fi
 [ -z "$(blkid -p -o value -s TYPE "$A")" ] && ok "nothing was written to the checked disk" || bad "$A was written"
 "$sb" teardown --all >/dev/null 2>&1
 
-echo "1..$n"
-[ $fails -eq 0 ] && { echo "PASS: $n checks"; exit 0; }
-echo "FAIL: $fails of $n checks failed"
-exit 1
+sb_tap_end

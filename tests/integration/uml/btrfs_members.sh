@@ -10,9 +10,7 @@
 set -u
 src=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$src/tests/integration/lib.sh"
-sb_uml_test "$0" "$@"
-
-sb_uml_scratch btrfs
+sb_uml_scratch_test btrfs "$0" "$@"
 
 stack=$src/stacks/btrfs-raid1.yml
 sets=(--set "devices.loop.dir=$tmp/work" --set devices.loop.size=160MiB --set fs.compress=zstd)
@@ -26,13 +24,7 @@ n=$(btrfs filesystem show "$mnt" 2>/dev/null | grep -c 'devid')
 "$sb" --no-progress bench "${sets[@]}" --set 'bench.suites=[quick]' --set bench.size=16MiB \
 	--results "$tmp/res" "$stack" > "$tmp/bench.out" 2> "$tmp/bench.err" ||
 	{ fail "bench STACK exited $?"; tail -5 "$tmp/bench.err"; }
-python3 - "$tmp/res" <<'PY' || fail "the results file does not record btrfs as built"
-import json, os, sys
-d = sys.argv[1]
-files = os.listdir(d)
-assert len(files) == 1, files
-r = json.load(open(os.path.join(d, files[0])))
-layers = {l["layer"]: l for l in r["stack"]["built"]}
+sb_results_py "$tmp/res" <<'PY' || fail "the results file does not record btrfs as built"
 assert "md" not in layers, layers.keys()
 b = layers["btrfs"]
 for k, v in (("type", "btrfs"), ("label", "stackbench"), ("data_profile", "raid1"),

@@ -9,9 +9,7 @@
 set -u
 src=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$src/tests/integration/lib.sh"
-sb_uml_test "$0" "$@"
-
-sb_uml_scratch cli
+sb_uml_scratch_test cli "$0" "$@"
 
 stack=$src/stacks/luks4096-cesa.yml
 sets=(--set "devices.loop.dir=$tmp/work" --set devices.loop.size=96MiB)
@@ -38,13 +36,7 @@ rc=$?
 	--results "$tmp/res" "$stack" > "$tmp/bench.out" 2> "$tmp/bench.err" ||
 	{ fail "bench STACK exited $?"; tail -5 "$tmp/bench.err"; }
 cat "$tmp/bench.out"
-python3 - "$tmp/res" <<'EOF' || fail "bench STACK's results file does not record the stack"
-import json, os, sys
-d = sys.argv[1]
-files = os.listdir(d)
-assert len(files) == 1, files
-r = json.load(open(os.path.join(d, files[0])))
-layers = {l["layer"]: l for l in r["stack"]["built"]}
+sb_results_py "$tmp/res" <<'EOF' || fail "bench STACK's results file does not record the stack"
 assert layers["luks"]["cipher"] == "aes-cbc-essiv:sha256", layers["luks"]
 assert layers["luks"]["sector_size"] == 4096, layers["luks"]
 assert layers["md"]["level"] == "raid1", layers["md"]

@@ -10,9 +10,7 @@
 set -u
 src=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$src/tests/integration/lib.sh"
-sb_uml_test "$0" "$@"
-
-sb_uml_scratch e2e
+sb_uml_scratch_test e2e "$0" "$@"
 
 stacks=(omv-ext4-lvm ext4 luks512 luks4096 luks4096-cesa)
 files=()

@@ -31,9 +31,7 @@
 set -u
 src=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$src/tests/integration/lib.sh"
-sb_uml_test "$0" "$@"
-
-sb_uml_scratch readme
+sb_uml_scratch_test readme "$0" "$@"
 loopdev=
 mntdev=
 sb_cleanup_hook() {

@@ -186,10 +186,4 @@ if command -v pvcreate >/dev/null; then
 	fi
 fi
 
-echo "1..$n"
-if [ $fails -ne 0 ]; then
-	echo "FAIL: $fails of $n checks failed"
-	exit 1
-fi
-echo "PASS: $n checks"
-exit 0
+sb_tap_end

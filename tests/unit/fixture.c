@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -70,6 +71,36 @@ const char *sb_t_find_step(const struct sb_plan *p, const char *prefix)
 			return p->build[i];
 	fail_msg("no build step starting with '%s'", prefix);
 	return NULL;
+}
+
+bool sb_t_has_step(char (*steps)[512], unsigned n, const char *what)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		if (strstr(steps[i], what))
+			return true;
+	return false;
+}
+
+void sb_t_dm_plan(const char *yaml, const char *const *names, unsigned nnames, struct sb_plan *plan)
+{
+	struct sb_err e;
+	struct sb_spec_list l = sb_t_load(yaml, 0, &e);
+	struct sb_stack *s = calloc(1, sizeof(*s));
+	struct sb_kernel_needs n = { 0 };
+	unsigned i;
+
+	assert_non_null(s);
+	assert_int_equal(sb_stack_init(s, &l.items[0], &e), 0);
+	for (i = 0; i < nnames; i++)
+		assert_string_equal(s->layers[i].ops->name, names[i]);
+	assert_int_equal(sb_stack_plan(s, plan, &e), 0);
+	sb_stack_needs(&l.items[0], &n);
+	assert_true(sb_kernel_needs_has(&n, "dm"));
+	sb_stack_release(s);
+	sb_spec_list_free(&l);
+	free(s);
 }
 
 struct json_object *sb_t_section(const struct sb_stack_spec *s, const char *name)

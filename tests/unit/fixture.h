@@ -3,6 +3,8 @@
 #ifndef SB_TEST_FIXTURE_H
 #define SB_TEST_FIXTURE_H
 
+#include <stdbool.h>
+
 #include "spec/spec.h"
 #include "util/err.h"
 
@@ -19,6 +21,11 @@ struct sb_plan;
 void sb_t_plan_of(const char *yaml, struct sb_plan *plan, unsigned *nlayers, char *top, size_t len);
 /* The first build step starting with prefix (fails the test if none). */
 const char *sb_t_find_step(const struct sb_plan *p, const char *prefix);
+/* Whether one of the n steps contains what. */
+bool sb_t_has_step(char (*steps)[512], unsigned n, const char *what);
+/* The plan of yaml's stack into plan, after checking that its layers are
+ * names (nnames of them, bottom up) and that the kernel must have dm. */
+void sb_t_dm_plan(const char *yaml, const char *const *names, unsigned nnames, struct sb_plan *plan);
 
 struct json_object;
 /* A new reference to the object "name" in s's JSON (fails the test if missing). */

@@ -22,6 +22,7 @@
 #include "core/stack.h"
 #include "core/state.h"
 #include "layers/cache_int.h"
+#include "layers/loop_int.h"
 #include "layers/holders.h"
 #include "sys/dm.h"
 #include "spec/part.h"
@@ -255,7 +256,7 @@ static int cache_teardown(const struct sb_state_obj *obj, struct sb_err *err)
 	if (!strcmp(obj->kind, "dm"))
 		return teardown_dm(obj, err);
 	if (!strcmp(obj->kind, "loopdev"))
-		return sb_cache_teardown_loop(obj, err);
+		return sb_loop_detach(obj, err);
 	if (!strcmp(obj->kind, "file"))
 		return sb_cache_teardown_file(obj, err);
 	return sb_err_set(err, -EINVAL, "cache: unknown object kind '%s'", obj->kind);
@@ -268,7 +269,7 @@ static bool cache_exists(const struct sb_state_obj *obj)
 	if (!strcmp(obj->kind, "dm"))
 		return sb_dm_exists(obj->id) != 0;
 	if (!strcmp(obj->kind, "loopdev"))
-		return sb_cache_loop_backs(obj->id, obj->extra);
+		return sb_loop_is_ours(obj->id, obj->extra);
 	return lstat(obj->id, &st) == 0;
 }
 

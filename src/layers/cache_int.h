@@ -17,10 +17,8 @@ int sb_cache_fast_make(struct sb_layer *l, const char *file, uint64_t bytes, cha
 		       struct sb_err *err);
 /* Zero the first 4 KiB of dev: dm-cache then formats fresh metadata. */
 int sb_cache_zero_head(const char *dev, struct sb_err *err);
-/* Whether loop device dev is attached to file (sysfs; "(deleted)" counts). */
-bool sb_cache_loop_backs(const char *dev, const char *file);
-/* Teardown of the "loopdev" and "file" state objects. */
-int sb_cache_teardown_loop(const struct sb_state_obj *obj, struct sb_err *err);
+/* Teardown of the "file" state object (the "loopdev" one is the loop
+ * layer's sb_loop_detach). */
 int sb_cache_teardown_file(const struct sb_state_obj *obj, struct sb_err *err);
 
 #endif

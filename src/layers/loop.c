@@ -97,16 +97,63 @@ static int loop_configure_legacy(int lfd, int ffd, const struct loop_config *cfg
 	return 0;
 }
 
-/* Attach `file` (open as ffd) to a free loop device. The state gets the
- * device before we bind it; losing the race for a free device to another
- * process (EBUSY) drops that entry and tries the next free one. */
+int sb_loop_bind(struct sb_state *st, const char *layer, const char *file, struct loop_config *cfg, char *dev,
+		 size_t devlen, struct sb_err *err)
+{
+	const char *who = strcmp(layer, "loop") ? layer : NULL;   /* the loop layer's own: no prefix */
+	int ctl, lfd, num, rc = 0, tries;
+
+	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+	if (ctl < 0)
+		return sb_err_sys(err, -errno, "%s%scannot open /dev/loop-control (no loop support in this kernel?)",
+				  who ? who : "", who ? ": " : "");
+	for (tries = 0; tries < LOOP_ATTACH_TRIES; tries++) {
+		num = ioctl(ctl, LOOP_CTL_GET_FREE);
+		if (num < 0) {
+			rc = sb_err_sys(err, -errno, "%s%sno free loop device", who ? who : "", who ? ": " : "");
+			break;
+		}
+		snprintf(dev, devlen, "/dev/loop%d", num);
+		rc = sb_state_add(st, layer, "loopdev", dev, file, err);
+		if (rc)
+			break;
+		/* The node only: LOOP_CONFIGURE needs no udev work done. */
+		rc = sb_udev_wait_devnode(dev, SB_UDEV_TIMEOUT_MS, err);
+		if (rc)
+			break;
+		lfd = open(dev, O_RDWR | O_CLOEXEC);
+		if (lfd < 0) {
+			rc = sb_err_sys(err, -errno, "%s%scannot open %s", who ? who : "", who ? ": " : "", dev);
+			break;
+		}
+		rc = ioctl(lfd, LOOP_CONFIGURE, cfg) ? -errno : 0;
+		if (rc == -EINVAL || rc == -ENOTTY)
+			rc = loop_configure_legacy(lfd, (int)cfg->fd, cfg);
+		close(lfd);
+		if (rc != -EBUSY)
+			break;
+		sb_debug("%s: %s taken by someone else, trying the next free one", layer, dev);
+		rc = sb_state_remove(st, st->nobj - 1, err);
+		if (rc)
+			break;
+		rc = -EBUSY;
+	}
+	close(ctl);
+	if (rc == -EBUSY)
+		return sb_err_set(err, rc, "%s%sno loop device could be attached after %d tries (all taken)",
+				  who ? who : "", who ? ": " : "", tries);
+	if (rc && !sb_err_isset(err))
+		return sb_err_sys(err, rc, "%s%scannot attach %s to %s", who ? who : "", who ? ": " : "", file, dev);
+	return rc;
+}
+
+/* Attach `file` (open as ffd) to a free loop device with the stack's
+ * sector size and direct I/O. */
 static int loop_attach(struct sb_layer *l, const char *file, int ffd, char *dev, size_t devlen,
 		       struct sb_err *err)
 {
 	const struct sb_loop_spec *ls = &l->spec->devices.loop;
-	struct sb_state *st = &l->stack->state;
 	struct loop_config cfg;
-	int ctl, lfd, num, rc = 0, tries;
 
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.fd = ffd;
@@ -120,47 +167,7 @@ static int loop_attach(struct sb_layer *l, const char *file, int ffd, char *dev,
 
 		memcpy(cfg.info.lo_file_name, tail, strlen(tail));
 	}
-
-	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
-	if (ctl < 0)
-		return sb_err_sys(err, -errno, "cannot open /dev/loop-control (no loop support in this kernel?)");
-	for (tries = 0; tries < LOOP_ATTACH_TRIES; tries++) {
-		num = ioctl(ctl, LOOP_CTL_GET_FREE);
-		if (num < 0) {
-			rc = sb_err_sys(err, -errno, "no free loop device");
-			break;
-		}
-		snprintf(dev, devlen, "/dev/loop%d", num);
-		rc = sb_state_add(st, "loop", "loopdev", dev, file, err);
-		if (rc)
-			break;
-		/* The node only: LOOP_CONFIGURE needs no udev work done. */
-		rc = sb_udev_wait_devnode(dev, SB_UDEV_TIMEOUT_MS, err);
-		if (rc)
-			break;
-		lfd = open(dev, O_RDWR | O_CLOEXEC);
-		if (lfd < 0) {
-			rc = sb_err_sys(err, -errno, "cannot open %s", dev);
-			break;
-		}
-		rc = ioctl(lfd, LOOP_CONFIGURE, &cfg) ? -errno : 0;
-		if (rc == -EINVAL || rc == -ENOTTY)
-			rc = loop_configure_legacy(lfd, ffd, &cfg);
-		close(lfd);
-		if (rc != -EBUSY)
-			break;
-		sb_debug("loop: %s taken by someone else, trying the next free one", dev);
-		rc = sb_state_remove(st, st->nobj - 1, err);
-		if (rc)
-			break;
-		rc = -EBUSY;
-	}
-	close(ctl);
-	if (rc == -EBUSY)
-		return sb_err_set(err, rc, "no loop device could be attached after %d tries (all taken)", tries);
-	if (rc && !sb_err_isset(err))
-		return sb_err_sys(err, rc, "cannot attach %s to %s", file, dev);
-	return rc;
+	return sb_loop_bind(&l->stack->state, "loop", file, &cfg, dev, devlen, err);
 }
 
 static int loop_check(const char *dev, const struct sb_loop_spec *ls, struct sb_err *err)

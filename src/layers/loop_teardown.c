@@ -78,7 +78,7 @@ static long long now_ms(void)
 	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
-static int loop_detach(const struct sb_state_obj *obj, struct sb_err *err)
+int sb_loop_detach(const struct sb_state_obj *obj, struct sb_err *err)
 {
 	char holders[512], mnt[SB_PATH_MAX];
 	long long deadline;
@@ -189,7 +189,7 @@ out:
 int sb_loop_teardown(const struct sb_state_obj *obj, struct sb_err *err)
 {
 	if (!strcmp(obj->kind, "loopdev"))
-		return loop_detach(obj, err);
+		return sb_loop_detach(obj, err);
 	if (!strcmp(obj->kind, "member"))
 		return member_wipe(obj->id, err);
 	if (!strcmp(obj->kind, "file")) {

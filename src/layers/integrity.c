@@ -27,6 +27,7 @@
 #include "core/layer.h"
 #include "core/stack.h"
 #include "core/state.h"
+#include "layers/cryptsetup_int.h"
 #include "layers/holders.h"
 #include "spec/part.h"
 #include "sys/secret.h"
@@ -86,21 +87,9 @@ static void integ_name(const struct sb_stack_spec *spec, unsigned member, char *
 	snprintf(out, len, "sb-%s-integrity-%u", spec->name, member);
 }
 
-/* libcryptsetup's last error line, for our message (never key material). */
-static char cs_last[256];
-
-static void cs_log(int level, const char *msg, void *usrptr)
-{
-	(void)usrptr;
-	if (level == CRYPT_LOG_ERROR) {
-		snprintf(cs_last, sizeof(cs_last), "%s", msg);
-		cs_last[strcspn(cs_last, "\n")] = '\0';
-	}
-}
-
 static const char *cs_detail(void)
 {
-	return cs_last[0] ? cs_last : "no detail from libcryptsetup (is the dm-integrity module there?)";
+	return sb_cs_detail("no detail from libcryptsetup (is the dm-integrity module there?)");
 }
 
 static uint32_t activate_flags(const struct integrity_spec *g)
@@ -148,19 +137,6 @@ static void integ_plan(const struct sb_layer *l, struct sb_plan *p)
 	}
 }
 
-static int cs_init(struct crypt_device **cd, const char *dev, struct sb_err *err)
-{
-	int r;
-
-	cs_last[0] = '\0';
-	crypt_set_log_callback(NULL, cs_log, NULL);
-	r = crypt_init(cd, dev);
-	if (r < 0)
-		return sb_err_sys(err, r, "integrity: cannot open %s", dev);
-	crypt_set_log_callback(*cd, cs_log, NULL);
-	return 0;
-}
-
 /* Format dev, open it as name, zero it through the mapping. */
 static int integ_make(const struct integrity_spec *g, const char *dev, const char *name,
 		      unsigned long long *probe, struct sb_err *err)
@@ -177,7 +153,7 @@ static int integ_make(const struct integrity_spec *g, const char *dev, const cha
 	char *key = NULL;
 	int r;
 
-	r = cs_init(&cd, dev, err);
+	r = sb_cs_init(&cd, dev, "integrity", err);
 	if (r)
 		return r;
 	if (algos[a].key) {
@@ -270,8 +246,7 @@ static int integ_teardown(const struct sb_state_obj *obj, struct sb_err *err)
 		return sb_err_set(err, -EINVAL, "integrity: refusing to remove %s: not a stackbench integrity device",
 				  obj->id);
 	(void)sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
-	cs_last[0] = '\0';
-	crypt_set_log_callback(NULL, cs_log, NULL);
+	sb_cs_reset();
 	r = sb_retry_busy(deact_once, (void *)obj->id, SB_BUSY_BUDGET_MS);
 	if (r == -EBUSY) {
 		snprintf(node, sizeof(node), "/dev/mapper/%s", obj->id);

@@ -16,6 +16,7 @@
 #include "core/layer.h"
 #include "core/stack.h"
 #include "core/state.h"
+#include "layers/cryptsetup_int.h"
 #include "layers/holders.h"
 #include "layers/luks_int.h"
 #include "sys/crypto.h"
@@ -27,40 +28,9 @@
 
 /* libcryptsetup reports details through its log callback; keep the last
  * error line so our message can carry it (it never contains key material). */
-static char last_cs_error[256];
-
-static void cs_log(int level, const char *msg, void *usrptr)
-{
-	if (level == CRYPT_LOG_ERROR) {
-		snprintf(last_cs_error, sizeof(last_cs_error), "%s", msg);
-		last_cs_error[strcspn(last_cs_error, "\n")] = '\0';
-	}
-	if (level == CRYPT_LOG_DEBUG)
-		return;
-	sb_debug("libcryptsetup: %s", msg);
-}
-
-void sb_luks_cs_reset(void)
-{
-	last_cs_error[0] = '\0';
-}
-
 static const char *cs_detail(void)
 {
-	return last_cs_error[0] ? last_cs_error : "no detail from libcryptsetup";
-}
-
-static int cs_init(struct crypt_device **cd, const char *dev, struct sb_err *err)
-{
-	int r;
-
-	last_cs_error[0] = '\0';
-	crypt_set_log_callback(NULL, cs_log, NULL);
-	r = crypt_init(cd, dev);
-	if (r < 0)
-		return sb_err_sys(err, r, "luks: cannot open %s", dev);
-	crypt_set_log_callback(*cd, cs_log, NULL);
-	return 0;
+	return sb_cs_detail("no detail from libcryptsetup");
 }
 
 /* "aes-xts-plain64" -> "aes" + "xts-plain64", as cryptsetup's own parser
@@ -292,7 +262,7 @@ static int luks_build(struct sb_layer *l, struct sb_err *err)
 	if (!pass)
 		return sb_err_sys(err, -errno, "luks: cannot lock memory for the key (RLIMIT_MEMLOCK?)");
 
-	r = cs_init(&cd, dev, err);
+	r = sb_cs_init(&cd, dev, "luks", err);
 	if (r)
 		goto out;
 	r = build_format(cd, k, cipher, mode, dev, &integ, err);
@@ -346,7 +316,7 @@ static int wipe_header(const char *dev, const char *want_uuid, struct sb_err *er
 
 	if (stat(dev, &st) < 0 || !S_ISBLK(st.st_mode))
 		return 0; /* the device below is gone: nothing to wipe */
-	if (cs_init(&cd, dev, err))
+	if (sb_cs_init(&cd, dev, "luks", err))
 		return err ? err->code : -EIO;
 	r = crypt_load(cd, CRYPT_LUKS, NULL);
 	if (r < 0) {
@@ -428,7 +398,7 @@ static bool luks_exists(const struct sb_state_obj *obj)
 /* A crypt context on dev with its LUKS header loaded (free with crypt_free). */
 static int load_header(struct crypt_device **cd, const char *dev, struct sb_err *err)
 {
-	int r = cs_init(cd, dev, err);
+	int r = sb_cs_init(cd, dev, "luks", err);
 
 	if (r)
 		return r;

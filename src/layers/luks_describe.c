@@ -8,6 +8,7 @@
 #include <libcryptsetup.h>
 
 #include "core/layer.h"
+#include "layers/cryptsetup_int.h"
 #include "layers/luks_int.h"
 #include "sys/crypto.h"
 
@@ -87,7 +88,7 @@ int sb_luks_describe(const struct sb_layer *l, struct json_object *out, struct s
 	int r;
 
 	sb_layer_luks_name(l->spec, name, sizeof(name));
-	sb_luks_cs_reset();
+	sb_cs_reset();
 	r = crypt_init_by_name(&cd, name);
 	if (r < 0)
 		return sb_err_sys(err, r, "luks: %s is not active", name);

@@ -7,9 +7,6 @@
 #include "core/layer.h"
 #include "util/err.h"
 
-/* Forget libcryptsetup's last logged error line before a new call. */
-void sb_luks_cs_reset(void);
-
 /* The luks layer's describe operation (luks_describe.c). */
 int sb_luks_describe(const struct sb_layer *l, struct json_object *out, struct sb_err *err);
 

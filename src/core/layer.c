@@ -104,6 +104,28 @@ void sb_layer_each_dm(void (*fn)(const char *dm_name, void *ctx), void *ctx)
 	sb_layer_each_sysblock("dm-", "dm/name", one_dm, &e);
 }
 
+struct dm_prefix_walk {
+	struct sb_leftovers *found;
+	const char *prefix;
+	bool (*tail_ok)(const char *tail);
+};
+
+static void dm_prefix_seen(const char *name, void *ctx)
+{
+	struct dm_prefix_walk *w = ctx;
+	size_t n = strlen(w->prefix);
+
+	if (!strncmp(name, w->prefix, n) && w->tail_ok(name + n))
+		sb_leftover_add(w->found, "dm device ", name, "");
+}
+
+void sb_layer_dm_leftovers(struct sb_leftovers *found, const char *prefix, bool (*tail_ok)(const char *tail))
+{
+	struct dm_prefix_walk w = { found, prefix, tail_ok };
+
+	sb_layer_each_dm(dm_prefix_seen, &w);
+}
+
 /* mdadm refuses array names over 32 bytes ("Name ... is too long"), and
  * matrix expansions make long stack names: keep a readable head and make
  * the rest unique with a hash of the whole name (FNV-1a). */

@@ -126,6 +126,9 @@ const struct sb_layer_ops *sb_layer_at(unsigned i);
 void sb_leftover_add(struct sb_leftovers *f, const char *a, const char *b, const char *c);
 /* Name of every dm device (/sys/block/dm-N/dm/name) to fn. */
 void sb_layer_each_dm(void (*fn)(const char *dm_name, void *ctx), void *ctx);
+/* Every dm device named prefix + a tail that tail_ok accepts into found
+ * ("dm device NAME"): a layer's leftovers() by the names it gives. */
+void sb_layer_dm_leftovers(struct sb_leftovers *found, const char *prefix, bool (*tail_ok)(const char *tail));
 /* The same for any /sys/block/PREFIX* device: fn(its name, the first line
  * of its attribute file ATTR, e.g. "loop/backing_file"). */
 void sb_layer_each_sysblock(const char *prefix, const char *attr,

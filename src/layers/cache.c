@@ -278,32 +278,19 @@ static void cache_dm_name(const struct sb_state_obj *o, char *out, size_t len)
 	snprintf(out, len, "%s", !strcmp(o->kind, "dm") ? o->id : "");
 }
 
-struct cache_seen {
-	struct sb_leftovers *found;
-	const char *stack;
-};
-
-static void cache_seen_dm(const char *name, void *ctx)
+/* sb-STACK-cache, -cmeta, -cdata */
+static bool cache_dm_tail(const char *tail)
 {
-	struct cache_seen *w = ctx;
-	char want[SB_NAME_MAX + 16];
-	static const char *const what[] = { "cache", "cmeta", "cdata" };
-	unsigned i;
-
-	for (i = 0; i < 3; i++) {
-		snprintf(want, sizeof(want), "sb-%s-%s", w->stack, what[i]);
-		if (!strcmp(name, want))
-			sb_leftover_add(w->found, "dm device ", name, "");
-	}
+	return !strcmp(tail, "cache") || !strcmp(tail, "cmeta") || !strcmp(tail, "cdata");
 }
 
 static void cache_leftovers(const struct sb_stack *s, struct sb_leftovers *found)
 {
-	struct cache_seen w = { found, s->spec->name };
-	char file[SB_PATH_MAX];
+	char file[SB_PATH_MAX], prefix[SB_NAME_MAX + 8];
 	struct stat st;
 
-	sb_layer_each_dm(cache_seen_dm, &w);
+	snprintf(prefix, sizeof(prefix), "sb-%s-", s->spec->name);
+	sb_layer_dm_leftovers(found, prefix, cache_dm_tail);
 	cache_file(s->spec, file, sizeof(file));
 	if (!lstat(file, &st))
 		sb_leftover_add(found, "file ", file, "");

@@ -359,26 +359,18 @@ static int integ_attach(struct sb_layer *l, const struct sb_state *st, struct sb
 	return 0;
 }
 
-struct integ_seen {
-	struct sb_leftovers *found;
-	char prefix[SB_NAME_MAX + 32];
-};
-
-static void integ_seen_dm(const char *name, void *ctx)
+/* sb-STACK-integrity-N */
+static bool integ_dm_tail(const char *tail)
 {
-	struct integ_seen *w = ctx;
-	size_t n = strlen(w->prefix);
-
-	if (!strncmp(name, w->prefix, n) && name[n] >= '0' && name[n] <= '9')
-		sb_leftover_add(w->found, "dm device ", name, "");
+	return tail[0] >= '0' && tail[0] <= '9';
 }
 
 static void integ_leftovers(const struct sb_stack *s, struct sb_leftovers *found)
 {
-	struct integ_seen w = { .found = found };
+	char prefix[SB_NAME_MAX + 32];
 
-	snprintf(w.prefix, sizeof(w.prefix), "sb-%s-integrity-", s->spec->name);
-	sb_layer_each_dm(integ_seen_dm, &w);
+	snprintf(prefix, sizeof(prefix), "sb-%s-integrity-", s->spec->name);
+	sb_layer_dm_leftovers(found, prefix, integ_dm_tail);
 }
 
 static void integ_dm_name(const struct sb_state_obj *o, char *out, size_t len)

@@ -465,28 +465,19 @@ static void luks_predict(const struct sb_layer *l, char *out, size_t len)
 	snprintf(out, len, "/dev/mapper/%s", name);
 }
 
-struct luks_seen {
-	struct sb_leftovers *found;
-	char name[SB_NAME_MAX + 16];
-};
-
-static void luks_seen_dm(const char *name, void *ctx)
+/* NAME, and NAME_dif: the dm-integrity device libcryptsetup puts under an
+ * integrity mapping */
+static bool luks_dm_tail(const char *tail)
 {
-	struct luks_seen *w = ctx;
-	size_t n = strlen(w->name);
-
-	/* NAME_dif: the dm-integrity device libcryptsetup puts under an
-	 * integrity mapping */
-	if (!strncmp(name, w->name, n) && (!name[n] || !strcmp(name + n, "_dif")))
-		sb_leftover_add(w->found, "dm device ", name, "");
+	return !tail[0] || !strcmp(tail, "_dif");
 }
 
 static void luks_leftovers(const struct sb_stack *s, struct sb_leftovers *found)
 {
-	struct luks_seen w = { .found = found };
+	char name[SB_NAME_MAX + 16];
 
-	sb_layer_luks_name(s->spec, w.name, sizeof(w.name));
-	sb_layer_each_dm(luks_seen_dm, &w);
+	sb_layer_luks_name(s->spec, name, sizeof(name));
+	sb_layer_dm_leftovers(found, name, luks_dm_tail);
 }
 
 /* The mapping as recorded. */

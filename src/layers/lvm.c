@@ -510,28 +510,18 @@ static void lvm_predict(const struct sb_layer *l, char *out, size_t len)
 	snprintf(out, len, "/dev/%s/%s", vg, lv);
 }
 
-struct lvm_seen {
-	struct sb_leftovers *found;
-	char vg[SB_NAME_MAX + 4];
-};
-
 /* LV dm names are VG-LV (dashes inside doubled) */
-static void lvm_seen_dm(const char *name, void *ctx)
+static bool lvm_dm_tail(const char *tail)
 {
-	struct lvm_seen *w = ctx;
-	size_t n = strlen(w->vg);
-
-	if (!strncmp(name, w->vg, n) && name[n] == '-' && name[n + 1] != '-')
-		sb_leftover_add(w->found, "dm device ", name, "");
+	return tail[0] == '-' && tail[1] != '-';
 }
 
 static void lvm_leftovers(const struct sb_stack *s, struct sb_leftovers *found)
 {
-	struct lvm_seen w = { .found = found };
-	char lv[SB_NAME_MAX + 4];
+	char vg[SB_NAME_MAX + 4], lv[SB_NAME_MAX + 4];
 
-	sb_layer_lvm_names(s->spec, w.vg, sizeof(w.vg), lv, sizeof(lv));
-	sb_layer_each_dm(lvm_seen_dm, &w);
+	sb_layer_lvm_names(s->spec, vg, sizeof(vg), lv, sizeof(lv));
+	sb_layer_dm_leftovers(found, vg, lvm_dm_tail);
 }
 
 /* An LV as VG-LV with dashes inside each part doubled (as lvm names them). */

@@ -187,6 +187,27 @@ struct sb_job_result *sb_suite_begin(struct sb_suite_ctx *c, uint64_t bytes, int
 	return r;
 }
 
+int sb_suite_grid(struct sb_suite_ctx *c, unsigned ni, unsigned nj,
+		  int (*cell)(struct sb_suite_ctx *c, unsigned i, unsigned j, uint64_t total,
+			      struct sb_job_opts *o, struct sb_job_result *r, struct sb_err *err),
+		  struct sb_err *err)
+{
+	uint64_t total = sb_suite_size(c);
+	struct sb_job_opts o = { 0 };
+	struct sb_job_result *r;
+	int rc = 0;
+
+	if (!(r = sb_suite_begin(c, total, &rc, err)))
+		return rc;
+	for (unsigned i = 0; i < ni && rc >= 0; i++)
+		for (unsigned j = 0; j < nj && rc >= 0; j++)
+			rc = cell(c, i, j, total, &o, r, err);
+	if (rc < 0 && o.keep_files)
+		sb_suite_remove_files(&o);
+	free(r);
+	return rc;
+}
+
 static bool reads(enum sb_rw rw)
 {
 	return rw != SB_RW_WRITE && rw != SB_RW_RANDWRITE;

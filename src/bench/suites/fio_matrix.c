@@ -12,49 +12,41 @@
 #define MATRIX_DEFAULT_SIZE (1ULL << 30)
 #define MATRIX_BS (512u << 10)
 
-int sb_suite_fio_matrix(struct sb_suite_ctx *c, struct sb_err *err)
+/* One cell: write, then read, of qds[q] x njs[j]; the files go after. */
+static int matrix_cell(struct sb_suite_ctx *c, unsigned q, unsigned j, uint64_t total, struct sb_job_opts *o,
+		       struct sb_job_result *r, struct sb_err *err)
 {
 	static const unsigned qds[] = { 1, 32 }, njs[] = { 1, 2, 4 };
-	struct sb_job_opts o;
-	uint64_t total = sb_suite_size(c);
-	struct sb_job_result *r;
-	int rc = 0;
+	char name[32];
+	int rc;
 
-	if (!(r = sb_suite_begin(c, total, &rc, err)))
+	snprintf(name, sizeof(name), "qd%u_j%u", qds[q], njs[j]);
+	sb_suite_job_init(c, o, name);
+	o->bs = MATRIX_BS;
+	o->iodepth = qds[q];
+	o->numjobs = njs[j];
+	o->size = total / njs[j];
+	o->size -= o->size % o->bs;
+	if (o->size < o->bs)
+		o->size = o->bs;
+	o->keep_files = true;
+	o->rw = SB_RW_WRITE;
+	snprintf(o->phase, sizeof(o->phase), "fio-matrix write %s", name);
+	if ((rc = sb_suite_job(c, o, r, err)) < 0)
 		return rc;
-	for (unsigned q = 0; q < 2; q++) {
-		for (unsigned j = 0; j < 3; j++) {
-			char name[32];
-
-			snprintf(name, sizeof(name), "qd%u_j%u", qds[q], njs[j]);
-			sb_suite_job_init(c, &o, name);
-			o.bs = MATRIX_BS;
-			o.iodepth = qds[q];
-			o.numjobs = njs[j];
-			o.size = total / njs[j];
-			o.size -= o.size % o.bs;
-			if (o.size < o.bs)
-				o.size = o.bs;
-			o.keep_files = true;
-			o.rw = SB_RW_WRITE;
-			snprintf(o.phase, sizeof(o.phase), "fio-matrix write %s", name);
-			if ((rc = sb_suite_job(c, &o, r, err)) < 0)
-				goto out_rm;
-			snprintf(name, sizeof(name), "write_qd%u_j%u", qds[q], njs[j]);
-			sb_suite_figure(c, name, sb_dir_bw(&r->dir[SB_DIR_WRITE]) / 1e6, "MB/s", sb_job_cpu_pct(r), 0);
-			o.rw = SB_RW_READ;
-			snprintf(o.phase, sizeof(o.phase), "fio-matrix read qd%u_j%u", qds[q], njs[j]);
-			if ((rc = sb_suite_job(c, &o, r, err)) < 0)
-				goto out_rm;
-			snprintf(name, sizeof(name), "read_qd%u_j%u", qds[q], njs[j]);
-			sb_suite_figure(c, name, sb_dir_bw(&r->dir[SB_DIR_READ]) / 1e6, "MB/s", sb_job_cpu_pct(r), 0);
-			sb_suite_remove_files(&o);
-		}
-	}
-	goto out;
-out_rm:
-	sb_suite_remove_files(&o);
-out:
-	free(r);
+	snprintf(name, sizeof(name), "write_qd%u_j%u", qds[q], njs[j]);
+	sb_suite_figure(c, name, sb_dir_bw(&r->dir[SB_DIR_WRITE]) / 1e6, "MB/s", sb_job_cpu_pct(r), 0);
+	o->rw = SB_RW_READ;
+	snprintf(o->phase, sizeof(o->phase), "fio-matrix read qd%u_j%u", qds[q], njs[j]);
+	if ((rc = sb_suite_job(c, o, r, err)) < 0)
+		return rc;
+	snprintf(name, sizeof(name), "read_qd%u_j%u", qds[q], njs[j]);
+	sb_suite_figure(c, name, sb_dir_bw(&r->dir[SB_DIR_READ]) / 1e6, "MB/s", sb_job_cpu_pct(r), 0);
+	sb_suite_remove_files(o);
 	return rc;
+}
+
+int sb_suite_fio_matrix(struct sb_suite_ctx *c, struct sb_err *err)
+{
+	return sb_suite_grid(c, 2, 3, matrix_cell, err);
 }

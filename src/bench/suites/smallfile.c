@@ -11,47 +11,40 @@
 
 #define SMALL_DEFAULT_SIZE (256ULL << 20)
 
-int sb_suite_smallfile(struct sb_suite_ctx *c, struct sb_err *err)
+/* One cell: rws[m], direct (d 0) or buffered (d 1). */
+static int small_cell(struct sb_suite_ctx *c, unsigned m, unsigned d, uint64_t total, struct sb_job_opts *o,
+		      struct sb_job_result *r, struct sb_err *err)
 {
 	static const enum sb_rw rws[] = { SB_RW_RANDRW, SB_RW_RW };
-	struct sb_job_opts o;
-	uint64_t total = sb_suite_size(c);
-	struct sb_job_result *r;
-	int rc = 0;
+	const char *mode = d ? "buffered" : "direct";
+	char name[40];
+	int rc;
 
-	if (!(r = sb_suite_begin(c, total, &rc, err)))
+	snprintf(name, sizeof(name), "%s_%s", sb_rw_name(rws[m]), mode);
+	sb_suite_job_init(c, o, name);
+	o->rw = rws[m];
+	o->bs = 4096;
+	o->numjobs = 4;
+	o->iodepth = 1;
+	o->direct = !d;
+	o->size = total / 4;
+	o->size -= o->size % o->bs;
+	snprintf(o->phase, sizeof(o->phase), "smallfile %s", name);
+	if ((rc = sb_suite_job(c, o, r, err)) < 0)
 		return rc;
-	for (unsigned m = 0; m < 2; m++) {
-		for (unsigned d = 0; d < 2; d++) {
-			const char *mode = d ? "buffered" : "direct";
-			char name[40];
+	for (unsigned k = 0; k < 2; k++) {
+		const struct sb_dir_result *dr = &r->dir[k];
+		char fig[128];
 
-			snprintf(name, sizeof(name), "%s_%s", sb_rw_name(rws[m]), mode);
-			sb_suite_job_init(c, &o, name);
-			o.rw = rws[m];
-			o.bs = 4096;
-			o.numjobs = 4;
-			o.iodepth = 1;
-			o.direct = !d;
-			o.size = total / 4;
-			o.size -= o.size % o.bs;
-			snprintf(o.phase, sizeof(o.phase), "smallfile %s", name);
-			if ((rc = sb_suite_job(c, &o, r, err)) < 0)
-				goto out;
-			for (unsigned k = 0; k < 2; k++) {
-				const struct sb_dir_result *dr = &r->dir[k];
-				char fig[128];
-
-				snprintf(fig, sizeof(fig), "%s_%s_%s", sb_rw_name(rws[m]), mode,
-					 k ? "write" : "read");
-				sb_suite_figure(c, fig, sb_dir_bw(dr) / 1e6, "MB/s", sb_job_cpu_pct(r), 0);
-				snprintf(fig, sizeof(fig), "%s_%s_%s_iops", sb_rw_name(rws[m]), mode,
-					 k ? "write" : "read");
-				sb_suite_figure(c, fig, sb_dir_iops(dr), "/s", sb_job_cpu_pct(r), 0);
-			}
-		}
+		snprintf(fig, sizeof(fig), "%s_%s_%s", sb_rw_name(rws[m]), mode, k ? "write" : "read");
+		sb_suite_figure(c, fig, sb_dir_bw(dr) / 1e6, "MB/s", sb_job_cpu_pct(r), 0);
+		snprintf(fig, sizeof(fig), "%s_%s_%s_iops", sb_rw_name(rws[m]), mode, k ? "write" : "read");
+		sb_suite_figure(c, fig, sb_dir_iops(dr), "/s", sb_job_cpu_pct(r), 0);
 	}
-out:
-	free(r);
 	return rc;
+}
+
+int sb_suite_smallfile(struct sb_suite_ctx *c, struct sb_err *err)
+{
+	return sb_suite_grid(c, 2, 2, small_cell, err);
 }

@@ -46,6 +46,14 @@ int sb_suite_check_room(struct sb_suite_ctx *c, uint64_t bytes, struct sb_err *e
 /* The job result a suite reuses, allocated once room for `bytes` is
  * checked; NULL with *rc (-ENOMEM, -ENOSPC) and the message set. */
 struct sb_job_result *sb_suite_begin(struct sb_suite_ctx *c, uint64_t bytes, int *rc, struct sb_err *err);
+/* A suite of ni x nj cells over total = sb_suite_size(c): the room check
+ * and the one result (sb_suite_begin), then cell(i, j) for each, in order,
+ * until one fails (< 0); the kept files (o->keep_files) of a failed cell
+ * removed. Returns the last cell's rc. */
+int sb_suite_grid(struct sb_suite_ctx *c, unsigned ni, unsigned nj,
+		  int (*cell)(struct sb_suite_ctx *c, unsigned i, unsigned j, uint64_t total,
+			      struct sb_job_opts *o, struct sb_job_result *r, struct sb_err *err),
+		  struct sb_err *err);
 /* Size for a suite: bench.size, or its default capped to what fits (c->sz). */
 uint64_t sb_suite_size(const struct sb_suite_ctx *c);
 

@@ -1,5 +1,6 @@
 #include "core/state.h"
 #include "util/fs.h"
+#include "util/json.h"
 #include "sys/sysfs.h"
 
 #include <dirent.h>
@@ -52,15 +53,9 @@ static struct json_object *to_json(const struct sb_state *st)
 	json_object_object_add(o, "source", json_object_new_string(st->source));
 	json_object_object_add(o, "pid", json_object_new_int(st->pid));
 	json_object_object_add(o, "started", json_object_new_string(st->started));
-	for (i = 0; i < st->nobj; i++) {
-		struct json_object *ob = json_object_new_object();
-
-		json_object_object_add(ob, "layer", json_object_new_string(st->obj[i].layer));
-		json_object_object_add(ob, "kind", json_object_new_string(st->obj[i].kind));
-		json_object_object_add(ob, "id", json_object_new_string(st->obj[i].id));
-		json_object_object_add(ob, "extra", json_object_new_string(st->obj[i].extra));
-		json_object_array_add(arr, ob);
-	}
+	for (i = 0; i < st->nobj; i++)
+		json_object_array_add(arr, sb_json_strings("layer", st->obj[i].layer, "kind", st->obj[i].kind,
+							   "id", st->obj[i].id, "extra", st->obj[i].extra, NULL));
 	json_object_object_add(o, "objects", arr);
 	return o;
 }

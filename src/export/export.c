@@ -10,6 +10,7 @@
 
 #include "core/stack.h"
 #include "util/fs.h"
+#include "util/json.h"
 #include "util/log.h"
 
 void sb_export_rundir_path(const char *stack, char *out, size_t len)
@@ -111,15 +112,10 @@ static int export_describe(const struct sb_layer *l, struct json_object *out, st
 	unsigned i;
 
 	json_object_object_add(out, "link", sb_export_link_json(l));
-	for (i = 0; p && i < p->ntargets; i++) {
-		struct json_object *t = json_object_new_object();
-
-		json_object_object_add(t, "protocol", json_object_new_string(p->t[i].proto));
-		json_object_object_add(t, "label", json_object_new_string(p->t[i].label));
-		json_object_object_add(t, "options", json_object_new_string(p->t[i].options));
-		json_object_object_add(t, "mountpoint", json_object_new_string(p->t[i].mountpoint));
-		json_object_array_add(arr, t);
-	}
+	for (i = 0; p && i < p->ntargets; i++)
+		json_object_array_add(arr, sb_json_strings("protocol", p->t[i].proto, "label", p->t[i].label,
+							   "options", p->t[i].options, "mountpoint", p->t[i].mountpoint,
+							   NULL));
 	json_object_object_add(out, "clients", arr);
 	return 0;
 }

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "util/fs.h"
 #include "util/log.h"
 
 static bool have_cifs(void)
@@ -26,20 +27,6 @@ static bool have_cifs(void)
 	if (f)
 		fclose(f);
 	return yes;
-}
-
-static int put_file(const char *path, const char *text, struct sb_err *err)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
-	size_t n = strlen(text);
-
-	if (fd < 0)
-		return sb_err_sys(err, -errno, "cannot create %s", path);
-	if (write(fd, text, n) != (ssize_t)n) {
-		close(fd);
-		return sb_err_set(err, -EIO, "cannot write %s", path);
-	}
-	return close(fd) ? sb_err_sys(err, -errno, "cannot write %s", path) : 0;
 }
 
 static int conf(const struct sb_export_spec *e, const struct sb_export_priv *p, const char *export_dir,
@@ -67,7 +54,7 @@ static int conf(const struct sb_export_spec *e, const struct sb_export_priv *p, 
 		 p->net.srv_addr, d, d, d, d, d, d, d, d,
 		 e->smb.signing ? "mandatory" : "default", e->smb.encryption ? "required" : "default", export_dir);
 	snprintf(path, sizeof(path), "%s/smb.conf", d);
-	return put_file(path, text, err);
+	return sb_fs_write_text(path, text, true, err);
 }
 
 /* The throwaway password: random, into smbpasswd's stdin and the client's
@@ -90,7 +77,7 @@ static int password(const struct sb_export_priv *p, struct sb_err *err)
 		snprintf(pw + 2 * i, 3, "%02x", raw[i]);
 	snprintf(cred, sizeof(cred), "username=root\npassword=%s\n", pw);
 	snprintf(path, sizeof(path), "%s/smb-credentials", p->rundir);
-	if (put_file(path, cred, err))
+	if (sb_fs_write_text(path, cred, true, err))
 		return -EIO;
 	snprintf(conf_path, sizeof(conf_path), "%s/smb.conf", p->rundir);
 	if (pipe2(in, O_CLOEXEC))

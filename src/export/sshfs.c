@@ -35,20 +35,6 @@ int sb_export_daemon(struct sb_state *st, const char *name, const char *ns, cons
 	return sb_state_set_extra(st, "export", "daemon", name, id, err);
 }
 
-static int write_file(const char *path, const char *text, struct sb_err *err)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-	size_t n = strlen(text);
-
-	if (fd < 0)
-		return sb_err_sys(err, -errno, "cannot create %s", path);
-	if (write(fd, text, n) != (ssize_t)n) {
-		close(fd);
-		return sb_err_sys(err, -EIO, "cannot write %s", path);
-	}
-	return close(fd) ? sb_err_sys(err, -errno, "cannot write %s", path) : 0;
-}
-
 static int read_small(const char *path, char *buf, size_t len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -109,13 +95,13 @@ static int keys_and_config(const struct sb_export_priv *p, struct sb_err *err)
 		 "Subsystem sftp internal-sftp\n",
 		 p->net.srv_addr, d, d);
 	snprintf(path, sizeof(path), "%s/sshd_config", d);
-	rc = write_file(path, cfg, err);
+	rc = sb_fs_write_text(path, cfg, false, err);
 	snprintf(path, sizeof(path), "%s/host_key.pub", d);
 	if (!rc && read_small(path, pub, sizeof(pub)))
 		rc = sb_err_set(err, -EIO, "cannot read %s", path);
 	snprintf(kh, sizeof(kh), "[%s]:" SSHD_PORT " %s", p->net.srv_addr, pub);
 	snprintf(path, sizeof(path), "%s/known_hosts", d);
-	return rc ? rc : write_file(path, kh, err);
+	return rc ? rc : sb_fs_write_text(path, kh, false, err);
 }
 
 /* sshd refuses to start without its privilege separation directory; make

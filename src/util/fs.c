@@ -168,3 +168,17 @@ char *sb_fs_read_text(const char *path)
 	buf[len] = '\0';
 	return buf;
 }
+
+int sb_fs_write_text(const char *path, const char *text, bool excl, struct sb_err *err)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | (excl ? O_EXCL : O_TRUNC) | O_CLOEXEC | O_NOFOLLOW, 0600);
+	size_t n = strlen(text);
+
+	if (fd < 0)
+		return sb_err_sys(err, -errno, "cannot create %s", path);
+	if (write(fd, text, n) != (ssize_t)n) {
+		close(fd);
+		return sb_err_set(err, -EIO, "cannot write %s", path);
+	}
+	return close(fd) ? sb_err_sys(err, -errno, "cannot write %s", path) : 0;
+}

@@ -83,32 +83,19 @@ static int write_file(const struct sb_state *st, bool excl, struct sb_err *err)
 	char tmp[SB_PATH_MAX + 32];
 	struct json_object *o;
 	const char *text;
-	size_t len, off = 0;
 	int fd, rc = 0;
 
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%d", st->path, (int)getpid()) >= sizeof(tmp))
 		return sb_err_set(err, -ENAMETOOLONG, "state path %s too long", st->path);
 	o = to_json(st);
 	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
-	len = strlen(text);
 	/* 0644: no secrets in here, and `status` works without root. */
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		rc = sb_err_sys(err, -errno, "cannot create %s", tmp);
 		goto out;
 	}
-	while (off < len) {
-		ssize_t n = write(fd, text + off, len - off);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			rc = sb_err_sys(err, -errno, "cannot write %s", tmp);
-			break;
-		}
-		off += n;
-	}
-	if (!rc && (write(fd, "\n", 1) != 1 || fsync(fd)))
-		rc = sb_err_sys(err, -errno, "cannot write %s", tmp);
+	rc = sb_fs_write_synced(fd, text, tmp, err);
 	close(fd);
 	if (rc)
 		goto out_unlink;

@@ -130,7 +130,6 @@ int sb_results_write(struct json_object *res, const char *dir,
 	const char *text;
 	struct tm tm;
 	time_t now = time(NULL);
-	size_t tlen, off = 0;
 	int fd = -1, r, i;
 
 	r = sb_mkdir_p(dir, 0755, err);
@@ -145,23 +144,15 @@ int sb_results_write(struct json_object *res, const char *dir,
 	text = json_object_to_json_string_ext(res, JSON_C_TO_STRING_PRETTY |
 					      JSON_C_TO_STRING_SPACED |
 					      JSON_C_TO_STRING_NOSLASHESCAPE);
-	tlen = strlen(text);
 
 	snprintf(tmp, sizeof(tmp), "%s/.%s-%s.json.XXXXXX", dir, name, stamp);
 	fd = mkstemp(tmp);
 	if (fd < 0)
 		return sb_err_sys(err, -errno, "cannot create a file in %s", dir);
-	while (off < tlen) {
-		ssize_t w = write(fd, text + off, tlen - off);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			r = sb_err_sys(err, -errno, "cannot write %s", tmp);
-			goto out_unlink;
-		}
-		off += (size_t)w;
-	}
-	if (write(fd, "\n", 1) != 1 || fsync(fd) < 0 || fchmod(fd, 0644) < 0) {
+	r = sb_fs_write_synced(fd, text, tmp, err);
+	if (r)
+		goto out_unlink;
+	if (fchmod(fd, 0644) < 0) {
 		r = sb_err_sys(err, -errno, "cannot write %s", tmp);
 		goto out_unlink;
 	}

@@ -182,3 +182,21 @@ int sb_fs_write_text(const char *path, const char *text, bool excl, struct sb_er
 	}
 	return close(fd) ? sb_err_sys(err, -errno, "cannot write %s", path) : 0;
 }
+
+int sb_fs_write_synced(int fd, const char *text, const char *path, struct sb_err *err)
+{
+	size_t len = strlen(text), off = 0;
+
+	while (off < len) {
+		ssize_t n = write(fd, text + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return sb_err_sys(err, -errno, "cannot write %s", path);
+		off += (size_t)n;
+	}
+	if (write(fd, "\n", 1) != 1 || fsync(fd))
+		return sb_err_sys(err, -errno, "cannot write %s", path);
+	return 0;
+}

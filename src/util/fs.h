@@ -33,6 +33,11 @@ int sb_fs_own_copy(char *out, size_t len, const char *built, const char *install
  * EOF, not by st_size: /proc files report 0. */
 char *sb_fs_read_text(const char *path);
 
+/* Write all of text and a newline to fd (EINTR retried), then fsync: the
+ * body of a file written to a temporary name and linked or renamed into
+ * place. 0, or -errno with "cannot write PATH". */
+int sb_fs_write_synced(int fd, const char *text, const char *path, struct sb_err *err);
+
 /* Write text to path, mode 0600, never through a link: with excl a new
  * file (O_EXCL), else created or truncated. 0, or -errno with a message. */
 int sb_fs_write_text(const char *path, const char *text, bool excl, struct sb_err *err);

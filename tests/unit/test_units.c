@@ -9,14 +9,22 @@
 
 #include "util/units.h"
 
-static uint64_t size_ok(const char *s)
+typedef int (*parse_fn)(const char *s, uint64_t *out, struct sb_err *err);
+
+/* s parses (fails the test with the message if not); its value. */
+static uint64_t parse_ok(parse_fn parse, const char *s)
 {
 	struct sb_err e = { 0 };
 	uint64_t v = 0;
 
-	if (sb_size_parse(s, &v, &e) != 0)
+	if (parse(s, &v, &e) != 0)
 		fail_msg("'%s' rejected: %s", s, e.msg);
 	return v;
+}
+
+static uint64_t size_ok(const char *s)
+{
+	return parse_ok(sb_size_parse, s);
 }
 
 static int size_bad(const char *s)
@@ -111,12 +119,7 @@ static void test_overflow(void **st)
 
 static uint64_t dur_ok(const char *s)
 {
-	struct sb_err e = { 0 };
-	uint64_t v = 0;
-
-	if (sb_duration_parse(s, &v, &e) != 0)
-		fail_msg("'%s' rejected: %s", s, e.msg);
-	return v;
+	return parse_ok(sb_duration_parse, s);
 }
 
 static void dur_bad(const char *s, int code)

@@ -1,9 +1,11 @@
 /* See cryptsetup_int.h. */
 #include "layers/cryptsetup_int.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "layers/holders.h"
 #include "util/log.h"
 
 /* libcryptsetup's last error line: one process builds one layer at a time. */
@@ -41,5 +43,39 @@ int sb_cs_init(struct crypt_device **cd, const char *dev, const char *layer, str
 	if (r < 0)
 		return sb_err_sys(err, r, "%s: cannot open %s", layer, dev);
 	crypt_set_log_callback(*cd, cs_log, NULL);
+	return 0;
+}
+
+struct cs_close_arg {
+	const char *name;
+	uint32_t flags;
+};
+
+static int close_once(void *a)
+{
+	const struct cs_close_arg *c = a;
+	int r = crypt_deactivate_by_name(NULL, c->name, c->flags);
+
+	if (r == -ENODEV || crypt_status(NULL, c->name) == CRYPT_INACTIVE)
+		return 0;
+	return r;
+}
+
+int sb_cs_close(const char *layer, const char *name, uint32_t flags, const char *none, struct sb_err *err)
+{
+	struct cs_close_arg c = { name, flags };
+	char node[256], holders[512];
+	int r;
+
+	sb_cs_reset();
+	r = sb_retry_busy(close_once, &c, SB_BUSY_BUDGET_MS);
+	if (r == -EBUSY) {
+		snprintf(node, sizeof(node), "/dev/mapper/%s", name);
+		sb_holders_describe(node, holders, sizeof(holders));
+		return sb_err_set(err, -EBUSY, "%s: %s still busy after %d s: %s", layer, name,
+				  SB_BUSY_BUDGET_MS / 1000, holders);
+	}
+	if (r < 0)
+		return sb_err_sys(err, r, "%s: closing %s failed (%s)", layer, name, sb_cs_detail(none));
 	return 0;
 }

@@ -87,9 +87,11 @@ static void integ_name(const struct sb_stack_spec *spec, unsigned member, char *
 	snprintf(out, len, "sb-%s-integrity-%u", spec->name, member);
 }
 
+#define CS_NONE "no detail from libcryptsetup (is the dm-integrity module there?)"
+
 static const char *cs_detail(void)
 {
-	return sb_cs_detail("no detail from libcryptsetup (is the dm-integrity module there?)");
+	return sb_cs_detail(CS_NONE);
 }
 
 static uint32_t activate_flags(const struct integrity_spec *g)
@@ -226,18 +228,8 @@ static int integ_build(struct sb_layer *l, struct sb_err *err)
 	return 0;
 }
 
-static int deact_once(void *name)
-{
-	int r = crypt_deactivate_by_name(NULL, name, 0);
-
-	if (r == -ENODEV || crypt_status(NULL, name) == CRYPT_INACTIVE)
-		return 0;
-	return r;
-}
-
 static int integ_teardown(const struct sb_state_obj *obj, struct sb_err *err)
 {
-	char node[SB_PATH_MAX + 16], h[512];
 	int r;
 
 	if (strcmp(obj->kind, "dm"))
@@ -246,16 +238,9 @@ static int integ_teardown(const struct sb_state_obj *obj, struct sb_err *err)
 		return sb_err_set(err, -EINVAL, "integrity: refusing to remove %s: not a stackbench integrity device",
 				  obj->id);
 	(void)sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
-	sb_cs_reset();
-	r = sb_retry_busy(deact_once, (void *)obj->id, SB_BUSY_BUDGET_MS);
-	if (r == -EBUSY) {
-		snprintf(node, sizeof(node), "/dev/mapper/%s", obj->id);
-		sb_holders_describe(node, h, sizeof(h));
-		return sb_err_set(err, -EBUSY, "integrity: %s still busy after %d s: %s", obj->id,
-				  SB_BUSY_BUDGET_MS / 1000, h);
-	}
-	if (r < 0)
-		return sb_err_sys(err, r, "integrity: closing %s failed (%s)", obj->id, cs_detail());
+	r = sb_cs_close("integrity", obj->id, 0, CS_NONE, err);
+	if (r)
+		return r;
 	(void)sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
 	return 0;
 }

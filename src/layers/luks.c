@@ -288,21 +288,6 @@ out:
 	return r;
 }
 
-struct deact_arg {
-	const char *name;
-	uint32_t flags;
-};
-
-static int deact_once(void *a)
-{
-	const struct deact_arg *d = a;
-	int r = crypt_deactivate_by_name(NULL, d->name, d->flags);
-
-	if (r == -ENODEV || crypt_status(NULL, d->name) == CRYPT_INACTIVE)
-		return 0;
-	return r;
-}
-
 /* Zero the LUKS header area (both LUKS2 header copies and all keyslots: up to
  * the data offset) so no key material survives — but only if the header on
  * dev is the one this stack wrote (same UUID), or no UUID was recorded yet. */
@@ -342,10 +327,10 @@ static int wipe_header(const char *dev, const char *want_uuid, struct sb_err *er
 
 static int luks_teardown(const struct sb_state_obj *obj, struct sb_err *err)
 {
-	char dev[SB_PATH_MAX] = "", uuid[64] = "", holders[512];
+	char dev[SB_PATH_MAX] = "", uuid[64] = "";
 	struct crypt_active_device cad;
 	struct crypt_device *cd = NULL;
-	struct deact_arg d = { obj->id, 0 };
+	uint32_t flags = 0;
 	crypt_status_info st;
 	int r;
 
@@ -367,21 +352,13 @@ static int luks_teardown(const struct sb_state_obj *obj, struct sb_err *err)
 		if (crypt_init_by_name(&cd, obj->id) == 0) {
 			if (crypt_get_active_device(cd, obj->id, &cad) == 0 &&
 			    (cad.flags & CRYPT_ACTIVATE_SUSPENDED))
-				d.flags = CRYPT_DEACTIVATE_FORCE;
+				flags = CRYPT_DEACTIVATE_FORCE;
 			crypt_free(cd);
 			cd = NULL;
 		}
-		r = sb_retry_busy(deact_once, &d, SB_BUSY_BUDGET_MS);
-		if (r == -EBUSY) {
-			char node[SB_PATH_MAX + 16];
-
-			snprintf(node, sizeof(node), "/dev/mapper/%s", obj->id);
-			sb_holders_describe(node, holders, sizeof(holders));
-			return sb_err_set(err, -EBUSY, "luks: %s still busy after %d s: %s", obj->id,
-					  SB_BUSY_BUDGET_MS / 1000, holders);
-		}
-		if (r < 0)
-			return sb_err_sys(err, r, "luks: closing %s failed (%s)", obj->id, cs_detail());
+		r = sb_cs_close("luks", obj->id, flags, "no detail from libcryptsetup", err);
+		if (r)
+			return r;
 	}
 	if (!dev[0])
 		return 0;

@@ -89,9 +89,7 @@ done
 # Mid-benchmark: build-and-test killed while its suite runs.
 if { [ $# = 0 ] && [ "$set_" != lvm ]; } || [[ " $* " == *" bench "* ]]; then
 	echo "# kill -9 of build-and-test during its benchmark"
-	res=$(mktemp -d /tmp/sb-crash-res.XXXXXX)
-	if sb_start_suite bonnie "$state/.bat.log" "$SB" -v build-and-test "${sets[@]}" \
-		--set bench.suites=[bonnie] --set bench.size=32MiB --results "$res" "$luksf"; then
+	if bench_start; then
 		ok "bench: killed while the suite runs"
 	else
 		bad "bench: the suite was not running at the kill"; tail -5 "$state/.bat.log" | sed 's/^/    | /'

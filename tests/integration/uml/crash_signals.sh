@@ -36,9 +36,7 @@ signal_at INT "$luksf" luks:key
 signal_at INT "$luksf" after:mount
 
 echo "# SIGINT during build-and-test's benchmark"
-res=$(mktemp -d /tmp/sb-crash-res.XXXXXX)
-if sb_start_suite bonnie "$state/.bat.log" "$SB" -v build-and-test "${sets[@]}" \
-	--set bench.suites=[bonnie] --set bench.size=32MiB --results "$res" "$luksf"; then
+if bench_start; then
 	ok "bench: SIGINT while the suite runs"
 else
 	bad "bench: the suite was not running at the signal"

@@ -139,3 +139,12 @@ build_kill() {
 	sb_reap 9 "$sb_bg_pid" 2>/dev/null
 	return $reached
 }
+
+# bench_start: res, a fresh results dir, and build-and-test of luksf with a
+# 32 MiB bonnie suite started in the background (sb_start_suite, the log in
+# $state/.bat.log): 0 once the suite runs (after crash_vars).
+bench_start() {
+	res=$(mktemp -d /tmp/sb-crash-res.XXXXXX)
+	sb_start_suite bonnie "$state/.bat.log" "$SB" -v build-and-test "${sets[@]}" \
+		--set bench.suites=[bonnie] --set bench.size=32MiB --results "$res" "$luksf"
+}

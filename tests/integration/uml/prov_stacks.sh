@@ -74,6 +74,19 @@ r56_layout_value() {
 	esac
 }
 
+# md_geometry MD NAME LAYOUT WANT CHUNK_KIB: the array's layout is WANT
+# (LAYOUT's number) and its chunk CHUNK_KIB, as the summary says; sets
+# the caller's chunk (KiB) and raid_devs (the member count).
+md_geometry() {
+	local md=$1 name=$2 layout=$3 want=$4
+	chunk=$5
+	[ "$(cat /sys/block/$md/md/layout)" = "$want" ] && ok "$name: md layout $layout" ||
+		bad "$name: md layout $(cat /sys/block/$md/md/layout), want $want ($layout)"
+	[ "$(cat /sys/block/$md/md/chunk_size)" = $((chunk * 1024)) ] && ok "$name: chunk $chunk KiB" ||
+		bad "$name: chunk $(cat /sys/block/$md/md/chunk_size)"
+	raid_devs=$(cat /sys/block/$md/md/raid_disks)
+}
+
 check_stack() { # name summary file
 	local name=$1 sum=$2 file=$3 out mnt top md lvl luks bs want chunk= raid_devs data stride width
 	out=$("$sb" -q build "${sets[@]}" --stack "$name" "$file" 2>"$tmp/err") ||
@@ -96,23 +109,11 @@ check_stack() { # name summary file
 				bad "$name: md members: $(ls /sys/block/$md/slaves), integrity: $(integritysetup status "sb-$name-integrity-0" 2>&1 | grep integrity:)"
 		fi
 		if [ "$lvl" = 10 ] && [[ $sum =~ RAID10\ ([a-z]+[0-9]+)\ .*\ ([0-9]+)\ KiB\ chunks ]]; then
-			want=$(md_layout_value "${BASH_REMATCH[1]}")
-			[ "$(cat /sys/block/$md/md/layout)" = "$want" ] && ok "$name: md layout ${BASH_REMATCH[1]}" ||
-				bad "$name: md layout $(cat /sys/block/$md/md/layout), want $want"
-			chunk=${BASH_REMATCH[2]}
-			[ "$(cat /sys/block/$md/md/chunk_size)" = $((chunk * 1024)) ] && ok "$name: chunk $chunk KiB" ||
-				bad "$name: chunk $(cat /sys/block/$md/md/chunk_size)"
-			raid_devs=$(cat /sys/block/$md/md/raid_disks)
+			md_geometry "$md" "$name" "${BASH_REMATCH[1]}" "$(md_layout_value "${BASH_REMATCH[1]}")" "${BASH_REMATCH[2]}"
 			data=$((raid_devs / ${BASH_REMATCH[1]//[!0-9]/}))
 		fi
 		if [[ $lvl =~ ^[56]$ ]] && [[ $sum =~ RAID[56]\ ([a-zN-]+[-6]*)\ .*\ ([0-9]+)\ KiB\ chunks ]]; then
-			want=$(r56_layout_value "${BASH_REMATCH[1]}")
-			[ "$(cat /sys/block/$md/md/layout)" = "$want" ] && ok "$name: md layout ${BASH_REMATCH[1]}" ||
-				bad "$name: md layout $(cat /sys/block/$md/md/layout), want $want (${BASH_REMATCH[1]})"
-			chunk=${BASH_REMATCH[2]}
-			[ "$(cat /sys/block/$md/md/chunk_size)" = $((chunk * 1024)) ] && ok "$name: chunk $chunk KiB" ||
-				bad "$name: chunk $(cat /sys/block/$md/md/chunk_size)"
-			raid_devs=$(cat /sys/block/$md/md/raid_disks)
+			md_geometry "$md" "$name" "${BASH_REMATCH[1]}" "$(r56_layout_value "${BASH_REMATCH[1]}")" "${BASH_REMATCH[2]}"
 			data=$((raid_devs - lvl + 4))   # RAID5: n-1, RAID6: n-2
 		fi
 	fi

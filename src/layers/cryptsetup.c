@@ -64,17 +64,12 @@ static int close_once(void *a)
 int sb_cs_close(const char *layer, const char *name, uint32_t flags, const char *none, struct sb_err *err)
 {
 	struct cs_close_arg c = { name, flags };
-	char node[256], holders[512];
 	int r;
 
 	sb_cs_reset();
-	r = sb_retry_busy(close_once, &c, SB_BUSY_BUDGET_MS);
-	if (r == -EBUSY) {
-		snprintf(node, sizeof(node), "/dev/mapper/%s", name);
-		sb_holders_describe(node, holders, sizeof(holders));
-		return sb_err_set(err, -EBUSY, "%s: %s still busy after %d s: %s", layer, name,
-				  SB_BUSY_BUDGET_MS / 1000, holders);
-	}
+	r = sb_holders_retry_dm(layer, name, close_once, &c, err);
+	if (r == -EBUSY)
+		return r;
 	if (r < 0)
 		return sb_err_sys(err, r, "%s: closing %s failed (%s)", layer, name, sb_cs_detail(none));
 	return 0;

@@ -151,19 +151,28 @@ static int dm_remove_once(void *arg)
 	return sb_dm_remove(arg);
 }
 
-int sb_holders_dm_remove(const char *who, const char *name, struct sb_err *err)
+int sb_holders_retry_dm(const char *who, const char *name, int (*fn)(void *arg), void *arg, struct sb_err *err)
 {
 	char node[PATH_MAX], h[512];
-	int r;
+	int r = sb_retry_busy(fn, arg, SB_BUSY_BUDGET_MS);
 
-	(void)sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
-	r = sb_retry_busy(dm_remove_once, (void *)name, SB_BUSY_BUDGET_MS);
 	if (r == -EBUSY) {
 		snprintf(node, sizeof(node), "/dev/mapper/%s", name);
 		sb_holders_describe(node, h, sizeof(h));
 		return sb_err_set(err, -EBUSY, "%s: %s still busy after %d s: %s", who, name,
 				  SB_BUSY_BUDGET_MS / 1000, h);
 	}
+	return r;
+}
+
+int sb_holders_dm_remove(const char *who, const char *name, struct sb_err *err)
+{
+	int r;
+
+	(void)sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
+	r = sb_holders_retry_dm(who, name, dm_remove_once, (void *)name, err);
+	if (r == -EBUSY)
+		return r;
 	if (r < 0)
 		return sb_err_set(err, r, "%s: removing dm device %s failed: %s", who, name,
 				  sb_dm_last()[0] ? sb_dm_last() : "device-mapper error");

@@ -21,6 +21,11 @@ int sb_retry_busy(int (*fn)(void *arg), void *arg, unsigned budget_ms);
  * "no holder found" — for the message of a removal that stayed busy. */
 void sb_holders_describe(const char *devnode, char *buf, size_t len);
 
+/* sb_retry_busy(fn, arg) on the dm mapping name within the budget; still
+ * busy at the end: -EBUSY with "who: NAME still busy after N s: HOLDERS".
+ * Returns fn's last result (the caller words any other failure). */
+int sb_holders_retry_dm(const char *who, const char *name, int (*fn)(void *arg), void *arg, struct sb_err *err);
+
 /* Kernel name ("md127", "dm-3") of a device node, "" if it does not exist. */
 void sb_dev_kname(const char *devnode, char *buf, size_t len);
 

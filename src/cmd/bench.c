@@ -11,7 +11,7 @@
 #include "cmd/args.h"
 #include "cmd/cmd.h"
 #include "sys/safety.h"
-#include "cmd/run.h"
+#include "run/run.h"
 #include "report/results.h"
 #include "config.h"
 #include "util/log.h"

@@ -10,7 +10,7 @@
 
 #include "cmd/args.h"
 #include "cmd/cmd.h"
-#include "cmd/run.h"
+#include "run/run.h"
 #include "report/table.h"
 
 int sb_cmd_build_and_test(int argc, char **argv, struct sb_err *err)

@@ -1,14 +1,14 @@
 /* stackbench plan [--set K=V]... FILE...: for every stack each file
  * expands to, the ordered build steps (bottom up) and teardown steps (top
  * down) it would take, and what the run costs: disk space and where, the
- * benchmark sizes, an estimated time (cmd/cost.h). Touches nothing. */
+ * benchmark sizes, an estimated time (run/cost.h). Touches nothing. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
 #include "cmd/args.h"
-#include "cmd/cost.h"
+#include "run/cost.h"
 #include "core/stack.h"
 #include "spec/spec.h"
 #include "util/log.h"

@@ -1,4 +1,4 @@
-#include "cmd/run.h"
+#include "run/run.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -11,10 +11,10 @@
 #include "bench/suite.h"
 #include "cmd/cmd.h"
 #include "bench/ciphers.h"
-#include "cmd/ceiling.h"
-#include "cmd/cost.h"
-#include "cmd/export_rows.h"
-#include "cmd/per_layer.h"
+#include "run/ceiling.h"
+#include "run/cost.h"
+#include "run/export_rows.h"
+#include "run/per_layer.h"
 #include "sandbox/sandbox.h"
 #include "core/stack.h"
 #include "report/chart.h"

@@ -1,7 +1,7 @@
 /* bench.per_layer in the run pipeline: measure each layer as it is built
  * (installed as the stack's after_layer hook). */
-#ifndef SB_CMD_PER_LAYER_H
-#define SB_CMD_PER_LAYER_H
+#ifndef SB_RUN_PER_LAYER_H
+#define SB_RUN_PER_LAYER_H
 
 #include <json-c/json.h>
 

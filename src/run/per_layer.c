@@ -5,7 +5,7 @@
  * would sit on top: build -> measure -> build the next. The order is
  * recorded. Expected figures and the limit line are added afterwards
  * (sb_per_layer_expect, src/report/per_layer.c). */
-#include "cmd/per_layer.h"
+#include "run/per_layer.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 /* The pipeline behind build-and-test: stack files -> specs -> (sandbox?) ->
  * for each stack: build, bench, read back, tear down, results file -> table.
  * One direction; each stage hands its value to the next. */
-#ifndef SB_CMD_RUN_H
-#define SB_CMD_RUN_H
+#ifndef SB_RUN_RUN_H
+#define SB_RUN_RUN_H
 
 #include <stdbool.h>
 

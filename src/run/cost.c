@@ -1,5 +1,5 @@
 /* See cost.h. */
-#include "cmd/cost.h"
+#include "run/cost.h"
 
 #include <string.h>
 #include <sys/statvfs.h>

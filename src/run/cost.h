@@ -2,8 +2,8 @@
  * takes and where, the benchmark sizes the machine that runs it gets, and
  * an estimated run time from those sizes (bench/sizing.h). `plan` prints
  * it in full; build-and-test prints the one-line total first. */
-#ifndef SB_CMD_COST_H
-#define SB_CMD_COST_H
+#ifndef SB_RUN_COST_H
+#define SB_RUN_COST_H
 
 #include <stdbool.h>
 #include <stdint.h>

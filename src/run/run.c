@@ -268,6 +268,7 @@ static int run_one(const struct sb_run_opts *o, const struct sb_stack_spec *spec
 	struct json_object *res = NULL;
 	struct sb_err terr = { 0 };
 	struct sb_per_layer pl = { 0 };
+	struct sb_build_ctx bc = { 0 };
 	char summary[512];
 	int rc, trc;
 
@@ -277,13 +278,13 @@ static int run_one(const struct sb_run_opts *o, const struct sb_stack_spec *spec
 	rc = sb_stack_init(s, spec, err);
 	if (rc < 0)
 		goto out_free;
-	s->stop = &run_stop;
+	bc.stop = &run_stop;
 	if (o->destroy_data) {
-		rc = sb_stack_set_destroy_data(s, o->destroy_data, err);
+		rc = sb_stack_set_destroy_data(&bc, o->destroy_data, err);
 		if (rc < 0)
 			goto out_free;
 	}
-	s->wipe = o->wipe;
+	bc.wipe = o->wipe;
 	sb_spec_summary(spec, summary, sizeof(summary));
 	sb_info("%s: building %s", spec->name, summary);
 	rc = results_begin(spec, &res, err);
@@ -294,11 +295,11 @@ static int run_one(const struct sb_run_opts *o, const struct sb_stack_spec *spec
 	 * faults: raw figures of a flakey or delayed member say nothing, and
 	 * the time they take moves the fault's cycle under the build. */
 	if (o->bench && spec->bench.per_layer && !spec->faults.enabled) {
-		sb_per_layer_begin(&pl);
-		s->after_layer = sb_per_layer_after;
-		s->after_ctx = &pl;
+		sb_per_layer_begin(&pl, &run_stop);
+		bc.after_layer = sb_per_layer_after;
+		bc.after_ctx = &pl;
 	}
-	rc = sb_stack_build(s, err);
+	rc = sb_stack_build(s, &bc, err);
 	if (rc < 0)
 		goto out_free;   /* sb_stack_build already rolled back */
 	if (pl.rows)
@@ -376,7 +377,6 @@ int sb_run_bench_built(const struct sb_run_opts *o, const char *stack_name, stru
 		rc = sb_stack_attach(s, err);
 	if (rc < 0)
 		goto out;
-	s->stop = &run_stop;
 	rc = results_begin(spec, &res, err);
 	if (rc < 0)
 		goto out;

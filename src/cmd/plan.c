@@ -39,7 +39,7 @@ static int plan_one(const struct sb_stack_spec *spec, const char *file, struct s
 	printf("teardown:\n");
 	for (i = 0; i < p->nteardown; i++)
 		printf("  %2u. %s\n", i + 1, p->teardown[i]);
-	sb_cost_compute(spec, 0, &cost);
+	sb_cost_compute(spec, 0, sb_globals.sandbox, sb_globals.in_sandbox, &cost);
 	sb_cost_print(stdout, spec, &cost);
 out:
 	free(p);

@@ -210,46 +210,20 @@ static void render_results(const struct sb_run_ctx *ctx, struct json_object **re
 	}
 }
 
-int sb_run(const struct sb_run_ctx *ctx, struct sb_err *err)
+/* Here, in this kernel: the machine's ceiling, every stack, the table. */
+static int run_here(const struct sb_run_ctx *ctx, struct sb_spec_list *lists, unsigned total,
+		    struct sb_err *err)
 {
-	struct sb_spec_list *lists;
-	struct json_object **results = NULL;
-	char **paths = NULL;
-	bool has_disks = false, use_sandbox = false;
-	struct sb_kernel_needs needs = { 0 };
-	struct sb_sandbox_members members = { 0 };
+	unsigned n = total * (1 + SB_EXPORT_MAX_TARGETS), i, nres = 0, nfail = 0;
 	struct json_object *ceilings = NULL;
+	struct json_object **results;
 	struct sb_run_signals sig;
-	unsigned i, total = 0, nres = 0, nfail = 0;
-	int rc = 0, code;
-
-	lists = calloc(ctx->nfiles, sizeof(*lists));
-	if (!lists)
-		return sb_err_set(err, -ENOMEM, "out of memory");
-	rc = load_lists(ctx, lists, &needs, &has_disks, &members, &total, err);
-	if (rc < 0)
-		goto out;
-	if (ctx->only_stack && !total) {
-		rc = sb_err_set(err, -EINVAL, "--stack %s: no stack of that name in the files given",
-				ctx->only_stack);
-		goto out;
-	}
-
-	rc = sb_sandbox_decide(ctx->sandbox, ctx->in_sandbox, &needs, has_disks,
-			       &use_sandbox, err);
-	if (rc < 0)
-		goto out;
-	announce_cost(ctx, lists);
-	if (use_sandbox) {
-		rc = sb_sandbox_rerun(ctx->argc, ctx->argv, &members, &code, err);
-		if (rc == 0)
-			rc = code;  /* the exit code of the run inside, carried back */
-		goto out;
-	}
+	char **paths;
+	int rc;
 
 	/* each stack: its row, and one per client mount with export */
-	results = calloc(total * (1 + SB_EXPORT_MAX_TARGETS), sizeof(*results));
-	paths = calloc(total * (1 + SB_EXPORT_MAX_TARGETS), sizeof(*paths));
+	results = calloc(n, sizeof(*results));
+	paths = calloc(n, sizeof(*paths));
 	if (!results || !paths) {
 		rc = sb_err_set(err, -ENOMEM, "out of memory");
 		goto out;
@@ -275,9 +249,44 @@ out:
 	for (i = 0; results && i < nres; i++)
 		json_object_put(results[i]);
 	free(results);
-	for (i = 0; paths && i < total * (1 + SB_EXPORT_MAX_TARGETS); i++)
+	for (i = 0; paths && i < n; i++)
 		free(paths[i]);
 	free(paths);
+	return rc;
+}
+
+int sb_run(const struct sb_run_ctx *ctx, struct sb_err *err)
+{
+	struct sb_spec_list *lists;
+	bool has_disks = false, use_sandbox = false;
+	struct sb_kernel_needs needs = { 0 };
+	struct sb_sandbox_members members = { 0 };
+	unsigned i, total = 0;
+	int rc, code;
+
+	lists = calloc(ctx->nfiles, sizeof(*lists));
+	if (!lists)
+		return sb_err_set(err, -ENOMEM, "out of memory");
+	rc = load_lists(ctx, lists, &needs, &has_disks, &members, &total, err);
+	if (rc < 0)
+		goto out;
+	if (ctx->only_stack && !total) {
+		rc = sb_err_set(err, -EINVAL, "--stack %s: no stack of that name in the files given",
+				ctx->only_stack);
+		goto out;
+	}
+	rc = sb_sandbox_decide(ctx->sandbox, ctx->in_sandbox, &needs, has_disks, &use_sandbox, err);
+	if (rc < 0)
+		goto out;
+	announce_cost(ctx, lists);
+	if (use_sandbox) {
+		rc = sb_sandbox_rerun(ctx->argc, ctx->argv, &members, &code, err);
+		if (rc == 0)
+			rc = code;  /* the exit code of the run inside, carried back */
+	} else {
+		rc = run_here(ctx, lists, total, err);
+	}
+out:
 	for (i = 0; i < ctx->nfiles; i++)
 		sb_spec_list_free(&lists[i]);
 	free(lists);

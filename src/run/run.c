@@ -20,35 +20,6 @@
 #include "report/table.h"
 #include "util/log.h"
 
-/* A signal handler takes no argument: the flag of the run that listens. */
-static volatile sig_atomic_t *listening;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	if (listening)
-		*listening = 1;
-}
-
-/* SIGINT/SIGTERM stop the run at the next step or suite boundary; the
- * stack is then torn down as after any other failure. */
-void sb_run_listen(const struct sb_run_ctx *c, struct sb_run_signals *saved)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-
-	listening = c->stop;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &saved->old_int);
-	sigaction(SIGTERM, &sa, &saved->old_term);
-}
-
-void sb_run_unlisten(const struct sb_run_signals *saved)
-{
-	sigaction(SIGINT, &saved->old_int, NULL);
-	sigaction(SIGTERM, &saved->old_term, NULL);
-	listening = NULL;
-}
-
 int sb_run_add_set(struct sb_run_ctx *ctx, const char *kv, struct sb_err *err)
 {
 	if (ctx->nsets >= SB_RUN_MAX_SETS)

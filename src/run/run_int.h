@@ -1,6 +1,7 @@
 /* Inside the run pipeline: what its files (run.c: the run of every stack
  * file; run_stack.c: one stack, start to finish; run_bench.c: what is
- * measured on a built stack) share. */
+ * measured on a built stack; stop.c: the signals that set the stop flag)
+ * share. */
 #ifndef SB_RUN_RUN_INT_H
 #define SB_RUN_RUN_INT_H
 

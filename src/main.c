@@ -1,7 +1,7 @@
 /* stackbench: build storage stacks, benchmark them, tear them down, compare.
  * Global options come before the command; each command takes its own
  * options anywhere among its operands (cmd/args.h); the command table is
- * in cmd/table.c. This is the only place that turns errors into exit codes. */
+ * in cmd/commands.c. This is the only place that turns errors into exit codes. */
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* A RAID member failing mid-benchmark (faults.fail): write a verify file
  * before the suites, mark the member faulty from a timer thread `after`
  * into the benchmark, record the md state after every suite, and read the
- * verify file back at the end. Used by build-and-test (src/cmd/run.c) and
+ * verify file back at the end. Used by build-and-test (src/run/) and
  * meant for `bench STACK` as well; it knows nothing of stacks: the caller
  * gives it the md device, the member's device and the md layer's
  * description after each suite. */

@@ -17,6 +17,7 @@
 #include "bench/engine.h"
 #include "bench/output.h"
 #include "bench/suites/suites.h"
+#include "spec/options.h"
 #include "util/log.h"
 #include "util/names.h"
 #include "util/units.h"
@@ -58,6 +59,12 @@ bool sb_suite_exists(const char *name)
 		if (!strcmp(suites[i].name, name))
 			return true;
 	return false;
+}
+
+/* For the spec module: bench.suites' allowed values (spec/options.h). */
+const char *sb_spec_suite_at(unsigned i)
+{
+	return sb_suite_name(i);
 }
 
 const char *sb_suite_names(void)

@@ -11,7 +11,7 @@
 #include "cmd/args.h"
 #include "cmd/cmd.h"
 #include "sys/safety.h"
-#include "cmd/run.h"
+#include "run/run.h"
 #include "report/results.h"
 #include "config.h"
 #include "util/log.h"
@@ -158,7 +158,8 @@ out:
 static int bench_run(struct sb_args *a, struct target_run *t, struct sb_err *err)
 {
 	const char *suite_arg = NULL, *stack_name = NULL, *optarg;
-	struct sb_run_opts ro = { .results_dir = "results", .bench = true };
+	volatile sig_atomic_t stop = 0;   /* the pipeline has SIGINT/SIGTERM set it */
+	struct sb_run_ctx ro = { .results_dir = "results", .bench = true, .stop = &stop };
 	struct sb_table_opts to = { 0 };
 	int c, rc = 0;
 
@@ -168,7 +169,7 @@ static int bench_run(struct sb_args *a, struct target_run *t, struct sb_err *err
 		case O_TARGET: t->target = optarg; break;
 		case O_SET:
 			/* kept for STACK mode, where the spec loader validates it */
-			if ((rc = sb_run_opts_add_set(&ro, optarg, err)) < 0)
+			if ((rc = sb_run_add_set(&ro, optarg, err)) < 0)
 				return rc;
 			break;
 		case O_STACK: stack_name = optarg; break;

@@ -61,20 +61,20 @@ static void print_built(const struct sb_stack *s)
 
 /* Build with SIGINT/SIGTERM setting the stop flag, so a signal stops the
  * build at the next step boundary instead of in the middle of a step. */
-static int build_signalled(struct sb_stack *s, struct sb_err *err)
+static int build_signalled(struct sb_stack *s, struct sb_build_ctx *bc, struct sb_err *err)
 {
 	struct sigaction sa, old_int, old_term;
 	int rc;
 
 	stop_flag = 0;
-	s->stop = &stop_flag;
+	bc->stop = &stop_flag;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = SA_RESTART; /* finish the current step; stop at the boundary */
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
-	rc = sb_stack_build(s, err);
+	rc = sb_stack_build(s, bc, err);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	return rc;
@@ -95,6 +95,7 @@ int sb_cmd_build(int argc, char **argv, struct sb_err *err)
 	const struct sb_stack_spec *spec;
 	const char **sets, *destroy = NULL, *name = NULL;
 	struct sb_stack *s = NULL;
+	struct sb_build_ctx bc = { 0 };
 	unsigned nsets = 0;
 	int c, rc = 0, wipe = 0;
 
@@ -139,16 +140,16 @@ int sb_cmd_build(int argc, char **argv, struct sb_err *err)
 		rc = sb_err_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
-	s->wipe = wipe;
+	bc.wipe = wipe;
 	if (destroy) {
-		rc = sb_stack_set_destroy_data(s, destroy, err);
+		rc = sb_stack_set_destroy_data(&bc, destroy, err);
 		if (rc)
 			goto out;
 	}
 	rc = sb_stack_init(s, spec, err);
 	if (rc)
 		goto out;
-	rc = build_signalled(s, err);
+	rc = build_signalled(s, &bc, err);
 	if (!rc)
 		print_built(s);
 	sb_stack_release(s);

@@ -10,7 +10,7 @@
 
 #include "cmd/args.h"
 #include "cmd/cmd.h"
-#include "cmd/run.h"
+#include "run/run.h"
 #include "report/table.h"
 
 int sb_cmd_build_and_test(int argc, char **argv, struct sb_err *err)
@@ -30,7 +30,12 @@ int sb_cmd_build_and_test(int argc, char **argv, struct sb_err *err)
 		{ "stack", 0, true, 'S' },
 		{ NULL, 0, false, 0 },
 	};
-	struct sb_run_opts ro = { .results_dir = "results" };
+	volatile sig_atomic_t stop = 0;   /* the pipeline has SIGINT/SIGTERM set it */
+	struct sb_run_ctx ro = {
+		.results_dir = "results", .stop = &stop,
+		.sandbox = sb_globals.sandbox, .in_sandbox = sb_globals.in_sandbox,
+		.argc = sb_globals.cmd_argc, .argv = sb_globals.cmd_argv,
+	};
 	struct sb_table_opts to = { 0 };
 	struct sb_args a;
 	const char *chart = NULL, *val;
@@ -41,7 +46,7 @@ int sb_cmd_build_and_test(int argc, char **argv, struct sb_err *err)
 	while (rc == 0 && (c = sb_args_next(&a, &val, err)) > 0) {
 		switch (c) {
 		case 's':
-			rc = sb_run_opts_add_set(&ro, val, err);
+			rc = sb_run_add_set(&ro, val, err);
 			break;
 		case 'r': {
 			char *end;

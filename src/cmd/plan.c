@@ -1,14 +1,14 @@
 /* stackbench plan [--set K=V]... FILE...: for every stack each file
  * expands to, the ordered build steps (bottom up) and teardown steps (top
  * down) it would take, and what the run costs: disk space and where, the
- * benchmark sizes, an estimated time (cmd/cost.h). Touches nothing. */
+ * benchmark sizes, an estimated time (run/cost.h). Touches nothing. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
 #include "cmd/args.h"
-#include "cmd/cost.h"
+#include "run/cost.h"
 #include "core/stack.h"
 #include "spec/spec.h"
 #include "util/log.h"
@@ -39,7 +39,7 @@ static int plan_one(const struct sb_stack_spec *spec, const char *file, struct s
 	printf("teardown:\n");
 	for (i = 0; i < p->nteardown; i++)
 		printf("  %2u. %s\n", i + 1, p->teardown[i]);
-	sb_cost_compute(spec, 0, &cost);
+	sb_cost_compute(spec, 0, sb_globals.sandbox, sb_globals.in_sandbox, &cost);
 	sb_cost_print(stdout, spec, &cost);
 out:
 	free(p);

@@ -19,11 +19,15 @@
 
 struct sb_stack;
 struct sb_plan;
+struct sb_build_ctx;
 
 struct sb_layer {
 	const struct sb_layer_ops *ops;
 	const struct sb_stack_spec *spec;
-	struct sb_stack *stack;          /* owner: state, run dir, stop flag */
+	struct sb_stack *stack;          /* owner: state, run dir */
+	/* During sb_stack_build only (NULL otherwise): what the caller lets
+	 * the build do, the stop flag and the consent to destroy or wipe. */
+	const struct sb_build_ctx *ctx;
 	struct sb_layer *below;          /* NULL for the bottom layer */
 	/* Block devices this layer exposes upward (loop/disks: N, md/lvm/luks: 1,
 	 * ext4: same as below, mount: none). Filled by build. The benchmark runs

@@ -70,7 +70,6 @@ int sb_stack_init(struct sb_stack *s, const struct sb_stack_spec *spec, struct s
 	unsigned ndev = d->kind == SB_DEVICES_LOOP ? d->loop.count : d->ndisks;
 	int rc;
 
-	/* Keep what the caller set up front (--destroy-data, stop flag). */
 	s->spec = spec;
 	s->nlayers = 0;
 	memset(&s->state, 0, sizeof(s->state));
@@ -150,16 +149,16 @@ int sb_stack_need_root(const char *what, struct sb_err *err)
 	return 0;
 }
 
-static bool stopped(const struct sb_stack *s)
+static bool stopped(const struct sb_build_ctx *c)
 {
-	return s->stop && *s->stop;
+	return c->stop && *c->stop;
 }
 
 /* Test hook: STACKBENCH_TEST_PAUSE_AFTER=<layer> holds the build after that
  * layer for up to 60 s (a SIGINT/SIGTERM ends the pause), touching
  * $STACKBENCH_TEST_PAUSE_MARK first, so the kill and interrupt tests can
  * hit an exact step boundary instead of racing a timer. */
-static void test_pause(const struct sb_stack *s, const char *layer)
+static void test_pause(const struct sb_build_ctx *c, const char *layer)
 {
 	const char *after = getenv("STACKBENCH_TEST_PAUSE_AFTER");
 	const char *mark = getenv("STACKBENCH_TEST_PAUSE_MARK");
@@ -177,7 +176,7 @@ static void test_pause(const struct sb_stack *s, const char *layer)
 		if (f)
 			fclose(f);
 	}
-	for (i = 0; i < 600 && !stopped(s); i++)
+	for (i = 0; i < 600 && !stopped(c); i++)
 		usleep(100000);
 }
 
@@ -206,8 +205,10 @@ static int check_leftovers(const struct sb_stack *s, struct sb_err *err)
 			  s->spec->name, found.text, sb_state_dir());
 }
 
-int sb_stack_build(struct sb_stack *s, struct sb_err *err)
+int sb_stack_build(struct sb_stack *s, const struct sb_build_ctx *ctx, struct sb_err *err)
 {
+	static const struct sb_build_ctx none;
+	const struct sb_build_ctx *c = ctx ? ctx : &none;
 	struct sb_err terr = { 0 };
 	unsigned k;
 	int rc;
@@ -228,7 +229,7 @@ int sb_stack_build(struct sb_stack *s, struct sb_err *err)
 	for (k = 0; k < s->nlayers; k++) {
 		struct sb_layer *l = &s->layers[k];
 
-		if (stopped(s)) {
+		if (stopped(c)) {
 			rc = sb_err_set(err, -EINTR, "interrupted before layer %s; tearing down what was built",
 					l->ops->name);
 			break;
@@ -243,20 +244,22 @@ int sb_stack_build(struct sb_stack *s, struct sb_err *err)
 		}
 		/* the live line shows the step while it runs (mkfs, luksFormat) */
 		sb_progress("build step %u of %u: %s", k + 1, s->nlayers, l->ops->name);
+		l->ctx = c;
 		rc = l->ops->build(l, err);
+		l->ctx = NULL;
 		sb_progress_done();
 		if (rc) {
 			sb_err_prefix(err, "layer %s: ", l->ops->name);
 			break;
 		}
-		test_pause(s, l->ops->name);
-		if (s->after_layer) {
-			rc = s->after_layer(s, k, s->after_ctx, err);
+		test_pause(c, l->ops->name);
+		if (c->after_layer) {
+			rc = c->after_layer(s, k, c->after_ctx, err);
 			if (rc)
 				break;
 		}
 	}
-	if (!rc && stopped(s))
+	if (!rc && stopped(c))
 		rc = sb_err_set(err, -EINTR, "interrupted after the last layer; tearing down");
 	if (!rc)
 		return 0;
@@ -408,7 +411,7 @@ void sb_stack_release(struct sb_stack *s)
 /* --destroy-data=DEV,DEV: the disks the user named for destruction, kept as
  * given; the disks layer hands them to the safety checks, which require the
  * same set as the stack lists. */
-int sb_stack_set_destroy_data(struct sb_stack *s, const char *list, struct sb_err *err)
+int sb_stack_set_destroy_data(struct sb_build_ctx *s, const char *list, struct sb_err *err)
 {
 	char buf[SB_MAX_DISKS * 64], *tok, *save;
 

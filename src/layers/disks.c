@@ -51,7 +51,7 @@ static bool same_disk(const char *a, const char *b)
 static int consent_check(const struct sb_layer *l, struct sb_err *err)
 {
 	const struct sb_devices_spec *d = &l->spec->devices;
-	const struct sb_stack *s = l->stack;
+	const struct sb_build_ctx *s = l->ctx;
 	unsigned i, j;
 
 	/* Without the safety module: consent only through --destroy-data
@@ -118,7 +118,7 @@ static int disks_build(struct sb_layer *l, struct sb_err *err)
 	for (i = 0; i < d->ndisks; i++)
 		list[i] = d->disks[i];
 	/* SAFETY CALL SITE: no write may happen before this passes. */
-	rc = sb_safety_check_disks(list, d->ndisks, l->stack->wipe, l->stack->destroy_list,
+	rc = sb_safety_check_disks(list, d->ndisks, l->ctx->wipe, l->ctx->destroy_list,
 				   isatty(STDIN_FILENO), infos, err);
 	if (rc) {
 		free(infos);

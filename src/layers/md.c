@@ -222,7 +222,7 @@ static int md_sync(struct sb_layer *l, struct md_priv *priv, uint64_t member_byt
 	priv->sync = calloc(1, sizeof(*priv->sync));
 	if (!priv->sync)
 		return sb_err_set(err, -ENOMEM, "md: out of memory");
-	r = sb_md_sync_wait(priv->kname, member_bytes, t0, l->stack ? l->stack->stop : NULL, priv->sync, err);
+	r = sb_md_sync_wait(priv->kname, member_bytes, t0, l->ctx ? l->ctx->stop : NULL, priv->sync, err);
 	if (r)
 		return r;
 	sb_info("md: %s resync finished in %.1f s (md's action: %s; %.1f MB/s per member; md reports KiB/s, converted to 10^6 B/s)",

@@ -69,6 +69,10 @@ extern const struct sb_opt sb_opt_root_head[], sb_opt_root_tail[];
 extern const struct sb_opt_section sb_opt_fs_shared;
 /* fs.type's allowed values: the registry's filesystem layers. */
 const char *const *sb_spec_fs_types(void);
+/* bench.suites' allowed values: the i-th suite of the suite registry, NULL
+ * past the last; provided by the registry (src/bench/suite.c), which the
+ * spec module does not include. */
+const char *sb_spec_suite_at(unsigned i);
 
 static inline void *sb_opt_field(void *spec, const struct sb_opt_section *sec, const struct sb_opt *o)
 {

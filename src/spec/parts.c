@@ -21,6 +21,11 @@ static struct sb_opt_section root_sec, fs_sec, own_secs[SB_LAYER_SLOTS];
 static struct sb_opt own_rows[SB_LAYER_SLOTS][OWN_ROWS];
 static struct sb_opt_section own_subs[SB_LAYER_SLOTS][OWN_SUBS];
 static const char *fs_types[SB_LAYER_SLOTS + 1];
+#define BENCH_MAX 32
+#define SUITES_MAX 32
+static struct sb_opt bench_rows[BENCH_MAX];
+static struct sb_opt_section bench_sec;
+static const char *suite_names[SUITES_MAX + 1];
 static bool assembled;
 
 static size_t slot_off(unsigned i)
@@ -105,6 +110,27 @@ static void join_fs(unsigned *n, const struct sb_spec_part *p, unsigned i)
 	}
 }
 
+/* The bench section's rows, with bench.suites taking the suite registry's
+ * names: one list of suites, wherever they are checked or listed. */
+static void join_bench(struct sb_opt *row)
+{
+	const struct sb_opt *o;
+	unsigned n = 0, i;
+
+	for (i = 0; i < SUITES_MAX && sb_spec_suite_at(i); i++)
+		suite_names[i] = sb_spec_suite_at(i);
+	suite_names[i] = NULL;
+	bench_sec = *row->sub;
+	for (o = row->sub->opts; o->key && n + 1 < BENCH_MAX; o++, n++) {
+		bench_rows[n] = *o;
+		if (o->type == SB_OPT_SUITES)
+			bench_rows[n].allowed = suite_names;
+	}
+	bench_rows[n].key = NULL;
+	bench_sec.opts = bench_rows;
+	row->sub = &bench_sec;
+}
+
 static void assemble(void)
 {
 	const struct sb_opt *o;
@@ -136,6 +162,8 @@ static void assemble(void)
 		root_rows[nr] = *o;
 		if (!strcmp(o->key, "fs"))
 			root_rows[nr].sub = &fs_sec;
+		else if (!strcmp(o->key, "bench"))
+			join_bench(&root_rows[nr]);
 		nr++;
 	}
 	root_rows[nr].key = NULL;

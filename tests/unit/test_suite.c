@@ -135,8 +135,8 @@ static void test_registry_names(void **state)
 	assert_false(sb_suite_exists("iozone"));
 }
 
-/* Until spec/options.c takes bench.suites' allowed names from the
- * registry, the two lists must agree, in the same order. */
+/* bench.suites' allowed names are the registry's (spec/parts.c takes them
+ * from it), in its order: what validation accepts and its messages list. */
 static void test_spec_allows_the_registry(void **state)
 {
 	const struct sb_opt_section *sec;

@@ -1,7 +1,9 @@
 /* bench.per_layer in the run pipeline: measure each layer as it is built
- * (installed as the stack's after_layer hook). */
-#ifndef SB_CMD_PER_LAYER_H
-#define SB_CMD_PER_LAYER_H
+ * (installed as the build's after_layer hook, struct sb_build_ctx). */
+#ifndef SB_RUN_PER_LAYER_H
+#define SB_RUN_PER_LAYER_H
+
+#include <signal.h>
 
 #include <json-c/json.h>
 
@@ -10,9 +12,10 @@
 struct sb_per_layer {
 	struct json_object *rows;   /* [{order, layer, device, figures}, ...] */
 	int order;
+	volatile sig_atomic_t *stop;   /* the run's stop flag: end between two devices */
 };
 
-void sb_per_layer_begin(struct sb_per_layer *pl);
+void sb_per_layer_begin(struct sb_per_layer *pl, volatile sig_atomic_t *stop);
 /* The after_layer hook: ctx is a struct sb_per_layer. */
 int sb_per_layer_after(struct sb_stack *s, unsigned k, void *ctx, struct sb_err *err);
 /* Add expected / pct_of_below / limit and hand the rows to res as "per_layer". */

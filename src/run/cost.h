@@ -2,8 +2,8 @@
  * takes and where, the benchmark sizes the machine that runs it gets, and
  * an estimated run time from those sizes (bench/sizing.h). `plan` prints
  * it in full; build-and-test prints the one-line total first. */
-#ifndef SB_CMD_COST_H
-#define SB_CMD_COST_H
+#ifndef SB_RUN_COST_H
+#define SB_RUN_COST_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -23,8 +23,10 @@ struct sb_cost {
 	double min_s, max_s;          /* build + suites x repeat + teardown */
 };
 
-/* RAM and sandbox: what `sb_run` will see. repeat 0: bench.repeat. */
-void sb_cost_compute(const struct sb_stack_spec *s, unsigned repeat, struct sb_cost *out);
+/* RAM and sandbox: what `sb_run` will see with the sandbox choice given
+ * (struct sb_run_ctx's sandbox, in_sandbox). repeat 0: bench.repeat. */
+void sb_cost_compute(const struct sb_stack_spec *s, unsigned repeat, int sandbox, bool in_sandbox,
+		     struct sb_cost *out);
 /* The lines of `plan` ("cost:" and indented details). */
 void sb_cost_print(FILE *f, const struct sb_stack_spec *s, const struct sb_cost *c);
 /* "about 2 min to 9 min, up to 4.3 GiB written of 2 x 4 GiB sparse files

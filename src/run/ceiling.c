@@ -4,7 +4,7 @@
  * the stack: such figures are marked "bound_by_machine" in the results and
  * in every table. In the throwaway kernel bonnie++'s 8 KiB calls are the
  * case in point; on real hardware a fast NVMe behind a slow CPU is too. */
-#include "cmd/ceiling.h"
+#include "run/ceiling.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* The machine's ceiling per suite (RAM disk in this kernel) and marking
  * the figures bound by it. */
-#ifndef SB_CMD_CEILING_H
-#define SB_CMD_CEILING_H
+#ifndef SB_RUN_CEILING_H
+#define SB_RUN_CEILING_H
 
 #include <json-c/json.h>
 

@@ -5,7 +5,7 @@
  * would sit on top: build -> measure -> build the next. The order is
  * recorded. Expected figures and the limit line are added afterwards
  * (sb_per_layer_expect, src/report/per_layer.c). */
-#include "cmd/per_layer.h"
+#include "run/per_layer.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -157,7 +157,7 @@ int sb_per_layer_after(struct sb_stack *s, unsigned k, void *ctx, struct sb_err 
 	for (i = 0; i < l->ndev; i++) {
 		struct json_object *row = json_object_new_object(), *f;
 
-		if (s->stop && *s->stop)
+		if (pl->stop && *pl->stop)
 			return sb_err_set(err, -EINTR, "interrupted while measuring layer %s", l->ops->name);
 		sb_info("%s: per-layer: %s %s (seq write, seq read 1 MiB QD4; 4 KiB randread QD32)",
 			s->spec->name, l->ops->name, l->dev[i]);
@@ -173,10 +173,11 @@ int sb_per_layer_after(struct sb_stack *s, unsigned k, void *ctx, struct sb_err 
 	return 0;
 }
 
-void sb_per_layer_begin(struct sb_per_layer *pl)
+void sb_per_layer_begin(struct sb_per_layer *pl, volatile sig_atomic_t *stop)
 {
 	pl->rows = json_object_new_array();
 	pl->order = 0;
+	pl->stop = stop;
 }
 
 void sb_per_layer_end(struct sb_per_layer *pl, const struct sb_stack_spec *spec,

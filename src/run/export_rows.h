@@ -3,8 +3,8 @@
  * with what the client used, the link as asked and as measured, and the
  * per-layer row "export" whose expected figure is min(link, local figure,
  * the SSH cipher's speed where known). */
-#ifndef SB_CMD_EXPORT_ROWS_H
-#define SB_CMD_EXPORT_ROWS_H
+#ifndef SB_RUN_EXPORT_ROWS_H
+#define SB_RUN_EXPORT_ROWS_H
 
 #include <signal.h>
 

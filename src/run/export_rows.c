@@ -1,4 +1,4 @@
-#include "cmd/export_rows.h"
+#include "run/export_rows.h"
 
 #include <math.h>
 #include <stdio.h>

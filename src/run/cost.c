@@ -1,11 +1,10 @@
 /* See cost.h. */
-#include "cmd/cost.h"
+#include "run/cost.h"
 
 #include <string.h>
 #include <sys/statvfs.h>
 #include <sys/sysinfo.h>
 
-#include "cmd/cmd.h"
 #include "core/stack.h"
 #include "sandbox/sandbox.h"
 #include "util/units.h"
@@ -34,7 +33,8 @@ static void add_measure_extras(const struct sb_stack_spec *s, struct sb_cost *c)
 	}
 }
 
-void sb_cost_compute(const struct sb_stack_spec *s, unsigned repeat, struct sb_cost *c)
+void sb_cost_compute(const struct sb_stack_spec *s, unsigned repeat, int sandbox, bool in_sandbox,
+		     struct sb_cost *c)
 {
 	struct sb_kernel_needs needs = { 0 };
 	uint64_t room, biggest = 0, dev = sb_spec_device_bytes(s);
@@ -44,7 +44,7 @@ void sb_cost_compute(const struct sb_stack_spec *s, unsigned repeat, struct sb_c
 	memset(c, 0, sizeof(*c));
 	c->repeat = repeat ? repeat : (s->bench.repeat ? s->bench.repeat : 1);
 	sb_stack_needs(s, &needs);
-	c->sandbox = sb_sandbox_would_use(sb_globals.sandbox, sb_globals.in_sandbox, &needs);
+	c->sandbox = sb_sandbox_would_use(sandbox, in_sandbox, &needs);
 	if (c->sandbox)
 		c->ram = sb_sandbox_mem_bytes();
 	else if (sysinfo(&si) == 0)

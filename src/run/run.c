@@ -1,0 +1,265 @@
+/* The run of every stack file: load and expand them, decide whether the
+ * throwaway kernel runs them (and re-run the command there if so), say
+ * what the run will cost, measure the machine's ceiling, run each stack
+ * (run_stack.c) and print the comparison of their results. */
+#include "run/run_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "export/export.h"
+#include "run/ceiling.h"
+#include "run/cost.h"
+#include "sandbox/sandbox.h"
+#include "report/chart.h"
+#include "report/html.h"
+#include "report/results.h"
+#include "report/table.h"
+#include "util/log.h"
+
+int sb_run_add_set(struct sb_run_ctx *ctx, const char *kv, struct sb_err *err)
+{
+	if (ctx->nsets >= SB_RUN_MAX_SETS)
+		return sb_err_set(err, -E2BIG, "too many --set options (at most %d)", SB_RUN_MAX_SETS);
+	ctx->sets[ctx->nsets++] = kv;
+	return 0;
+}
+
+/* Before anything is built: what each stack will cost (time, disk), so a
+ * user knows what the run takes before it takes it. Said once: the host
+ * says it before booting the throwaway kernel, which then stays quiet
+ * (SB_COST_SHOWN is passed in like every SB_* variable). */
+static void announce_cost(const struct sb_run_ctx *ctx, const struct sb_spec_list *lists)
+{
+	struct sb_cost c;
+	double lo = 0, hi = 0;
+	unsigned i, j, n = 0;
+	char sum[512], a[32], b[32];
+
+	if (!ctx->bench || getenv("SB_COST_SHOWN"))
+		return;
+	for (i = 0; i < ctx->nfiles; i++) {
+		for (j = 0; j < lists[i].n; j++) {
+			sb_cost_compute(&lists[i].items[j], ctx->repeat, ctx->sandbox, ctx->in_sandbox, &c);
+			sb_cost_summary(&lists[i].items[j], &c, sum, sizeof(sum));
+			sb_info("%s: expect %s (`stackbench plan` details it)", lists[i].items[j].name, sum);
+			lo += c.min_s;
+			hi += c.max_s;
+			n++;
+		}
+	}
+	if (n > 1) {
+		sb_sizing_format_duration(lo, a, sizeof(a));
+		sb_sizing_format_duration(hi, b, sizeof(b));
+		sb_info("%u stacks: expect about %s to %s in all", n, a, b);
+	}
+	setenv("SB_COST_SHOWN", "1", 1);
+}
+
+/* The sandbox's member devices: the stacks run one after another in one
+ * boot and reuse them, so as many as the largest stack has, as large as the
+ * largest; created where that stack would put its backing files. A stack
+ * that needs more than UML's 16 gets loop devices on files inside. */
+static void members_need(struct sb_sandbox_members *m, const struct sb_stack_spec *sp)
+{
+	const struct sb_loop_spec *ls = &sp->devices.loop;
+	unsigned n;
+
+	if (sp->devices.kind != SB_DEVICES_LOOP)
+		return;
+	n = ls->count < SB_SANDBOX_MAX_UBD ? ls->count : SB_SANDBOX_MAX_UBD;
+	if (!m->dir[0] || (uint64_t)n * ls->size > (uint64_t)m->count * m->size)
+		snprintf(m->dir, sizeof(m->dir), "%s", ls->dir);
+	if (n > m->count)
+		m->count = n;
+	if (ls->size > m->size)
+		m->size = ls->size;
+}
+
+/* --stack NAME: one expansion of a matrix (stackbench fleet --spread deals
+ * them out one by one); the others are dropped (specs are plain values). */
+static void only_keep(struct sb_spec_list *l, const char *name)
+{
+	unsigned i, k = 0;
+
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(l->items[i].name, name))
+			l->items[k++] = l->items[i];
+	l->n = k;
+}
+
+/* Load every stack file (keeping only --stack's stack if given) and gather
+ * what they need of the kernel, whether any uses real disks, and the
+ * sandbox members they need. */
+static int load_lists(const struct sb_run_ctx *ctx, struct sb_spec_list *lists,
+		      struct sb_kernel_needs *needs, bool *has_disks,
+		      struct sb_sandbox_members *members, unsigned *total, struct sb_err *err)
+{
+	unsigned i, j;
+	int rc;
+
+	for (i = 0; i < ctx->nfiles; i++) {
+		rc = sb_spec_load(ctx->files[i], ctx->sets, ctx->nsets, &lists[i], err);
+		if (rc < 0)
+			return rc;
+		if (ctx->only_stack)
+			only_keep(&lists[i], ctx->only_stack);
+		for (j = 0; j < lists[i].n; j++) {
+			const struct sb_stack_spec *sp = &lists[i].items[j];
+			sb_stack_needs(sp, needs);
+			*has_disks |= sp->devices.kind == SB_DEVICES_DISKS;
+			members_need(members, sp);
+		}
+		*total += lists[i].n;
+	}
+	return 0;
+}
+
+/* Run every stack in turn until a signal stops the run; the first failure
+ * is the run's error, the others are warned about. */
+static int run_all(const struct sb_run_ctx *ctx, struct sb_spec_list *lists, unsigned total,
+		   struct json_object *ceilings, struct json_object **results, char **paths,
+		   unsigned *nres, unsigned *nfail, struct sb_err *err)
+{
+	unsigned i, j, k = 0;
+	int rc = 0;
+
+	for (i = 0; i < ctx->nfiles; i++) {
+		for (j = 0; j < lists[i].n; j++) {
+			struct sb_err e1 = { 0 };
+			unsigned got = 0;
+			int r;
+
+			k++;
+			if (*ctx->stop) {
+				if (!rc)
+					rc = sb_err_set(err, -EINTR, "interrupted before stack %s", lists[i].items[j].name);
+				break;
+			}
+			sb_info("[%u/%u] %s", k, total, lists[i].items[j].name);
+			sb_progress_context(SB_PROGRESS_RUN, "[stack %u of %u] %s", k, total,
+					    lists[i].items[j].name);
+			r = sb_run_stack(ctx, &lists[i].items[j], ceilings, &results[*nres], &paths[*nres], &got, &e1);
+			sb_progress_done();
+			sb_progress_context(SB_PROGRESS_RUN, NULL);
+			if (r < 0) {
+				(*nfail)++;
+				sb_warn("%s: %s", lists[i].items[j].name, e1.msg);
+				if (!rc) {
+					rc = r;
+					*err = e1;
+				}
+			} else {
+				*nres += got;   /* the local row and one per export target */
+			}
+		}
+	}
+	return rc;
+}
+
+/* The comparison table, and the chart and HTML report if asked; a failure
+ * here becomes the run's error only if nothing failed before (*rc == 0). */
+static void render_results(const struct sb_run_ctx *ctx, struct json_object **results, char **paths,
+			   unsigned nres, int *rc, struct sb_err *err)
+{
+	struct sb_err terr = { 0 };
+	int r = sb_table_render(results, nres, ctx->table, stdout, &terr);
+
+	if (r == 0 && ctx->chart)
+		r = sb_chart_write(results, nres, ctx->table, ctx->chart, &terr);
+	if (r == 0 && ctx->report) {
+		r = sb_html_write(results, (const char *const *)paths, nres, ctx->table, ctx->report, &terr);
+		if (r == 0)
+			sb_info("report written to %s", ctx->report);
+	}
+	if (r < 0 && !*rc) {
+		*rc = r;
+		*err = terr;
+	}
+}
+
+/* Here, in this kernel: the machine's ceiling, every stack, the table. */
+static int run_here(const struct sb_run_ctx *ctx, struct sb_spec_list *lists, unsigned total,
+		    struct sb_err *err)
+{
+	unsigned n = total * (1 + SB_EXPORT_MAX_TARGETS), i, nres = 0, nfail = 0;
+	struct json_object *ceilings = NULL;
+	struct json_object **results;
+	struct sb_run_signals sig;
+	char **paths;
+	int rc;
+
+	/* each stack: its row, and one per client mount with export */
+	results = calloc(n, sizeof(*results));
+	paths = calloc(n, sizeof(*paths));
+	if (!results || !paths) {
+		rc = sb_err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	sb_run_listen(ctx, &sig);
+	/* The machine's own ceiling per suite, for bound_by_machine marks. */
+	if (ctx->bench && !*ctx->stop) {
+		struct sb_err cerr = { 0 };
+
+		if (sb_ceiling_measure(lists, ctx->nfiles, &ceilings, &cerr) < 0)
+			sb_warn("%s; figures are not checked against the machine's ceiling", cerr.msg);
+	}
+	rc = run_all(ctx, lists, total, ceilings, results, paths, &nres, &nfail, err);
+	sb_run_unlisten(&sig);
+
+	if (nres)
+		render_results(ctx, results, paths, nres, &rc, err);
+	if (nfail)
+		sb_info("%u of %u stacks failed", nfail, total);
+out:
+	if (ceilings)
+		json_object_put(ceilings);
+	for (i = 0; results && i < nres; i++)
+		json_object_put(results[i]);
+	free(results);
+	for (i = 0; paths && i < n; i++)
+		free(paths[i]);
+	free(paths);
+	return rc;
+}
+
+int sb_run(const struct sb_run_ctx *ctx, struct sb_err *err)
+{
+	struct sb_spec_list *lists;
+	bool has_disks = false, use_sandbox = false;
+	struct sb_kernel_needs needs = { 0 };
+	struct sb_sandbox_members members = { 0 };
+	unsigned i, total = 0;
+	int rc, code;
+
+	lists = calloc(ctx->nfiles, sizeof(*lists));
+	if (!lists)
+		return sb_err_set(err, -ENOMEM, "out of memory");
+	rc = load_lists(ctx, lists, &needs, &has_disks, &members, &total, err);
+	if (rc < 0)
+		goto out;
+	if (ctx->only_stack && !total) {
+		rc = sb_err_set(err, -EINVAL, "--stack %s: no stack of that name in the files given",
+				ctx->only_stack);
+		goto out;
+	}
+	rc = sb_sandbox_decide(ctx->sandbox, ctx->in_sandbox, &needs, has_disks, &use_sandbox, err);
+	if (rc < 0)
+		goto out;
+	announce_cost(ctx, lists);
+	if (use_sandbox) {
+		rc = sb_sandbox_rerun(ctx->argc, ctx->argv, &members, &code, err);
+		if (rc == 0)
+			rc = code;  /* the exit code of the run inside, carried back */
+	} else {
+		rc = run_here(ctx, lists, total, err);
+	}
+out:
+	for (i = 0; i < ctx->nfiles; i++)
+		sb_spec_list_free(&lists[i]);
+	free(lists);
+	return rc;
+}

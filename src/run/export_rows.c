@@ -9,18 +9,8 @@
 #include "bench/suite.h"
 #include "export/export.h"
 #include "report/results.h"
+#include "run/run_int.h"
 #include "util/log.h"
-
-static void add_error(struct json_object *res, const char *msg)
-{
-	struct json_object *arr;
-
-	if (!json_object_object_get_ex(res, "errors", &arr)) {
-		arr = json_object_new_array();
-		json_object_object_add(res, "errors", arr);
-	}
-	json_object_array_add(arr, json_object_new_string(msg));
-}
 
 static const struct sb_layer *export_layer(const struct sb_stack *s)
 {
@@ -345,7 +335,7 @@ int sb_export_rows_run(struct sb_stack *s, unsigned repeat, struct json_object *
 		if (rc == 0)
 			rc = local_again(s, repeat, local, t[i].name, &next, stop, err);
 		if (rc < 0) {
-			add_error(res, err->msg);
+			sb_run_results_add_error(res, err->msg);
 			break;
 		}
 		snprintf(next_what, sizeof(next_what), "local again after %s", t[i].name);

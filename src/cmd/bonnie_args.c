@@ -78,6 +78,23 @@ static unsigned split(char *s, char **f, unsigned max)
 	return t ? max + 1 : n;
 }
 
+/* One ":"-field of -s or -n: a number (units conv) in lo..hi, or for a
+ * chunk (lo 0) a power of two in 256..1m; what names it in the message. */
+static int field(char opt, const char *s, const char *conv, int64_t lo, int64_t hi, const char *what,
+		 int64_t *out, struct sb_err *err)
+{
+	int rc = bnum(opt, s, conv, false, out, err);
+
+	if (rc < 0)
+		return rc;
+	if (lo == 0 && !pow2_chunk(*out))
+		return sb_err_set(err, -EINVAL, "-%c: chunk %s is not a power of two in 256..1m", opt, s);
+	if (lo > 0 && (*out < lo || *out > hi))
+		return sb_err_set(err, -EINVAL, "-%c: %s %s is out of range %lld..%lld", opt, s, what,
+				  (long long)lo, (long long)hi);
+	return 0;
+}
+
 static int parse_s(struct sb_bonnie_args *a, char *arg, struct sb_err *err)
 {
 	char *f[4];
@@ -91,27 +108,15 @@ static int parse_s(struct sb_bonnie_args *a, char *arg, struct sb_err *err)
 		return rc;
 	a->size_set = true;
 	a->no_io = a->size == 0;
-	if (n > 1) {
-		if ((rc = bnum('s', f[1], "k", false, &v, err)) < 0)
-			return rc;
-		if (!pow2_chunk(v))
-			return sb_err_set(err, -EINVAL, "-s: chunk %s is not a power of two in 256..1m", f[1]);
-		a->chunk = (uint64_t)v;
-	}
-	if (n > 2) {
-		if ((rc = bnum('s', f[2], "k", false, &v, err)) < 0)
-			return rc;
-		if (v < 1 || v > (1 << 30))
-			return sb_err_set(err, -EINVAL, "-s: %s seeks is out of range 1..1g", f[2]);
-		a->seeks = (uint32_t)v;
-	}
-	if (n > 3) {
-		if ((rc = bnum('s', f[3], NULL, false, &v, err)) < 0)
-			return rc;
-		if (v < 1 || v > 1000)
-			return sb_err_set(err, -EINVAL, "-s: %s seek processes is out of range 1..1000", f[3]);
-		a->procs = (uint32_t)v;
-	}
+	if (n > 1 && (rc = field('s', f[1], "k", 0, 0, "", &v, err)) < 0)
+		return rc;
+	a->chunk = n > 1 ? (uint64_t)v : a->chunk;
+	if (n > 2 && (rc = field('s', f[2], "k", 1, 1 << 30, "seeks", &v, err)) < 0)
+		return rc;
+	a->seeks = n > 2 ? (uint32_t)v : a->seeks;
+	if (n > 3 && (rc = field('s', f[3], NULL, 1, 1000, "seek processes", &v, err)) < 0)
+		return rc;
+	a->procs = n > 3 ? (uint32_t)v : a->procs;
 	return 0;
 }
 
@@ -136,20 +141,12 @@ static int parse_n(struct sb_bonnie_args *a, char *arg, struct sb_err *err)
 		return rc;
 	if (a->fmax != -1 && a->fmax != -2 && (a->fmax < a->fmin || a->fmax < 0))
 		return sb_err_set(err, -EINVAL, "-n: MAX %s is below MIN or negative (-1 links, -2 symlinks)", f[1]);
-	if (n > 3) {
-		if ((rc = bnum('n', f[3], "k", false, &v, err)) < 0)
-			return rc;
-		if (v < 1 || v >= 100000)
-			return sb_err_set(err, -EINVAL, "-n: %s directories: bonnie++ takes 1..99,999", f[3]);
-		a->dirs = (uint32_t)v;
-	}
-	if (n > 4) {
-		if ((rc = bnum('n', f[4], "kmg", false, &v, err)) < 0)
-			return rc;
-		if (!pow2_chunk(v))
-			return sb_err_set(err, -EINVAL, "-n: chunk %s is not a power of two in 256..1m", f[4]);
-		a->fchunk = (uint64_t)v;
-	}
+	if (n > 3 && (rc = field('n', f[3], "k", 1, 99999, "directories", &v, err)) < 0)
+		return rc;
+	a->dirs = n > 3 ? (uint32_t)v : a->dirs;
+	if (n > 4 && (rc = field('n', f[4], "kmg", 0, 0, "", &v, err)) < 0)
+		return rc;
+	a->fchunk = n > 4 ? (uint64_t)v : a->fchunk;
 	return 0;
 }
 

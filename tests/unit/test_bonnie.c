@@ -100,7 +100,7 @@ static void test_refused(void **state)
 	refused("-d /x -s 0 -n 0", "no test left");
 	refused("-d /x -n 1:10:20", "below MIN");
 	refused("-d /x -s 16:1000", "not a power of two");
-	refused("-d /x -n 1:0:0:0", "1..99,999");
+	refused("-d /x -n 1:0:0:0", "directories is out of range 1..99999");
 	refused("-d /x -n 30000", "not enough RAM");
 	refused("-d /x -n 1:4q", "unknown unit");
 	refused("-d /x -s 16 -r 16", "double RAM");

@@ -78,14 +78,16 @@ static unsigned split(char *s, char **f, unsigned max)
 	return t ? max + 1 : n;
 }
 
-/* One ":"-field of -s or -n: a number (units conv) in lo..hi, or for a
- * chunk (lo 0) a power of two in 256..1m; what names it in the message. */
-static int field(char opt, const char *s, const char *conv, int64_t lo, int64_t hi, const char *what,
-		 int64_t *out, struct sb_err *err)
+/* Field i of the n ":"-fields f of -s or -n, when given (else *out is
+ * left as it is): a number (units conv) in lo..hi, or for a chunk (lo 0) a
+ * power of two in 256..1m; what names it in the message. */
+static int field(char opt, char **f, unsigned n, unsigned i, const char *conv, int64_t lo, int64_t hi,
+		 const char *what, int64_t *out, struct sb_err *err)
 {
-	int rc = bnum(opt, s, conv, false, out, err);
+	const char *s = i < n ? f[i] : NULL;
+	int rc = s ? bnum(opt, s, conv, false, out, err) : 0;
 
-	if (rc < 0)
+	if (rc < 0 || !s)
 		return rc;
 	if (lo == 0 && !pow2_chunk(*out))
 		return sb_err_set(err, -EINVAL, "-%c: chunk %s is not a power of two in 256..1m", opt, s);
@@ -99,7 +101,7 @@ static int parse_s(struct sb_bonnie_args *a, char *arg, struct sb_err *err)
 {
 	char *f[4];
 	unsigned n = split(arg, f, 4);
-	int64_t v;
+	int64_t chunk = (int64_t)a->chunk, seeks = a->seeks, procs = a->procs;
 	int rc;
 
 	if (n == 0 || n > 4)
@@ -108,15 +110,13 @@ static int parse_s(struct sb_bonnie_args *a, char *arg, struct sb_err *err)
 		return rc;
 	a->size_set = true;
 	a->no_io = a->size == 0;
-	if (n > 1 && (rc = field('s', f[1], "k", 0, 0, "", &v, err)) < 0)
+	if ((rc = field('s', f, n, 1, "k", 0, 0, "", &chunk, err)) < 0 ||
+	    (rc = field('s', f, n, 2, "k", 1, 1 << 30, "seeks", &seeks, err)) < 0 ||
+	    (rc = field('s', f, n, 3, NULL, 1, 1000, "seek processes", &procs, err)) < 0)
 		return rc;
-	a->chunk = n > 1 ? (uint64_t)v : a->chunk;
-	if (n > 2 && (rc = field('s', f[2], "k", 1, 1 << 30, "seeks", &v, err)) < 0)
-		return rc;
-	a->seeks = n > 2 ? (uint32_t)v : a->seeks;
-	if (n > 3 && (rc = field('s', f[3], NULL, 1, 1000, "seek processes", &v, err)) < 0)
-		return rc;
-	a->procs = n > 3 ? (uint32_t)v : a->procs;
+	a->chunk = (uint64_t)chunk;
+	a->seeks = (uint32_t)seeks;
+	a->procs = (uint32_t)procs;
 	return 0;
 }
 
@@ -141,12 +141,14 @@ static int parse_n(struct sb_bonnie_args *a, char *arg, struct sb_err *err)
 		return rc;
 	if (a->fmax != -1 && a->fmax != -2 && (a->fmax < a->fmin || a->fmax < 0))
 		return sb_err_set(err, -EINVAL, "-n: MAX %s is below MIN or negative (-1 links, -2 symlinks)", f[1]);
-	if (n > 3 && (rc = field('n', f[3], "k", 1, 99999, "directories", &v, err)) < 0)
+	v = a->dirs;
+	if ((rc = field('n', f, n, 3, "k", 1, 99999, "directories", &v, err)) < 0)
 		return rc;
-	a->dirs = n > 3 ? (uint32_t)v : a->dirs;
-	if (n > 4 && (rc = field('n', f[4], "kmg", 0, 0, "", &v, err)) < 0)
+	a->dirs = (uint32_t)v;
+	v = (int64_t)a->fchunk;
+	if ((rc = field('n', f, n, 4, "kmg", 0, 0, "", &v, err)) < 0)
 		return rc;
-	a->fchunk = n > 4 ? (uint64_t)v : a->fchunk;
+	a->fchunk = (uint64_t)v;
 	return 0;
 }
 

@@ -4,7 +4,8 @@
 # this machine's own root filesystem (hostfs). Exit status is the command's.
 #   scripts/uml-run.sh [--mem 2G] [--ubd N:SIZE[:sparse]] -- CMD [ARGS...]
 # --ubd N:SIZE attaches N scratch files of SIZE (preallocated with
-# fallocate unless :sparse; in the temp dir, removed afterwards) as UML
+# fallocate, and then without discard so they stay so, unless :sparse; in
+# the temp dir, removed afterwards) as UML
 # block devices /dev/ubda.. and tells stackbench inside to use them as
 # members (SB_UBD_MEMBERS), as its own sandbox runner does.
 # The working directory is kept. Output goes to this terminal (stdout and
@@ -59,7 +60,13 @@ if [ -n "$ubd" ]; then
 		else
 			fallocate -l "$size" "$tmp/ubd$i"
 		fi || { echo "uml-run: cannot create $tmp/ubd$i ($size)" >&2; exit 1; }
-		ubdargs+=("ubd${i}=$tmp/ubd$i")
+		# preallocated ones without discard ('t'), as stackbench's own
+		# runner: ubd punches a discard into the file (mkfs discards)
+		if [ "${how:-}" = sparse ]; then
+			ubdargs+=("ubd${i}=$tmp/ubd$i")
+		else
+			ubdargs+=("ubd${i}t=$tmp/ubd$i")
+		fi
 		members="$members${members:+,}/dev/ubd$(printf "\\$(printf %03o $((97 + i)))")"
 	done
 	export SB_UBD_MEMBERS=$members

@@ -333,12 +333,12 @@ static const char *loop_device_path(const struct sb_layer *l)
 	char back[PATH_MAX];
 
 	if (ubd)
-		return "UML block devices (ubd) backed by preallocated files on the host";
+		return "UML block devices (ubd) without discard, backed by preallocated files on the host";
 	if (l->ndev)
 		loop_backing(l->dev[0], back, sizeof(back));
 	if (l->ndev && !strncmp(back, "/dev/ubd", 8))
-		return "loop devices with direct I/O on UML block devices (ubd) backed by preallocated "
-		       "files on the host";
+		return "loop devices with direct I/O on UML block devices (ubd) without discard, backed "
+		       "by preallocated files on the host";
 	if (sb_sandbox_inside(false))
 		return "loop devices on files of the host's filesystem seen through hostfs (UML)";
 	return "loop devices on files";

@@ -73,8 +73,8 @@ static struct json_object *outer_host(void)
 static const char *device_path(bool uml)
 {
 	if (uml && getenv("SB_UBD_MEMBERS"))
-		return "members are UML block devices (ubd) backed by preallocated files on the outer "
-		       "host's filesystem; a loop device with direct I/O on each where a stack asks for "
+		return "members are UML block devices (ubd) without discard, backed by preallocated files "
+		       "on the outer host's filesystem; a loop device with direct I/O on each where a stack asks for "
 		       "other than 512-byte sectors";
 	if (uml)
 		return "members are loop devices on files of the outer host's filesystem seen through "

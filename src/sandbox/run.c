@@ -8,7 +8,7 @@
  * umid directory (uml_dir=, so nothing is left in ~/.uml) and, afterwards,
  * the job's exit status (the kernel's own exit status does not carry it).
  * The stacks' members are preallocated host files given to the kernel as
- * its block devices (ubdN=FILE). linux.uml runs in its own process group,
+ * its block devices without discard (ubdNt=FILE). linux.uml runs in its own process group,
  * dies with us (PR_SET_PDEATHSIG) and a guardian kills its group and
  * removes the files should we be killed; its console (tty0) is on one pipe
  * and tty1 on another; uml-init.sh sends the job's stdout to the console
@@ -132,9 +132,14 @@ static void child_exec(const struct uml_run *r, int out, int errw, int diag, boo
 	ARG("con1=null,fd:3");
 	ARG("umid=%s", r->rec.umid);
 	ARG("uml_dir=%s/uml", r->rec.dir);
-	/* The members: host files as the kernel's block devices ubda.. */
+	/* The members: host files as the kernel's block devices ubda..,
+	 * without discard ('t'): ubd turns a discard or write-zeroes into a
+	 * hole punched in the file, so mkfs (which discards the whole device
+	 * by default) made the preallocated files sparse again and the first
+	 * writes after each build paid the host's allocation (docs/sandbox.md,
+	 * "Preallocation"). A disk keeps its blocks. */
 	for (i = 0; i < r->members; i++)
-		ARG("ubd%u=%s/ubd%u", i, r->rec.members_dir, i);
+		ARG("ubd%ut=%s/ubd%u", i, r->rec.members_dir, i);
 	ARG("init=%s", r->init);
 	/* Unknown name=value parameters become init's environment. */
 	ARG("SB_JOB=%s/job", r->rec.dir);

@@ -14,9 +14,16 @@
 # this kernel both decrypt with generic AES on one CPU and measured the same
 # within the noise, docs/sandbox.md "dd in the throwaway kernel"), bonnie
 # LUKS <= EXT4 + 3 % (bonnie in UML is bound by UML's per-call cost).
+#  - reports, for each dd figure, the first repetition against the median of
+#    the others (a slow first repetition was the members' files punched
+#    sparse by mkfs's discard: docs/sandbox.md "Preallocation") and the
+#    scatter of the passes inside each repetition.
 #   tests/bench/helios_relations.sh [RESULTS-DIR]
 # Environment: STACKBENCH_BIN (default build/stackbench), HELIOS_REPEAT (3),
-# HELIOS_LOOP_SIZE (1GiB), HELIOS_BENCH_SIZE (256MiB) to shrink it.
+# HELIOS_LOOP_SIZE (1GiB), HELIOS_BENCH_SIZE (256MiB) to shrink it,
+# HELIOS_LOOP_DIR (/var/tmp: where the member files go, e.g. a tmpfs to
+# take the host's disk out), HELIOS_REPORT_ONLY=1 (no run: report on the
+# results already in RESULTS-DIR).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${STACKBENCH_BIN:-$root/build/stackbench}
@@ -24,22 +31,25 @@ out=${1:-$(mktemp -d /tmp/sb-helios.XXXXXX)}
 repeat=${HELIOS_REPEAT:-3}
 loop_size=${HELIOS_LOOP_SIZE:-1GiB}
 bench_size=${HELIOS_BENCH_SIZE:-256MiB}
-work=$(mktemp -d /var/tmp/sb-helios-loops.XXXXXX)
-trap 'rm -rf "$work"' EXIT
-mkdir -p "$out"
-t0=$(date +%s)
-echo "helios_relations: 5 stacks, [bonnie, dd], --repeat $repeat, members $loop_size, bench $bench_size -> $out"
-"$bin" build-and-test --repeat "$repeat" --results "$out" \
-	--set "devices.loop.size=$loop_size" --set "devices.loop.dir=$work" \
-	--set "bench.size=$bench_size" --set 'bench.suites=[bonnie, dd]' --set bench.per_layer=false \
-	"$root"/stacks/{omv-ext4-lvm,ext4,luks512,luks4096,luks4096-cesa}.yml
-rc=$?
-echo "helios_relations: build-and-test exit $rc after $(( $(date +%s) - t0 )) s (load average: $(cut -d' ' -f1-3 /proc/loadavg))"
-[ $rc -eq 0 ] || { echo "FAIL: build-and-test failed"; exit 1; }
+if [ "${HELIOS_REPORT_ONLY:-}" != 1 ]; then
+	work=$(mktemp -d "${HELIOS_LOOP_DIR:-/var/tmp}/sb-helios-loops.XXXXXX")
+	trap 'rm -rf "$work"' EXIT
+	mkdir -p "$out"
+	t0=$(date +%s)
+	echo "helios_relations: 5 stacks, [bonnie, dd], --repeat $repeat, members $loop_size in $work, bench $bench_size -> $out (load average: $(cut -d' ' -f1-3 /proc/loadavg))"
+	"$bin" build-and-test --repeat "$repeat" --results "$out" \
+		--set "devices.loop.size=$loop_size" --set "devices.loop.dir=$work" \
+		--set "bench.size=$bench_size" --set 'bench.suites=[bonnie, dd]' --set bench.per_layer=false \
+		"$root"/stacks/{omv-ext4-lvm,ext4,luks512,luks4096,luks4096-cesa}.yml
+	rc=$?
+	echo "helios_relations: build-and-test exit $rc after $(( $(date +%s) - t0 )) s (load average: $(cut -d' ' -f1-3 /proc/loadavg))"
+	[ $rc -eq 0 ] || { echo "FAIL: build-and-test failed"; exit 1; }
+fi
 python3 - "$out" <<'PY'
 import glob, json, os, statistics, sys
 rows = {}
 passes = {}
+reps = {}
 dmread = {}
 bound = []
 host = None
@@ -52,6 +62,8 @@ for p in glob.glob(os.path.join(sys.argv[1], "*.json")):
             if j.get("job options", {}).get("rw") == "read":
                 dmread.setdefault(name, []).extend(d for d in j.get("disk_util", []) if d.get("name", "").startswith("dm-"))
         for k, f in s.get("figures", {}).items():
+            if isinstance(f, dict) and "value" in f and s["suite"] == "dd":
+                reps.setdefault((name, k), []).append((s.get("repetition", 0), f["value"], f.get("passes") or []))
             if isinstance(f, dict) and "value" in f:
                 rows.setdefault(name, {}).setdefault((s["suite"], k), []).append(f["value"])
                 if s["suite"] == "dd" and f.get("passes"):
@@ -90,6 +102,17 @@ for k in ("write", "read"):
             line += "; of all passes: %.3f (4096 n=%d, 512 n=%d)" % (statistics.median(pa) / statistics.median(pb), len(pa), len(pb))
         line += "; %s the issue's 0.97" % ("at or above" if r >= 0.97 else "below")
         print(line)
+# The first repetition against the others (it ran right after the stack was
+# built), and how far the passes inside one repetition scatter.
+for st in ("omv-ext4-lvm", "ext4", "luks512", "luks4096", "luks4096-cesa"):
+    for k in ("write", "read"):
+        rr = sorted(reps.get((st, k), []))
+        if len(rr) < 2: continue
+        first, later = rr[0][1], statistics.median(v for _, v, _ in rr[1:])
+        scat = ["+-%.0f %%" % (50 * (max(p) - min(p)) / statistics.median(p)) for _, _, p in rr if p]
+        print("report: %-14s dd.%-5s repetitions %s: the first = %.2f x the later ones' median; passes %s, their scatter %s" % (
+            st, k, " / ".join("%.0f" % v for _, v, _ in rr), first / later,
+            "/".join(str(len(p)) for _, _, p in rr), " ".join(scat)))
 # Where a LUKS read's time goes: the dm-crypt mapping's wait per request
 # (decryption in the kernel; the ubd members below answer in ~0.1 ms).
 for st in ("luks512", "luks4096"):

@@ -2,6 +2,8 @@
  * host info. The same binary doubles as the probe that
  * tests/integration/host/sandbox_rerun.sh boots in the throwaway kernel:
  *   test_sandbox rerun ARGS...      sb_sandbox_rerun(ARGS), exit with its code
+ *   test_sandbox rerun-members N SIZE DIR ARGS...   the same with N member
+ *                                   files of SIZE bytes under DIR
  *   test_sandbox --in-sandbox ...   (what runs inside) echo what it sees */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +16,11 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 
 #include "sandbox/sandbox.h"
 #include "util/log.h"
@@ -175,6 +182,60 @@ static void test_probe_consistent(void **state)
 	assert_true(f.release[0] != '\0');
 }
 
+/* Discard each whole member, as mkfs does to a device that takes it:
+ * "punch /dev/ubda: discard <result>". */
+static void punch_members(void)
+{
+	const char *e = getenv("SB_UBD_MEMBERS");
+	char buf[1024], *save = NULL, *d;
+
+	snprintf(buf, sizeof(buf), "%s", e ? e : "");
+	for (d = strtok_r(buf, ",", &save); d; d = strtok_r(NULL, ",", &save)) {
+		uint64_t range[2] = { 0, 0 };
+		int fd = open(d, O_RDWR | O_CLOEXEC), rd;
+
+		if (fd < 0 || ioctl(fd, BLKGETSIZE64, &range[1]) < 0) {
+			printf("punch %s: cannot open: %s\n", d, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			continue;
+		}
+		rd = ioctl(fd, BLKDISCARD, range) < 0 ? errno : 0;
+		fsync(fd);
+		printf("punch %s: discard %s\n", d, rd ? strerror(rd) : "done");
+		close(fd);
+	}
+}
+
+/* The member files' allocation as the host has it (seen through hostfs):
+ * "allocated ubd0 100%" for each file ubd* in DIR's .sb-sandbox-* dirs. */
+static void allocated(const char *dir)
+{
+	char pat[4096];
+	glob_t g;
+	int fd;
+
+	/* hostfs keeps what it stat'ed: drop dentries and inodes first */
+	fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, "2\n", 2) != 2)
+		printf("allocated: cannot drop the dentry cache: %s\n", strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	snprintf(pat, sizeof(pat), "%s/.sb-sandbox-*/ubd*", dir);
+	if (glob(pat, 0, NULL, &g) != 0) {
+		printf("allocated: no member files match %s\n", pat);
+		return;
+	}
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		struct stat st;
+
+		if (stat(g.gl_pathv[i], &st) == 0 && st.st_size > 0)
+			printf("allocated %s %lld%%\n", strrchr(g.gl_pathv[i], '/') + 1,
+			       (long long)((uint64_t)st.st_blocks * 512 * 100 / (uint64_t)st.st_size));
+	}
+	globfree(&g);
+}
+
 /* Inside the throwaway kernel: report what we see, in a way the host test
  * can check byte for byte. */
 static int echo_mode(int argc, char **argv)
@@ -208,7 +269,11 @@ static int echo_mode(int argc, char **argv)
 		else if (!strncmp(a, "exit=", 5)) {
 			fflush(stdout);
 			return atoi(a + 5);
-		} else if (!strcmp(a, "sleep"))
+		} else if (!strcmp(a, "punch"))
+			punch_members();
+		else if (!strncmp(a, "allocated=", 10))
+			allocated(a + 10);
+		else if (!strcmp(a, "sleep"))
 			sleep(3600);
 		else
 			printf("arg '%s'\n", a);
@@ -240,6 +305,20 @@ int main(int argc, char **argv)
 		int code, rc;
 
 		rc = sb_sandbox_rerun(argc - 2, argv + 2, NULL, &code, &err);
+		if (rc < 0) {
+			fprintf(stderr, "test_sandbox: %s\n", err.msg);
+			return 100;
+		}
+		return code;
+	}
+	if (argc > 4 && !strcmp(argv[1], "rerun-members")) {
+		struct sb_sandbox_members m = { .count = (unsigned)atoi(argv[2]),
+						.size = strtoull(argv[3], NULL, 10) };
+		struct sb_err err = { 0 };
+		int code, rc;
+
+		snprintf(m.dir, sizeof(m.dir), "%s", argv[4]);
+		rc = sb_sandbox_rerun(argc - 5, argv + 5, &m, &code, &err);
 		if (rc < 0) {
 			fprintf(stderr, "test_sandbox: %s\n", err.msg);
 			return 100;

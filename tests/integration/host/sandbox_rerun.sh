@@ -104,4 +104,22 @@ grep -q "STACKBENCH_UML_INIT: refusing to run $dir/linux.uml as root: it is owne
 rm -f "$dir/linux.uml"
 echo "kernel/init: a replaceable one is refused (exit 5)"
 
+# 5. Members stay preallocated: a discard of a whole member (as mkfs does) must not punch holes in its host file, or every build makes the
+# preallocated files sparse again and the first benchmark after it pays the
+# host's block allocation (the dd suite's slow first repetition).
+mkdir -p "$dir/members"
+"$probe" rerun-members 2 $((64 << 20)) "$dir/members" allocated="$dir/members" punch \
+	allocated="$dir/members" > "$dir/m.out" 2> "$dir/m.err"
+rc=$?
+[ $rc -eq 0 ] || fail "members: exit $rc: $(cat "$dir/m.err")"
+grep -q '^punch /dev/ubda: discard Operation not supported' "$dir/m.out" ||
+	fail "members: a discard of /dev/ubda was not refused: $(grep '^punch' "$dir/m.out")"
+want=$(printf 'allocated ubd0 100%%\nallocated ubd1 100%%\n')
+got=$(grep '^allocated' "$dir/m.out")
+[ "$got" = "$want"$'\n'"$want" ] ||
+	fail "members: host files not fully allocated before and after the punch: $(tr '\n' ';' < "$dir/m.out")"
+[ -z "$(ls -A "$dir/members")" ] || fail "members: files left in $dir/members: $(ls -A "$dir/members")"
+leftovers
+echo "members: preallocated, and a whole-device discard leaves them so"
+
 exit $((errors > 0))

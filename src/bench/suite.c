@@ -91,11 +91,16 @@ void sb_suite_note(struct sb_suite_ctx *c, const char *fmt, ...)
 	json_object_array_add(c->notes, json_object_new_string(buf));
 }
 
+bool sb_suite_drops_caches(void)
+{
+	return !getenv("STACKBENCH_NO_DROP_CACHES");
+}
+
 void sb_suite_drop_caches(struct sb_suite_ctx *c)
 {
 	int fd;
 
-	if (getenv("STACKBENCH_NO_DROP_CACHES")) {
+	if (!sb_suite_drops_caches()) {
 		/* only for side-by-side runs against tools that never drop (bonnie++):
 		 * nor sync() between phases, which bonnie++ does not do either */
 		sb_suite_note(c, "page cache NOT dropped before reads (STACKBENCH_NO_DROP_CACHES set)");

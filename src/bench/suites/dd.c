@@ -103,7 +103,7 @@ static void dd_params(struct sb_suite_ctx *c, unsigned n, uint64_t write_ns)
 	json_object_object_add(c->params, "passes", json_object_new_int((int)n));
 	json_object_object_add(c->params, "pass_rule", json_object_new_string(rule));
 	json_object_object_add(c->params, "pass_prep", json_object_new_string(
-		getenv("STACKBENCH_NO_DROP_CACHES") ?
+		!sb_suite_drops_caches() ?
 		"before each write and each read: nothing (STACKBENCH_NO_DROP_CACHES set: no sync, "
 		"no cache drop); each pass writes a new file and removes it after its read" :
 		"before each write and each read: sync, then the page cache dropped; "

@@ -29,6 +29,9 @@ struct sb_suite_ctx {
 };
 
 /* sync + drop the page cache before a read phase; notes once if it cannot. */
+/* false when STACKBENCH_NO_DROP_CACHES is set (side-by-side with bonnie++):
+ * then sb_suite_drop_caches neither syncs nor drops */
+bool sb_suite_drops_caches(void);
 void sb_suite_drop_caches(struct sb_suite_ctx *c);
 void sb_suite_note(struct sb_suite_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* cpu_pct < 0 and latency_ns == 0 are left out */

@@ -12,14 +12,6 @@
 #include "run/run_int.h"
 #include "util/log.h"
 
-static const struct sb_layer *export_layer(const struct sb_stack *s)
-{
-	for (unsigned i = 0; i < s->nlayers; i++)
-		if (!strcmp(s->layers[i].ops->name, "export"))
-			return &s->layers[i];
-	return NULL;
-}
-
 static struct json_object *get(struct json_object *o, const char *k)
 {
 	struct json_object *v = NULL;
@@ -29,7 +21,7 @@ static struct json_object *get(struct json_object *o, const char *k)
 
 void sb_export_rows_mark_local(const struct sb_stack *s, struct json_object *local)
 {
-	const struct sb_layer *l = export_layer(s);
+	const struct sb_layer *l = sb_run_find_layer(s, "export");
 	struct json_object *o;
 
 	if (!l)
@@ -44,14 +36,13 @@ void sb_export_rows_mark_local(const struct sb_stack *s, struct json_object *loc
 /* A figure (MB/s) of the first suite named suite in res, or -1. */
 static double figure(struct json_object *res, const char *suite, const char *name)
 {
-	struct json_object *suites = get(res, "suites");
-	size_t i, n = suites ? json_object_array_length(suites) : 0;
+	size_t i, n = sb_results_nsuites(res);
 
 	for (i = 0; i < n; i++) {
-		struct json_object *su = json_object_array_get_idx(suites, i), *f;
-		const char *sn = json_object_get_string(get(su, "suite"));
+		struct json_object *su = sb_results_suite(res, i), *f;
+		const char *sn = sb_results_suite_name(su);
 
-		if (!sn || strcmp(sn, suite) || !(f = get(get(su, "figures"), name)) || !get(f, "value"))
+		if (!sn || strcmp(sn, suite) || !(f = get(sb_results_suite_figures(su), name)) || !get(f, "value"))
 			continue;
 		return json_object_get_double(get(f, "value"));
 	}
@@ -310,7 +301,7 @@ int sb_export_rows_run(struct sb_stack *s, unsigned repeat, struct json_object *
 		       struct json_object **out, unsigned max, unsigned *nout,
 		       volatile sig_atomic_t *stop, struct sb_err *err)
 {
-	const struct sb_layer *l = export_layer(s);
+	const struct sb_layer *l = sb_run_find_layer(s, "export");
 	const struct sb_export_target *t;
 	struct json_object *prev = local, *next = NULL;
 	unsigned n = sb_export_targets(l, &t), i;

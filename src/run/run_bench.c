@@ -14,7 +14,7 @@
 #include "report/table.h"
 #include "util/log.h"
 
-static const struct sb_layer *find_layer(const struct sb_stack *s, const char *name)
+const struct sb_layer *sb_run_find_layer(const struct sb_stack *s, const char *name)
 {
 	for (unsigned i = 0; i < s->nlayers; i++)
 		if (!strcmp(s->layers[i].ops->name, name))
@@ -25,7 +25,7 @@ static const struct sb_layer *find_layer(const struct sb_stack *s, const char *n
 /* faults.fail: the md layer's description after a suite (NULL if it fails). */
 static struct json_object *md_state(const struct sb_stack *s)
 {
-	const struct sb_layer *md = find_layer(s, "md");
+	const struct sb_layer *md = sb_run_find_layer(s, "md");
 	struct json_object *o = json_object_new_object();
 	struct sb_err e = { 0 };
 
@@ -43,7 +43,7 @@ static int degrade_begin(const struct sb_stack *s, const struct sb_stack_spec *s
 			 struct sb_degrade **deg, struct sb_err *err)
 {
 	const struct sb_fault_fail_spec *ff = &spec->faults.fail;
-	const struct sb_layer *md = find_layer(s, "md");
+	const struct sb_layer *md = sb_run_find_layer(s, "md");
 	int rc;
 
 	*deg = NULL;

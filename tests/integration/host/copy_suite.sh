@@ -74,13 +74,19 @@ assert "A backup of 2.0 TiB (2.199 TB, 2199023255552 bytes)" in txt, txt
 for tool in ("cp", "rsync", "curl"):
     line = [l for l in txt.splitlines() if re.match(r"\S+\s+%s\s" % tool, l)]
     assert line, (tool, txt)
-    # the first cell: photos in, "H h M min (N MB/s)" or "D d H h (...)"
-    m = re.search(r"(?:(\d+) d (\d+) h|(\d+) h (\d+) min) \((\d+) MB/s\)", line[0])
+    # the first cell: photos in, "D d H h", "H h M min" or (a fast copy,
+    # under an hour) "M min S s", then "(N MB/s)"
+    m = re.search(r"(?:(\d+) d (\d+) h|(\d+) h (\d+) min|(\d+) min (\d+) s) \((\d+) MB/s\)", line[0])
     assert m, line
     mbs = figs[f"{tool}_tree_in"]["value"]
-    assert int(m.group(5)) == round(mbs), (m.group(5), mbs)
+    assert int(m.group(7)) == round(mbs), (m.group(7), mbs)
     want_h = 2 * 2**40 / (mbs * 1e6) / 3600
-    got_h = int(m.group(1)) * 24 + int(m.group(2)) if m.group(1) else int(m.group(3)) + int(m.group(4)) / 60
+    if m.group(1):
+        got_h = int(m.group(1)) * 24 + int(m.group(2))
+    elif m.group(3):
+        got_h = int(m.group(3)) + int(m.group(4)) / 60
+    else:
+        got_h = int(m.group(5)) / 60 + int(m.group(6)) / 3600
     assert abs(got_h - want_h) <= max(0.02 * want_h, 1), (got_h, want_h)
 PY
 "$SB" compare --backup-size 2TiB --format json "$TMP/res" >/dev/null 2>&1

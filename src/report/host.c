@@ -66,6 +66,11 @@ static struct json_object *outer_host(void)
 		json_object_object_add(o, "cores", json_object_new_int64(strtoll(v, NULL, 10)));
 	if ((v = getenv("SB_OUTER_RAM_BYTES")))
 		json_object_object_add(o, "ram_bytes", json_object_new_int64(strtoll(v, NULL, 10)));
+	/* touched once before the boot (src/sandbox/memory.c) */
+	if ((v = getenv("SB_OUTER_MEM_TOUCHED_BYTES")))
+		json_object_object_add(o, "memory_touched_bytes", json_object_new_int64(strtoll(v, NULL, 10)));
+	if ((v = getenv("SB_OUTER_MEM_TOUCHED_SECONDS")))
+		json_object_object_add(o, "memory_touched_seconds", json_object_new_double(strtod(v, NULL)));
 	return o;
 }
 

@@ -121,7 +121,7 @@ static int load_lists(const struct sb_run_ctx *ctx, struct sb_spec_list *lists,
 /* Run every stack in turn until a signal stops the run; the first failure
  * is the run's error, the others are warned about. */
 static int run_all(const struct sb_run_ctx *ctx, struct sb_spec_list *lists, unsigned total,
-		   struct json_object *ceilings, struct json_object **results, char **paths,
+		   const struct sb_run_machine *m, struct json_object **results, char **paths,
 		   unsigned *nres, unsigned *nfail, struct sb_err *err)
 {
 	unsigned i, j, k = 0;
@@ -142,7 +142,7 @@ static int run_all(const struct sb_run_ctx *ctx, struct sb_spec_list *lists, uns
 			sb_info("[%u/%u] %s", k, total, lists[i].items[j].name);
 			sb_progress_context(SB_PROGRESS_RUN, "[stack %u of %u] %s", k, total,
 					    lists[i].items[j].name);
-			r = sb_run_stack(ctx, &lists[i].items[j], ceilings, &results[*nres], &paths[*nres], &got, &e1);
+			r = sb_run_stack(ctx, &lists[i].items[j], m, &results[*nres], &paths[*nres], &got, &e1);
 			sb_progress_done();
 			sb_progress_context(SB_PROGRESS_RUN, NULL);
 			if (r < 0) {
@@ -182,11 +182,55 @@ static void render_results(const struct sb_run_ctx *ctx, struct json_object **re
 }
 
 /* Here, in this kernel: the machine's ceiling, every stack, the table. */
+/* In the throwaway kernel, its free memory touched once (sandbox/memory.c:
+ * else the first stack's first writes pay the host's page allocation). */
+static struct json_object *guest_warm(void)
+{
+	struct sb_mem_touch w;
+	struct sb_err e = { 0 };
+	struct json_object *o;
+
+	if (sb_sandbox_guest_warm(&w, &e) < 0) {
+		sb_warn("%s; the first stack's figures may include the host's first allocation of this "
+			"kernel's memory", e.msg);
+		return NULL;
+	}
+	sb_info("sandbox: touched %.0f MiB of the kernel's %.0f MiB free memory in %.1f s, so no stack pays "
+		"the host's first allocation of it", w.bytes / 1048576.0, w.free_bytes / 1048576.0, w.ns / 1e9);
+	o = json_object_new_object();
+	json_object_object_add(o, "bytes", json_object_new_int64((int64_t)w.bytes));
+	json_object_object_add(o, "free_bytes", json_object_new_int64((int64_t)w.free_bytes));
+	json_object_object_add(o, "seconds", json_object_new_double(w.ns / 1e9));
+	return o;
+}
+
+/* Before the first stack: the guest's memory warmed (sandbox only), then
+ * the machine's own ceiling per suite, for bound_by_machine marks. */
+static void machine_measure(const struct sb_run_ctx *ctx, struct sb_spec_list *lists,
+			    struct sb_run_machine *m)
+{
+	struct sb_err cerr = { 0 };
+
+	if (ctx->in_sandbox)
+		m->guest_warm = guest_warm();
+	if (sb_ceiling_measure(lists, ctx->nfiles, &m->ceilings, &cerr) < 0)
+		sb_warn("%s; figures are not checked against the machine's ceiling", cerr.msg);
+}
+
+void sb_run_machine_mark(struct json_object *res, const struct sb_run_machine *m)
+{
+	struct json_object *host;
+
+	sb_ceiling_mark(res, m->ceilings);
+	if (m->guest_warm && json_object_object_get_ex(res, "host", &host))
+		json_object_object_add(host, "guest_memory_warmed", json_object_get(m->guest_warm));
+}
+
 static int run_here(const struct sb_run_ctx *ctx, struct sb_spec_list *lists, unsigned total,
 		    struct sb_err *err)
 {
 	unsigned n = total * (1 + SB_EXPORT_MAX_TARGETS), i, nres = 0, nfail = 0;
-	struct json_object *ceilings = NULL;
+	struct sb_run_machine machine = { 0 };
 	struct json_object **results;
 	struct sb_run_signals sig;
 	char **paths;
@@ -200,14 +244,9 @@ static int run_here(const struct sb_run_ctx *ctx, struct sb_spec_list *lists, un
 		goto out;
 	}
 	sb_run_listen(ctx, &sig);
-	/* The machine's own ceiling per suite, for bound_by_machine marks. */
-	if (ctx->bench && !*ctx->stop) {
-		struct sb_err cerr = { 0 };
-
-		if (sb_ceiling_measure(lists, ctx->nfiles, &ceilings, &cerr) < 0)
-			sb_warn("%s; figures are not checked against the machine's ceiling", cerr.msg);
-	}
-	rc = run_all(ctx, lists, total, ceilings, results, paths, &nres, &nfail, err);
+	if (ctx->bench && !*ctx->stop)
+		machine_measure(ctx, lists, &machine);
+	rc = run_all(ctx, lists, total, &machine, results, paths, &nres, &nfail, err);
 	sb_run_unlisten(&sig);
 
 	if (nres)
@@ -215,8 +254,10 @@ static int run_here(const struct sb_run_ctx *ctx, struct sb_spec_list *lists, un
 	if (nfail)
 		sb_info("%u of %u stacks failed", nfail, total);
 out:
-	if (ceilings)
-		json_object_put(ceilings);
+	if (machine.ceilings)
+		json_object_put(machine.ceilings);
+	if (machine.guest_warm)
+		json_object_put(machine.guest_warm);
 	for (i = 0; results && i < nres; i++)
 		json_object_put(results[i]);
 	free(results);
@@ -251,6 +292,7 @@ int sb_run(const struct sb_run_ctx *ctx, struct sb_err *err)
 		goto out;
 	announce_cost(ctx, lists);
 	if (use_sandbox) {
+		members.measure = ctx->bench;
 		rc = sb_sandbox_rerun(ctx->argc, ctx->argv, &members, &code, err);
 		if (rc == 0)
 			rc = code;  /* the exit code of the run inside, carried back */

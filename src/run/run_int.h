@@ -35,10 +35,19 @@ void sb_run_results_end(const struct sb_run_ctx *c, const char *name, int rc, st
  * build-and-test and `bench STACK` share. */
 int sb_run_measure(const struct sb_run_ctx *c, struct sb_stack *s, struct json_object *res,
 		   struct sb_err *err);
+/* What the run learned about the machine before the first stack, marked
+ * into every results file: each suite's ceiling on a RAM disk (NULL when
+ * not measured), and in the throwaway kernel how much of its free memory
+ * was touched once (NULL elsewhere; sandbox/memory.c says why). */
+struct sb_run_machine {
+	struct json_object *ceilings;
+	struct json_object *guest_warm;
+};
+void sb_run_machine_mark(struct json_object *res, const struct sb_run_machine *m);
 /* One stack, start to finish. On success out[0] holds its results and,
  * with export, out[1..] the client rows' (*nout in all, paths alike). */
 int sb_run_stack(const struct sb_run_ctx *c, const struct sb_stack_spec *spec,
-		 struct json_object *ceilings, struct json_object **out, char **path_out,
+		 const struct sb_run_machine *m, struct json_object **out, char **path_out,
 		 unsigned *nout, struct sb_err *err);
 
 #endif

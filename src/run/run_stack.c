@@ -80,7 +80,7 @@ static int stack_begin(const struct sb_run_ctx *c, const struct sb_stack_spec *s
 /* Everything measured on the built stack: the local row in res, and with
  * export one row per client mount in remote[0..*nremote). */
 static int stack_measure(const struct sb_run_ctx *c, struct sb_stack *s, struct sb_per_layer *pl,
-			 struct json_object *ceilings, struct json_object *res,
+			 const struct sb_run_machine *m, struct json_object *res,
 			 struct json_object **remote, unsigned *nremote, struct sb_err *err)
 {
 	const struct sb_stack_spec *spec = s->spec;
@@ -95,7 +95,7 @@ static int stack_measure(const struct sb_run_ctx *c, struct sb_stack *s, struct 
 	if (rc == 0 && c->bench && sb_export_spec_of(spec)->enabled)
 		rc = sb_export_rows_run(s, sb_run_repeat(c, spec), res, remote, SB_EXPORT_MAX_TARGETS,
 					nremote, c->stop, err);
-	sb_ceiling_mark(res, ceilings);
+	sb_run_machine_mark(res, m);
 	return rc;
 }
 
@@ -120,7 +120,7 @@ static void stack_teardown(struct sb_stack *s, struct json_object *res, int *rc,
 }
 
 int sb_run_stack(const struct sb_run_ctx *c, const struct sb_stack_spec *spec,
-		 struct json_object *ceilings, struct json_object **out, char **path_out,
+		 const struct sb_run_machine *m, struct json_object **out, char **path_out,
 		 unsigned *nout, struct sb_err *err)
 {
 	struct json_object *remote[SB_EXPORT_MAX_TARGETS] = { 0 };
@@ -139,12 +139,12 @@ int sb_run_stack(const struct sb_run_ctx *c, const struct sb_stack_spec *spec,
 		rc = sb_stack_build(s, &bc, err);
 	if (rc < 0)
 		goto out_free;   /* sb_stack_build already rolled back */
-	rc = stack_measure(c, s, &pl, ceilings, res, remote, &nremote, err);
+	rc = stack_measure(c, s, &pl, m, res, remote, &nremote, err);
 	stack_teardown(s, res, &rc, err);
 	sb_run_results_end(c, spec->name, rc, &res, out, path_out, err);
 	*nout = rc == 0;
 	for (i = 0; i < nremote; i++) {
-		sb_ceiling_mark(remote[i], ceilings);
+		sb_run_machine_mark(remote[i], m);
 		sb_run_results_end(c, sb_results_stack_name(remote[i]), rc, &remote[i],
 				   rc == 0 ? &out[*nout] : NULL, rc == 0 ? &path_out[*nout] : NULL, err);
 		*nout += rc == 0;

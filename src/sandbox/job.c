@@ -103,7 +103,7 @@ static void cpuinfo_get(const char *key, char *buf, size_t len)
 
 /* The machine the throwaway kernel runs on, for the results' host.outer:
  * inside, only UML's own view is visible ("UML", 1 CPU). */
-static void put_outer_host(FILE *f)
+static void put_outer_host(FILE *f, const struct sb_mem_touch *touched)
 {
 	char host[256] = "", model[256], num[32];
 	struct utsname u;
@@ -125,10 +125,16 @@ static void put_outer_host(FILE *f)
 		put_var(f, "SB_OUTER_KERNEL", u.release);
 		put_var(f, "SB_OUTER_MACHINE", u.machine);
 	}
+	if (touched && touched->bytes) {
+		snprintf(num, sizeof(num), "%llu", (unsigned long long)touched->bytes);
+		put_var(f, "SB_OUTER_MEM_TOUCHED_BYTES", num);
+		snprintf(num, sizeof(num), "%.3f", touched->ns / 1e9);
+		put_var(f, "SB_OUTER_MEM_TOUCHED_SECONDS", num);
+	}
 }
 
 int sb_sbx_write_job(const char *path, const char *exe, int argc, char **argv,
-		     const char *members, struct sb_err *err)
+		     const char *members, const struct sb_mem_touch *touched, struct sb_err *err)
 {
 	extern char **environ;
 	char cwd[PATH_MAX];
@@ -163,7 +169,7 @@ int sb_sbx_write_job(const char *path, const char *exe, int argc, char **argv,
 		put_quoted(f, eq + 1);
 		fputc('\n', f);
 	}
-	put_outer_host(f);
+	put_outer_host(f, touched);
 	if (members && *members)
 		put_var(f, "SB_UBD_MEMBERS", members);
 	fputs("cd ", f);

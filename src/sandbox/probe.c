@@ -340,24 +340,6 @@ uint64_t sb_sandbox_mem_bytes(void)
 	return 1ULL << 30;
 }
 
-int sb_sandbox_host_info(struct json_object *host, bool ours)
-{
-	struct utsname u;
-	bool uml = sb_sbx_probe_uml(), inside = ours || uml;
-
-	if (!host || uname(&u) < 0)
-		return -EINVAL;
-	json_object_object_add(host, "kernel", json_object_new_string(u.release));
-	json_object_object_add(host, "kernel_version", json_object_new_string(u.version));
-	json_object_object_add(host, "kernel_build", json_object_new_string(u.version));
-	json_object_object_add(host, "machine", json_object_new_string(u.machine));
-	json_object_object_add(host, "sandbox", json_object_new_boolean(inside));
-	if (inside)
-		json_object_object_add(host, "sandbox_kind",
-				       json_object_new_string(uml ? "user-mode-linux" : "unknown"));
-	return 0;
-}
-
 unsigned sb_sandbox_members(char devs[][64], unsigned max)
 {
 	const char *e = getenv("SB_UBD_MEMBERS");

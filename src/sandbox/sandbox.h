@@ -92,6 +92,8 @@ struct sb_sandbox_members {
 	unsigned count;
 	uint64_t size;        /* bytes, each */
 	char dir[4096];       /* where to create them (a private subdir is made) */
+	bool measure;         /* figures will be taken: touch the host memory the
+	                       * run will use before the boot (memory.c) */
 };
 
 /* Run `stackbench [--in-sandbox, -v/-q, --progress/--no-progress] ARGV...`
@@ -149,11 +151,15 @@ bool sb_sandbox_would_use(int mode, bool ours, const struct sb_kernel_needs *nee
 /* The throwaway kernel's memory: STACKBENCH_UML_MEM, default 1 GiB. */
 uint64_t sb_sandbox_mem_bytes(void);
 
-/* Add the kernel the results were measured on to a results "host" object:
- * "kernel" (uname -r), "kernel_version" and "kernel_build" (uname -v),
- * "machine" (uname -m), "sandbox" (bool) and, when inside,
- * "sandbox_kind": "user-mode-linux". Returns 0 or -errno. */
-int sb_sandbox_host_info(struct json_object *host, bool ours);
+/* Memory touched once and given back before it is measured through
+ * (memory.c says why). */
+struct sb_mem_touch {
+	uint64_t free_bytes;   /* free before */
+	uint64_t bytes;        /* touched */
+	uint64_t ns;           /* how long it took */
+};
+/* Inside the throwaway kernel, before the first stack: its free memory. */
+int sb_sandbox_guest_warm(struct sb_mem_touch *w, struct sb_err *err);
 
 /* Inside the throwaway kernel: the member block devices the host passed
  * (SB_UBD_MEMBERS, "/dev/ubda,/dev/ubdb"); returns how many were filled

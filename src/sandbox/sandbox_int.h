@@ -29,8 +29,13 @@ void sb_sbx_find_xstate_shim(char *out, size_t len);
 /* job.c: the job script (cd, environment, exec of this binary) and the
  * modprobe wrapper, in the run's temp dir. members: the devices inside
  * ("" none); outer: written as SB_OUTER_* so the results name the host. */
+/* touched: the host memory touched before the boot (passed in as
+ * SB_OUTER_MEM_TOUCHED_*), or NULL */
 int sb_sbx_write_job(const char *path, const char *exe, int argc, char **argv,
-		     const char *members, struct sb_err *err);
+		     const char *members, const struct sb_mem_touch *touched, struct sb_err *err);
+/* Touch min(want, what is free less a sixteenth of it and at least
+ * keep_min) bytes of anonymous memory once, and give it back. */
+int sb_sbx_touch_memory(uint64_t want, uint64_t keep_min, struct sb_mem_touch *w, struct sb_err *err);
 int sb_sbx_write_modprobe(const char *dir, struct sb_err *err);
 
 /* console.c: the kernel's console stream, framed by the init's markers. */

@@ -110,21 +110,6 @@ static void test_inside(void **state)
 	ours = false;
 }
 
-static void test_host_info(void **state)
-{
-	struct json_object *h = json_object_new_object(), *v;
-
-	assert_int_equal(sb_sandbox_host_info(h, false), 0);
-	assert_true(json_object_object_get_ex(h, "kernel", &v));
-	assert_true(strlen(json_object_get_string(v)) > 0);
-	assert_true(json_object_object_get_ex(h, "kernel_version", &v));
-	assert_true(json_object_object_get_ex(h, "machine", &v));
-	assert_true(json_object_object_get_ex(h, "sandbox", &v));
-	assert_int_equal(json_object_get_boolean(v), sb_sandbox_inside(ours));
-	assert_int_equal(json_object_object_get_ex(h, "sandbox_kind", &v), sb_sandbox_inside(ours));
-	json_object_put(h);
-}
-
 static bool name_ok(const char *kv)
 {
 	return sb_sandbox_env_name_ok(kv, strcspn(kv, "="));
@@ -290,7 +275,6 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_forced),
 		cmocka_unit_test(test_no_uml),
 		cmocka_unit_test(test_inside),
-		cmocka_unit_test(test_host_info),
 		cmocka_unit_test(test_probe_consistent),
 		cmocka_unit_test(test_env_names),
 		cmocka_unit_test(test_check_exec),

@@ -124,9 +124,14 @@ if o.get("cores") != int(sys.argv[4]): bad.append("outer cores %r" % o.get("core
 if not o.get("ram_bytes"): bad.append("no outer ram_bytes")
 if not h.get("sandbox") or h.get("kernel") == sys.argv[3]: bad.append("the sandbox's own kernel is not recorded")
 if "UML block devices (ubd)" not in h.get("device_path", ""): bad.append("device_path %r" % h.get("device_path"))
+# the guest's free memory was touched once before the first stack (src/sandbox/guest.c)
+w = h.get("guest_memory_warmed") or {}
+if not (0.5 * h.get("ram_bytes", 0) < w.get("bytes", 0) <= h.get("ram_bytes", 0)):
+    bad.append("guest_memory_warmed %r against the kernel's %r bytes" % (w, h.get("ram_bytes")))
+if not w.get("seconds", 0) > 0: bad.append("guest_memory_warmed has no time: %r" % w)
 for b in bad: print("FAIL: " + b)
 sys.exit(1 if bad else 0)
 PY
-	echo "results: host.outer names $model, $(uname -r); device path: ubd"
+	echo "results: host.outer names $model, $(uname -r); device path: ubd; the guest memory warmed"
 fi
 exit $((errors > 0))

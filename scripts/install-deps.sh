@@ -25,6 +25,9 @@ pkgs=(
 	python3-six
 	# iostat, to cross-check the per-device statistics
 	sysstat
+	# tests/bench: the machine's own CPU steadiness (helios_relations.sh)
+	# and the cipher ratios (ciphers-openssl.sh)
+	openssl
 	# tests/integration/host/bonnie_syscalls.sh compares system calls with bonnie++'s
 	strace
 	# the HTML report's test: headless Chromium, HTML5 strict parsing

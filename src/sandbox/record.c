@@ -16,14 +16,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
-#include <linux/magic.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -161,21 +159,21 @@ int sb_sbx_record_open(struct sb_sbx_record *r, const char *tmp, const char *mem
 	return 0;
 }
 
-/* Write zeros over a preallocated member file on a disk, and sync it.
- * Why: posix_fallocate leaves the extents unwritten, and the first write
- * into each one converts it (a journal commit on the host) inside the
+/* Write zeros over a preallocated member file, and sync it. Why: on a disk
+ * posix_fallocate leaves the extents unwritten, and the first write into
+ * each one converts it (a journal commit on the host) inside the
  * benchmark's fsync: one stack's first dd repetition on /var/tmp wrote 479
- * MB/s (passes 518, 479, 246) against 676-786 later, while the same run
- * with the members on a host tmpfs (no extents) had 833 / 741 / 766
- * (2026-12-01, quiet machine). On tmpfs there is nothing to convert. */
+ * MB/s (passes 518, 479, 246) against 676-786 later; with the zeros 564 /
+ * 524 / 447 (2026-12-01, quiet machine). On a tmpfs the pages are
+ * allocated but not yet written, and on a host whose memory is backed on
+ * first touch (memory.c) that first write is the expensive one: the
+ * relations benchmark's first stack still wrote 0.57 x its later
+ * repetitions with the members on a host tmpfs. */
 static int member_zero_fill(int fd, const char *file, uint64_t size, struct sb_err *err)
 {
 	static const char zero[1 << 20];
-	struct statfs sf;
 	uint64_t off;
 
-	if (fstatfs(fd, &sf) == 0 && sf.f_type == TMPFS_MAGIC)
-		return 0;
 	for (off = 0; off < size; ) {
 		size_t n = size - off < sizeof(zero) ? (size_t)(size - off) : sizeof(zero);
 		ssize_t w = pwrite(fd, zero, n, (off_t)off);
@@ -209,8 +207,8 @@ int sb_sbx_members_create(struct sb_sbx_record *r, const struct sb_sandbox_membe
 	if (mkdir(r->members_dir, 0700) < 0)
 		return sb_err_sys(err, -errno, "sandbox: cannot create %s", r->members_dir);
 	if (m->measure)
-		sb_info("sandbox: preparing %u member files of %.0f MiB in %s (on a disk they are written "
-			"with zeros once, so no benchmark write converts a preallocated extent)",
+		sb_info("sandbox: preparing %u member files of %.0f MiB in %s (written with zeros once, so "
+			"no benchmark write is the first into its blocks or pages)",
 			m->count, m->size / 1048576.0, m->dir);
 	for (i = 0; i < m->count; i++) {
 		snprintf(file, sizeof(file), "%s/ubd%u", r->members_dir, i);

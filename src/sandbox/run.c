@@ -217,12 +217,13 @@ static int run_prepare(struct uml_run *r, int argc, char **argv, const struct sb
 	if (rc < 0)
 		return rc; /* its names may be another run's: nothing to remove */
 	r->recorded = true;
-	rc = sb_sbx_members_create(&r->rec, m, err);
-	if (rc < 0)
-		return rc;
+	/* touched first: the member files then take pages it warmed */
 	memset(&touched, 0, sizeof(touched));
 	if (m && m->measure)
 		host_touch(r, m, &touched);
+	rc = sb_sbx_members_create(&r->rec, m, err);
+	if (rc < 0)
+		return rc;
 	member_names(r->members, members, sizeof(members));
 	snprintf(r->sock, sizeof(r->sock), "%s/uml/%s/mconsole", r->rec.dir, r->rec.umid);
 	snprintf(path, sizeof(path), "%s/job", r->rec.dir);

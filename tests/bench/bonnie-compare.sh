@@ -94,7 +94,9 @@ def load(p):
         d.setdefault(k, []).append((float(v), float(c)))
     return d
 sb, bo = load(sys.argv[1]), load(sys.argv[2])
-print(f"{'figure':14s} {'unit':5s} {'stackbench':>24s} {'bonnie++':>24s} {'ratio':>7s}  cpu% sb/b++")
+print(f"{'figure':14s} {'unit':5s} {'stackbench':>24s} {'bonnie++':>24s} {'ratio':>7s} {'rounds':>7s}  cpu% sb/b++")
+print("(ratio: of the medians; rounds: the median of each round's own ratio, the two tools of a round")
+print(" having run one after the other)")
 for k in sys.argv[3].split():
     unit = "MB/s" if k in ("block_output", "rewrite", "block_input") else "/s"
     a = [v for v, c in sb.get(k, []) if not math.isnan(v)]
@@ -103,6 +105,8 @@ for k in sys.argv[3].split():
     cb = [c for v, c in bo.get(k, []) if not math.isnan(c)]
     fa = ", ".join(f"{x:.0f}" for x in a); fb = ", ".join(f"{x:.0f}" for x in b) or "n/a (+++++)"
     ratio = f"{st.median(a) / st.median(b):.3f}" if a and b else "n/a"
+    pairs = [x / y for (x, _), (y, _) in zip(sb.get(k, []), bo.get(k, [])) if not math.isnan(x) and not math.isnan(y) and y]
+    rounds = f"{st.median(pairs):.3f}" if pairs else "n/a"
     cpu = f"{st.median(ca):.0f}/{st.median(cb):.0f}" if ca and cb else "-"
-    print(f"{k:14s} {unit:5s} {fa:>24s} {fb:>24s} {ratio:>7s}  {cpu}")
+    print(f"{k:14s} {unit:5s} {fa:>24s} {fb:>24s} {ratio:>7s} {rounds:>7s}  {cpu}")
 PY

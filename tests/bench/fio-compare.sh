@@ -105,7 +105,10 @@ name, f = sys.argv[1], sys.argv[2]
 a = [float(x) for x in sys.argv[3].split()]; b = [float(x) for x in sys.argv[4].split()]
 ma, mb = st.median(a), st.median(b)
 runs = lambda v: ", ".join(f"{x:,.0f}" for x in v)
-print(f"{name:16s} {f:14s} stackbench [{runs(a)}] median {ma:,.0f}; fio [{runs(b)}] median {mb:,.0f}; ratio {ma/mb:.3f}")
+# and the median of each round's own ratio: the two tools of a round ran
+# minutes apart at most, so it is the less drift-bound estimate
+pr = st.median(x / y for x, y in zip(a, b))
+print(f"{name:16s} {f:14s} stackbench [{runs(a)}] median {ma:,.0f}; fio [{runs(b)}] median {mb:,.0f}; ratio {ma/mb:.3f}; median of the rounds' ratios {pr:.3f}")
 PY
 )")
 	done

@@ -21,9 +21,17 @@
 #   tests/bench/helios_relations.sh [RESULTS-DIR]
 # Environment: STACKBENCH_BIN (default build/stackbench), HELIOS_REPEAT (3),
 # HELIOS_LOOP_SIZE (1GiB), HELIOS_BENCH_SIZE (256MiB) to shrink it,
-# HELIOS_LOOP_DIR (/var/tmp: where the member files go, e.g. a tmpfs to
-# take the host's disk out), HELIOS_REPORT_ONLY=1 (no run: report on the
-# results already in RESULTS-DIR).
+# HELIOS_LOOP_DIR (where the member files go; default: a private tmpfs
+# this script mounts under /var/tmp when it runs as root and the host has
+# the memory for it, else /var/tmp), HELIOS_REPORT_ONLY=1 (no run: report
+# on the results already in RESULTS-DIR).
+# Why a tmpfs by default: the relations are the layers' costs, not the host
+# disk's. Its writeback landed in the plain rows' 0.3-0.5 s dd windows (a
+# virtio disk here: 820-1200 MB/s for the same dd), and on a quiet machine
+# (2026-12-01) the same run gave dd spreads up to +-30 % with the members on
+# /var/tmp and at most +-12 % on a tmpfs (docs/sandbox.md, "dd passes").
+# The stacks reuse the same two members one after the other: 2 x
+# HELIOS_LOOP_SIZE of host memory.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${STACKBENCH_BIN:-$root/build/stackbench}
@@ -31,17 +39,51 @@ out=${1:-$(mktemp -d /tmp/sb-helios.XXXXXX)}
 repeat=${HELIOS_REPEAT:-3}
 loop_size=${HELIOS_LOOP_SIZE:-1GiB}
 bench_size=${HELIOS_BENCH_SIZE:-256MiB}
+# The machine's own steadiness: one CPU-bound job (openssl's AES-XTS on
+# 16 KiB blocks for 1 s, one core) five times before the run and five
+# times after it. Its spread is a floor under every spread below: the
+# LUKS rows are CPU-bound in the throwaway kernel. Kept in the results dir.
+cpu_probe() {
+	command -v openssl >/dev/null || return 0
+	for _ in 1 2 3 4 5; do
+		openssl speed -elapsed -seconds 1 -evp aes-128-xts -bytes 16384 2>/dev/null | awk 'END { sub(/k$/, "", $NF); print $NF }'
+	done | tr '\n' ' ' >>"$out/cpu-probe.txt"
+}
+ram=
+cleanup() {
+	[ -n "${work:-}" ] && rm -rf "$work"
+	[ -n "$ram" ] && { umount "$ram" && rmdir "$ram"; }
+}
+# a private tmpfs for the members: 2 members + 256 MiB, if that leaves 4 GiB free
+ram_dir() {
+	local need avail
+	[ "$(id -u)" = 0 ] || return 1
+	local v=${loop_size%B} fmt=iec
+	[[ $v == *i ]] && fmt=iec-i
+	need=$(( $(numfmt --from=$fmt "$v") * 2 + (256 << 20) ))
+	avail=$(( $(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo) * 1024 ))
+	[ "$avail" -gt $(( need + (4 << 30) )) ] || return 1
+	ram=$(mktemp -d /var/tmp/sb-helios-ram.XXXXXX) || return 1
+	mount -t tmpfs -o "size=$need,mode=0700" sb-helios "$ram" || { rmdir "$ram"; ram=; return 1; }
+}
 if [ "${HELIOS_REPORT_ONLY:-}" != 1 ]; then
-	work=$(mktemp -d "${HELIOS_LOOP_DIR:-/var/tmp}/sb-helios-loops.XXXXXX")
-	trap 'rm -rf "$work"' EXIT
+	trap cleanup EXIT
+	loop_dir=${HELIOS_LOOP_DIR:-}
+	if [ -z "$loop_dir" ]; then
+		if ram_dir; then loop_dir=$ram; else loop_dir=/var/tmp; fi
+	fi
+	work=$(mktemp -d "$loop_dir/sb-helios-loops.XXXXXX")
 	mkdir -p "$out"
+	: >"$out/cpu-probe.txt"
+	cpu_probe
 	t0=$(date +%s)
-	echo "helios_relations: 5 stacks, [bonnie, dd], --repeat $repeat, members $loop_size in $work, bench $bench_size -> $out (load average: $(cut -d' ' -f1-3 /proc/loadavg))"
+	echo "helios_relations: 5 stacks, [bonnie, dd], --repeat $repeat, members $loop_size in $work ($(stat -f -c %T "$work")), bench $bench_size -> $out (load average: $(cut -d' ' -f1-3 /proc/loadavg))"
 	"$bin" build-and-test --repeat "$repeat" --results "$out" \
 		--set "devices.loop.size=$loop_size" --set "devices.loop.dir=$work" \
 		--set "bench.size=$bench_size" --set 'bench.suites=[bonnie, dd]' --set bench.per_layer=false \
 		"$root"/stacks/{omv-ext4-lvm,ext4,luks512,luks4096,luks4096-cesa}.yml
 	rc=$?
+	cpu_probe
 	echo "helios_relations: build-and-test exit $rc after $(( $(date +%s) - t0 )) s (load average: $(cut -d' ' -f1-3 /proc/loadavg))"
 	[ $rc -eq 0 ] || { echo "FAIL: build-and-test failed"; exit 1; }
 fi
@@ -125,6 +167,12 @@ print("bonnie figures bound by the machine: %s" % ("; ".join(sorted(bound)) or "
 if host:
     o = host.get("outer", {})
     print("measured in %s (%s), on %s, %s cores, kernel %s; device path: %s" % (host.get("kernel"), "sandbox" if host.get("sandbox") else "host", o.get("cpu_model"), o.get("cores"), o.get("kernel"), host.get("device_path")))
+probe = os.path.join(sys.argv[1], "cpu-probe.txt")
+v = [float(x) for x in open(probe).read().split()] if os.path.exists(probe) else []
+if len(v) >= 2:
+    m = statistics.median(v)
+    print("the machine's own spread: AES-XTS 16 KiB, 1 s, one core, %d runs before and after: %.0f-%.0f MB/s, median %.0f, spread +-%.0f %% (a floor under the spreads above)"
+          % (len(v), min(v) / 1000, max(v) / 1000, m / 1000, (max(v) - min(v)) / 2 / m * 100))
 for f in fails: print("FAIL: " + f)
 sys.exit(1 if fails else 0)
 PY

@@ -205,6 +205,21 @@ static int check_leftovers(const struct sb_stack *s, struct sb_err *err)
 			  s->spec->name, found.text, sb_state_dir());
 }
 
+/* One udev settle for the whole build, not one per layer (the layers
+ * skip theirs where the next step only opens the device): when build
+ * returns, udev has probed what it made, so /dev/disk/by-uuid and the
+ * other links a user's fstab or the next tool reads are there. Without
+ * it prov_plain found no by-uuid link right after a build in the
+ * throwaway kernel under load. A timeout is a warning: the stack is built. */
+static void build_settle(const struct sb_stack *s)
+{
+	struct sb_err uerr = { 0 };
+
+	if (sb_udev_settle(SB_UDEV_TIMEOUT_MS, &uerr) < 0)
+		sb_warn("%s: %s; the new devices' /dev/disk links may still be on their way",
+			s->spec->name, uerr.msg);
+}
+
 int sb_stack_build(struct sb_stack *s, const struct sb_build_ctx *ctx, struct sb_err *err)
 {
 	static const struct sb_build_ctx none;
@@ -261,8 +276,10 @@ int sb_stack_build(struct sb_stack *s, const struct sb_build_ctx *ctx, struct sb
 	}
 	if (!rc && stopped(c))
 		rc = sb_err_set(err, -EINTR, "interrupted after the last layer; tearing down");
-	if (!rc)
+	if (!rc) {
+		build_settle(s);
 		return 0;
+	}
 	sb_warn("%s: build failed, tearing down what was built", s->spec->name);
 	if (sb_stack_teardown_state(&s->state, &terr))
 		sb_warn("%s: rollback incomplete: %s", s->spec->name, terr.msg);

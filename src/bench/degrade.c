@@ -1,4 +1,5 @@
 #include "bench/degrade.h"
+#include "util/clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -109,7 +110,7 @@ static void *timer_main(void *arg)
 	rc = sb_md_set_faulty(d->md_dev, d->member_dev, &e);
 	pthread_mutex_lock(&d->lock);
 	d->fired = true;
-	d->fired_ns = sb_now_ns() - d->start_ns;
+	d->fired_ns = sb_clock_ns() - d->start_ns;
 	d->fire_rc = rc;
 	snprintf(d->fire_msg, sizeof(d->fire_msg), "%.*s", (int)sizeof(d->fire_msg) - 1, rc ? e.msg : "");
 	pthread_mutex_unlock(&d->lock);
@@ -137,7 +138,7 @@ int sb_degrade_begin(struct sb_degrade *d, const char *dir, const char *md_dev, 
 	d->verify_size = verify_bytes - verify_bytes % (1 << 20);
 	if (!d->verify_size)
 		d->verify_size = 1 << 20;
-	d->verify_seed = sb_now_ns() ^ ((uint64_t)getpid() << 40);
+	d->verify_seed = sb_clock_ns() ^ ((uint64_t)getpid() << 40);
 	pthread_mutex_init(&d->lock, NULL);
 	{
 		/* the timer's deadline is on CLOCK_MONOTONIC (not the default realtime) */
@@ -161,7 +162,7 @@ int sb_degrade_begin(struct sb_degrade *d, const char *dir, const char *md_dev, 
 		return rc;
 	}
 	sync();
-	d->start_ns = sb_now_ns();
+	d->start_ns = sb_clock_ns();
 	if (!member_dev || !member_dev[0])
 		return 0;   /* no faults.fail: only the verify file and the md state */
 	rc = pthread_create(&d->thread, NULL, timer_main, d);

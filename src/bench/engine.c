@@ -1,4 +1,5 @@
 #include "bench/engine.h"
+#include "util/clock.h"
 
 #include <fcntl.h>
 #include <libaio.h>
@@ -22,14 +23,6 @@
 #include "util/units.h"
 
 #define DEFAULT_FILE_SIZE (1ULL << 30)
-
-uint64_t sb_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 /* A job thread's libaio context and per-slot arrays. */
 struct wio {
@@ -136,7 +129,7 @@ static int worker_measure(struct worker *w, struct wio *io)
 	int rc;
 
 	sb_engine_rusage(&w->ru0, &w->rs0);
-	t0 = measure_start = sb_now_ns();
+	t0 = measure_start = sb_clock_ns();
 	if (o->runtime_ns) {
 		p.end_ns = t0 + o->ramp_ns + o->runtime_ns;
 		p.ramp_end = o->ramp_ns ? t0 + o->ramp_ns : 0;
@@ -150,19 +143,19 @@ static int worker_measure(struct worker *w, struct wio *io)
 	if (rc == 0 && w->res.dir[SB_DIR_WRITE].ios && (!o->direct || o->fsync_every || o->end_fsync) &&
 	    fsync(w->fd) < 0)
 		rc = sb_err_sys(&w->err, -errno, "fsync %s", w->path);
-	w->res.elapsed_ns = sb_now_ns() - measure_start;
+	w->res.elapsed_ns = sb_clock_ns() - measure_start;
 	worker_usage(w);
 	for (i = 0; i < 2; i++)
 		w->res.dir[i].runtime_ns = w->res.dir[i].ios ? w->res.elapsed_ns : 0;
 	if (rc == 0 && o->verify && (o->rw == SB_RW_WRITE || o->rw == SB_RW_RANDWRITE)) {
 		/* read everything back and check it (counted as reads, outside the write runtime) */
 		struct pass v = { .rw = SB_RW_READ, .nios = w->len / o->bs, .check = true };
-		uint64_t ms = 0, tv = sb_now_ns();
+		uint64_t ms = 0, tv = sb_clock_ns();
 
 		if (!o->direct && posix_fadvise(w->fd, (off_t)w->start, (off_t)w->len, POSIX_FADV_DONTNEED) < 0)
 			sb_debug("fadvise DONTNEED failed on %s", w->path);
 		rc = sb_engine_pass(w, io->ctx, io->slots, io->events, io->batch, &v, &ms);
-		w->res.dir[SB_DIR_READ].runtime_ns = sb_now_ns() - tv;
+		w->res.dir[SB_DIR_READ].runtime_ns = sb_clock_ns() - tv;
 	}
 	return rc;
 }
@@ -330,7 +323,7 @@ static int open_worker(const struct sb_job_opts *o, struct worker *w, const stru
 static void progress(const struct sb_job_opts *o, struct worker *ws, uint64_t t0,
 		     uint64_t total, uint64_t *last_b, uint64_t *last_t)
 {
-	uint64_t now = sb_now_ns(), b = 0, eta_s = 0;
+	uint64_t now = sb_clock_ns(), b = 0, eta_s = 0;
 	double rate, iops, pct = 0;
 	unsigned i;
 
@@ -464,7 +457,7 @@ static int run_threads(const struct sb_job_opts *oc, struct worker *ws, struct s
 		while (!atomic_load(&ws[i].ready))
 			usleep(100);
 	atomic_store(&go, started < oc->numjobs ? -1 : 1);
-	t0 = last_t = sb_now_ns();
+	t0 = last_t = sb_clock_ns();
 	for (bool all = false; !all && rc == 0;) {
 		all = true;
 		for (i = 0; i < oc->numjobs; i++)
@@ -505,7 +498,7 @@ int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct
 	ws = calloc(o->numjobs, sizeof(*ws));
 	if (!ws)
 		return sb_err_set(err, -ENOMEM, "out of memory");
-	seed = o->verify_seed_set ? o->verify_seed : sb_now_ns() ^ ((uint64_t)getpid() << 32);
+	seed = o->verify_seed_set ? o->verify_seed : sb_clock_ns() ^ ((uint64_t)getpid() << 32);
 	/* the verify generation: given, or this run's seed */
 	oc = *o;
 	if (!oc.verify_seed_set)

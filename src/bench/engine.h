@@ -22,9 +22,6 @@
 
 int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct sb_err *err);
 
-/* Monotonic clock in ns. */
-uint64_t sb_now_ns(void);
-
 /* Files the engine uses for thread i of a job on a directory target. */
 void sb_engine_job_file(const struct sb_job_opts *o, unsigned i, char *buf, size_t len);
 

@@ -1,4 +1,5 @@
 #include "bench/iostat.h"
+#include "util/clock.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -48,7 +49,7 @@ static void read_stat(struct sb_iostat_dev *d, struct sb_diskstat *ds)
 
 	snprintf(path, sizeof(path), "%s/stat", d->sysdir);
 	memset(ds, 0, sizeof(*ds));
-	ds->t_ns = sb_now_ns();
+	ds->t_ns = sb_clock_ns();
 	f = fopen(path, "re");
 	if (!f)
 		return;

@@ -4,6 +4,7 @@
  * returns (issue_time) and once per reap batch (completion), so slat, clat
  * and lat mean what fio's mean, at three clock reads per batch. */
 #include "bench/engine_int.h"
+#include "util/clock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -294,7 +295,7 @@ static int submit(struct ps *s, unsigned n)
 	unsigned done = 0, i;
 	uint64_t t;
 
-	s->now = sb_now_ns();
+	s->now = sb_clock_ns();
 	for (i = 0; i < n; i++)
 		((struct slot *)s->batch[i]->data)->t_start = s->now;
 	res->depth_level[bucket_depth((unsigned)s->inflight + n)]++;
@@ -317,7 +318,7 @@ static int submit(struct ps *s, unsigned n)
 		}
 		if (r < 0)
 			return sb_err_sys(&s->w->err, r, "io_submit on %s", s->w->path);
-		t = sb_now_ns();
+		t = sb_clock_ns();
 		for (i = done; i < done + (unsigned)r; i++)
 			((struct slot *)s->batch[i]->data)->t_issue = t;
 		res->submit_batch[bucket_batch((unsigned)r)]++;
@@ -397,7 +398,7 @@ static int reap(struct ps *s)
 		return 0;
 	if (r < 0)
 		return sb_err_sys(&s->w->err, r, "io_getevents on %s", s->w->path);
-	s->now = sb_now_ns();
+	s->now = sb_clock_ns();
 	if (s->ramping && s->now >= s->p->ramp_end)
 		ramp_over(s);
 	s->inflight -= r;
@@ -429,7 +430,7 @@ int sb_engine_pass(struct worker *w, io_context_t ctx, struct slot *slots, struc
 	for (i = 0; i < s.depth; i++)
 		s.freel[i] = &slots[i];
 	s.logging = o->log_bw[0] || o->log_iops[0] || o->log_lat[0];
-	s.now = s.win_start = s.log_start = sb_now_ns();
+	s.now = s.win_start = s.log_start = sb_clock_ns();
 	if (!w->t0)
 		w->t0 = s.now;
 	while (!s.stop || s.inflight > 0) {

@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "core/state.h"
+#include "sys/sysfs.h"
+#include "util/clock.h"
 
 void sb_export_net_names(const char *stack, struct sb_export_net *n)
 {
@@ -55,24 +57,16 @@ static void child_enter(const char *ns)
 	close(fd);
 }
 
-static long ms_since(const struct timespec *t0)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (now.tv_sec - t0->tv_sec) * 1000 + (now.tv_nsec - t0->tv_nsec) / 1000000;
-}
-
 /* Read both pipes until EOF or the deadline; keep the tail of stderr. */
 static void collect(int ofd, int efd, char *out, size_t outlen, char *errb, size_t errlen,
-		    const struct timespec *t0, unsigned timeout_ms)
+		    uint64_t t0, unsigned timeout_ms)
 {
 	size_t no = 0, ne = 0;
 	char junk[4096];
 
 	while (ofd >= 0 || efd >= 0) {
 		struct pollfd p[2] = { { .fd = ofd, .events = POLLIN }, { .fd = efd, .events = POLLIN } };
-		long left = (long)timeout_ms - ms_since(t0);
+		long left = (long)timeout_ms - (long)(sb_clock_ms() - t0);
 		ssize_t r;
 
 		if (left <= 0 || poll(p, 2, (int)left) <= 0)
@@ -118,7 +112,7 @@ int sb_export_cmd(const char *ns, const char *const *argv, char *out, size_t out
 {
 	int op[2], ep[2], status = 0;
 	char errb[512], *nl;
-	struct timespec t0;
+	uint64_t t0;
 	pid_t pid;
 
 	if (pipe2(op, O_CLOEXEC) || pipe2(ep, O_CLOEXEC))
@@ -140,10 +134,10 @@ int sb_export_cmd(const char *ns, const char *const *argv, char *out, size_t out
 	}
 	close(op[1]);
 	close(ep[1]);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	collect(op[0], ep[0], out, outlen, errb, sizeof(errb), &t0, timeout_ms);
+	t0 = sb_clock_ms();
+	collect(op[0], ep[0], out, outlen, errb, sizeof(errb), t0, timeout_ms);
 	while (waitpid(pid, &status, WNOHANG) == 0) {
-		if (ms_since(&t0) > (long)timeout_ms) {
+		if (sb_clock_ms() - t0 > timeout_ms) {
 			kill(pid, SIGKILL);
 			waitpid(pid, &status, 0);
 			return sb_err_set(err, -ETIMEDOUT, "%s did not finish within %u s", argv[0],
@@ -191,62 +185,25 @@ int sb_export_spawn(const char *ns, const char *const *argv, const char *log, pi
 	return 0;
 }
 
-/* Field 3 (state) and 22 (start time in clock ticks) of /proc/PID/stat. */
-static int proc_stat(pid_t pid, char *state, unsigned long long *start)
-{
-	char path[64], buf[1024], *p;
-	unsigned i;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -EIO;
-	buf[n] = '\0';
-	p = strrchr(buf, ')');   /* comm may hold spaces and parentheses */
-	if (!p || p[1] != ' ')
-		return -EIO;
-	p += 2;
-	*state = *p;
-	for (i = 3; i < 22 && p; i++) {
-		p = strchr(p, ' ');
-		if (p)
-			p++;
-	}
-	if (!p)
-		return -EIO;
-	*start = strtoull(p, NULL, 10);
-	return 0;
-}
-
 int sb_export_proc_id(pid_t pid, char *buf, size_t len)
 {
-	unsigned long long start;
-	char st;
-	int rc = proc_stat(pid, &st, &start);
+	struct sb_proc_stat ps;
+	int rc = sb_proc_stat(pid, &ps);
 
 	if (rc)
 		return rc;
-	snprintf(buf, len, "%d %llu", (int)pid, start);
+	snprintf(buf, len, "%d %llu", (int)pid, ps.start);
 	return 0;
 }
 
 bool sb_export_proc_alive(const char *id)
 {
-	unsigned long long want, start;
-	char st;
+	unsigned long long want;
 	int pid;
 
 	if (sscanf(id, "%d %llu", &pid, &want) != 2 || pid <= 1)
 		return false;
-	if (proc_stat(pid, &st, &start))
-		return false;
-	return start == want && st != 'Z' && st != 'X';
+	return want && sb_proc_start(pid) == want;
 }
 
 static bool wait_gone(const char *id, unsigned ms)
@@ -321,8 +278,6 @@ static unsigned ns_members(ino_t ino, pid_t *pids, unsigned max)
 
 	snprintf(want, sizeof(want), "net:[%lu]", (unsigned long)ino);
 	while (d && (de = readdir(d)) && n < max) {
-		unsigned long long start;
-		char st;
 		pid_t pid = (pid_t)atoi(de->d_name);
 
 		if (pid <= 1 || pid == getpid())
@@ -332,7 +287,7 @@ static unsigned ns_members(ino_t ino, pid_t *pids, unsigned max)
 		if (k <= 0)
 			continue;
 		link[k] = '\0';
-		if (!strcmp(link, want) && !proc_stat(pid, &st, &start) && st != 'Z')
+		if (!strcmp(link, want) && sb_proc_start(pid))
 			pids[n++] = pid;
 	}
 	if (d)

@@ -1,5 +1,6 @@
 /* Busy-device retries and holder reporting. See holders.h. */
 #include "layers/holders.h"
+#include "util/clock.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -15,17 +16,9 @@
 #include "sys/dm.h"
 #include "sys/udev.h"
 
-static unsigned long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long)ts.tv_sec * 1000UL + (unsigned long)ts.tv_nsec / 1000000UL;
-}
-
 int sb_retry_busy(int (*fn)(void *arg), void *arg, unsigned budget_ms)
 {
-	unsigned long start = now_ms();
+	uint64_t start = sb_clock_ms();
 	unsigned delay = 50;
 	int r;
 
@@ -33,7 +26,7 @@ int sb_retry_busy(int (*fn)(void *arg), void *arg, unsigned budget_ms)
 		r = fn(arg);
 		if (r != -EBUSY)
 			return r;
-		if (now_ms() - start >= budget_ms)
+		if (sb_clock_ms() - start >= budget_ms)
 			return r;
 		(void)sb_udev_settle(2000, NULL);
 		usleep(delay * 1000U);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "core/layer.h"
+#include "util/clock.h"
 #include "core/stack.h"
 #include "layers/loop_int.h"
 #include "sys/sysfs.h"
@@ -70,18 +71,10 @@ static int member_wipe(const char *dev, struct sb_err *err)
 	return rc ? sb_err_sys(err, rc, "cannot wipe the member %s", dev) : 0;
 }
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
 int sb_loop_detach(const struct sb_state_obj *obj, struct sb_err *err)
 {
 	char holders[512], mnt[SB_PATH_MAX];
-	long long deadline;
+	uint64_t deadline;
 	int fd;
 
 	if (!sb_loop_is_ours(obj->id, obj->extra))
@@ -101,9 +94,9 @@ int sb_loop_detach(const struct sb_state_obj *obj, struct sb_err *err)
 		return sb_err_sys(err, e, "cannot detach %s", obj->id);
 	}
 	close(fd);
-	deadline = now_ms() + LOOP_DETACH_TIMEOUT_MS;
+	deadline = sb_clock_ms() + LOOP_DETACH_TIMEOUT_MS;
 	while (sb_loop_is_ours(obj->id, obj->extra)) {
-		if (now_ms() >= deadline) {
+		if (sb_clock_ms() >= deadline) {
 			if (sb_dev_mountpoint(obj->id, mnt, sizeof(mnt)))
 				return sb_err_set(err, -EBUSY, "%s still attached to %s %d s after detach "
 						  "(autoclear is set): it is mounted on %s", obj->id, obj->extra,

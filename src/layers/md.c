@@ -17,6 +17,7 @@
 #include <blockdev/utils.h>
 
 #include "core/layer.h"
+#include "util/clock.h"
 #include "core/stack.h"
 #include "core/state.h"
 #include "layers/holders.h"
@@ -298,7 +299,7 @@ static int md_build(struct sb_layer *l, struct sb_err *err)
 	r = sb_state_add(&l->stack->state, "md", "md", path, extra, err);
 	if (r)
 		return r;
-	t0 = sb_md_sync_now();
+	t0 = sb_clock_s();
 	if (!bd_md_create(path, level, disks, 0, rs->metadata[0] ? rs->metadata : "1.2",
 			  strcmp(rs->bitmap, "none") != 0, rs->level != 1 ? rs->chunk : 0,
 			  (const BDExtraArg **)argp, &gerr)) {

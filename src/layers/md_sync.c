@@ -12,19 +12,12 @@
 #include <unistd.h>
 
 #include "layers/md_int.h"
+#include "util/clock.h"
 #include "layers/md_sync.h"
 #include "util/log.h"
 
 #define SB_MD_SYNC_PERIOD_MS 250
 #define POLL_MS 100
-
-double sb_md_sync_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static int attr(const char *kname, const char *name, char *buf, size_t len)
 {
@@ -83,7 +76,7 @@ int sb_md_sync_wait(const char *kname, uint64_t member_bytes, double start, vola
 		    struct sb_md_sync *out, struct sb_err *err)
 {
 	char action[16], done[64];
-	double next = sb_md_sync_now(), now;
+	double next = sb_clock_s(), now;
 	/* generous: 1 MB/s (md's default speed_limit_min) plus ten minutes */
 	double budget = (double)(member_bytes / 1000000) + 600;
 	unsigned long long a = 0, b = 0;
@@ -95,7 +88,7 @@ int sb_md_sync_wait(const char *kname, uint64_t member_bytes, double start, vola
 		if (attr(kname, "sync_action", action, sizeof(action)) < 0)
 			return sb_err_sys(err, -errno, "md: reading /sys/block/%s/md/sync_action", kname);
 		attr(kname, "sync_completed", done, sizeof(done));
-		now = sb_md_sync_now();
+		now = sb_clock_s();
 		if (!strcmp(action, "idle") && (!strcmp(done, "none") || !done[0]) && in_sync(kname))
 			break;
 		if (strcmp(action, "idle") && !out->action[0])
@@ -120,7 +113,7 @@ int sb_md_sync_wait(const char *kname, uint64_t member_bytes, double start, vola
 		usleep(POLL_MS * 1000);
 	}
 	sb_progress_done();
-	out->duration = sb_md_sync_now() - start;
+	out->duration = sb_clock_s() - start;
 	return 0;
 }
 

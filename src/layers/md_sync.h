@@ -22,14 +22,11 @@ struct sb_md_sync {
 	uint64_t member_bytes;  /* per-member bytes md went through (sync_completed's total) */
 };
 
-/* CLOCK_MONOTONIC in s: md_build takes it just before mdadm --create,
- * since md starts syncing at once (a 64 MiB member may be done before the
- * create call returns). */
-double sb_md_sync_now(void);
-
 /* Wait until md's sync of /sys/block/KNAME is done, sampling sync_speed
- * every SB_MD_SYNC_PERIOD_MS into out; times from start (sb_md_sync_now()
- * before the create), so duration includes mdadm's own start-up. */
+ * every SB_MD_SYNC_PERIOD_MS into out; times from start (sb_clock_s()
+ * just before mdadm --create, since md starts syncing at once: a 64 MiB
+ * member may be done before the create call returns), so duration
+ * includes mdadm's own start-up. */
 int sb_md_sync_wait(const char *kname, uint64_t member_bytes, double start, volatile sig_atomic_t *stop,
 		    struct sb_md_sync *out, struct sb_err *err);
 

@@ -22,6 +22,7 @@
  * So the run touches the memory it will use once, and gives it back: the
  * kernel hands freed pages out again first. */
 #include "sandbox/sandbox_int.h"
+#include "util/clock.h"
 
 #include <errno.h>
 #include <string.h>
@@ -45,14 +46,6 @@ static void touch_pages(unsigned char *p, size_t len)
 		p[off] = 1;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 int sb_sbx_touch_memory(uint64_t want, uint64_t keep_min, struct sb_mem_touch *w, struct sb_err *err)
 {
 	struct sysinfo si;
@@ -72,7 +65,7 @@ int sb_sbx_touch_memory(uint64_t want, uint64_t keep_min, struct sb_mem_touch *w
 	w->bytes = (want < freeb - keep ? want : freeb - keep) & ~((uint64_t)(1 << 20) - 1);
 	if (!w->bytes)
 		return 0;
-	t0 = mono_ns();
+	t0 = sb_clock_ns();
 	p = mmap(NULL, w->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED) {
 		w->bytes = 0;
@@ -90,7 +83,7 @@ int sb_sbx_touch_memory(uint64_t want, uint64_t keep_min, struct sb_mem_touch *w
 		touch_pages(p, w->bytes);
 	}
 	munmap(p, w->bytes);
-	w->ns = mono_ns() - t0;
+	w->ns = sb_clock_ns() - t0;
 	return 0;
 }
 

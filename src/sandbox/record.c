@@ -11,6 +11,7 @@
  *    too: a record whose owner is gone (pid and start time) is cleaned the
  *    same way, and what was removed is said. */
 #include "sandbox/sandbox_int.h"
+#include "sys/sysfs.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -38,25 +39,6 @@ void sb_sbx_rm_tree(const char *dir)
 {
 	if (dir[0])
 		nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-/* Field 22 of /proc/PID/stat (start time in clock ticks since boot), 0 if
- * the process is gone: with the pid it names one process, not its reuse. */
-unsigned long long sb_sbx_proc_start(pid_t pid)
-{
-	char path[64], buf[1024], *p;
-	unsigned long long v = 0;
-	int i;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (pid <= 0 || sb_sbx_read_small(path, buf, sizeof(buf)) < 0)
-		return 0;
-	p = strrchr(buf, ')');  /* the command name may hold spaces */
-	for (i = 2; p && i < 22; i++)
-		p = strchr(p + 1, ' ');
-	if (p)
-		v = strtoull(p + 1, NULL, 10);
-	return v;
 }
 
 static const char *records_dir(void)
@@ -132,7 +114,7 @@ int sb_sbx_record_open(struct sb_sbx_record *r, const char *tmp, const char *mem
 	if (rc < 0)
 		return rc;
 	r->owner = getpid();
-	r->owner_start = sb_sbx_proc_start(r->owner);
+	r->owner_start = sb_proc_start(r->owner);
 	snprintf(r->umid, sizeof(r->umid), "sb-%d", (int)r->owner);
 	if ((size_t)snprintf(r->path, sizeof(r->path), "%s/%d.run", dir, (int)r->owner) >= sizeof(r->path))
 		return sb_err_set(err, -ENAMETOOLONG, "sandbox: record path too long");
@@ -365,7 +347,7 @@ int sb_sandbox_reap(struct sb_err *err)
 			sb_warn("sandbox: ignoring the unreadable run record %s", path);
 			continue;
 		}
-		if (sb_sbx_proc_start(r.owner) == r.owner_start)
+		if (sb_proc_start(r.owner) == r.owner_start)
 			continue;  /* that run is alive */
 		/* Its guardian may be cleaning right now: let it finish. */
 		for (int t = 0; t < 100 && r.guard > 0 && kill(r.guard, 0) == 0 && access(path, F_OK) == 0; t++)

@@ -16,6 +16,7 @@
  * console output with markers so the kernel's own boot and halt chatter is
  * dropped. We copy both pipes live to our stdout and stderr. */
 #include "sandbox/sandbox_int.h"
+#include "util/clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -35,14 +36,6 @@
 #include "util/units.h"
 
 #define GRACE_MS (120 * 1000)   /* after a stop request: time to tear down inside */
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 struct uml_run {
 	struct sb_sbx_record rec; /* rec.dir: short, the mconsole socket path inside must fit sun_path */
@@ -273,7 +266,7 @@ static int run_boot(struct uml_run *r, struct sb_err *err)
 	fflush(stderr);
 	sb_verbose("booting the throwaway kernel (%s, init %s, mem=%lluM)", r->kernel, r->init,
 		   (unsigned long long)r->mem_mib);
-	r->start = now_ms();
+	r->start = sb_clock_ms();
 	r->pid = fork();
 	if (r->pid < 0)
 		return sb_err_sys(err, -errno, "sandbox: fork");
@@ -300,13 +293,13 @@ static int run_boot(struct uml_run *r, struct sb_err *err)
  * first a graceful stop (ctrl-alt-del), then the kill. */
 static void run_deadline(struct uml_run *r)
 {
-	if (r->exited || !r->deadline || now_ms() < r->deadline)
+	if (r->exited || !r->deadline || sb_clock_ms() < r->deadline)
 		return;
 	if (!r->stopping && !r->killed) {
 		r->timed_out = true;
 		r->stopping = true;
 		sb_warn("the throwaway kernel ran longer than STACKBENCH_UML_TIMEOUT; stopping it");
-		r->deadline = r->con.state >= 1 && sb_sbx_mconsole_cad(r->sock) ? now_ms() + 10000 : now_ms();
+		r->deadline = r->con.state >= 1 && sb_sbx_mconsole_cad(r->sock) ? sb_clock_ms() + 10000 : sb_clock_ms();
 	} else if (!r->killed) {
 		kill_group(r->pid);
 		r->killed = true;
@@ -330,7 +323,7 @@ static bool run_copy(struct uml_run *r, int which, int fd)
 			sb_sbx_console_byte(&r->con, r->buf[k]);
 		if (state == 0 && r->con.state >= 1)
 			sb_verbose("the command started in the throwaway kernel after %.1f s (boot and init)",
-				   (now_ms() - r->start) / 1000.0);
+				   (sb_clock_ms() - r->start) / 1000.0);
 	} else if (which == 1) {
 		sb_sbx_write_all(STDERR_FILENO, r->buf, n);
 	} else {
@@ -358,7 +351,7 @@ static void run_signal(struct uml_run *r)
 			r->stopping = true;
 			sb_warn("interrupted: asking the command in the throwaway kernel to stop "
 				"(interrupt again to kill the kernel)");
-			r->deadline = now_ms() + GRACE_MS;
+			r->deadline = sb_clock_ms() + GRACE_MS;
 		} else {
 			sb_warn("interrupted: killing the throwaway kernel");
 			kill_group(r->pid);
@@ -381,7 +374,7 @@ static int run_wait(struct uml_run *r, struct sb_err *err)
 			{ r->sfd, POLLIN, 0 },
 		};
 		int wait_ms = -1;
-		uint64_t now = now_ms();
+		uint64_t now = sb_clock_ms();
 
 		if (r->deadline)
 			wait_ms = r->deadline > now ? (int)(r->deadline - now) : 0;
@@ -415,7 +408,7 @@ static int run_wait(struct uml_run *r, struct sb_err *err)
 	}
 	/* Helper processes of the kernel must not outlive it. */
 	kill(-r->pid, SIGKILL);
-	sb_verbose("the throwaway kernel ran %.1f s", (now_ms() - r->start) / 1000.0);
+	sb_verbose("the throwaway kernel ran %.1f s", (sb_clock_ms() - r->start) / 1000.0);
 	return rc;
 }
 

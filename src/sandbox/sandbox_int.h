@@ -76,6 +76,5 @@ int sb_sbx_members_create(struct sb_sbx_record *r, const struct sb_sandbox_membe
 int sb_sbx_guard_start(struct sb_sbx_record *r, int *wfd, struct sb_err *err);
 void sb_sbx_guard_stop(int wfd);
 void sb_sbx_rm_tree(const char *dir);
-unsigned long long sb_sbx_proc_start(pid_t pid);
 
 #endif

@@ -1,6 +1,7 @@
 /* A dm-crypt cipher through AF_ALG, one request per sector with its own
  * IV, as dm-crypt issues them. See crypto.h. */
 #include "sys/crypto.h"
+#include "util/clock.h"
 
 #include <errno.h>
 #include <linux/if_alg.h>
@@ -50,21 +51,13 @@ static void make_iv(enum iv_mode m, uint64_t sector, unsigned char *iv, int ivsi
 	}
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
-}
-
 /* One direction for budget_ns: MB/s (10^6 B/s). */
 static int run_dir(int op, uint32_t dir, enum iv_mode m, int ivsize, unsigned sector,
 		   uint64_t budget_ns, unsigned char *in, unsigned char *out, double *mbs,
 		   const char *kname, struct sb_err *err)
 {
 	char cbuf[CMSG_SPACE(sizeof(uint32_t)) + CMSG_SPACE(sizeof(struct af_alg_iv) + MAX_IV)];
-	uint64_t n = 0, t0 = now_ns(), el = 0;
+	uint64_t n = 0, t0 = sb_clock_ns(), el = 0;
 
 	while (el < budget_ns || n == 0) {
 		struct iovec iov = { in, sector };
@@ -94,9 +87,9 @@ static int run_dir(int op, uint32_t dir, enum iv_mode m, int ivsize, unsigned se
 					  dir == ALG_OP_ENCRYPT ? "encrypt" : "decrypt", sector);
 		n++;
 		if (!(n & 31))
-			el = now_ns() - t0;
+			el = sb_clock_ns() - t0;
 	}
-	el = now_ns() - t0;
+	el = sb_clock_ns() - t0;
 	*mbs = (double)(n * sector) * 1e3 / (double)el;
 	return 0;
 }

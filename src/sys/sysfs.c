@@ -1,6 +1,7 @@
 #include "sys/sysfs.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -211,31 +212,51 @@ int sb_dev_mountpoint(const char *devnode, char *out, size_t len)
 
 /* Session id (field 6 of /proc/PID/stat; the comm in field 2 may hold
  * blanks and parentheses, so count from the last ')'). */
-static long proc_session(const char *pid)
+int sb_proc_stat(pid_t pid, struct sb_proc_stat *out)
 {
-	char p[300], buf[512], *rp;
-	long sid = -1;
-	int fd, n;
+	char path[64], buf[1024], *p;
+	unsigned i;
+	ssize_t n;
+	int fd;
 
-	snprintf(p, sizeof(p), "/proc/%s/stat", pid);
-	fd = open(p, O_RDONLY | O_CLOEXEC);
+	memset(out, 0, sizeof(*out));
+	if (pid <= 0)
+		return -ESRCH;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return -1;
-	n = (int)read(fd, buf, sizeof(buf) - 1);
+		return errno == ENOENT ? -ESRCH : -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n <= 0)
-		return -1;
+		return -ESRCH; /* it ended between the open and the read */
 	buf[n] = '\0';
-	rp = strrchr(buf, ')');
-	if (rp && sscanf(rp + 1, " %*c %*d %*d %ld", &sid) != 1)
-		sid = -1;
-	return sid;
+	p = strrchr(buf, ')'); /* the command name may hold spaces and parentheses */
+	if (!p || sscanf(p + 1, " %c %*d %*d %ld", &out->state, &out->session) != 2)
+		return -EIO;
+	/* p is the end of field 2: the space before field N is N - 2 spaces on */
+	for (i = 2; p && i < 22; i++)
+		p = strchr(p + 1, ' ');
+	if (!p)
+		return -EIO;
+	out->start = strtoull(p + 1, NULL, 10);
+	return 0;
+}
+
+unsigned long long sb_proc_start(pid_t pid)
+{
+	struct sb_proc_stat ps;
+
+	if (sb_proc_stat(pid, &ps) || ps.state == 'Z' || ps.state == 'X')
+		return 0;
+	return ps.start;
 }
 
 int sb_proc_with_env(const char *entry, char *out, size_t len)
 {
 	char p[300], comm[64], *buf = NULL;
 	size_t elen = strlen(entry), cap = 1 << 16;
+	struct sb_proc_stat ps;
 	struct dirent *de;
 	int count = 0, self = getpid();
 	DIR *proc;
@@ -257,7 +278,7 @@ int sb_proc_with_env(const char *entry, char *out, size_t len)
 			continue;
 		/* Daemons an LVM tool may start (dmeventd, lvmpolld) detach into
 		 * a session of their own and outlive any build: not the build's. */
-		if (proc_session(de->d_name) == atol(de->d_name))
+		if (!sb_proc_stat(atoi(de->d_name), &ps) && ps.session == atol(de->d_name))
 			continue;
 		snprintf(p, sizeof(p), "/proc/%s/environ", de->d_name);
 		fd = open(p, O_RDONLY | O_CLOEXEC);

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "util/err.h"
 
@@ -27,6 +28,18 @@ int sb_sysfs_dev_kname(const char *devnode, char *out, size_t len, struct sb_err
  * nonzero), as "pid 12 (bash), pid 34 (fio)"; "" if none found. Returns
  * the number of processes found. */
 int sb_proc_holders(const char *path, int prefix, char *out, size_t len);
+
+/* Fields 3, 6 and 22 of /proc/PID/stat: its state letter, session and
+ * start time (clock ticks since boot: with the pid it names one process,
+ * not a later one that reuses the pid). -ESRCH if there is no such process. */
+struct sb_proc_stat {
+	char state;
+	long session;
+	unsigned long long start;
+};
+int sb_proc_stat(pid_t pid, struct sb_proc_stat *out);
+/* Its start time, 0 if it is gone or a zombie. */
+unsigned long long sb_proc_start(pid_t pid);
 
 /* Other processes (not session leaders: daemons detach into their own)
  * whose environment holds exactly entry ("K=V"); the first as "pid 12

@@ -1,4 +1,5 @@
 #include "util/log.h"
+#include "util/clock.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -28,19 +29,16 @@ bool sb_log_progress_enabled(void)
 
 /* Seconds since this process started, on every line at -vv: where
  * a build's time goes (settles, waits, each tool run) reads off -vv. */
-static struct timespec t0;
+static uint64_t t0;
 
 __attribute__((constructor)) static void log_start(void)
 {
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = sb_clock_ns();
 }
 
 static void put_elapsed(void)
 {
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	fprintf(stderr, "[%7.3f] ", (double)(now.tv_sec - t0.tv_sec) + (now.tv_nsec - t0.tv_nsec) / 1e9);
+	fprintf(stderr, "[%7.3f] ", (double)(sb_clock_ns() - t0) / 1e9);
 }
 
 static void vlog(enum sb_log_level min, const char *prefix, const char *fmt, va_list ap)

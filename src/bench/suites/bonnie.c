@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "bench/engine.h"
+#include "util/clock.h"
 #include "bench/suites/bonnie.h"
 #include "util/log.h"
 #include "util/units.h"
@@ -41,12 +42,12 @@ double sb_bonnie_cpu(int who)
 void sb_bonnie_timer_start(struct sb_bonnie_timer *t)
 {
 	t->cpu0 = sb_bonnie_cpu(RUSAGE_SELF);
-	t->t0 = sb_now_ns();
+	t->t0 = sb_clock_ns();
 }
 
 double sb_bonnie_timer_stop(const struct sb_bonnie_timer *t, double *cpu_pct)
 {
-	double el = (double)(sb_now_ns() - t->t0) / 1e9;
+	double el = (double)(sb_clock_ns() - t->t0) / 1e9;
 
 	*cpu_pct = el > 0 ? (sb_bonnie_cpu(RUSAGE_SELF) - t->cpu0) / el * 100.0 : 0;
 	return el;
@@ -54,7 +55,7 @@ double sb_bonnie_timer_stop(const struct sb_bonnie_timer *t, double *cpu_pct)
 
 void sb_bonnie_lmax_step(uint64_t *lmax, uint64_t *prev)
 {
-	uint64_t now = sb_now_ns();
+	uint64_t now = sb_clock_ns();
 
 	if (now - *prev > *lmax)
 		*lmax = now - *prev;
@@ -81,7 +82,7 @@ void sb_bonnie_figure(struct sb_bonnie *bn, const char *name, double value, cons
 
 static void show(struct sb_bonnie *bn, const char *phase, uint64_t done, uint64_t total, uint64_t t0)
 {
-	uint64_t now = sb_now_ns();
+	uint64_t now = sb_clock_ns();
 	double rate = sb_mbps(done * bn->chunk, now - t0);
 	double eta = done ? (double)(now - t0) / 1e9 * (double)(total - done) / (double)done : 0;
 	double iops = now > t0 ? (double)done * 1e9 / (double)(now - t0) : 0;
@@ -197,7 +198,7 @@ static void params(struct sb_bonnie *bn)
 		param(p, "seek_procs", bn->procs);
 	}
 	param(p, "concurrency", 1);
-	param(p, "seed", (int64_t)(sb_now_ns() % 4000000000ULL));
+	param(p, "seed", (int64_t)(sb_clock_ns() % 4000000000ULL));
 	param(p, "num_files", b->files);
 	if (!b->files)
 		return;

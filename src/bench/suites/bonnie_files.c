@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "bench/engine.h"
+#include "util/clock.h"
 #include "bench/suites/bonnie.h"
 #include "util/log.h"
 
@@ -370,7 +371,7 @@ static int one_round(struct ftest *f, bool random, struct sb_err *err)
 int sb_bonnie_file_tests(struct sb_bonnie *bn, struct sb_err *err)
 {
 	const struct sb_bench_spec *b = bn->c->b;
-	struct ftest f = { .bn = bn, .dfd = -1, .seed = sb_now_ns() | 1 };
+	struct ftest f = { .bn = bn, .dfd = -1, .seed = sb_clock_ns() | 1 };
 	int rc = -ENOMEM;
 
 	f.n = b->files * 1024;

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "bench/engine.h"
+#include "util/clock.h"
 #include "bench/suites/bonnie.h"
 #include "util/log.h"
 
@@ -88,9 +89,9 @@ static void *seeker_main(void *arg)
 	/* a seeker that failed still takes its tickets, so the writer never blocks */
 	more = ticket(s->pipe_rd, &t);
 	cpu0 = sb_bonnie_cpu(RUSAGE_SELF);
-	s->t0 = sb_now_ns();
+	s->t0 = sb_clock_ns();
 	while (more > 0) {
-		prev = sb_now_ns();
+		prev = sb_clock_ns();
 		if (s->rc == 0)
 			s->rc = seek_one(s->bn, fd, buf, (unsigned)abs(t), t < 0);
 		sb_bonnie_lmax_step(&s->lmax, &prev);
@@ -103,7 +104,7 @@ static void *seeker_main(void *arg)
 			s->rc = -errno;
 		close(fd);
 	}
-	s->t1 = sb_now_ns();
+	s->t1 = sb_clock_ns();
 	s->cpu = sb_bonnie_cpu(RUSAGE_SELF) - cpu0;
 	free(buf);
 	return NULL;
@@ -112,7 +113,7 @@ static void *seeker_main(void *arg)
 /* bonnie++'s tickets: random chunk numbers, negated for an update */
 static int *make_tickets(struct sb_bonnie *bn, size_t *len)
 {
-	uint64_t seed = sb_now_ns() | 1;
+	uint64_t seed = sb_clock_ns() | 1;
 	int *t = malloc((bn->seeks + bn->procs) * sizeof(*t));
 	unsigned i;
 

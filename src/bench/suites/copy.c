@@ -27,6 +27,7 @@
 #include <openssl/evp.h>
 
 #include "bench/suite.h"
+#include "util/clock.h"
 #include "bench/suites/suites.h"
 #include "util/log.h"
 
@@ -46,14 +47,6 @@ struct copy_run {
 	char big_sum[65], tree_sum[65];
 	struct json_object *copies;
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
-}
 
 static uint64_t photo_size(unsigned i)
 {
@@ -294,11 +287,11 @@ static int one_copy(struct copy_run *r, enum tool t, bool tree, bool in, const c
 		 tree ? "photo tree" : "large file", in ? "into" : "out of");
 	sb_suite_phase(c, what);
 	sb_suite_drop_caches(c);
-	t0 = now_ns();
+	t0 = sb_clock_ns();
 	rc = run_tool(argv, err);
 	if (rc == 0 && (rc = syncfs_path(in ? r->stackdir : r->other)) < 0)
 		sb_err_sys(err, rc, "copy: syncfs after %s", what);
-	el = now_ns() - t0;
+	el = sb_clock_ns() - t0;
 	free_argv(argv);
 	if (rc)
 		return rc;

@@ -3,6 +3,7 @@
  * child bounded in time, and verify nothing is left before the state file
  * goes. Split from stack.c to keep each file small. */
 #include "core/stack.h"
+#include "util/clock.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -176,17 +177,15 @@ static void relay_stderr(int *errfd)
  * closed) if it does not finish in time, 0 otherwise. */
 static int wait_child(int resfd, int *errfd, unsigned limit, struct sb_err *ce, size_t *got)
 {
-	struct timespec t0, now;
+	uint64_t t0 = sb_clock_ms();
 	bool done = false;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while (!done) {
 		struct pollfd pfd[2] = { { .fd = resfd, .events = POLLIN }, { .fd = *errfd, .events = POLLIN } };
 		long left;
 		ssize_t n;
 
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		left = (long)limit * 1000 - ((now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000);
+		left = (long)limit * 1000 - (long)(sb_clock_ms() - t0);
 		if (left <= 0) {
 			close(resfd);
 			close(*errfd);
@@ -216,7 +215,7 @@ static int wait_child(int resfd, int *errfd, unsigned limit, struct sb_err *ce, 
  * so that a child left behind does not keep our caller's stdout/stderr
  * open (a `$(stackbench teardown ...)` would wait for it forever). */
 static int teardown_bounded(const struct sb_layer_ops *ops, const struct sb_state_obj *obj,
-			    struct sb_err *e)
+			    pid_t *left, struct sb_err *e)
 {
 	unsigned limit = step_timeout_s();
 	struct sb_err ce = { 0 };
@@ -244,11 +243,14 @@ static int teardown_bounded(const struct sb_layer_ops *ops, const struct sb_stat
 		teardown_child(ops, obj, fds[1], errp[1]);
 	close(fds[1]);
 	close(errp[1]);
-	if (wait_child(fds[0], &errp[0], limit, &ce, &got) == -ETIMEDOUT)
+	*left = 0;
+	if (wait_child(fds[0], &errp[0], limit, &ce, &got) == -ETIMEDOUT) {
+		*left = pid;
 		return sb_err_set(e, -ETIMEDOUT,
 				  "removing %s %s %s did not finish within %u s (a hung device below? "
 				  "process %d is still at it); run `stackbench teardown` again once the device responds",
 				  obj->layer, obj->kind, obj->id, limit, (int)pid);
+	}
 	close(fds[0]);
 	/* relay what the child still had to say (non-blocking: a daemon the
 	 * child started may hold the pipe open for good) */
@@ -273,6 +275,19 @@ static int teardown_bounded(const struct sb_layer_ops *ops, const struct sb_stat
 	return 0;
 }
 
+/* The helper that did not finish may still finish: the next teardown must
+ * wait for it rather than race it (two mdadm --zero-superblock on one
+ * member: one of them gets EBUSY). */
+static void record_left(struct sb_state *st, const struct sb_state_obj *obj, pid_t pid)
+{
+	char doing[SB_PATH_MAX + 48];
+	struct sb_err e = { 0 };
+
+	snprintf(doing, sizeof(doing), "removing %s %s %s", obj->layer, obj->kind, obj->id);
+	if (sb_state_add_pending(st, pid, doing, &e))
+		sb_warn("%s: cannot record process %d for the next teardown: %s", st->stack, (int)pid, e.msg);
+}
+
 int sb_stack_teardown_state(struct sb_state *st, struct sb_err *err)
 {
 	struct sb_state_obj *all;
@@ -290,6 +305,8 @@ int sb_stack_teardown_state(struct sb_state *st, struct sb_err *err)
 	 * creating objects: wait for them, as long as one step may take
 	 * (they may hang on the very device resumed just now). */
 	first = sb_state_wait_builder(st, step_timeout_s() * 1000, err);
+	if (!first)
+		first = sb_state_wait_pending(st, step_timeout_s() * 1000, err);
 	if (first) {
 		free(all);
 		return first;
@@ -305,8 +322,12 @@ int sb_stack_teardown_state(struct sb_state *st, struct sb_err *err)
 			rc = sb_err_set(&e, -ENOSYS, "%s %s was made by the %s layer, which this build of stackbench lacks",
 					obj.kind, obj.id, obj.layer);
 		} else {
+			pid_t stuck = 0;
+
 			sb_verbose("%s: removing %s %s %s", st->stack, obj.layer, obj.kind, obj.id);
-			rc = teardown_bounded(ops, &obj, &e);
+			rc = teardown_bounded(ops, &obj, &stuck, &e);
+			if (stuck)
+				record_left(st, &obj, stuck);
 		}
 		if (!rc)
 			rc = sb_state_remove(st, i, &e);

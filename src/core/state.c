@@ -57,6 +57,18 @@ static struct json_object *to_json(const struct sb_state *st)
 		json_object_array_add(arr, sb_json_strings("layer", st->obj[i].layer, "kind", st->obj[i].kind,
 							   "id", st->obj[i].id, "extra", st->obj[i].extra, NULL));
 	json_object_object_add(o, "objects", arr);
+	if (st->npending) {
+		arr = json_object_new_array();
+		for (i = 0; i < st->npending; i++) {
+			struct json_object *p = json_object_new_object();
+
+			json_object_object_add(p, "pid", json_object_new_int(st->pending[i].pid));
+			json_object_object_add(p, "start", json_object_new_uint64(st->pending[i].start));
+			json_object_object_add(p, "doing", json_object_new_string(st->pending[i].doing));
+			json_object_array_add(arr, p);
+		}
+		json_object_object_add(o, "pending", arr);
+	}
 	return o;
 }
 
@@ -131,6 +143,33 @@ static bool copy_str(char *dst, size_t len, struct json_object *o, const char *k
 	return true;
 }
 
+/* "pending": the processes an earlier teardown left at a removal that did
+ * not finish in time (sb_state_add_pending). */
+static int pending_from_json(struct json_object *o, struct sb_state *st, struct sb_err *err)
+{
+	struct json_object *arr, *v;
+	size_t i, n;
+
+	if (!json_object_object_get_ex(o, "pending", &arr))
+		return 0;
+	n = json_object_is_type(arr, json_type_array) ? json_object_array_length(arr) : 0;
+	if (n > SB_STATE_MAX_PENDING)
+		return sb_err_set(err, -E2BIG, "%s: %zu pending processes, at most %d", st->path, n,
+				  SB_STATE_MAX_PENDING);
+	for (i = 0; i < n; i++) {
+		struct json_object *p = json_object_array_get_idx(arr, i);
+		struct sb_state_pending *sp = &st->pending[i];
+
+		sp->pid = json_object_object_get_ex(p, "pid", &v) ? json_object_get_int(v) : 0;
+		sp->start = json_object_object_get_ex(p, "start", &v) ? json_object_get_uint64(v) : 0;
+		if (!copy_str(sp->doing, sizeof(sp->doing), p, "doing") || sp->pid <= 0 || !sp->start)
+			return sb_err_set(err, -EINVAL, "%s: pending process %zu is not one stackbench "
+					  "recorded", st->path, i);
+	}
+	st->npending = (unsigned)n;
+	return 0;
+}
+
 static int from_json(struct json_object *o, struct sb_state *st, struct sb_err *err)
 {
 	struct json_object *arr, *v;
@@ -160,7 +199,7 @@ static int from_json(struct json_object *o, struct sb_state *st, struct sb_err *
 			return sb_err_set(err, -EINVAL, "%s: object %zu lacks layer, kind or id", st->path, i);
 	}
 	st->nobj = n;
-	return 0;
+	return pending_from_json(o, st, err);
 }
 
 /* Teardown acts on what a state file says, as root: only a file that
@@ -355,6 +394,11 @@ int sb_state_remove(struct sb_state *st, unsigned idx, struct sb_err *err)
 	return write_file(st, false, err);
 }
 
+int sb_state_save(struct sb_state *st, struct sb_err *err)
+{
+	return write_file(st, false, err);
+}
+
 int sb_state_delete(struct sb_state *st, struct sb_err *err)
 {
 	if (unlink(st->path) && errno != ENOENT)
@@ -437,51 +481,4 @@ oom:
 		free(v[--cnt]);
 	free(v);
 	return sb_err_set(err, -ENOMEM, "out of memory");
-}
-
-/* ------------------------------------------------- the build's children */
-
-/* A build runs mdadm, lvm, mkfs as children; SIGKILL of the build leaves
- * them running, and one that finishes after teardown has looked creates an
- * object nobody removes (finding 12 of issue 12: lvcreate completing after
- * `teardown --all` had found no LV, so the VG, PV and array stayed). Every
- * child inherits the build's environment, so the build marks it with a
- * token naming this very state, and teardown waits until no process
- * carries it any more. */
-static void builder_entry(const struct sb_state *st, char *out, size_t len)
-{
-	snprintf(out, len, "%s=%s:%d:%s", SB_BUILDER_ENV, st->stack, st->pid, st->started);
-}
-
-int sb_state_mark_builder(const struct sb_state *st, struct sb_err *err)
-{
-	char entry[SB_NAME_MAX + 96];
-	const char *eq;
-
-	builder_entry(st, entry, sizeof(entry));
-	eq = strchr(entry, '=');
-	if (setenv(SB_BUILDER_ENV, eq + 1, 1))
-		return sb_err_sys(err, -errno, "cannot set %s", SB_BUILDER_ENV);
-	return 0;
-}
-
-int sb_state_wait_builder(const struct sb_state *st, unsigned timeout_ms, struct sb_err *err)
-{
-	char entry[SB_NAME_MAX + 96], who[128];
-	struct timespec ts = { 0, 100000000 };
-	unsigned waited = 0;
-	int n;
-
-	builder_entry(st, entry, sizeof(entry));
-	while ((n = sb_proc_with_env(entry, who, sizeof(who))) > 0) {
-		if (waited == 0)
-			sb_info("%s: waiting for %d process(es) of its build to end (%s)", st->stack, n, who);
-		if (waited >= timeout_ms)
-			return sb_err_set(err, -EBUSY, "%s: %d process(es) of its build (pid %d) still run after "
-					  "%u s: %s; not tearing down under them", st->stack, n, st->pid,
-					  timeout_ms / 1000, who);
-		nanosleep(&ts, NULL);
-		waited += 100;
-	}
-	return 0;
 }

@@ -8,6 +8,7 @@
 #define SB_CORE_STATE_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 #include "spec/spec.h"
 #include "util/err.h"
@@ -30,6 +31,17 @@ struct sb_state_obj {
 	char extra[SB_PATH_MAX];
 };
 
+#define SB_STATE_MAX_PENDING 8
+
+/* A process a teardown left behind at a removal that did not finish in time
+ * (a hung device below): it may still finish that removal, so the next
+ * teardown waits for it instead of racing it for the same objects. */
+struct sb_state_pending {
+	int pid;
+	unsigned long long start;  /* /proc/PID/stat start time: this process, not a reuse */
+	char doing[SB_PATH_MAX + 48]; /* "removing md md /dev/md/sb-ext4" */
+};
+
 struct sb_state {
 	char stack[SB_NAME_MAX];
 	char path[SB_PATH_MAX];
@@ -38,6 +50,8 @@ struct sb_state {
 	char started[32];        /* ISO 8601 UTC */
 	unsigned nobj;
 	struct sb_state_obj obj[SB_STATE_MAX_OBJS];
+	unsigned npending;
+	struct sb_state_pending pending[SB_STATE_MAX_PENDING];
 };
 
 /* Directory holding state files ($STACKBENCH_STATE_DIR or /run/stackbench). */
@@ -55,6 +69,8 @@ int sb_state_set_extra(struct sb_state *st, const char *layer, const char *kind,
 /* Drop an object once removed, and rewrite the file. */
 int sb_state_remove(struct sb_state *st, unsigned idx, struct sb_err *err);
 int sb_state_load(const char *stack, struct sb_state *st, struct sb_err *err);
+/* Rewrite the file as st now is. */
+int sb_state_save(struct sb_state *st, struct sb_err *err);
 /* Delete the state file (after a verified teardown). */
 int sb_state_delete(struct sb_state *st, struct sb_err *err);
 /* Test hook for the kill, signal and secret tests: when
@@ -85,6 +101,13 @@ int sb_state_mark_builder(const struct sb_state *st, struct sb_err *err);
  * the entry of st's build, i.e. no tool a killed build started is still
  * creating something; -EBUSY naming one if they do not end. */
 int sb_state_wait_builder(const struct sb_state *st, unsigned timeout_ms, struct sb_err *err);
+
+/* Record (and write) that process pid was left doing `doing`. */
+int sb_state_add_pending(struct sb_state *st, pid_t pid, const char *doing, struct sb_err *err);
+/* Before a teardown: wait (up to timeout_ms) for the processes an earlier
+ * teardown left behind; drop those that ended. -EBUSY naming one that still
+ * runs: tearing down beside it would race it for the same objects. */
+int sb_state_wait_pending(struct sb_state *st, unsigned timeout_ms, struct sb_err *err);
 
 /* Names of every stack with a state file; caller frees each and the array. */
 int sb_state_list(char ***names, unsigned *n, struct sb_err *err);

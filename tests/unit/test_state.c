@@ -6,6 +6,9 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,6 +166,47 @@ static void test_corrupt_and_bad_names(void **ctx)
 	assert_int_equal(sb_state_create(&st, ".hidden", "", &err), -EINVAL);
 }
 
+/* A process an earlier teardown left behind is recorded with its start
+ * time, read back, waited for while it runs, and dropped once it ends. */
+static void test_pending(void **ctx)
+{
+	static struct sb_state st, back;
+	struct sb_err err = { 0 };
+	int status;
+	pid_t child = fork();
+
+	assert_true(child >= 0);
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	assert_int_equal(sb_state_create(&st, "hung", "", &err), 0);
+	assert_int_equal(sb_state_add_pending(&st, child, "removing md md /dev/md/sb-hung", &err), 0);
+	assert_int_equal(sb_state_load("hung", &back, &err), 0);
+	assert_int_equal(back.npending, 1);
+	assert_int_equal(back.pending[0].pid, child);
+	assert_true(back.pending[0].start > 0);
+	assert_string_equal(back.pending[0].doing, "removing md md /dev/md/sb-hung");
+
+	assert_int_equal(sb_state_wait_pending(&back, 300, &err), -EBUSY);
+	assert_non_null(strstr(err.msg, "still removing md md /dev/md/sb-hung"));
+	/* the same pid with another start time is another process: not waited for */
+	back.pending[0].start++;
+	assert_int_equal(sb_state_wait_pending(&back, 300, &err), 0);
+	assert_int_equal(back.npending, 0);
+
+	assert_int_equal(sb_state_load("hung", &back, &err), 0);
+	assert_int_equal(back.npending, 0);
+	assert_int_equal(sb_state_add_pending(&back, child, "removing mount mount /x", &err), 0);
+	kill(child, SIGKILL);
+	assert_int_equal(waitpid(child, &status, 0), child);
+	assert_int_equal(sb_state_wait_pending(&back, 5000, &err), 0);
+	assert_int_equal(back.npending, 0);
+	/* a process that is already gone is not recorded at all */
+	assert_int_equal(sb_state_add_pending(&back, child, "removing mount mount /x", &err), 0);
+	assert_int_equal(back.npending, 0);
+}
+
 static void test_list(void **ctx)
 {
 	static struct sb_state st;
@@ -194,6 +238,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_full, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_exists_names_leftovers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_corrupt_and_bad_names, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pending, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_list, setup, teardown),
 	};
 

@@ -5,7 +5,8 @@
 # suspended, so every write the stack makes hangs in the kernel. teardown
 # --all must end with an error in bounded time (STACKBENCH_STEP_TIMEOUT=20 s
 # per object) naming the object it gave up on, not hang; after the device is
-# resumed a second teardown leaves nothing.
+# resumed a second teardown (which first waits for the helpers the first
+# one left stuck in the kernel) leaves nothing.
 # Also: the system settings stackbench could change (md resync speed limits,
 # vm dirty ratios) are the same after the build and teardowns as before
 # (the sources write none of them: md `sync: wait` waits at md's own speed).
@@ -57,6 +58,10 @@ echo "$out" | sed 's/^/    | /' | tail -6
 [ $secs -lt 150 ] && ok "bounded: ${secs}s" || bad "took ${secs}s"
 grep -q "did not finish within 20 s" <<<"$out" && ok "message says what it gave up on" || bad "no timeout message"
 [ -e "$state/ext4.state" ] && ok "state kept for the next teardown" || bad "state file gone"
+# the helpers still stuck in the kernel may finish their removals once the
+# device resumes: the next teardown must wait for them, not race them
+grep -q '"pending"' "$state/ext4.state" && ok "the processes left at the hung removals are recorded" ||
+	bad "no pending process recorded in the state"
 
 dmsetup resume sbtest-host && ok "$hostdev resumed"
 sleep 2

@@ -1,5 +1,6 @@
 /* The pieces ext4, xfs and btrfs share (mkfs_int.h). */
 #include "layers/mkfs_int.h"
+#include "sys/udev.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -73,8 +74,15 @@ int sb_mkfs_run(gboolean (*mkfs)(const gchar *, const BDExtraArg **, GError **),
 	}
 	extra[a->n] = NULL;
 	sb_verbose("%s: mkfs on %s", tool + strlen("mkfs."), dev);
-	if (mkfs(dev, extra, &gerr))
+	if (mkfs(dev, extra, &gerr)) {
+		struct sb_err uerr = { 0 };
+
+		/* the build is done with the filesystem: a udev that does not
+		 * answer is a warning (its links may follow), not a failure */
+		if (sb_udev_reprobe(dev, SB_UDEV_TIMEOUT_MS, &uerr) < 0)
+			sb_warn("%s: %s", tool, uerr.msg);
 		return 0;
+	}
 	sb_err_set(err, -EIO, "%s on %s failed: %s", tool, dev, gerr ? gerr->message : "unknown error");
 	g_clear_error(&gerr);
 	return -EIO;

@@ -24,5 +24,12 @@ int sb_udev_wait_devnode(const char *devnode, unsigned timeout_ms, struct sb_err
 /* The same, then settle: where the next step needs udev's work done (its
  * symlinks, or nobody else holding the device open). */
 int sb_udev_wait_node(const char *devnode, unsigned timeout_ms, struct sb_err *err);
+/* Have udev probe devnode again and wait until it has: a "change" uevent
+ * asked of the kernel, then udev's processed event awaited on its monitor.
+ * After a mkfs, so that /dev/disk/by-uuid names the new filesystem when the
+ * build returns: the change udev makes itself (its inotify watch on a
+ * closed-after-write device) may not be queued yet when a settle looks,
+ * and a settle then returns at once. A no-op success without udev. */
+int sb_udev_reprobe(const char *devnode, unsigned timeout_ms, struct sb_err *err);
 
 #endif

@@ -32,7 +32,7 @@ static const struct {
 } suites[] = {
 	{ "bonnie", sb_suite_bonnie, 6 },
 	{ "fio-matrix", sb_suite_fio_matrix, 12 },
-	{ "dd", sb_suite_dd, 6 },          /* 3 passes of write + read (up to 7: dd.c) */
+	{ "dd", sb_suite_dd, 6 },          /* 3 passes of write + read (up to 9: dd.c) */
 	{ "smallfile", sb_suite_smallfile, 4 },
 	{ "quick", sb_suite_quick, 4 },
 	{ "copy", sb_suite_copy, 13 },

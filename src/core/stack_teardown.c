@@ -119,6 +119,19 @@ static unsigned step_timeout_s(void)
 	return v > 0 && v < 86400 ? (unsigned)v : SB_STEP_TIMEOUT_S;
 }
 
+/* The helper that did not finish may still finish: the next teardown must
+ * wait for it rather than race it (two mdadm --zero-superblock on one
+ * member: one of them gets EBUSY). */
+static void record_left(struct sb_state *st, const struct sb_state_obj *obj, pid_t pid)
+{
+	char doing[SB_PATH_MAX + 48];
+	struct sb_err e = { 0 };
+
+	snprintf(doing, sizeof(doing), "removing %s %s %s", obj->layer, obj->kind, obj->id);
+	if (sb_state_add_pending(st, pid, doing, &e))
+		sb_warn("%s: cannot record process %d for the next teardown: %s", st->stack, (int)pid, e.msg);
+}
+
 /* Run ops->teardown(obj) in a child so that a removal stuck in the kernel
  * cannot hold teardown hostage: after the timeout we report it and go on
  * (the child is left to finish or stay stuck on its own; a process in D
@@ -214,8 +227,8 @@ static int wait_child(int resfd, int *errfd, unsigned limit, struct sb_err *ce, 
  * message through one pipe; its stderr goes through another that we relay,
  * so that a child left behind does not keep our caller's stdout/stderr
  * open (a `$(stackbench teardown ...)` would wait for it forever). */
-static int teardown_bounded(const struct sb_layer_ops *ops, const struct sb_state_obj *obj,
-			    pid_t *left, struct sb_err *e)
+static int teardown_bounded(struct sb_state *st, const struct sb_layer_ops *ops,
+			    const struct sb_state_obj *obj, struct sb_err *e)
 {
 	unsigned limit = step_timeout_s();
 	struct sb_err ce = { 0 };
@@ -243,9 +256,8 @@ static int teardown_bounded(const struct sb_layer_ops *ops, const struct sb_stat
 		teardown_child(ops, obj, fds[1], errp[1]);
 	close(fds[1]);
 	close(errp[1]);
-	*left = 0;
 	if (wait_child(fds[0], &errp[0], limit, &ce, &got) == -ETIMEDOUT) {
-		*left = pid;
+		record_left(st, obj, pid);
 		return sb_err_set(e, -ETIMEDOUT,
 				  "removing %s %s %s did not finish within %u s (a hung device below? "
 				  "process %d is still at it); run `stackbench teardown` again once the device responds",
@@ -275,19 +287,6 @@ static int teardown_bounded(const struct sb_layer_ops *ops, const struct sb_stat
 	return 0;
 }
 
-/* The helper that did not finish may still finish: the next teardown must
- * wait for it rather than race it (two mdadm --zero-superblock on one
- * member: one of them gets EBUSY). */
-static void record_left(struct sb_state *st, const struct sb_state_obj *obj, pid_t pid)
-{
-	char doing[SB_PATH_MAX + 48];
-	struct sb_err e = { 0 };
-
-	snprintf(doing, sizeof(doing), "removing %s %s %s", obj->layer, obj->kind, obj->id);
-	if (sb_state_add_pending(st, pid, doing, &e))
-		sb_warn("%s: cannot record process %d for the next teardown: %s", st->stack, (int)pid, e.msg);
-}
-
 int sb_stack_teardown_state(struct sb_state *st, struct sb_err *err)
 {
 	struct sb_state_obj *all;
@@ -302,11 +301,10 @@ int sb_stack_teardown_state(struct sb_state *st, struct sb_err *err)
 	memcpy(all, st->obj, sizeof(*all) * nall);
 	resume_suspended(st);
 	/* The tools a killed build started (mdadm, lvm, mkfs) may still be
-	 * creating objects: wait for them, as long as one step may take
-	 * (they may hang on the very device resumed just now). */
-	first = sb_state_wait_builder(st, step_timeout_s() * 1000, err);
-	if (!first)
-		first = sb_state_wait_pending(st, step_timeout_s() * 1000, err);
+	 * creating objects, an earlier teardown's helper still removing one:
+	 * wait for them, as long as one step may take (they may hang on the
+	 * very device resumed just now). */
+	first = sb_state_wait_others(st, step_timeout_s() * 1000, err);
 	if (first) {
 		free(all);
 		return first;
@@ -322,12 +320,8 @@ int sb_stack_teardown_state(struct sb_state *st, struct sb_err *err)
 			rc = sb_err_set(&e, -ENOSYS, "%s %s was made by the %s layer, which this build of stackbench lacks",
 					obj.kind, obj.id, obj.layer);
 		} else {
-			pid_t stuck = 0;
-
 			sb_verbose("%s: removing %s %s %s", st->stack, obj.layer, obj.kind, obj.id);
-			rc = teardown_bounded(ops, &obj, &stuck, &e);
-			if (stuck)
-				record_left(st, &obj, stuck);
+			rc = teardown_bounded(st, ops, &obj, &e);
 		}
 		if (!rc)
 			rc = sb_state_remove(st, i, &e);

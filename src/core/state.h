@@ -108,6 +108,9 @@ int sb_state_add_pending(struct sb_state *st, pid_t pid, const char *doing, stru
  * teardown left behind; drop those that ended. -EBUSY naming one that still
  * runs: tearing down beside it would race it for the same objects. */
 int sb_state_wait_pending(struct sb_state *st, unsigned timeout_ms, struct sb_err *err);
+/* Both waits, the build's tools first: what a teardown does before it
+ * removes anything. */
+int sb_state_wait_others(struct sb_state *st, unsigned timeout_ms, struct sb_err *err);
 
 /* Names of every stack with a state file; caller frees each and the array. */
 int sb_state_list(char ***names, unsigned *n, struct sb_err *err);

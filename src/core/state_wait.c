@@ -110,3 +110,10 @@ int sb_state_wait_pending(struct sb_state *st, unsigned timeout_ms, struct sb_er
 	}
 	return had ? sb_state_save(st, err) : 0;
 }
+
+int sb_state_wait_others(struct sb_state *st, unsigned timeout_ms, struct sb_err *err)
+{
+	int rc = sb_state_wait_builder(st, timeout_ms, err);
+
+	return rc ? rc : sb_state_wait_pending(st, timeout_ms, err);
+}

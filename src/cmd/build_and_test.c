@@ -18,6 +18,7 @@ int sb_cmd_build_and_test(int argc, char **argv, struct sb_err *err)
 	static const struct sb_optdef opts[] = {
 		{ "set", 0, true, 's' },
 		{ "repeat", 0, true, 'r' },
+		{ "interleave", 0, false, 'I' },
 		{ "results", 0, true, 'R' },
 		{ "format", 0, true, 'f' },
 		{ "columns", 0, true, 'c' },
@@ -56,6 +57,7 @@ int sb_cmd_build_and_test(int argc, char **argv, struct sb_err *err)
 			ro.repeat = (unsigned)n;
 			break;
 		}
+		case 'I': ro.interleave = true; break;
 		case 'R': ro.results_dir = val; break;
 		case 'f': rc = sb_table_format_parse(val, &to.format, err); break;
 		case 'c': to.columns = val; break;

@@ -49,7 +49,7 @@ const struct sb_cmd sb_cmds[] = {
 	  "       stackbench teardown --all\n"
 	  "  Works from /run/stackbench/<name>.state, so the stack file need not exist.\n" },
 	{ "build-and-test", sb_cmd_build_and_test, "build, benchmark and tear down each stack, then print the table",
-	  "usage: stackbench build-and-test [--set KEY=VALUE]... [--repeat N] [--results DIR]\n"
+	  "usage: stackbench build-and-test [--set KEY=VALUE]... [--repeat N [--interleave]] [--results DIR]\n"
 	  "                                 [--format " SB_USAGE_FORMATS "] [--chart FILE]\n"
 	  "                                 [--columns LIST] [--baseline NAME] [--report FILE.html]\n"
 	  "                                 [--destroy-data=DEV,...] [--wipe] [--host-label NAME]\n"
@@ -59,7 +59,9 @@ const struct sb_cmd sb_cmds[] = {
 	  "  --report FILE.html also writes the HTML report of this run (see stackbench report).\n"
 	  "  Runs in the throwaway kernel when this one lacks md or device-mapper.\n"
 	  "  --host-label NAME (or env STACKBENCH_HOST_LABEL) records which machine in host.label;\n"
-	  "  --stack NAME runs only that expansion of a matrix file.\n" },
+	  "  --stack NAME runs only that expansion of a matrix file.\n"
+	  "  --interleave: repetition r of every stack in round r, each stack rebuilt for each round,\n"
+	  "  so a machine whose speed drifts moves every stack alike (not with export or faults).\n" },
 	{ "compare", sb_cmd_compare, "print a comparison table from results files",
 	  "usage: stackbench compare [--columns LIST] [--baseline NAME]\n"
 	  "                          [--format " SB_USAGE_FORMATS "]\n"

@@ -80,6 +80,12 @@ void sb_cost_compute(const struct sb_stack_spec *s, unsigned repeat, int sandbox
 	}
 }
 
+void sb_cost_add_rebuilds(struct sb_cost *c, unsigned n)
+{
+	c->min_s += n * SB_SIZING_STACK_MIN_S;
+	c->max_s += n * SB_SIZING_STACK_MAX_S;
+}
+
 static const char *loop_free(const struct sb_stack_spec *s, char *buf, size_t len)
 {
 	char dir[SB_PATH_MAX], *slash;

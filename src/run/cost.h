@@ -27,6 +27,8 @@ struct sb_cost {
  * (struct sb_run_ctx's sandbox, in_sandbox). repeat 0: bench.repeat. */
 void sb_cost_compute(const struct sb_stack_spec *s, unsigned repeat, int sandbox, bool in_sandbox,
 		     struct sb_cost *out);
+/* n more builds and teardowns of the stack (build-and-test --interleave). */
+void sb_cost_add_rebuilds(struct sb_cost *c, unsigned n);
 /* The lines of `plan` ("cost:" and indented details). */
 void sb_cost_print(FILE *f, const struct sb_stack_spec *s, const struct sb_cost *c);
 /* "about 2 min to 9 min, up to 4.3 GiB written of 2 x 4 GiB sparse files

@@ -44,6 +44,8 @@ static void announce_cost(const struct sb_run_ctx *ctx, const struct sb_spec_lis
 	for (i = 0; i < ctx->nfiles; i++) {
 		for (j = 0; j < lists[i].n; j++) {
 			sb_cost_compute(&lists[i].items[j], ctx->repeat, ctx->sandbox, ctx->in_sandbox, &c);
+			if (ctx->interleave)   /* a build and teardown per round */
+				sb_cost_add_rebuilds(&c, c.repeat - 1);
 			sb_cost_summary(&lists[i].items[j], &c, sum, sizeof(sum));
 			sb_info("%s: expect %s (`stackbench plan` details it)", lists[i].items[j].name, sum);
 			lo += c.min_s;
@@ -118,45 +120,108 @@ static int load_lists(const struct sb_run_ctx *ctx, struct sb_spec_list *lists,
 	return 0;
 }
 
-/* Run every stack in turn until a signal stops the run; the first failure
- * is the run's error, the others are warned about. */
-static int run_all(const struct sb_run_ctx *ctx, struct sb_spec_list *lists, unsigned total,
-		   const struct sb_run_machine *m, struct json_object **results, char **paths,
-		   unsigned *nres, unsigned *nfail, struct sb_err *err)
+/* What the stacks of the run left: their results (and paths) in order,
+ * and how many failed. */
+struct run_out {
+	struct json_object **results;
+	char **paths;
+	unsigned nres, nfail;
+};
+
+/* Stack k of total, one build (reps); its failure is warned about, and the
+ * first one is the run's error. */
+static int run_one(const struct sb_run_ctx *ctx, const struct sb_stack_spec *sp, unsigned k,
+		   unsigned total, const struct sb_run_machine *m, const struct sb_run_reps *reps,
+		   struct json_object **held, struct run_out *o, int *rc, struct sb_err *err)
 {
-	unsigned i, j, k = 0;
-	int rc = 0;
+	struct sb_err e1 = { 0 };
+	unsigned got = 0;
+	char round[48] = "";
+	int r;
 
-	for (i = 0; i < ctx->nfiles; i++) {
-		for (j = 0; j < lists[i].n; j++) {
-			struct sb_err e1 = { 0 };
-			unsigned got = 0;
-			int r;
-
-			k++;
-			if (*ctx->stop) {
-				if (!rc)
-					rc = sb_err_set(err, -EINTR, "interrupted before stack %s", lists[i].items[j].name);
-				break;
-			}
-			sb_info("[%u/%u] %s", k, total, lists[i].items[j].name);
-			sb_progress_context(SB_PROGRESS_RUN, "[stack %u of %u] %s", k, total,
-					    lists[i].items[j].name);
-			r = sb_run_stack(ctx, &lists[i].items[j], m, &results[*nres], &paths[*nres], &got, &e1);
-			sb_progress_done();
-			sb_progress_context(SB_PROGRESS_RUN, NULL);
-			if (r < 0) {
-				(*nfail)++;
-				sb_warn("%s: %s", lists[i].items[j].name, e1.msg);
-				if (!rc) {
-					rc = r;
-					*err = e1;
-				}
-			} else {
-				*nres += got;   /* the local row and one per export target */
-			}
+	if (reps->interleaved)
+		snprintf(round, sizeof(round), " (round %u of %u)", reps->first, reps->of);
+	sb_info("[%u/%u] %s%s", k, total, sp->name, round);
+	sb_progress_context(SB_PROGRESS_RUN, "[stack %u of %u] %s%s", k, total, sp->name, round);
+	r = sb_run_stack(ctx, sp, m, reps, held, &o->results[o->nres], &o->paths[o->nres], &got, &e1);
+	sb_progress_done();
+	sb_progress_context(SB_PROGRESS_RUN, NULL);
+	if (r < 0) {
+		o->nfail++;
+		sb_warn("%s: %s", sp->name, e1.msg);
+		if (!*rc) {
+			*rc = r;
+			*err = e1;
 		}
 	}
+	o->nres += got;   /* the local row and one per export target */
+	return r;
+}
+
+/* An interleaved run stopped between rounds: each stack's earlier rounds
+ * are still written, with the interruption among their errors. */
+static void write_held(const struct sb_run_ctx *ctx, const struct sb_stack_spec *sp,
+		       const struct sb_run_machine *m, struct json_object *held)
+{
+	struct sb_err e = { 0 };
+
+	sb_run_results_add_error(held, "interrupted between rounds (--interleave)");
+	sb_run_machine_mark(held, m);
+	sb_run_results_end(ctx, sp->name, -EINTR, &held, NULL, NULL, &e);
+	json_object_put(held);
+}
+
+/* The repetitions of stack sp in round r: all of them in one build, or with
+ * --interleave the r-th (none past its own count). */
+static struct sb_run_reps round_reps(const struct sb_run_ctx *ctx, const struct sb_stack_spec *sp,
+				     unsigned r)
+{
+	struct sb_run_reps all = sb_run_reps_all(ctx, sp);
+
+	if (!ctx->interleave)
+		return all;
+	return (struct sb_run_reps){ r, r, all.of, true };
+}
+
+/* Run every stack in turn (with --interleave: every stack once per round,
+ * rebuilt each time, so a machine that drifts moves them all alike) until
+ * a signal stops the run. */
+static int run_all(const struct sb_run_ctx *ctx, const struct sb_stack_spec **all, unsigned total,
+		   const struct sb_run_machine *m, struct run_out *o, struct sb_err *err)
+{
+	struct json_object **held = calloc(total, sizeof(*held));
+	bool *done = calloc(total, sizeof(*done));
+	unsigned r, k, rounds = 1;
+	int rc = 0;
+
+	if (!held || !done) {
+		rc = sb_err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (k = 0; ctx->interleave && k < total; k++)
+		if (sb_run_repeat(ctx, all[k]) > rounds)
+			rounds = sb_run_repeat(ctx, all[k]);
+	for (r = 1; r <= rounds; r++) {
+		for (k = 0; k < total; k++) {
+			struct sb_run_reps reps = round_reps(ctx, all[k], r);
+
+			if (done[k] || reps.first > reps.of)
+				continue;
+			if (*ctx->stop) {
+				if (!rc)
+					rc = sb_err_set(err, -EINTR, "interrupted before stack %s", all[k]->name);
+				goto out;
+			}
+			if (run_one(ctx, all[k], k + 1, total, m, &reps, &held[k], o, &rc, err) < 0 || !held[k])
+				done[k] = true;
+		}
+	}
+out:
+	for (k = 0; held && k < total; k++)
+		if (held[k])
+			write_held(ctx, all[k], m, held[k]);
+	free(held);
+	free(done);
 	return rc;
 }
 
@@ -229,42 +294,67 @@ void sb_run_machine_mark(struct json_object *res, const struct sb_run_machine *m
 static int run_here(const struct sb_run_ctx *ctx, struct sb_spec_list *lists, unsigned total,
 		    struct sb_err *err)
 {
-	unsigned n = total * (1 + SB_EXPORT_MAX_TARGETS), i, nres = 0, nfail = 0;
+	unsigned n = total * (1 + SB_EXPORT_MAX_TARGETS), i, j, k = 0;
+	const struct sb_stack_spec **all = calloc(total ? total : 1, sizeof(*all));
 	struct sb_run_machine machine = { 0 };
-	struct json_object **results;
+	struct run_out o = { 0 };
 	struct sb_run_signals sig;
-	char **paths;
 	int rc;
 
 	/* each stack: its row, and one per client mount with export */
-	results = calloc(n, sizeof(*results));
-	paths = calloc(n, sizeof(*paths));
-	if (!results || !paths) {
+	o.results = calloc(n, sizeof(*o.results));
+	o.paths = calloc(n, sizeof(*o.paths));
+	if (!all || !o.results || !o.paths) {
 		rc = sb_err_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
+	for (i = 0; i < ctx->nfiles; i++)
+		for (j = 0; j < lists[i].n; j++)
+			all[k++] = &lists[i].items[j];
 	sb_run_listen(ctx, &sig);
 	if (ctx->bench && !*ctx->stop)
 		machine_measure(ctx, lists, &machine);
-	rc = run_all(ctx, lists, total, &machine, results, paths, &nres, &nfail, err);
+	rc = run_all(ctx, all, total, &machine, &o, err);
 	sb_run_unlisten(&sig);
 
-	if (nres)
-		render_results(ctx, results, paths, nres, &rc, err);
-	if (nfail)
-		sb_info("%u of %u stacks failed", nfail, total);
+	if (o.nres)
+		render_results(ctx, o.results, o.paths, o.nres, &rc, err);
+	if (o.nfail)
+		sb_info("%u of %u stacks failed", o.nfail, total);
 out:
 	if (machine.ceilings)
 		json_object_put(machine.ceilings);
 	if (machine.guest_warm)
 		json_object_put(machine.guest_warm);
-	for (i = 0; results && i < nres; i++)
-		json_object_put(results[i]);
-	free(results);
-	for (i = 0; paths && i < n; i++)
-		free(paths[i]);
-	free(paths);
+	for (i = 0; o.results && i < o.nres; i++)
+		json_object_put(o.results[i]);
+	free(o.results);
+	for (i = 0; o.paths && i < n; i++)
+		free(o.paths[i]);
+	free(o.paths);
+	free(all);
 	return rc;
+}
+
+/* --interleave rebuilds every stack once per round: not with export (its
+ * client rows are measured on the one build) nor faults (a member failed
+ * into the suites of one build); said before anything is built. */
+static int check_interleave(const struct sb_run_ctx *ctx, const struct sb_spec_list *lists,
+			    struct sb_err *err)
+{
+	unsigned i, j;
+
+	for (i = 0; ctx->interleave && i < ctx->nfiles; i++) {
+		for (j = 0; j < lists[i].n; j++) {
+			const struct sb_stack_spec *sp = &lists[i].items[j];
+
+			if (sb_export_spec_of(sp)->enabled || sp->faults.enabled)
+				return sb_err_set(err, -EINVAL, "--interleave: stack %s has %s, which is measured "
+						  "on one build; run it without --interleave", sp->name,
+						  sp->faults.enabled ? "faults" : "export");
+		}
+	}
+	return 0;
 }
 
 int sb_run(const struct sb_run_ctx *ctx, struct sb_err *err)
@@ -287,6 +377,8 @@ int sb_run(const struct sb_run_ctx *ctx, struct sb_err *err)
 				ctx->only_stack);
 		goto out;
 	}
+	if ((rc = check_interleave(ctx, lists, err)) < 0)
+		goto out;
 	rc = sb_sandbox_decide(ctx->sandbox, ctx->in_sandbox, &needs, has_disks, &use_sandbox, err);
 	if (rc < 0)
 		goto out;

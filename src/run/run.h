@@ -23,6 +23,9 @@ struct sb_run_ctx {
 	const char *only_stack;       /* --stack NAME: only this expansion of the files */
 	bool bench;                   /* run the suites (build-and-test) */
 	unsigned repeat;              /* 0: each stack's bench.repeat */
+	/* --interleave: repetition r of every stack in round r, each stack
+	 * rebuilt per round, so drift of the machine moves all stacks alike */
+	bool interleave;
 	/* what each stack's build may do (its struct sb_build_ctx) */
 	const char *destroy_data;     /* --destroy-data=DEV,DEV */
 	bool wipe;

@@ -83,11 +83,11 @@ static void degrade_end(struct sb_degrade *deg, struct json_object *res, int *rc
 	free(deg);
 }
 
-/* Run every suite of the stack, repeat times, into res. A suite that fails
+/* Run every suite of the stack, repetitions reps, into res. A suite that fails
  * is recorded in the results ("errors") and ends the benchmark of this
  * stack; the teardown still happens. With faults, every suite records the
  * md state after it (sb_degrade_*). */
-static int run_suites(const struct sb_run_ctx *c, struct sb_stack *s, unsigned repeat,
+static int run_suites(const struct sb_run_ctx *c, struct sb_stack *s, const struct sb_run_reps *reps,
 		      struct json_object *res, struct sb_err *err)
 {
 	const struct sb_stack_spec *spec = s->spec;
@@ -98,7 +98,7 @@ static int run_suites(const struct sb_run_ctx *c, struct sb_stack *s, unsigned r
 
 	ndev = sb_stack_devices(s, devs, 64);
 	rc = degrade_begin(s, spec, &deg, err);
-	for (rep = 1; rep <= repeat && !rc; rep++) {
+	for (rep = reps->first; rep <= reps->last && !rc; rep++) {
 		for (i = 0; i < spec->bench.nsuites; i++) {
 			const char *suite = spec->bench.suites[i];
 			struct json_object *obj = NULL;
@@ -108,7 +108,7 @@ static int run_suites(const struct sb_run_ctx *c, struct sb_stack *s, unsigned r
 				break;
 			}
 			sb_info("%s: suite %s (repetition %u of %u) in %s", spec->name,
-				suite, rep, repeat, sb_stack_mountpoint(s));
+				suite, rep, reps->of, sb_stack_mountpoint(s));
 			rc = sb_suite_run(suite, &spec->bench, sb_stack_mountpoint(s), devs, ndev, rep, &obj, err);
 			if (rc < 0) {
 				sb_err_prefix(err, "suite %s: ", suite);
@@ -140,6 +140,13 @@ unsigned sb_run_repeat(const struct sb_run_ctx *c, const struct sb_stack_spec *s
 	return c->repeat ? c->repeat : (spec->bench.repeat ? spec->bench.repeat : 1);
 }
 
+struct sb_run_reps sb_run_reps_all(const struct sb_run_ctx *c, const struct sb_stack_spec *spec)
+{
+	unsigned n = sb_run_repeat(c, spec);
+
+	return (struct sb_run_reps){ 1, n, n, false };
+}
+
 void sb_run_results_add_error(struct json_object *res, const char *msg)
 {
 	struct json_object *arr;
@@ -162,17 +169,18 @@ int sb_run_results_begin(const struct sb_stack_spec *spec, struct json_object **
 	return sb_results_new(spec->name, req, res, err);
 }
 
-int sb_run_measure(const struct sb_run_ctx *c, struct sb_stack *s, struct json_object *res,
-		   struct sb_err *err)
+int sb_run_measure(const struct sb_run_ctx *c, struct sb_stack *s, const struct sb_run_reps *reps,
+		   struct json_object *res, struct sb_err *err)
 {
 	struct json_object *built = NULL;
-	int rc;
+	int rc = 0;
 
-	rc = sb_stack_describe(s, &built, err);
-	if (rc == 0)
+	/* the first build's read-back; with --interleave the later rounds
+	 * rebuild the same spec (run_order in the results says so) */
+	if (reps->first == 1 && (rc = sb_stack_describe(s, &built, err)) == 0)
 		sb_results_set_built(res, built);
 	if (rc == 0 && c->bench)
-		rc = run_suites(c, s, sb_run_repeat(c, s->spec), res, err);
+		rc = run_suites(c, s, reps, res, err);
 	if (rc < 0)
 		sb_run_results_add_error(res, err->msg);
 	return rc;
@@ -220,6 +228,7 @@ static int pick(const struct sb_run_ctx *c, const struct sb_spec_list *list, con
  * table. */
 static int bench_attached(const struct sb_run_ctx *c, struct sb_stack *s, struct sb_err *err)
 {
+	struct sb_run_reps reps = sb_run_reps_all(c, s->spec);
 	struct json_object *res = NULL, *done = NULL;
 	struct sb_run_signals sig;
 	int rc;
@@ -228,7 +237,7 @@ static int bench_attached(const struct sb_run_ctx *c, struct sb_stack *s, struct
 	if (rc < 0)
 		return rc;
 	sb_run_listen(c, &sig);
-	rc = sb_run_measure(c, s, res, err);
+	rc = sb_run_measure(c, s, &reps, res, err);
 	sb_run_unlisten(&sig);
 	sb_run_results_end(c, s->spec->name, rc, &res, &done, NULL, err);
 	if (done && c->table)

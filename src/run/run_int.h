@@ -6,6 +6,7 @@
 #define SB_RUN_RUN_INT_H
 
 #include <signal.h>
+#include <stdbool.h>
 
 #include <json-c/json.h>
 
@@ -31,10 +32,20 @@ const struct sb_layer *sb_run_find_layer(const struct sb_stack *s, const char *n
  * it to *out (if out) and its path to *path_out (if path_out). */
 void sb_run_results_end(const struct sb_run_ctx *c, const char *name, int rc, struct json_object **res,
 			struct json_object **out, char **path_out, struct sb_err *err);
-/* Read back what is built, then (c->bench) run the suites: the part
- * build-and-test and `bench STACK` share. */
-int sb_run_measure(const struct sb_run_ctx *c, struct sb_stack *s, struct json_object *res,
-		   struct sb_err *err);
+/* Which repetitions of the suites one build of a stack runs: all of them
+ * (first 1, last = of = the repeat count), or with --interleave round
+ * `first` of `of` (first = last), the stack being rebuilt for each round. */
+struct sb_run_reps {
+	unsigned first, last, of;
+	bool interleaved;             /* results say so: run_order */
+};
+/* All repetitions of the stack in one build (c->repeat or bench.repeat). */
+struct sb_run_reps sb_run_reps_all(const struct sb_run_ctx *c, const struct sb_stack_spec *spec);
+/* Read back what is built (in the first repetition's build only), then
+ * (c->bench) run the suites' repetitions reps: the part build-and-test and
+ * `bench STACK` share. */
+int sb_run_measure(const struct sb_run_ctx *c, struct sb_stack *s, const struct sb_run_reps *reps,
+		   struct json_object *res, struct sb_err *err);
 /* What the run learned about the machine before the first stack, marked
  * into every results file: each suite's ceiling on a RAM disk (NULL when
  * not measured), and in the throwaway kernel how much of its free memory
@@ -44,10 +55,14 @@ struct sb_run_machine {
 	struct json_object *guest_warm;
 };
 void sb_run_machine_mark(struct json_object *res, const struct sb_run_machine *m);
-/* One stack, start to finish. On success out[0] holds its results and,
- * with export, out[1..] the client rows' (*nout in all, paths alike). */
+/* One stack built, measured (repetitions reps) and torn down. *held
+ * carries its results between the rounds of --interleave: NULL before the
+ * first; the results are written when the last repetition is done or the
+ * stack failed, and then, on success, out[0] holds them and, with export,
+ * out[1..] the client rows' (*nout in all, paths alike; 0 while held). */
 int sb_run_stack(const struct sb_run_ctx *c, const struct sb_stack_spec *spec,
-		 const struct sb_run_machine *m, struct json_object **out, char **path_out,
+		 const struct sb_run_machine *m, const struct sb_run_reps *reps,
+		 struct json_object **held, struct json_object **out, char **path_out,
 		 unsigned *nout, struct sb_err *err);
 
 #endif

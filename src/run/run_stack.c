@@ -42,15 +42,35 @@ static void record_ciphers(const struct sb_stack_spec *spec, struct json_object 
 		sb_warn("%s: ciphers: %s", spec->name, err.msg);
 }
 
+/* results "run_order" with --interleave: the repetitions are rounds, each
+ * stack rebuilt for each (stack.built is the first build's read-back). */
+static void record_order(struct json_object *res, const struct sb_run_reps *reps)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "interleaved", json_object_new_boolean(1));
+	json_object_object_add(o, "rounds", json_object_new_int((int)reps->of));
+	json_object_object_add(o, "rebuilt_each_round", json_object_new_boolean(1));
+	json_object_object_add(res, "run_order", o);
+}
+
 /* The stack's layers and what its build may do (stop flag, consent, the
- * per-layer hook), and its results object begun. */
-static int stack_begin(const struct sb_run_ctx *c, const struct sb_stack_spec *spec, struct sb_stack *s,
-		       struct sb_build_ctx *bc, struct sb_per_layer *pl, struct json_object **res,
+ * per-layer hook), and its results object begun, or taken from *held (an
+ * earlier round's). */
+static int stack_begin(const struct sb_run_ctx *c, const struct sb_stack_spec *spec,
+		       const struct sb_run_reps *reps, struct sb_stack *s, struct sb_build_ctx *bc,
+		       struct sb_per_layer *pl, struct json_object **held, struct json_object **res,
 		       struct sb_err *err)
 {
-	char summary[512];
+	char summary[512], round[64] = "";
 	int rc;
 
+	*res = *held;
+	*held = NULL;
+	if (!*res && (rc = sb_run_results_begin(spec, res, err)) < 0)
+		return rc;
+	if (reps->interleaved && reps->first == 1)
+		record_order(*res, reps);
 	rc = sb_stack_init(s, spec, err);
 	if (rc < 0)
 		return rc;
@@ -62,14 +82,14 @@ static int stack_begin(const struct sb_run_ctx *c, const struct sb_stack_spec *s
 	}
 	bc->wipe = c->wipe;
 	sb_spec_summary(spec, summary, sizeof(summary));
-	sb_info("%s: building %s", spec->name, summary);
-	rc = sb_run_results_begin(spec, res, err);
-	if (rc < 0)
-		return rc;
-	/* build -> measure -> build the next (bench.per_layer). Not with
-	 * faults: raw figures of a flakey or delayed member say nothing, and
-	 * the time they take moves the fault's cycle under the build. */
-	if (c->bench && spec->bench.per_layer && !spec->faults.enabled) {
+	if (reps->interleaved)
+		snprintf(round, sizeof(round), " (round %u of %u)", reps->first, reps->of);
+	sb_info("%s: building %s%s", spec->name, summary, round);
+	/* build -> measure -> build the next (bench.per_layer), in the first
+	 * build only. Not with faults: raw figures of a flakey or delayed
+	 * member say nothing, and the time they take moves the fault's cycle
+	 * under the build. */
+	if (c->bench && spec->bench.per_layer && !spec->faults.enabled && reps->first == 1) {
 		sb_per_layer_begin(pl, c->stop);
 		bc->after_layer = sb_per_layer_after;
 		bc->after_ctx = pl;
@@ -80,7 +100,7 @@ static int stack_begin(const struct sb_run_ctx *c, const struct sb_stack_spec *s
 /* Everything measured on the built stack: the local row in res, and with
  * export one row per client mount in remote[0..*nremote). */
 static int stack_measure(const struct sb_run_ctx *c, struct sb_stack *s, struct sb_per_layer *pl,
-			 const struct sb_run_machine *m, struct json_object *res,
+			 const struct sb_run_reps *reps, struct json_object *res,
 			 struct json_object **remote, unsigned *nremote, struct sb_err *err)
 {
 	const struct sb_stack_spec *spec = s->spec;
@@ -88,14 +108,15 @@ static int stack_measure(const struct sb_run_ctx *c, struct sb_stack *s, struct 
 
 	if (pl->rows)
 		sb_per_layer_end(pl, spec, res);
-	if (c->bench)   /* the ciphers' own speed (dm-crypt's while it holds the key) */
+	/* the ciphers' own speed (dm-crypt's while it holds the key), once */
+	if (c->bench && reps->first == 1)
 		record_ciphers(spec, res);
-	rc = sb_run_measure(c, s, res, err);
+	rc = sb_run_measure(c, s, reps, res, err);
 	sb_export_rows_mark_local(s, res);
+	/* run.c refuses --interleave with export: its rows are all here */
 	if (rc == 0 && c->bench && sb_export_spec_of(spec)->enabled)
-		rc = sb_export_rows_run(s, sb_run_repeat(c, spec), res, remote, SB_EXPORT_MAX_TARGETS,
+		rc = sb_export_rows_run(s, reps->last - reps->first + 1, res, remote, SB_EXPORT_MAX_TARGETS,
 					nremote, c->stop, err);
-	sb_run_machine_mark(res, m);
 	return rc;
 }
 
@@ -119,8 +140,29 @@ static void stack_teardown(struct sb_stack *s, struct json_object *res, int *rc,
 	}
 }
 
+/* The results written (the run's error in them if rc < 0) and, on success,
+ * handed to out[] with the export rows after them. */
+static void stack_finish(const struct sb_run_ctx *c, const struct sb_stack_spec *spec,
+			 const struct sb_run_machine *m, int rc, struct json_object **res,
+			 struct json_object **remote, unsigned nremote, struct json_object **out,
+			 char **path_out, unsigned *nout, struct sb_err *err)
+{
+	unsigned i;
+
+	sb_run_machine_mark(*res, m);
+	sb_run_results_end(c, spec->name, rc, res, out, path_out, err);
+	*nout = rc == 0;
+	for (i = 0; i < nremote; i++) {
+		sb_run_machine_mark(remote[i], m);
+		sb_run_results_end(c, sb_results_stack_name(remote[i]), rc, &remote[i],
+				   rc == 0 ? &out[*nout] : NULL, rc == 0 ? &path_out[*nout] : NULL, err);
+		*nout += rc == 0;
+	}
+}
+
 int sb_run_stack(const struct sb_run_ctx *c, const struct sb_stack_spec *spec,
-		 const struct sb_run_machine *m, struct json_object **out, char **path_out,
+		 const struct sb_run_machine *m, const struct sb_run_reps *reps,
+		 struct json_object **held, struct json_object **out, char **path_out,
 		 unsigned *nout, struct sb_err *err)
 {
 	struct json_object *remote[SB_EXPORT_MAX_TARGETS] = { 0 };
@@ -131,23 +173,29 @@ int sb_run_stack(const struct sb_run_ctx *c, const struct sb_stack_spec *spec,
 	struct sb_stack *s;
 	int rc;
 
+	*nout = 0;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return sb_err_set(err, -ENOMEM, "out of memory");
-	rc = stack_begin(c, spec, s, &bc, &pl, &res, err);
+	rc = stack_begin(c, spec, reps, s, &bc, &pl, held, &res, err);
 	if (rc == 0)
 		rc = sb_stack_build(s, &bc, err);
-	if (rc < 0)
-		goto out_free;   /* sb_stack_build already rolled back */
-	rc = stack_measure(c, s, &pl, m, res, remote, &nremote, err);
+	if (rc < 0) {
+		/* sb_stack_build already rolled back; a later round's failure
+		 * keeps the earlier rounds' figures, with the error */
+		if (res && reps->first > 1) {
+			sb_run_results_add_error(res, err->msg);
+			stack_finish(c, spec, m, rc, &res, remote, 0, out, path_out, nout, err);
+		}
+		goto out_free;
+	}
+	rc = stack_measure(c, s, &pl, reps, res, remote, &nremote, err);
 	stack_teardown(s, res, &rc, err);
-	sb_run_results_end(c, spec->name, rc, &res, out, path_out, err);
-	*nout = rc == 0;
-	for (i = 0; i < nremote; i++) {
-		sb_run_machine_mark(remote[i], m);
-		sb_run_results_end(c, sb_results_stack_name(remote[i]), rc, &remote[i],
-				   rc == 0 ? &out[*nout] : NULL, rc == 0 ? &path_out[*nout] : NULL, err);
-		*nout += rc == 0;
+	if (rc == 0 && reps->last < reps->of) {
+		*held = res;   /* the next round adds to it */
+		res = NULL;
+	} else {
+		stack_finish(c, spec, m, rc, &res, remote, nremote, out, path_out, nout, err);
 	}
 out_free:
 	for (i = 0; i < nremote; i++)

@@ -5,8 +5,15 @@
 #  - asserts: in the dd suite (the write-ups' own 1 MiB test), each LUKS
 #    row's write and read medians are at most 0.6 x the EXT4 row's (ubd
 #    members measured 0.26; loop files through hostfs inverted it);
+#  - runs the repetitions interleaved (build-and-test --interleave: round r
+#    builds, measures once and tears down every stack in turn), so a drift
+#    of the host's CPU over the run moves all five stacks alike instead of
+#    landing between two of them (HELIOS_INTERLEAVE=0: one stack after the
+#    other, as before 2026-12-02);
 #  - reports: LUKS 4096 vs LUKS 512, write and read (ratio of medians, the
-#    range the spreads allow, the ratio over every pass) and the spread of
+#    range the spreads allow, the ratio over every pass, and the median of
+#    each round's own ratio, the two stacks of a round having run about a
+#    minute apart) and the spread of
 #    every dd median, and which bonnie figures are bound
 #    by the machine (>= 80 % of the same suite on a RAM disk), as marked in
 #    the results.
@@ -37,6 +44,8 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${STACKBENCH_BIN:-$root/build/stackbench}
 out=${1:-$(mktemp -d /tmp/sb-helios.XXXXXX)}
 repeat=${HELIOS_REPEAT:-3}
+interleave=--interleave
+[ "${HELIOS_INTERLEAVE:-1}" = 0 ] && interleave=
 loop_size=${HELIOS_LOOP_SIZE:-1GiB}
 bench_size=${HELIOS_BENCH_SIZE:-256MiB}
 # The machine's own steadiness: one CPU-bound job (openssl's AES-XTS on
@@ -77,8 +86,8 @@ if [ "${HELIOS_REPORT_ONLY:-}" != 1 ]; then
 	: >"$out/cpu-probe.txt"
 	cpu_probe
 	t0=$(date +%s)
-	echo "helios_relations: 5 stacks, [bonnie, dd], --repeat $repeat, members $loop_size in $work ($(stat -f -c %T "$work")), bench $bench_size -> $out (load average: $(cut -d' ' -f1-3 /proc/loadavg))"
-	"$bin" build-and-test --repeat "$repeat" --results "$out" \
+	echo "helios_relations: 5 stacks, [bonnie, dd], --repeat $repeat ${interleave:-(one stack after the other)}, members $loop_size in $work ($(stat -f -c %T "$work")), bench $bench_size -> $out (load average: $(cut -d' ' -f1-3 /proc/loadavg))"
+	"$bin" build-and-test --repeat "$repeat" $interleave --results "$out" \
 		--set "devices.loop.size=$loop_size" --set "devices.loop.dir=$work" \
 		--set "bench.size=$bench_size" --set 'bench.suites=[bonnie, dd]' --set bench.per_layer=false \
 		"$root"/stacks/{omv-ext4-lvm,ext4,luks512,luks4096,luks4096-cesa}.yml
@@ -142,6 +151,11 @@ for k in ("write", "read"):
         pa, pb = passes.get(("luks4096", k)), passes.get(("luks512", k))
         if pa and pb:
             line += "; of all passes: %.3f (4096 n=%d, 512 n=%d)" % (statistics.median(pa) / statistics.median(pb), len(pa), len(pb))
+        ra = {n: v for n, v, _ in reps.get(("luks4096", k), [])}
+        rb = {n: v for n, v, _ in reps.get(("luks512", k), [])}
+        pr = [ra[n] / rb[n] for n in sorted(ra) if n in rb and rb[n]]
+        if pr:
+            line += "; the rounds' own ratios %s, median %.3f" % (" ".join("%.3f" % x for x in pr), statistics.median(pr))
         line += "; %s the issue's 0.97" % ("at or above" if r >= 0.97 else "below")
         print(line)
 # The first repetition against the others (it ran right after the stack was

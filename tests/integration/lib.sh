@@ -63,6 +63,17 @@ sb_loop_leaks() {
 	printf '%s\n' "$left"
 }
 
+# sb_nothing_left WHAT DIR: after a sb_root_test run, one ok/bad line each
+# for "no loop device on files under DIR" and "no state file" (WHAT names
+# the step in them).
+sb_nothing_left() {
+	local leak
+	leak=$(sb_loop_leaks "$2")
+	[ -z "$leak" ] && ok "$1: no loop device left" || bad "$1: loop device left: $leak"
+	ls "$STACKBENCH_STATE_DIR"/*.state >/dev/null 2>&1 && bad "$1: a state file is left" ||
+		ok "$1: no state file left"
+}
+
 # sb_host_test NAME: the preamble of a host test that works on one scratch
 # directory in /dev/shm: sets TMP, FAILED and fail(), and an EXIT trap that
 # runs the test's own sb_cleanup_hook (if defined), detaches every loop

@@ -21,14 +21,6 @@ EOF
 run=("$sb" --no-sandbox -v build-and-test --results "$tmp/res" --set "devices.loop.dir=$tmp/loops"
      "$tmp/plain.yml")
 
-left_behind() { # WHAT
-	local leak
-	leak=$(sb_loop_leaks "$tmp/loops")
-	[ -z "$leak" ] && ok "$1: no loop device left" || bad "$1: loop device left: $leak"
-	ls "$STACKBENCH_STATE_DIR"/*.state >/dev/null 2>&1 && bad "$1: a state file is left" ||
-		ok "$1: no state file left"
-}
-
 # 1. SIGINT while suite dd runs
 if sb_start_suite dd "$tmp/suite.log" "${run[@]}"; then
 	sb_signal_wait INT "$sb_bg_pid" 120; rc=$?
@@ -47,7 +39,7 @@ if sb_start_suite dd "$tmp/suite.log" "${run[@]}"; then
 else
 	bad "suite: dd never ran: $(tail -3 "$tmp/suite.log")"; sb_reap 9 "$sb_bg_pid"
 fi
-left_behind suite
+sb_nothing_left suite "$tmp/loops"
 
 # 2. SIGTERM while the build is held right after the loop layer
 if sb_start_paused "$tmp/mark" after:loop "$tmp/build.log" "${run[@]}"; then
@@ -59,7 +51,7 @@ if sb_start_paused "$tmp/mark" after:loop "$tmp/build.log" "${run[@]}"; then
 else
 	bad "build: never held after the loop layer: $(tail -3 "$tmp/build.log")"; sb_reap 9 "$sb_bg_pid"
 fi
-left_behind build
+sb_nothing_left build "$tmp/loops"
 
 # 3. bench STACK on a stack build left up: SIGINT in its suite, the stack stays
 "$sb" --no-sandbox -q build --set "devices.loop.dir=$tmp/loops" "$tmp/plain.yml" > /dev/null 2> "$tmp/b.err" ||
@@ -75,7 +67,7 @@ else
 	bad "bench: dd never ran: $(tail -3 "$tmp/bench.log")"; sb_reap 9 "$sb_bg_pid"
 fi
 "$sb" -q teardown sb-run-interrupt > /dev/null 2>&1 || bad "teardown after bench failed"
-left_behind bench
+sb_nothing_left bench "$tmp/loops"
 
 [ $fails -eq 0 ] && echo "PASS: run_interrupt" || echo "FAIL: run_interrupt ($fails)"
 [ $fails -eq 0 ]

@@ -12,11 +12,11 @@
 #include <ftw.h>
 #include <limits.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
@@ -36,7 +36,6 @@
 #define PHOTO_SPAN (5 * MiB)   /* sizes 3..8 MiB */
 #define MAX_PHOTOS 4096
 
-extern char **environ;
 
 struct copy_run {
 	struct sb_suite_ctx *c;
@@ -165,26 +164,54 @@ static void rm_tree(const char *path)
 		sb_warn("copy: could not remove all of %s: %s", path, strerror(errno));
 }
 
+/* The child of run_tool: dies with the thread that waits for it (a
+ * stackbench killed with -9 must not leave a cp or rsync writing into the
+ * directories its teardown removes, or holding the target's mount), and
+ * does not start if that thread is already gone. An exec failure's errno
+ * goes down errp. */
+static void tool_child(char *const *argv, pid_t parent, int efd, int errp)
+{
+	int dn = open("/dev/null", O_RDWR), e;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(127);
+	if (dn < 0 || dup2(dn, 0) < 0 || dup2(dn, 1) < 0 || dup2(efd, 2) < 0)
+		_exit(127);
+	execvp(argv[0], argv);
+	e = errno;
+	if (write(errp, &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
 /* Run argv to completion, its output discarded; the last line of its
  * stderr goes into the error. -ENOENT when the tool is not installed. */
 static int run_tool(char *const *argv, struct sb_err *err)
 {
-	posix_spawn_file_actions_t fa;
-	int efd = memfd_create("sb-copy-stderr", MFD_CLOEXEC), st = 0, rc;
-	pid_t pid;
+	int efd = memfd_create("sb-copy-stderr", MFD_CLOEXEC), st = 0, ep[2], e = 0;
+	pid_t pid, self = getpid();
 
 	if (efd < 0)
 		return sb_err_sys(err, -errno, "copy: memfd_create");
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, efd, 2);
-	rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc) {
+	if (pipe2(ep, O_CLOEXEC) < 0) {
 		close(efd);
-		return sb_err_set(err, -rc, "copy: cannot run %s: %s", argv[0], strerror(rc));
+		return sb_err_sys(err, -errno, "copy: pipe");
 	}
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0)
+		tool_child(argv, self, efd, ep[1]);
+	close(ep[1]);
+	if (pid < 0 || read(ep[0], &e, sizeof(e)) == (ssize_t)sizeof(e)) {
+		e = pid < 0 ? errno : e;
+		if (pid > 0)
+			waitpid(pid, NULL, 0);
+		close(ep[0]);
+		close(efd);
+		return sb_err_set(err, -e, "copy: cannot run %s: %s", argv[0], strerror(e));
+	}
+	close(ep[0]);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
 	if (!WIFEXITED(st) || WEXITSTATUS(st)) {

@@ -138,8 +138,25 @@ for ((i = 0; i < 600; i++)); do
 	[ -n "$mine" ] && break
 	sleep 0.1
 done
-sleep 0.5
+# killed while one of its tools runs (rsync forks: its children too)
+descendants() { local k; for k in $(pgrep -P "$1"); do echo "$k"; descendants "$k"; done; }
+for ((i = 0; i < 300; i++)); do
+	kids=$(descendants "$pid" | tr '\n' ' ')
+	[ -n "$kids" ] && break
+	sleep 0.1
+done
+[ -n "$kids" ] || fail "no copy tool of the run to kill was seen within 30 s"
 kill -9 "$pid"; wait "$pid" 2>/dev/null
+# its cp, rsync or curl dies with it (else it keeps writing into what
+# teardown removes, and holds the target's mount busy: this test's cleanup
+# then could not unmount it, 2026-12-02)
+for ((i = 0; i < 20; i++)); do   # SIGKILL with its parent: gone at once
+	alive=$(for k in $kids; do kill -0 "$k" 2>/dev/null && echo "$k"; done)
+	[ -z "$alive" ] && break
+	sleep 0.1
+done
+[ -z "$alive" ] && ok "the killed run's copy tools (${kids:-none running}) died with it" ||
+	fail "a copy tool outlived the killed run: $(ps -o pid,args -p "$(echo $alive | tr ' ' ,)" | tail -n +2)"
 if [ -z "$mine" ] || [ ! -d "$mine" ]; then
 	fail "the killed copy run left no other dir in /var/tmp to find ('$mine')"
 else

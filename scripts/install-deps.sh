@@ -15,6 +15,8 @@ pkgs=(
 	libjson-c-dev libcairo2-dev
 	# stackbench ciphers: OpenSSL's EVP interface (libcrypto)
 	libssl-dev
+	# compare's confidence intervals: t quantiles (and the tests' RNG)
+	libgsl-dev
 	# tests: unit suite, sanitizers and the fuzzer with clang
 	libcmocka-dev libclang-rt-14-dev python3
 	# run: the tools stackbench drives or compares against, and the

@@ -204,6 +204,7 @@ static int build_once(struct json_object *const *results, unsigned n, const char
 			}
 		}
 	}
+	sb_table_verdicts(t);
 	ret = 0;
 out:
 	free(grp);

@@ -30,14 +30,18 @@ struct sb_col_def {
 
 struct samples {
 	double v[MAX_SAMPLES];
+	unsigned rep[MAX_SAMPLES]; /* each sample's repetition (round), 0 if unknown */
+	unsigned next_rep;         /* the repetition of the sample added next */
 	unsigned n;
 	int bound;        /* some sample is marked bound_by_machine */
 };
 
 static void add_sample(struct samples *s, double v)
 {
-	if (s->n < MAX_SAMPLES && isfinite(v))
+	if (s->n < MAX_SAMPLES && isfinite(v)) {
+		s->rep[s->n] = s->next_rep;
 		s->v[s->n++] = v;
+	}
 }
 
 static void cell_from_samples(struct sb_cell *cell, const struct samples *s)
@@ -49,6 +53,9 @@ static void cell_from_samples(struct sb_cell *cell, const struct samples *s)
 	cell->bound = s->bound;
 	cell->med = sb_stats_median(s->v, s->n);
 	sb_stats_minmax(s->v, s->n, &cell->min, &cell->max);
+	cell->nv = s->n < SB_CELL_SAMPLES ? s->n : SB_CELL_SAMPLES;
+	memcpy(cell->v, s->v, cell->nv * sizeof(*cell->v));
+	memcpy(cell->rep, s->rep, cell->nv * sizeof(*cell->rep));
 }
 
 static struct json_object *get(struct json_object *o, const char *key)
@@ -97,6 +104,9 @@ static void figure_samples(const char *suite, const char *figure, const char *ke
 		if (!is_num(v))
 			continue;
 		x = json_object_get_double(v);
+		/* one file's repetitions are rounds that can be paired */
+		out->next_rep = n == 1 && is_num(get(s, "repetition")) ?
+			(unsigned)json_object_get_int(get(s, "repetition")) : 0;
 		if (want_unit && *want_unit &&
 		    sb_unit_convert(x, str_or(get(f, "unit"), want_unit), want_unit, &x) < 0)
 			continue;
@@ -554,4 +564,17 @@ void sb_column_probe(struct sb_column *col, struct json_object *const *res, unsi
 		return;
 	probe_unit(col, res, n);
 	make_header(col, col->name);
+}
+
+/* The suite a numeric column's figures come from ("bonnie", "dd"), "" if none. */
+void sb_column_suite(const struct sb_column *col, char *buf, size_t len)
+{
+	const char *dot = strchr(col->arg, '.');
+
+	if (col->def && col->def->suite)
+		snprintf(buf, len, "%s", col->def->suite);
+	else if (dot && col->def != &def_util)
+		snprintf(buf, len, "%.*s", (int)(dot - col->arg), col->arg);
+	else
+		snprintf(buf, len, "%s", "");
 }

@@ -51,7 +51,7 @@ static unsigned out_cols(const struct sb_table *t)
 	unsigned c, k = 0;
 
 	for (c = 0; c < t->ncols; c++)
-		k += 1 + (t->baseline >= 0 && t->cols[c].numeric);
+		k += 1 + (t->baseline >= 0 && t->cols[c].numeric) + (t->any_verdict && t->cols[c].numeric);
 	return k;
 }
 
@@ -100,6 +100,11 @@ static int grid_make(const struct sb_table *t, const struct sb_notes *notes, str
 			g->right[k] = 1;
 			g->s[k++] = strdup(buf);
 		}
+		if (t->any_verdict && t->cols[c].numeric) {
+			snprintf(buf, sizeof(buf), "vs %s, 95 %% CI", t->row_stack[t->baseline]);
+			g->right[k] = 0;
+			g->s[k++] = strdup(buf);
+		}
 	}
 	for (r = 0; r < t->nrows; r++) {
 		for (c = 0, k = 0; c < t->ncols; c++) {
@@ -120,6 +125,10 @@ static int grid_make(const struct sb_table *t, const struct sb_notes *notes, str
 					snprintf(buf, sizeof(buf), "%.0f%%", x->pct);
 				else
 					snprintf(buf, sizeof(buf), "-");
+				g->s[(r + 1) * g->ncols + k++] = strdup(buf);
+			}
+			if (t->any_verdict && t->cols[c].numeric) {
+				sb_verdict_format(&x->verdict, buf, sizeof(buf));
 				g->s[(r + 1) * g->ncols + k++] = strdup(buf);
 			}
 		}
@@ -263,6 +272,8 @@ static void csv_cell(const struct sb_table *t, unsigned c, const struct sb_cell 
 		struct sb_cell p = { .present = x->has_pct };
 		csv_num(out, &p, x->pct);
 	}
+	if (t->any_verdict)
+		sb_verdict_csv(&x->verdict, out);
 }
 
 void sb_render_csv(const struct sb_table *t, FILE *out)
@@ -298,6 +309,8 @@ void sb_render_csv(const struct sb_table *t, FILE *out)
 			snprintf(buf, sizeof(buf), "%s %s", col->header, ph);
 			sb_csv_field(out, buf, 0);
 		}
+		if (col->numeric && t->any_verdict)
+			sb_verdict_csv_header(col->header, out);
 	}
 	if (has_notes(notes, t)) {
 		sb_csv_field(out, "n", 0);
@@ -359,6 +372,8 @@ static void json_cell(const struct sb_table *t, unsigned c, const struct sb_cell
 		snprintf(key, sizeof(key), "%s_pct", col->name);
 		json_object_object_add(o, key, x->has_pct ? jnum(x->pct) : NULL);
 	}
+	if (t->any_verdict || x->verdict.outliers)
+		sb_verdict_json(col->name, &x->verdict, t->any_verdict, o);
 }
 
 void sb_render_json(const struct sb_table *t, FILE *out)
@@ -389,6 +404,8 @@ void sb_render_json(const struct sb_table *t, FILE *out)
 		for (c = 0; c < t->ncols; c++)
 			if (strcmp(t->cols[c].name, "stack"))   /* it leads every row */
 				json_cell(t, c, sb_table_cell(t, r, c), o);
+		if (t->any_verdict)
+			sb_verdict_json_row(t, r, o);
 		if (notes && r < SB_NOTES_ROWS) {
 			struct json_object *na = json_object_new_array();
 
@@ -425,6 +442,7 @@ int sb_render_grid(const struct sb_table *t, int markdown, FILE *out)
 		sb_notes_print(notes, markdown, out);
 		if (any_bound(t))
 			fprintf(out, "\n%s\n", SB_BOUND_NOTE);
+		sb_verdict_print_notes(t, markdown, out);
 	}
 	free(notes);
 	grid_free(&g);

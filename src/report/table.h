@@ -12,6 +12,7 @@
 #include "util/err.h"
 
 #include "report/format.h"
+#include "report/verdict.h"
 
 struct sb_table_opts {
 	enum sb_table_format format;
@@ -45,6 +46,10 @@ struct sb_cell {
 	double pct;                   /* % of the baseline row's median; valid if has_pct */
 	int has_pct;
 	int bound;                    /* a sample was bound by the machine (bound_by_machine) */
+	unsigned nv;                  /* samples kept below (the first SB_CELL_SAMPLES of n) */
+	double v[SB_CELL_SAMPLES];    /* every sample, in the results' order */
+	unsigned rep[SB_CELL_SAMPLES]; /* its repetition (round) in its file, 0 if unknown */
+	struct sb_verdict verdict;    /* against the baseline's cell (verdict.h); has == 0 if none */
 };
 
 /* The mark a machine-bound cell carries in text and Markdown, and its
@@ -61,6 +66,7 @@ struct sb_table {
 	struct sb_cell *cells;        /* nrows * ncols, row-major */
 	int baseline;                 /* row index of the baseline, -1 if none */
 	int any_reps;                 /* some numeric cell has n > 1 */
+	int any_verdict;              /* some cell has a verdict (or says why not) */
 };
 
 static inline struct sb_cell *sb_table_cell(const struct sb_table *t, unsigned r, unsigned c)
@@ -84,6 +90,8 @@ void sb_column_extract(const struct sb_column *col, struct json_object *const *r
 		       unsigned n, struct sb_cell *cell);
 /* SUITE.FIGURE columns take their unit from the first file that has the figure. */
 void sb_column_probe(struct sb_column *col, struct json_object *const *res, unsigned n);
+/* The suite a numeric column's figures come from ("bonnie", "dd"), "" if none. */
+void sb_column_suite(const struct sb_column *col, char *buf, size_t len);
 /* Names the registry knows, for error messages and --help. */
 const char *sb_column_names(void);
 

@@ -12,6 +12,71 @@
 #include "cmd/cmd.h"
 #include "run/run.h"
 #include "report/table.h"
+#include "util/units.h"
+
+/* A whole number lo..hi for option opt. */
+static int whole(const char *val, const char *opt, unsigned lo, unsigned hi, unsigned *out,
+		 struct sb_err *err)
+{
+	char *end;
+	unsigned long n = strtoul(val, &end, 10);
+
+	if (!*val || *end || n < lo || n > hi)
+		return sb_err_set(err, -EINVAL, "%s takes a whole number from %u to %u%s, not '%s'", opt, lo, hi,
+				  strcmp(opt, "--repeat") ? "" : " or auto", val);
+	*out = (unsigned)n;
+	return 0;
+}
+
+/* --precision 5 or 5%: the 95 % CI half-width --repeat auto waits for. */
+static int precision(const char *val, double *out, struct sb_err *err)
+{
+	char *end;
+	double p = strtod(val, &end);
+
+	if (*end == '%')
+		end++;
+	if (end == val || *end || !(p > 0 && p < 100))
+		return sb_err_set(err, -EINVAL, "--precision takes a percentage above 0 and below 100 "
+				  "(5 or 5%%), not '%s'", val);
+	*out = p;
+	return 0;
+}
+
+static int max_time(const char *val, double *out, struct sb_err *err)
+{
+	uint64_t ns;
+	int r = sb_duration_parse(val, &ns, err);
+
+	if (r == 0 && ns == 0)
+		r = sb_err_set(err, -EINVAL, "--max-time must be more than 0");
+	*out = ns / 1e9;
+	return r;
+}
+
+/* --repeat auto's options only with it; its defaults; it interleaves. */
+static int auto_check(struct sb_run_ctx *ro, struct sb_err *err)
+{
+	struct sb_run_auto *a = &ro->autorep;
+
+	if (!a->on) {
+		if (a->precision_pct > 0 || a->min_repeat || a->max_repeat || a->max_time_s > 0)
+			return sb_err_set(err, -EINVAL, "--precision, --min-repeat, --max-repeat and --max-time "
+					  "go with --repeat auto");
+		return 0;
+	}
+	if (!a->precision_pct)
+		a->precision_pct = SB_AUTO_PRECISION_PCT;
+	if (!a->min_repeat)
+		a->min_repeat = SB_AUTO_MIN_REPEAT;
+	if (!a->max_repeat)
+		a->max_repeat = a->min_repeat > SB_AUTO_MAX_REPEAT ? a->min_repeat : SB_AUTO_MAX_REPEAT;
+	if (a->min_repeat > a->max_repeat)
+		return sb_err_set(err, -EINVAL, "--min-repeat %u is more than --max-repeat %u", a->min_repeat,
+				  a->max_repeat);
+	ro->interleave = true;   /* the rounds are paired */
+	return 0;
+}
 
 int sb_cmd_build_and_test(int argc, char **argv, struct sb_err *err)
 {
@@ -19,6 +84,10 @@ int sb_cmd_build_and_test(int argc, char **argv, struct sb_err *err)
 		{ "set", 0, true, 's' },
 		{ "repeat", 0, true, 'r' },
 		{ "interleave", 0, false, 'I' },
+		{ "precision", 0, true, 'p' },
+		{ "min-repeat", 0, true, 'm' },
+		{ "max-repeat", 0, true, 'M' },
+		{ "max-time", 0, true, 'T' },
 		{ "results", 0, true, 'R' },
 		{ "format", 0, true, 'f' },
 		{ "columns", 0, true, 'c' },
@@ -49,15 +118,18 @@ int sb_cmd_build_and_test(int argc, char **argv, struct sb_err *err)
 		case 's':
 			rc = sb_run_add_set(&ro, val, err);
 			break;
-		case 'r': {
-			char *end;
-			unsigned long n = strtoul(val, &end, 10);
-			if (*end || n < 1 || n > 100)
-				rc = sb_err_set(err, -EINVAL, "--repeat takes a whole number from 1 to 100, not '%s'", val);
-			ro.repeat = (unsigned)n;
+		case 'r':
+			if (!strcmp(val, "auto")) {
+				ro.autorep.on = true;
+				break;
+			}
+			rc = whole(val, "--repeat", 1, 100, &ro.repeat, err);
 			break;
-		}
 		case 'I': ro.interleave = true; break;
+		case 'p': rc = precision(val, &ro.autorep.precision_pct, err); break;
+		case 'm': rc = whole(val, "--min-repeat", 2, 100, &ro.autorep.min_repeat, err); break;
+		case 'M': rc = whole(val, "--max-repeat", 2, 100, &ro.autorep.max_repeat, err); break;
+		case 'T': rc = max_time(val, &ro.autorep.max_time_s, err); break;
 		case 'R': ro.results_dir = val; break;
 		case 'f': rc = sb_table_format_parse(val, &to.format, err); break;
 		case 'c': to.columns = val; break;
@@ -77,6 +149,8 @@ int sb_cmd_build_and_test(int argc, char **argv, struct sb_err *err)
 	}
 	if (rc == 0 && c < 0)
 		rc = c;
+	if (rc == 0)
+		rc = auto_check(&ro, err);
 	if (rc == 0 && !a.npos)
 		rc = sb_args_usage_error("build-and-test", err, "name at least one stack file");
 	if (rc == 0) {

@@ -50,6 +50,8 @@ const struct sb_cmd sb_cmds[] = {
 	  "  Works from /run/stackbench/<name>.state, so the stack file need not exist.\n" },
 	{ "build-and-test", sb_cmd_build_and_test, "build, benchmark and tear down each stack, then print the table",
 	  "usage: stackbench build-and-test [--set KEY=VALUE]... [--repeat N [--interleave]] [--results DIR]\n"
+	  "                                 [--repeat auto [--precision PCT] [--min-repeat N] [--max-repeat N]\n"
+	  "                                  [--max-time DURATION]]\n"
 	  "                                 [--format " SB_USAGE_FORMATS "] [--chart FILE]\n"
 	  "                                 [--columns LIST] [--baseline NAME] [--report FILE.html]\n"
 	  "                                 [--destroy-data=DEV,...] [--wipe] [--host-label NAME]\n"
@@ -61,7 +63,12 @@ const struct sb_cmd sb_cmds[] = {
 	  "  --host-label NAME (or env STACKBENCH_HOST_LABEL) records which machine in host.label;\n"
 	  "  --stack NAME runs only that expansion of a matrix file.\n"
 	  "  --interleave: repetition r of every stack in round r, each stack rebuilt for each round,\n"
-	  "  so a machine whose speed drifts moves every stack alike (not with export or faults).\n" },
+	  "  so a machine whose speed drifts moves every stack alike (not with export, faults.fail or\n"
+	  "  faults.flakey).\n"
+	  "  --repeat auto: interleaved rounds until every figure of the table has a 95 % CI within\n"
+	  "  --precision (default 5 %) or a verdict against --baseline, at least --min-repeat (3) and at\n"
+	  "  most --max-repeat (10) rounds, none started that would pass --max-time; the results' run_order\n"
+	  "  says why it stopped (docs/statistics.md).\n" },
 	{ "compare", sb_cmd_compare, "print a comparison table from results files",
 	  "usage: stackbench compare [--columns LIST] [--baseline NAME]\n"
 	  "                          [--format " SB_USAGE_FORMATS "]\n"
@@ -71,7 +78,9 @@ const struct sb_cmd sb_cmds[] = {
 	  "  Results of one stack on one machine are pooled as repetitions; from several machines\n"
 	  "  the table gets a host column (host.label, else hostname). --pivot host: stacks as rows,\n"
 	  "  each figure once per host as columns. --backup-size SIZE (2TiB, 500GB): after the table,\n"
-	  "  how long a backup of SIZE takes at each tool's rates from the copy suite.\n" },
+	  "  how long a backup of SIZE takes at each tool's rates from the copy suite.\n"
+	  "  --baseline with repetitions: each figure's difference with its 95 % confidence interval and\n"
+	  "  a verdict (faster, slower, no detectable difference), outliers flagged (docs/statistics.md).\n" },
 	{ "report", sb_cmd_report, "write one self-contained HTML page from results files",
 	  "usage: stackbench report -o FILE.html [--columns LIST] [--baseline NAME] RESULTS...\n"
 	  "  RESULTS: results files or directories of them, as compare takes them. The page has\n"

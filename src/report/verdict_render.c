@@ -35,7 +35,7 @@ void sb_verdict_format(const struct sb_verdict *v, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%+.1f %% [%+.1f, %+.1f] %s", v->ci.diff_pct, v->ci.lo_pct,
 			 v->ci.hi_pct, sb_verdict_word(v));
-	if (v->state == SB_VERDICT_CI && v->without != v->sign)
+	if (v->state == SB_VERDICT_CI && v->without != 2 && v->without != v->sign)
 		snprintf(buf + strlen(buf), len - strlen(buf), " *");
 }
 

@@ -18,6 +18,7 @@
 #include "report/html.h"
 #include "report/results.h"
 #include "report/table.h"
+#include "util/clock.h"
 #include "util/log.h"
 
 int sb_run_add_set(struct sb_run_ctx *ctx, const char *kv, struct sb_err *err)
@@ -43,7 +44,9 @@ static void announce_cost(const struct sb_run_ctx *ctx, const struct sb_spec_lis
 		return;
 	for (i = 0; i < ctx->nfiles; i++) {
 		for (j = 0; j < lists[i].n; j++) {
-			sb_cost_compute(&lists[i].items[j], ctx->repeat, ctx->sandbox, ctx->in_sandbox, &c);
+			/* --repeat auto: what its most rounds cost */
+			sb_cost_compute(&lists[i].items[j], ctx->autorep.on ? ctx->autorep.max_repeat : ctx->repeat,
+					ctx->sandbox, ctx->in_sandbox, &c);
 			if (ctx->interleave)   /* a build and teardown per round */
 				sb_cost_add_rebuilds(&c, c.repeat - 1);
 			sb_cost_summary(&lists[i].items[j], &c, sum, sizeof(sum));
@@ -53,6 +56,11 @@ static void announce_cost(const struct sb_run_ctx *ctx, const struct sb_spec_lis
 			n++;
 		}
 	}
+	if (ctx->autorep.on)
+		sb_info("--repeat auto: %u to %u rounds; the estimates are for %u (stops earlier when every figure "
+			"is within \xc2\xb1%.1f %% or decided%s)", ctx->autorep.min_repeat, ctx->autorep.max_repeat,
+			ctx->autorep.max_repeat, ctx->autorep.precision_pct,
+			ctx->autorep.max_time_s > 0 ? ", or --max-time would pass" : "");
 	if (n > 1) {
 		sb_sizing_format_duration(lo, a, sizeof(a));
 		sb_sizing_format_duration(hi, b, sizeof(b));
@@ -180,7 +188,51 @@ static struct sb_run_reps round_reps(const struct sb_run_ctx *ctx, const struct 
 
 	if (!ctx->interleave)
 		return all;
-	return (struct sb_run_reps){ r, r, all.of, true };
+	return (struct sb_run_reps){ r, r, all.of, true, ctx->autorep.on };
+}
+
+/* --repeat auto: after round r, whether to stop (the held results of
+ * every stack still going); then each is ended with why in its run_order. */
+static const char *auto_stop(const struct sb_run_ctx *ctx, struct json_object **held, unsigned total,
+			     unsigned r, double t0, double round_s, char *why, size_t len)
+{
+	struct json_object **res = calloc(total + 1, sizeof(*res));
+	const char *stop;
+	unsigned k, n = 0;
+
+	if (!res)
+		return NULL;
+	for (k = 0; k < total; k++)
+		if (held[k])
+			res[n++] = held[k];
+	stop = sb_run_auto_check(&ctx->autorep, ctx->table, res, n, r, sb_clock_s() - t0, round_s, why, len);
+	free(res);
+	if (stop)
+		sb_info("--repeat auto: stop after round %u (%s): %s", r, stop, why);
+	return stop;
+}
+
+static void auto_end(const struct sb_run_ctx *ctx, const struct sb_stack_spec **all, unsigned total,
+		     const struct sb_run_machine *m, struct json_object **held, unsigned rounds,
+		     const char *stop, const char *why, struct run_out *o, int *rc, struct sb_err *err)
+{
+	unsigned k;
+
+	for (k = 0; k < total; k++) {
+		if (!held[k])
+			continue;
+		sb_run_auto_record(&ctx->autorep, held[k], rounds, stop, why);
+		sb_run_machine_mark(held[k], m);
+		sb_run_results_end(ctx, all[k]->name, 0, &held[k], &o->results[o->nres], &o->paths[o->nres], err);
+		if (held[k]) {   /* not written: the error is the run's */
+			json_object_put(held[k]);
+			held[k] = NULL;
+			if (!*rc)
+				*rc = err->code ? err->code : -EIO;
+			continue;
+		}
+		o->nres++;
+	}
 }
 
 /* Run every stack in turn (with --interleave: every stack once per round,
@@ -192,6 +244,9 @@ static int run_all(const struct sb_run_ctx *ctx, const struct sb_stack_spec **al
 	struct json_object **held = calloc(total, sizeof(*held));
 	bool *done = calloc(total, sizeof(*done));
 	unsigned r, k, rounds = 1;
+	const char *stop;
+	char why[512];
+	double t0 = 0;
 	int rc = 0;
 
 	if (!held || !done) {
@@ -202,6 +257,10 @@ static int run_all(const struct sb_run_ctx *ctx, const struct sb_stack_spec **al
 		if (sb_run_repeat(ctx, all[k]) > rounds)
 			rounds = sb_run_repeat(ctx, all[k]);
 	for (r = 1; r <= rounds; r++) {
+		double round_t0 = sb_clock_s();
+
+		if (r == 1)
+			t0 = round_t0;
 		for (k = 0; k < total; k++) {
 			struct sb_run_reps reps = round_reps(ctx, all[k], r);
 
@@ -214,6 +273,11 @@ static int run_all(const struct sb_run_ctx *ctx, const struct sb_stack_spec **al
 			}
 			if (run_one(ctx, all[k], k + 1, total, m, &reps, &held[k], o, &rc, err) < 0 || !held[k])
 				done[k] = true;
+		}
+		if (ctx->autorep.on && !*ctx->stop &&
+		    (stop = auto_stop(ctx, held, total, r, t0, sb_clock_s() - round_t0, why, sizeof(why)))) {
+			auto_end(ctx, all, total, m, held, r, stop, why, o, &rc, err);
+			break;
 		}
 	}
 out:
@@ -348,10 +412,12 @@ static int check_interleave(const struct sb_run_ctx *ctx, const struct sb_spec_l
 		for (j = 0; j < lists[i].n; j++) {
 			const struct sb_stack_spec *sp = &lists[i].items[j];
 
-			if (sb_export_spec_of(sp)->enabled || sp->faults.enabled)
+			/* a delay is part of each build; a failure or flakey
+			 * intervals happen to one build's suites */
+			if (sb_export_spec_of(sp)->enabled || sp->faults.fail.enabled || sp->faults.flakey.enabled)
 				return sb_err_set(err, -EINVAL, "--interleave: stack %s has %s, which is measured "
 						  "on one build; run it without --interleave", sp->name,
-						  sp->faults.enabled ? "faults" : "export");
+						  sb_export_spec_of(sp)->enabled ? "export" : "faults");
 		}
 	}
 	return 0;

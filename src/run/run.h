@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "report/table.h"
+#include "run/auto.h"
 #include "util/err.h"
 
 #define SB_RUN_MAX_SETS 64
@@ -26,6 +27,8 @@ struct sb_run_ctx {
 	/* --interleave: repetition r of every stack in round r, each stack
 	 * rebuilt per round, so drift of the machine moves all stacks alike */
 	bool interleave;
+	/* --repeat auto (implies interleave): rounds until the rule of run/auto.h */
+	struct sb_run_auto autorep;
 	/* what each stack's build may do (its struct sb_build_ctx) */
 	const char *destroy_data;     /* --destroy-data=DEV,DEV */
 	bool wipe;

@@ -137,6 +137,8 @@ static int run_suites(const struct sb_run_ctx *c, struct sb_stack *s, const stru
 
 unsigned sb_run_repeat(const struct sb_run_ctx *c, const struct sb_stack_spec *spec)
 {
+	if (c->autorep.on)
+		return c->autorep.max_repeat;
 	return c->repeat ? c->repeat : (spec->bench.repeat ? spec->bench.repeat : 1);
 }
 
@@ -144,7 +146,7 @@ struct sb_run_reps sb_run_reps_all(const struct sb_run_ctx *c, const struct sb_s
 {
 	unsigned n = sb_run_repeat(c, spec);
 
-	return (struct sb_run_reps){ 1, n, n, false };
+	return (struct sb_run_reps){ 1, n, n, false, false };
 }
 
 void sb_run_results_add_error(struct json_object *res, const char *msg)

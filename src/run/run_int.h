@@ -38,6 +38,7 @@ void sb_run_results_end(const struct sb_run_ctx *c, const char *name, int rc, st
 struct sb_run_reps {
 	unsigned first, last, of;
 	bool interleaved;             /* results say so: run_order */
+	bool keep;                    /* --repeat auto: held after round `of` too (run.c ends them) */
 };
 /* All repetitions of the stack in one build (c->repeat or bench.repeat). */
 struct sb_run_reps sb_run_reps_all(const struct sb_run_ctx *c, const struct sb_stack_spec *spec);

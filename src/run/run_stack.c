@@ -191,7 +191,7 @@ int sb_run_stack(const struct sb_run_ctx *c, const struct sb_stack_spec *spec,
 	}
 	rc = stack_measure(c, s, &pl, reps, res, remote, &nremote, err);
 	stack_teardown(s, res, &rc, err);
-	if (rc == 0 && reps->last < reps->of) {
+	if (rc == 0 && (reps->last < reps->of || reps->keep)) {
 		*held = res;   /* the next round adds to it */
 		res = NULL;
 	} else {

@@ -304,6 +304,7 @@ static int page(const struct sb_html *h, struct sb_err *err)
 		      "reached 80 % or more of what the same suite measured on a RAM-backed device in the "
 		      "same kernel, so it measures the machine rather than the stack.</p>\n", out);
 	fputs("</section>\n", out);
+	sb_html_verdicts(h);
 	r = sb_html_charts(h, err);
 	if (r < 0)
 		return r;

@@ -35,6 +35,8 @@ void sb_html_stack_id(const struct sb_html *h, unsigned row, char *buf, size_t l
 /* The hidden <svg> holding one pattern per row; a small swatch of a row. */
 void sb_html_pattern_defs(FILE *out, unsigned nrows);
 void sb_html_swatch(FILE *out, unsigned row);
+/* html_verdict.c: the verdicts section (with --baseline and repetitions). */
+void sb_html_verdicts(const struct sb_html *h);
 /* Numbers as the tables print them ("-" when not finite). */
 void sb_html_num(FILE *out, double v);
 

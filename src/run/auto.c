@@ -7,36 +7,60 @@
 
 #include "stats/stats.h"
 
-/* Each numeric cell with data: known to the precision (its own interval),
- * or (not the baseline) decided against the baseline. *by_verdict counts
- * the cells that needed their verdict; the first cell still open is named
- * in open. */
+/* Column c is settled when every row's cell with data is known to the
+ * precision (its own interval), or every row's verdict against the
+ * baseline is decided. The first cell still open is named in open. */
+static bool column_settled(const struct sb_table *t, unsigned c, double precision, bool *by_verdict,
+			   char *open, size_t len)
+{
+	bool precise = true, decided = t->baseline >= 0;
+	unsigned r, first = t->nrows, compared = 0;
+	double h, worst = 0;
+
+	for (r = 0; r < t->nrows; r++) {
+		const struct sb_cell *x = sb_table_cell(t, r, c);
+
+		if (!x->present)
+			continue;
+		h = sb_stats_half_pct(x->v, x->nv, SB_STATS_LEVEL);
+		if (!(h <= precision)) {
+			precise = false;
+			if (first == t->nrows || isnan(h) || h > worst) {
+				first = r;
+				worst = h;
+			}
+		}
+		if ((int)r == t->baseline)
+			continue;
+		compared++;
+		if (!(x->verdict.state == SB_VERDICT_CI && x->verdict.sign))
+			decided = false;
+	}
+	decided = decided && compared;
+	*by_verdict = !precise && decided;
+	if (precise || decided)
+		return true;
+	if (isnan(worst))
+		snprintf(open, len, "%s %s: no interval", t->row_stack[first], t->cols[c].header);
+	else
+		snprintf(open, len, "%s %s: \xc2\xb1%.1f %%", t->row_stack[first], t->cols[c].header, worst);
+	return false;
+}
+
 static bool all_settled(const struct sb_table *t, double precision, unsigned *by_verdict,
 			char *open, size_t len)
 {
-	unsigned r, c;
+	unsigned c;
+	bool v;
 
 	*by_verdict = 0;
-	for (r = 0; r < t->nrows; r++)
-		for (c = 0; c < t->ncols; c++) {
-			const struct sb_cell *x = sb_table_cell(t, r, c);
-			double h;
-
-			if (!t->cols[c].numeric || !x->present)
-				continue;
-			h = sb_stats_half_pct(x->v, x->nv, SB_STATS_LEVEL);
-			if (h <= precision)
-				continue;
-			if (x->verdict.state == SB_VERDICT_CI && x->verdict.sign) {
-				(*by_verdict)++;
-				continue;
-			}
-			if (isnan(h))
-				snprintf(open, len, "%s %s: no interval", t->row_stack[r], t->cols[c].header);
-			else
-				snprintf(open, len, "%s %s: \xc2\xb1%.1f %%", t->row_stack[r], t->cols[c].header, h);
+	for (c = 0; c < t->ncols; c++) {
+		if (!t->cols[c].numeric)
+			continue;
+		if (!column_settled(t, c, precision, &v, open, len))
 			return false;
-		}
+		*by_verdict += v;
+	}
 	return true;
 }
 
@@ -58,7 +82,8 @@ const char *sb_run_auto_check(const struct sb_run_auto *a, const struct sb_table
 	}
 	if (settled) {
 		snprintf(why, len, "after %u rounds every figure is within \xc2\xb1%.1f %% (95 %% CI)%s", round,
-			 a->precision_pct, by_verdict ? " or decided against the baseline" : "");
+			 a->precision_pct, by_verdict ? ", or (in that figure) every stack is decided against the "
+			 "baseline" : "");
 		return by_verdict ? "verdicts" : "precision";
 	}
 	if (round >= a->max_repeat) {

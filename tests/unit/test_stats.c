@@ -18,6 +18,7 @@
 
 #include "stats/stats.h"
 #include "report/table.h"
+#include "run/auto.h"
 
 static const double A[] = { 100, 104, 98, 101, 103 };
 static const double B[] = { 90, 95, 88, 92, 94 };
@@ -304,6 +305,45 @@ static void test_suites_disagree(void **state)
 		json_object_put(res[i]);
 }
 
+/* --repeat auto's rule on interleaved results (run/auto.c). */
+static void test_auto_rule(void **state)
+{
+	const double tight[] = { 100, 101, 99, 100.5 }, tight_b[] = { 100.2, 100.8, 99.3, 100.1 };
+	const double wide[] = { 100, 150, 70, 120 }, wide_b[] = { 95, 160, 75, 110 };
+	const double slow_b[] = { 50, 76, 34, 61 };   /* wide, but half of a every round */
+	struct sb_run_auto a = { true, 5, 3, 6, 0 };
+	struct sb_table_opts o = { .format = SB_FMT_TEXT, .baseline = "a", .columns = "stack,dd.write" };
+	struct json_object *res[2];
+	char why[512];
+
+	res[0] = res_of("a", true, "dd", "write", tight, 4);
+	res[1] = res_of("b", true, "dd", "write", tight_b, 4);
+	assert_null(sb_run_auto_check(&a, &o, res, 2, 2, 10, 5, why, sizeof(why)));  /* < min */
+	assert_string_equal(sb_run_auto_check(&a, &o, res, 2, 4, 10, 5, why, sizeof(why)), "precision");
+	json_object_put(res[1]);
+	res[1] = res_of("b", true, "dd", "write", wide_b, 4);
+	assert_null(sb_run_auto_check(&a, &o, res, 2, 4, 10, 5, why, sizeof(why)));
+	assert_string_equal(sb_run_auto_check(&a, &o, res, 2, 6, 10, 5, why, sizeof(why)), "max_repeat");
+	assert_non_null(strstr(why, "still open: b dd.write MB/s: \xc2\xb1"));
+	a.max_time_s = 14;
+	assert_string_equal(sb_run_auto_check(&a, &o, res, 2, 4, 10, 5, why, sizeof(why)), "max_time");
+	a.max_time_s = 0;
+	json_object_put(res[0]);
+	json_object_put(res[1]);
+	res[0] = res_of("a", true, "dd", "write", wide, 4);
+	res[1] = res_of("b", true, "dd", "write", slow_b, 4);
+	assert_string_equal(sb_run_auto_check(&a, &o, res, 2, 4, 10, 5, why, sizeof(why)), "verdicts");
+	o.baseline = NULL;   /* no baseline: only the precision counts */
+	assert_null(sb_run_auto_check(&a, &o, res, 2, 4, 10, 5, why, sizeof(why)));
+	sb_run_auto_record(&a, res[0], 4, "verdicts", "why");
+	assert_string_equal(json_object_get_string(json_object_object_get(
+		json_object_object_get(res[0], "run_order"), "stopped")), "verdicts");
+	assert_int_equal(json_object_get_int(json_object_object_get(
+		json_object_object_get(res[0], "run_order"), "rounds")), 4);
+	json_object_put(res[0]);
+	json_object_put(res[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -315,6 +355,7 @@ int main(void)
 		cmocka_unit_test(test_table_verdicts),
 		cmocka_unit_test(test_table_outliers),
 		cmocka_unit_test(test_suites_disagree),
+		cmocka_unit_test(test_auto_rule),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

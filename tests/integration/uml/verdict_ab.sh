@@ -2,7 +2,9 @@
 # A known effect found: RAID1 on 2 loop devices (64 MiB), suite quick (8 MiB,
 # 1 s phases), against the same stack with faults.delay of 5 ms on member 0,
 # --repeat auto (rounds interleaved, at most 5). compare --baseline says the
-# delayed stack's writes are `slower` (paired interval wholly below 0), the
+# delayed stack's random writes (4 KiB, QD32: each waits for the slow member)
+# are `slower` (paired interval wholly below 0; the sequential figures of
+# quick in this kernel are too noisy to decide in 5 rounds), the
 # results record why the rounds stopped, and nothing is left.
 #   tests/integration/run.sh verdict_ab
 set -u
@@ -20,7 +22,7 @@ bench: {suites: [quick], size: 8MiB, runtime: 1s, per_layer: false}
 YML
 done
 printf 'faults:\n  delay: {member: 0, latency: 5ms}\n' >> "$y/vab-b.yml"
-cols=stack,quick.seq_write,quick.randwrite_iops
+cols=stack,quick.randwrite_iops
 auto_run ab "$y/vab-a.yml" "$y/vab-b.yml" --max-repeat 5 --baseline vab-a --columns "$cols"
 [ "$RC" = 0 ] && ok "A/B: exit 0" || bad "A/B: exit $RC: $(echo "$LOG" | tail -5)"
 run_order_ok ab 5 && ok "A/B: run_order says auto, the rounds and why they stopped" || bad "A/B: run_order (above)"
@@ -29,7 +31,7 @@ if python3 - "$y/vab.json" <<'PY'
 import json, sys
 rows = {r["stack"]: r for r in json.load(open(sys.argv[1]))["rows"]}
 b, errs = rows.get("vab-b", {}), []
-for c in ("quick.seq_write", "quick.randwrite_iops"):
+for c in ("quick.randwrite_iops",):
     print("    %s: %s %s%% [%s, %s] (%s)" % (c, b.get(c + "_verdict"), b.get(c + "_diff_pct"),
           b.get(c + "_ci_low_pct"), b.get(c + "_ci_high_pct"), b.get(c + "_method")))
     if b.get(c + "_verdict") != "slower" or not b.get(c + "_ci_high_pct", 0) < 0 or \

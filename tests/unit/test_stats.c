@@ -190,6 +190,15 @@ static struct json_object *res_of(const char *name, bool interleaved, const char
 	return r;
 }
 
+static void drop(struct sb_table *t, struct json_object **res, unsigned n)
+{
+	unsigned i;
+
+	sb_table_free(t);
+	for (i = 0; i < n; i++)
+		json_object_put(res[i]);
+}
+
 static const struct sb_verdict *verdict_of(struct json_object **res, unsigned n, const char *cols,
 					   struct sb_table *t)
 {
@@ -220,9 +229,7 @@ static void test_table_verdicts(void **state)
 	assert_string_equal(sb_verdict_word(v), "slower");
 	sb_verdict_format(v, buf, sizeof(buf));
 	assert_non_null(strstr(buf, "slower"));
-	sb_table_free(&t);
-	json_object_put(res[0]);
-	json_object_put(res[1]);
+	drop(&t, res, 2);
 
 	res[0] = res_of("a", false, "dd", "write", a, 5);
 	res[1] = res_of("b", false, "dd", "write", b, 5);
@@ -231,18 +238,14 @@ static void test_table_verdicts(void **state)
 	assert_int_equal(v->sign, 0);
 	sb_verdict_format(v, buf, sizeof(buf));
 	assert_non_null(strstr(buf, "no detectable difference (\xc2\xb1"));
-	sb_table_free(&t);
-	json_object_put(res[0]);
-	json_object_put(res[1]);
+	drop(&t, res, 2);
 
 	res[0] = res_of("a", true, "dd", "write", a, 2);
 	res[1] = res_of("b", true, "dd", "write", b, 2);
 	v = verdict_of(res, 2, "stack,dd.write", &t);
 	assert_int_equal(v->state, SB_VERDICT_FEW);
 	assert_string_equal(sb_verdict_word(v), "n too small for a verdict");
-	sb_table_free(&t);
-	json_object_put(res[0]);
-	json_object_put(res[1]);
+	drop(&t, res, 2);
 }
 
 /* One stalled round of b: flagged, kept, and the verdict re-checked without it. */
@@ -271,9 +274,7 @@ static void test_table_outliers(void **state)
 	assert_non_null(strstr(text, "the verdict holds without them"));
 	assert_non_null(strstr(text, "paired t on log ratios"));
 	free(text);
-	sb_table_free(&t);
-	json_object_put(res[0]);
-	json_object_put(res[1]);
+	drop(&t, res, 2);
 }
 
 /* bonnie's figure says slower, dd's says faster: called out. */
@@ -288,7 +289,6 @@ static void test_suites_disagree(void **state)
 	struct sb_err err = { 0 };
 	struct sb_table t;
 	char buf[512];
-	unsigned i;
 
 	/* two files per stack: pooled, so Welch */
 	assert_int_equal(sb_table_build(res, 4, &o, &t, &err), 0);
@@ -300,9 +300,7 @@ static void test_suites_disagree(void **state)
 			    "bonnie says slower (write MB/s)");
 	sb_verdict_disagree(&t, 0, buf, sizeof(buf));
 	assert_string_equal(buf, "");
-	sb_table_free(&t);
-	for (i = 0; i < 4; i++)
-		json_object_put(res[i]);
+	drop(&t, res, 4);
 }
 
 /* --repeat auto's rule on interleaved results (run/auto.c). */

@@ -211,7 +211,7 @@ int sb_bonnie_args_parse(int argc, char **argv, struct sb_bonnie_args *a, struct
 		return sb_err_set(err, -EINVAL, "-d DIR is required");
 	if (a->no_io && !a->files)
 		return sb_err_set(err, -EINVAL, "-s 0 and -n 0: no test left to run (bonnie++ refuses it too)");
-	if (a->ram_set && a->size_set && !a->no_io && a->size < 2 * a->ram)
+	if (a->ram_set && a->size_set && !a->no_io && a->size / 2 < a->ram)
 		return sb_err_set(err, -EINVAL, "file size should be double RAM for good results, RAM is %lluM "
 				  "(bonnie++'s rule: -s at least twice -r)", (unsigned long long)(a->ram >> 20));
 	if (a->ram_set && a->ram && (uint64_t)a->files * MAX_DATA_PER_FILE * 2 > (a->ram >> 10))

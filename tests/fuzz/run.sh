@@ -1,8 +1,8 @@
 #!/bin/sh
-# Build the fuzzers (clang, ASan+UBSan) and run each for SECONDS (default
-# 60; fuzz_job and fuzz_bonnie half of it each): fuzz_spec with the shipped stacks and the bad-input corpus as seeds,
-# fuzz_job and fuzz_bonnie with tests/fuzz/seeds/<name>/, after replaying
-# their tests/fuzz/regress/<name>/ (inputs that once crashed them).
+# Build the fuzzers (clang, ASan+UBSan) and run them: fuzz_spec for SECONDS
+# (default 60) with the shipped stacks and the bad-input corpus as seeds;
+# fuzz_job and fuzz_bonnie for half of it each, with tests/fuzz/seeds/<name>/,
+# after replaying tests/fuzz/regress/<name>/ (inputs that once crashed them).
 # Crashes land in build-fuzz/fuzz-artifacts/ and fail the run.
 # usage: tests/fuzz/run.sh [SECONDS]
 set -eu

@@ -118,7 +118,8 @@ static int parse_uint(const char *s, uint64_t *v)
 	if (!isdigit((unsigned char)*s))
 		return -EINVAL;
 	errno = 0;
-	*v = strtoull(s, &end, 0);
+	/* as fio's str_to_decimal: hex with 0x, else decimal ("010" is ten) */
+	*v = strtoull(s, &end, strstr(s, "0x") || strstr(s, "0X") ? 16 : 10);
 	return errno || *end ? -EINVAL : 0;
 }
 

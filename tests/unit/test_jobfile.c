@@ -66,24 +66,43 @@ static void test_long_lines(void **state)
 	free(text);
 }
 
-/* every string option at its longest, set twice: recorded, never overrun */
+/* options as long as they may be, one set twice: each is recorded once,
+ * the record never overrun (d0beed9 cut the last one short of its newline
+ * in a 1536-byte record and crashed on setting it again); past the record,
+ * refused by name */
 static void test_long_values(void **state)
 {
 	static const char *const keys[] = { "filename", "directory", "write_bw_log", "write_iops_log",
-					    "write_lat_log", "filename" };
-	char text[4096] = "[j]\n", v[256];
+					    "write_lat_log" };
+	char text[16384] = "[j]\n", v[256], zeros[256];
 	struct sb_job_cli c;
 	struct sb_err err;
 
 	(void)state;
 	memset(v, 'a', 250);
 	v[250] = '\0';
+	memset(zeros, '0', 250);
+	zeros[250] = '\0';
 	for (unsigned i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		snprintf(text + strlen(text), sizeof(text) - strlen(text), "%s=/%s%u\n", keys[i], v, i);
+	for (unsigned i = 0; i < 2; i++)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), "iodepth=%s16\n", zeros);
 	if (parse_file(&c, &err, text, NULL) < 0)
 		fail_msg("%s", err.msg);
 	assert_non_null(strstr(c.jobs[0].given, "write_lat_log=/aaa"));
-	assert_non_null(strstr(c.jobs[0].given, "a5\n"));
+	assert_non_null(strstr(c.jobs[0].given, "016\n"));
+	assert_int_equal(c.jobs[0].iodepth, 16);
+	sb_job_cli_free(&c);
+	{
+		static const char *const nums[] = { "fsync", "log_avg_msec", "rwmixread", "iodepth_batch" };
+
+		for (unsigned i = 0; i < 4; i++)   /* 1000-digit numbers */
+			snprintf(text + strlen(text), sizeof(text) - strlen(text), "%s=%s%s%s%s1\n",
+				 nums[i], zeros, zeros, zeros, zeros);
+	}
+	assert_int_equal(parse_file(&c, &err, text, NULL), -EINVAL);
+	if (!strstr(err.msg, "longer than"))
+		fail_msg("'%s'", err.msg);
 	sb_job_cli_free(&c);
 }
 

@@ -87,31 +87,30 @@ const char *sb_jobfio_alias(const char *name, size_t n)
 	return NULL;
 }
 
-/* The number (digits[.digits]) and its unit, lowercased, of s. */
-static int split_unit(const char *s, char *num, size_t nlen, char *unit, size_t ulen)
+/* s as stackbench spells it, into buf: its number (digits[.digits]) and
+ * canon[i / group] for the unit that is names[i] (any case, after optional
+ * blanks); returns i, or -1 for a unit not in names. */
+static int canonical(const char *s, const char *const *names, size_t nnames, const char *const *canon,
+		     int group, char *buf, size_t len)
 {
-	size_t n = strspn(s, "0123456789."), i;
+	size_t n = strspn(s, "0123456789."), i, k;
 	const char *u = s + n + strspn(s + n, " ");
+	char unit[8];
 
-	if (n == 0 || n >= nlen || strlen(u) >= ulen)
-		return -EINVAL;
-	memcpy(num, s, n);
-	num[n] = '\0';
-	for (i = 0; u[i]; i++)
-		unit[i] = (char)tolower((unsigned char)u[i]);
-	unit[i] = '\0';
-	return 0;
-}
-
-static int unit_index(const char *u, const char *const *names, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(u, names[i]))
+	if (n == 0 || n > 64 || strlen(u) >= sizeof(unit))
+		return -1;
+	for (k = 0; u[k]; k++)
+		unit[k] = (char)tolower((unsigned char)u[k]);
+	unit[k] = '\0';
+	for (i = 0; i < nnames; i++)
+		if (!strcmp(unit, names[i])) {
+			snprintf(buf, len, "%.*s%s", (int)n, s, canon[(int)i / group]);
 			return (int)i;
+		}
 	return -1;
 }
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
 
 int sb_jobfio_size(const char *s, uint64_t *out, struct sb_err *err)
 {
@@ -119,14 +118,12 @@ int sb_jobfio_size(const char *s, uint64_t *out, struct sb_err *err)
 	static const char *const names[] = { "", "b", "", "k", "kb", "kib", "m", "mb", "mib",
 					     "g", "gb", "gib", "t", "tb", "tib", "p", "pb", "pib" };
 	static const char *const canon[] = { "B", "KiB", "MiB", "GiB", "TiB", "TiB" };
-	char num[72], unit[8], buf[96];
-	int i;
+	char buf[96];
+	int i = canonical(s, names, N(names), canon, 3, buf, sizeof(buf));
 
-	if (split_unit(s, num, sizeof(num), unit, sizeof(unit)) < 0 ||
-	    (i = unit_index(unit, names, sizeof(names) / sizeof(names[0]))) < 0)
+	if (i < 0)
 		return sb_err_set(err, -EINVAL, "'%s' is not a size (a number with k, m, g, t, p, "
 				  "or KiB .. TiB)", s);
-	snprintf(buf, sizeof(buf), "%s%s", num, canon[i / 3]);
 	if (sb_size_parse(buf, out, err) < 0)
 		return -EINVAL;
 	if (i / 3 == 5 && __builtin_mul_overflow(*out, 1024, out))
@@ -138,17 +135,15 @@ int sb_jobfio_duration(const char *s, uint64_t *ns, struct sb_err *err)
 {
 	static const char *const names[] = { "", "ns", "us", "usec", "ms", "msec", "s", "m", "h", "d" };
 	static const char *const canon[] = { "s", "ns", "us", "us", "ms", "ms", "s", "m", "h", "h" };
-	char num[72], unit[8], buf[96];
-	int i;
+	char buf[96];
+	int i = canonical(s, names, N(names), canon, 1, buf, sizeof(buf));
 
-	if (split_unit(s, num, sizeof(num), unit, sizeof(unit)) < 0 ||
-	    (i = unit_index(unit, names, sizeof(names) / sizeof(names[0]))) < 0)
+	if (i < 0)
 		return sb_err_set(err, -EINVAL, "'%s' is not a time (a number of seconds, or with "
 				  "us, ms, s, m, h, d)", s);
-	snprintf(buf, sizeof(buf), "%s%s", num, canon[i]);
 	if (sb_duration_parse(buf, ns, err) < 0)
 		return -EINVAL;
-	if ((!strcmp(unit, "d") && __builtin_mul_overflow(*ns, 24, ns)) || *ns > SB_JOB_MAX_DUR_NS)
+	if ((i == 9 && __builtin_mul_overflow(*ns, 24, ns)) || *ns > SB_JOB_MAX_DUR_NS)
 		return sb_err_set(err, -EINVAL, "'%s' is too long; at most %llu days", s,
 				  SB_JOB_MAX_DUR_NS / 86400000000000ULL);
 	return 0;

@@ -34,4 +34,4 @@ interrupt() {
 
 # 4 GiB of block writes take far longer than the wait above
 interrupt INT "block writes" -s 4096 -r 24 -n 0
-interrupt TERM "file tests" -s 0 -n 256
+interrupt TERM "file tests" -s 0 -n 64

@@ -347,11 +347,53 @@ static void progress(const struct sb_job_opts *o, struct worker *ws, uint64_t t0
 	*last_t = now;
 }
 
+/* -ENOSPC unless `need` bytes fit in the free space of the filesystem
+ * that holds `at` (the job's target, named `what`). */
+static int check_free(const char *at, const char *what, uint64_t need, struct sb_err *err)
+{
+	struct statvfs vfs;
+	char a[32], b[32];
+	uint64_t avail;
+
+	if (statvfs(at, &vfs) < 0)
+		return 0;
+	avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	sb_size_format_human(need, a, sizeof(a));
+	sb_size_format_human(avail, b, sizeof(b));
+	sb_debug("%s: %s free, job wants %s", what, b, a);
+	if (avail >= need)
+		return 0;
+	return sb_err_set(err, -ENOSPC, "%s: %s free, the job needs %s", what, b, a);
+}
+
+/* The directory a path's file is in ("." for a bare name). */
+static const char *dir_of(const char *path, char *buf, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return ".";
+	snprintf(buf, len, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	return buf;
+}
+
+/* The bytes a regular-file target holds: size per thread, or one region
+ * shared by all (UINT64_MAX when that does not fit in 64 bits). */
+static uint64_t file_want(const struct sb_job_opts *o)
+{
+	uint64_t want;
+
+	if (__builtin_mul_overflow(o->size, o->shared_region ? 1 : o->numjobs, &want))
+		return UINT64_MAX;
+	return want;
+}
+
 /* A target that is not there is bad input (exit 2), except fio's
- * filename=, which creates a regular file as fio does. */
+ * filename=, which creates a regular file as fio does, when it fits. */
 static int stat_target(const struct sb_job_opts *o, struct stat *st, struct sb_err *err)
 {
-	int fd;
+	char dir[sizeof(o->target)];
+	int fd, rc;
 
 	if (stat(o->target, st) == 0)
 		return 0;
@@ -360,6 +402,8 @@ static int stat_target(const struct sb_job_opts *o, struct stat *st, struct sb_e
 				  strerror(errno));
 	if (!o->size)
 		return sb_err_set(err, -EINVAL, "%s does not exist: --size is needed to create it", o->target);
+	if ((rc = check_free(dir_of(o->target, dir, sizeof(dir)), o->target, file_want(o), err)) < 0)
+		return rc;
 	fd = open(o->target, O_RDWR | O_CREAT | O_EXCL, 0644);
 	if (fd < 0)
 		return sb_err_sys(err, errno == ENOENT ? -EINVAL : -errno, "create %s", o->target);
@@ -386,9 +430,13 @@ static int target_room(const struct sb_job_opts *o, const struct stat *tst, uint
 		}
 		close(fd);
 		if (S_ISREG(tst->st_mode)) {
-			uint64_t want = o->size * (o->shared_region ? 1 : o->numjobs);
+			uint64_t want = file_want(o);
 
 			*dev_size = (uint64_t)tst->st_size < want ? want : (uint64_t)tst->st_size;
+			/* what the file grows by must fit, as a directory's files */
+			if (want > (uint64_t)tst->st_size &&
+			    (rc = check_free(o->target, o->target, want - (uint64_t)tst->st_size, err)) < 0)
+				return rc;
 		}
 		if (*dev_size < o->bs * (o->shared_region ? 1 : o->numjobs))
 			return sb_err_set(err, -ENOSPC, "%s: %llu bytes, too small for %u x %llu-byte blocks",
@@ -397,21 +445,14 @@ static int target_room(const struct sb_job_opts *o, const struct stat *tst, uint
 		return 0;
 	}
 	if (S_ISDIR(tst->st_mode)) {
-		struct statvfs vfs;
-		uint64_t need = (o->size ? o->size : DEFAULT_FILE_SIZE) * o->numjobs;
+		uint64_t need;
 
-		if (statvfs(o->target, &vfs) == 0 && (uint64_t)vfs.f_bavail * vfs.f_frsize < need) {
-			char a[32], b[32];
-
-			sb_size_format_human(need, a, sizeof(a));
-			sb_size_format_human((uint64_t)vfs.f_bavail * vfs.f_frsize, b, sizeof(b));
-			/* files already laid out by an earlier phase count as room */
-			sb_debug("%s: %s free, job wants %s", o->target, b, a);
-			if (!(o->keep_files || (o->verify && rw_reads(o->rw))))
-				return sb_err_set(err, -ENOSPC, "%s: %s free, the job needs %s",
-						  o->target, b, a);
-		}
-		return 0;
+		if (__builtin_mul_overflow(o->size ? o->size : DEFAULT_FILE_SIZE, o->numjobs, &need))
+			need = UINT64_MAX;
+		/* files already laid out by an earlier phase count as room */
+		if (o->keep_files || (o->verify && rw_reads(o->rw)))
+			return 0;
+		return check_free(o->target, o->target, need, err);
 	}
 	return sb_err_set(err, -EINVAL, "target %s is not a block device, file or directory", o->target);
 }

@@ -59,7 +59,8 @@ struct sb_job_opts {
 	uint32_t log_avg_msec;    /* log averaging window (0 = every io) */
 	uint32_t log_base;        /* logs are PREFIX_bw.N.log, N = log_base + thread + 1 */
 	bool per_thread;          /* keep every thread's result (res->thread) */
-	char given[1536];         /* options as written: "key=value\n"..., fio's "job options" */
+	char description[256];    /* fio's description= */
+	char given[4096];         /* options as written: "key=value\n"..., fio's "job options" */
 };
 
 /* Defaults as documented in `stackbench help job`. */

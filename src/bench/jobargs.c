@@ -15,10 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/jobfio.h"
 #include "util/units.h"
 
 enum jt {
 	JT_STR,    /* char[] field */
+	JT_FILES,  /* char[] field: fio's ':' list of names, of which stackbench takes one */
 	JT_RW,     /* enum sb_rw */
 	JT_SIZE,   /* uint64_t bytes, min..max */
 	JT_U32,    /* uint32_t, min..max */
@@ -50,9 +52,10 @@ struct jopt {
 
 static const struct jopt jopts[] = {
 	{ "name", NULL, JT_STR, F(name), 0, 0, "job", "job name; on the command line it starts a new job, as in fio" },
-	{ "filename", NULL, JT_STR, F(target), 0, 0, NULL, "file or block device (a missing file is created)" },
+	{ "description", NULL, JT_STR, F(description), 0, 0, NULL, "text describing the job (fio's)" },
+	{ "filename", NULL, JT_FILES, F(target), 0, 0, NULL, "file or block device (a missing file is created)" },
 	{ "target", NULL, JT_STR, F(target), 0, 0, NULL, "stackbench: block device, file or directory; must exist" },
-	{ "directory", NULL, JT_STR, F(directory), 0, 0, NULL, "directory: one file NAME.N.0 per job thread" },
+	{ "directory", NULL, JT_FILES, F(directory), 0, 0, NULL, "directory: one file NAME.N.0 per job thread" },
 	{ "rw", "readwrite", JT_RW, F(rw), 0, 0, "read", "read, write, randread, randwrite, rw (readwrite), randrw" },
 	{ "rwmixread", NULL, JT_U32, F(rwmixread), 0, 100, "50", "% reads of rw/randrw" },
 	{ "rwmixwrite", NULL, JT_MIXW, F(rwmixread), 0, 100, "50", "% writes of rw/randrw" },
@@ -87,73 +90,20 @@ static const struct jopt jopts[] = {
 	{ NULL },
 };
 
-/* fio 3.33's options (`fio --cmdhelp=all`, and command-line-only ones)
- * that stackbench job does not take: refused by name, never ignored. */
-static const char *const fio_only[] = {
-	"allow_file_create", "allow_mounted_write", "allrandrepeat", "atomic", "ba", "bandwidth-log",
-	"block_error_percentiles", "bs_unaligned", "bsrange", "bssplit", "buffer_compress_chunk",
-	"buffer_compress_percentage", "buffer_pattern", "bwavgtime", "cgroup", "cgroup_nodelete",
-	"cgroup_weight", "clat_percentiles", "clocksource", "continue_on_error", "cpuclock-test",
-	"cpumask", "cpus_allowed", "cpus_allowed_policy", "crctest", "create_fsync", "create_on_open",
-	"create_only", "create_serialize", "debug", "dedupe_global", "dedupe_mode", "dedupe_percentage",
-	"dedupe_working_set_percentage", "description", "disable_bw_measurement", "disable_clat",
-	"disable_lat", "disable_slat", "disk_util", "do_verify", "eta", "eta-newline", "eta-interval",
-	"error_dump", "exec_postrun", "exec_prerun", "exit_what", "exitall", "exitall_on_error",
-	"experimental_verify", "fadvise_hint", "fallocate", "fdatasync", "file_append",
-	"file_service_type", "filename_format", "filesize", "fill_device", "flow", "flow_id",
-	"flow_sleep", "fsync_on_close", "gid", "gtod_cpu", "gtod_reduce", "hipri", "hugepage-size",
-	"idle-prof", "ignore_error", "ignore_zone_limits", "inflate-log", "invalidate", "io_size",
-	"io_submit_mode", "iodepth_batch_complete", "iodepth_batch_complete_max",
-	"iodepth_batch_complete_min", "iodepth_batch_submit", "iodepth_low", "iopsavgtime",
-	"ioscheduler", "job_max_open_zones", "kb_base", "lat_percentiles", "latency_percentile",
-	"latency_run", "latency_target", "latency_window", "lockfile", "lockmem", "log_alternate_epoch",
-	"log_alternate_epoch_clock_id", "log_compression", "log_compression_cpus", "log_entries",
-	"log_hist_coarseness", "log_hist_msec", "log_max_value", "log_offset", "log_prio",
-	"log_store_compressed", "log_unix_epoch", "loops", "max-jobs", "max_latency",
-	"max_open_zones", "mem", "merge_blktrace_file", "merge_blktrace_iters",
-	"merge_blktrace_scalars", "minimal", "new_group", "nice", "norandommap", "nrfiles",
-	"numa_cpu_nodes", "numa_mem_policy", "number_ios", "offset", "offset_align",
-	"offset_increment", "opendir", "openfiles", "overwrite", "parse-only", "per_job_logs",
-	"percentage_random", "percentile_list", "pre_read", "prio", "prioclass", "profile",
-	"random_distribution", "random_generator", "randseed", "rate", "rate_cycle",
-	"rate_ignore_thinktime", "rate_iops", "rate_iops_min", "rate_min", "rate_process",
-	"read_beyond_wp", "read_iolog", "read_iolog_chunked", "refill_buffers", "replay_align",
-	"replay_no_stall", "replay_redirect", "replay_scale", "replay_skip", "replay_time_scale",
-	"rw_sequencer", "scramble_buffers", "section", "serialize_overlap", "server",
-	"significant_figures", "slat_percentiles", "startdelay", "stats", "status-interval",
-	"steadystate", "steadystate_duration", "steadystate_ramp_time", "sync", "sync_file_range",
-	"terse-version", "thinktime", "thinktime_blocks", "thinktime_blocks_type", "thinktime_iotime",
-	"thinktime_spin", "thread", "timeout", "trigger", "trim_backlog", "trim_backlog_batch",
-	"trim_percentage", "trim_verify_zero", "uid", "unified_rw_reporting", "unique_filename",
-	"unit_base", "unlink", "unlink_each_loop", "verify_async", "verify_backlog",
-	"verify_backlog_batch", "verify_dump", "verify_fatal", "verify_interval", "verify_offset",
-	"verify_only", "verify_pattern", "verify_state_load", "verify_state_save", "wait_for",
-	"write_barrier", "write_hint", "write_hist_log", "write_iolog", "zero_buffers",
-	"zone_reset_frequency", "zone_reset_threshold", "zonecapacity", "zonemode", "zonerange",
-	"zonesize", "zoneskip", NULL,
-};
-
 static const char *const rw_list = "read, write, randread, randwrite, rw, readwrite, randrw";
 
 static const struct jopt *find_opt(const char *name, size_t n)
 {
 	const struct jopt *o;
+	const char *fio = sb_jobfio_alias(name, n);
 
+	if (fio)
+		return find_opt(fio, strlen(fio));
 	for (o = jopts; o->name; o++)
 		if ((strlen(o->name) == n && !strncmp(o->name, name, n)) ||
 		    (o->alias && strlen(o->alias) == n && !strncmp(o->alias, name, n)))
 			return o;
 	return NULL;
-}
-
-static bool fio_has(const char *name, size_t n)
-{
-	unsigned i;
-
-	for (i = 0; fio_only[i]; i++)
-		if (strlen(fio_only[i]) == n && !strncmp(fio_only[i], name, n))
-			return true;
-	return false;
 }
 
 static bool takes_value_alone(enum jt t)
@@ -168,7 +118,8 @@ static int parse_uint(const char *s, uint64_t *v)
 	if (!isdigit((unsigned char)*s))
 		return -EINVAL;
 	errno = 0;
-	*v = strtoull(s, &end, 0);
+	/* as fio's str_to_decimal: hex with 0x, else decimal ("010" is ten) */
+	*v = strtoull(s, &end, strstr(s, "0x") || strstr(s, "0X") ? 16 : 10);
 	return errno || *end ? -EINVAL : 0;
 }
 
@@ -202,7 +153,7 @@ static int set_size(const struct jopt *o, const char *v, void *field, struct sb_
 	struct sb_err e = { 0 };
 	uint64_t u;
 
-	if (sb_size_parse(v, &u, &e) < 0)
+	if (sb_jobfio_size(v, &u, &e) < 0)
 		return sb_err_set(err, -EINVAL, "--%s: %s", o->name, e.msg);
 	if (u < o->min || (o->max && u > o->max)) {
 		char lo[32], hi[32];
@@ -261,6 +212,8 @@ static int set_value(const struct jopt *o, const char *v, struct sb_job_opts *j,
 			return sb_err_set(err, -EINVAL, "--name: '%s' must not contain '/'", v);
 		snprintf(field, o->size, "%s", v);
 		return 0;
+	case JT_FILES:
+		return sb_jobfio_one_name(o->name, v, field, o->size, err);
 	case JT_RW:
 		if (sb_rw_parse(v, field) < 0)
 			return sb_err_set(err, -EINVAL, "--%s: '%s' is not one of %s", o->name, v, rw_list);
@@ -284,7 +237,7 @@ static int set_value(const struct jopt *o, const char *v, struct sb_job_opts *j,
 		*(bool *)field = (v[0] == '1') != (o->type == JT_NBOOL);
 		return 0;
 	case JT_DUR:
-		if (sb_duration_parse(v, &u, &e) < 0)
+		if (sb_jobfio_duration(v, &u, &e) < 0)
 			return sb_err_set(err, -EINVAL, "--%s: %s", o->name, e.msg);
 		*(uint64_t *)field = u;
 		return 0;
@@ -317,141 +270,106 @@ static int set_value(const struct jopt *o, const char *v, struct sb_job_opts *j,
 
 static int add_job(struct sb_job_cli *c, const struct sb_job_opts *from, struct sb_err *err)
 {
-	struct sb_job_opts *n = realloc(c->jobs, (c->njobs + 1) * sizeof(*n));
+	struct sb_job_opts *n;
 
-	if (!n)
-		return sb_err_set(err, -ENOMEM, "out of memory");
-	c->jobs = n;
+	if (c->njobs >= SB_JOB_MAX_JOBS)
+		return sb_err_set(err, -EINVAL, "more than %d jobs (fio's limit)", SB_JOB_MAX_JOBS);
+	if (c->njobs == c->cap) {
+		n = realloc(c->jobs, (c->cap ? 2 * c->cap : 4) * sizeof(*n));
+		if (!n)
+			return sb_err_set(err, -ENOMEM, "out of memory");
+		c->jobs = n;
+		c->cap = c->cap ? 2 * c->cap : 4;
+	}
 	c->jobs[c->njobs++] = *from;
 	return 0;
 }
 
 /* fio: "name" starts a job that inherits the global options; "global" (a
  * job file's [global], or --name=global) edits those instead. */
-static struct sb_job_opts *start_section(struct sb_job_cli *c, const char *name, struct sb_err *err)
+int sb_job_cli_section(struct sb_job_cli *c, const char *name, struct sb_job_opts **out,
+		       struct sb_err *err)
 {
-	if (!strcmp(name, "global"))
-		return &c->global;
-	if (add_job(c, &c->global, err) < 0)
-		return NULL;
-	c->jobs[c->njobs - 1].name[0] = '\0';
-	c->jobs[c->njobs - 1].given[0] = '\0';
-	return &c->jobs[c->njobs - 1];
+	int rc;
+
+	if (!strcmp(name, "global")) {
+		*out = &c->global;
+		return 0;
+	}
+	if ((rc = add_job(c, &c->global, err)) < 0)
+		return rc;
+	*out = &c->jobs[c->njobs - 1];
+	(*out)->name[0] = '\0';
+	(*out)->given[0] = '\0';
+	return 0;
 }
 
 /* fio's "job options" / "global options": each option as written, under
  * its own name, the last value winning. */
-static void remember(struct sb_job_opts *j, const char *name, const char *v)
+static int remember(struct sb_job_opts *j, const char *name, const char *v, struct sb_err *err)
 {
 	size_t len = strlen(j->given), n = strlen(name);
-	char *p = j->given;
+	char *p = j->given, *e;
 
 	while ((p = strstr(p, name))) {
-		if ((p == j->given || p[-1] == '\n') && p[n] == '=') {
-			char *e = strchr(p, '\n');
-
+		if ((p == j->given || p[-1] == '\n') && p[n] == '=' && (e = strchr(p, '\n'))) {
 			memmove(p, e + 1, strlen(e + 1) + 1);
 			len = strlen(j->given);
 			continue;
 		}
 		p += n;
 	}
+	if (len + n + strlen(v) + 2 >= sizeof(j->given))
+		return sb_err_set(err, -EINVAL, "--%s: the job's options are longer than %zu characters",
+				  name, sizeof(j->given) - 1);
 	snprintf(j->given + len, sizeof(j->given) - len, "%s=%s\n", name, v);
+	return 0;
 }
 
 static int unknown(const char *name, size_t n, bool file, struct sb_err *err)
 {
-	if (fio_has(name, n))
+	if (sb_jobfio_known(name, n))
 		return sb_err_set(err, -EINVAL, "not supported by stackbench job: %s%.*s",
 				  file ? "" : "--", (int)n, name);
 	return sb_err_set(err, -EINVAL, "unknown option '%s%.*s'; see `stackbench help job`",
 			  file ? "" : "--", (int)n, name);
 }
 
-/* One option with its value (NULL when none was written). */
+/* One option with its value (NULL when none was written). In a job file,
+ * name= names the section's job (as fio); on the command line it starts one. */
 static int apply(struct sb_job_cli *c, struct sb_job_opts **cur, const struct jopt *o,
 		 const char *v, bool file, struct sb_err *err)
 {
+	bool cli_only = o->type == JT_FMT || o->type == JT_OUT || o->type == JT_WATCH;
+	int rc;
+
 	if (!v && takes_value_alone(o->type))
 		v = "1";
 	if (!v)
 		return sb_err_set(err, -EINVAL, "--%s needs a value", o->name);
-	if (file && (o->type == JT_FMT || o->type == JT_OUT || o->type == JT_WATCH))
+	if (file && cli_only)
 		return sb_err_set(err, -EINVAL, "%s is a command-line option, not one of a job file", o->name);
-	if (!strcmp(o->name, "name")) {
-		if (!(*cur = start_section(c, v, err)))
-			return -ENOMEM;
+	if (!file && !strcmp(o->name, "name")) {
+		if ((rc = sb_job_cli_section(c, v, cur, err)) < 0)
+			return rc;
 		if (*cur == &c->global)
 			return 0;
 	}
-	if (o->type != JT_FMT && o->type != JT_OUT && o->type != JT_WATCH)
-		remember(*cur, o->name, v);
+	if ((rc = set_value(o, v, *cur, c, err)) < 0 || cli_only)
+		return rc;
 	if (!strcmp(o->name, "filename"))
 		(*cur)->create = true;
 	if (!strcmp(o->name, "target"))
 		(*cur)->create = false;
-	return set_value(o, v, *cur, c, err);
+	return remember(*cur, o->name, v, err);
 }
 
-static int parse_file(struct sb_job_cli *c, const char *path, struct sb_err *err)
+int sb_job_cli_option(struct sb_job_cli *c, struct sb_job_opts **cur, const char *key,
+		      const char *v, bool file, struct sb_err *err)
 {
-	FILE *f = fopen(path, "r");
-	struct sb_job_opts *cur = NULL;
-	char line[1024];
-	unsigned ln = 0;
-	int rc = 0;
+	const struct jopt *o = find_opt(key, strlen(key));
 
-	if (!f)
-		return sb_err_set(err, -EINVAL, "job file %s: %s", path, strerror(errno));
-	while (rc == 0 && fgets(line, sizeof(line), f)) {
-		char *p = line, *e, *eq;
-		const struct jopt *o;
-
-		ln++;
-		while (isspace((unsigned char)*p))
-			p++;
-		e = p + strlen(p);
-		while (e > p && isspace((unsigned char)e[-1]))
-			*--e = '\0';
-		if (!*p || *p == ';' || *p == '#')
-			continue;
-		if (*p == '[') {
-			if (e[-1] != ']' || e - p < 3) {
-				rc = sb_err_set(err, -EINVAL, "%s:%u: bad section header '%s'", path, ln, p);
-				break;
-			}
-			e[-1] = '\0';
-			if (!(cur = start_section(c, p + 1, err)))
-				rc = -ENOMEM;
-			else if (cur != &c->global)
-				snprintf(cur->name, sizeof(cur->name), "%s", p + 1);
-			continue;
-		}
-		if (!cur) {
-			rc = sb_err_set(err, -EINVAL, "%s:%u: '%s' before any [section]", path, ln, p);
-			break;
-		}
-		eq = strchr(p, '=');
-		if (eq) {
-			char *k = eq;
-
-			while (k > p && isspace((unsigned char)k[-1]))
-				k--;
-			*k = '\0';
-			for (eq++; isspace((unsigned char)*eq); eq++)
-				;
-		}
-		if (!(o = find_opt(p, strlen(p))))
-			rc = unknown(p, strlen(p), true, err);
-		else if (!strcmp(o->name, "name"))
-			rc = sb_err_set(err, -EINVAL, "%s:%u: name= in a job file: use a [section]", path, ln);
-		else
-			rc = apply(c, &cur, o, eq, true, err);
-		if (rc < 0)
-			sb_err_prefix(err, "%s:%u: ", path, ln);
-	}
-	fclose(f);
-	return rc;
+	return o ? apply(c, cur, o, v, file, err) : unknown(key, strlen(key), file, err);
 }
 
 /* A command-line value: "--opt=value", or the next word unless that is
@@ -467,7 +385,7 @@ static int parse_argv(struct sb_job_cli *c, int argc, char **argv, struct sb_err
 		size_t n;
 
 		if (strncmp(a, "--", 2) || !a[2]) {
-			if ((rc = parse_file(c, a, err)) < 0)
+			if ((rc = sb_job_cli_file(c, a, err)) < 0)
 				return rc;
 			cur = &c->global;
 			continue;
@@ -528,12 +446,19 @@ void sb_job_cli_init(struct sb_job_cli *c)
 
 int sb_job_cli_parse(int argc, char **argv, struct sb_job_cli *c, struct sb_err *err)
 {
-	unsigned i, group = 0, threads = 0;
 	int rc;
 
 	sb_job_cli_init(c);
 	if ((rc = parse_argv(c, argc, argv, err)) < 0)
 		return rc;
+	return sb_job_cli_finish(c, err);
+}
+
+int sb_job_cli_finish(struct sb_job_cli *c, struct sb_err *err)
+{
+	unsigned i, group = 0, threads = 0;
+	int rc;
+
 	/* no job at all: the global options are the one job, named "job" */
 	if (!c->njobs) {
 		if ((rc = add_job(c, &c->global, err)) < 0)
@@ -553,6 +478,9 @@ int sb_job_cli_parse(int argc, char **argv, struct sb_job_cli *c, struct sb_err 
 		/* fio numbers its threads across jobs: the logs' .N. */
 		c->jobs[i].log_base = threads;
 		threads += c->jobs[i].numjobs;
+		if (threads > SB_JOB_MAX_JOBS)
+			return sb_err_set(err, -EINVAL, "more than %d job threads (fio's limit on jobs)",
+					  SB_JOB_MAX_JOBS);
 		c->jobs[i].per_thread = !c->jobs[i].group_reporting;
 		/* as fio; a verify job needs each thread's blocks to itself */
 		c->jobs[i].shared_region = !c->jobs[i].verify;
@@ -568,7 +496,7 @@ void sb_job_cli_free(struct sb_job_cli *c)
 		free((char *)c->watch[i]);
 	free(c->jobs);
 	c->jobs = NULL;
-	c->njobs = c->nwatch = 0;
+	c->njobs = c->cap = c->nwatch = 0;
 }
 
 void sb_job_cli_help(FILE *f)

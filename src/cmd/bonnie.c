@@ -17,6 +17,7 @@
 #include "cmd/bonnie_args.h"
 #include "cmd/cmd.h"
 #include "report/render.h"
+#include "run/run.h"
 
 const char sb_cmd_bonnie_usage[] =
 	"usage: stackbench bonnie -d DIR [-s SIZE[:CHUNK[:SEEKS[:PROCS]]]] [-r RAM]\n"
@@ -182,6 +183,8 @@ int sb_cmd_bonnie(int argc, char **argv, struct sb_err *err)
 	struct sb_bench_spec spec;
 	struct json_object *suite = NULL;
 	struct sb_bonnie_args b;
+	struct sb_run_signals saved;
+	volatile sig_atomic_t stop = 0;
 	int rc;
 
 	if ((rc = sb_bonnie_args_parse(argc, argv, &b, err)) < 0)
@@ -204,8 +207,21 @@ int sb_cmd_bonnie(int argc, char **argv, struct sb_err *err)
 	spec.bonnie.seek_procs = b.procs;
 	/* bonnie++ never drops the page cache between its tests */
 	setenv("STACKBENCH_NO_DROP_CACHES", "1", 1);
-	if ((rc = sb_suite_run("bonnie", &spec, b.dir, NULL, 0, 1, &suite, err)) < 0)
-		return rc;
+	/* SIGINT/SIGTERM: the suite stops, removes its files, exit 130 */
+	spec.stop = &stop;
+	sb_run_listen(&(struct sb_run_ctx){ .stop = &stop }, &saved);
+	rc = sb_suite_run("bonnie", &spec, b.dir, NULL, 0, 1, &suite, err);
+	sb_run_unlisten(&saved);
+	if (rc == 0 && stop)
+		rc = sb_err_set(err, -EINTR, "bonnie: interrupted");
+	if (rc < 0) {
+		json_object_put(suite);
+		if (!stop)
+			return rc;
+		sb_err_prefix(err, "interrupted: ");
+		err->code = -EINTR;
+		return -EINTR;
+	}
 	rc = report(&b, suite, err);
 	json_object_put(suite);
 	return rc;

@@ -40,7 +40,9 @@ static int bnum(char opt, const char *s, const char *conv, bool neg_ok, int64_t 
 		if (end[1] || !conv || !(u = strchr(conv, tolower((unsigned char)*end))))
 			return sb_err_set(err, -EINVAL, "-%c: '%s' has an unknown unit%s%s", opt, s,
 					  conv ? " (one of: " : "", conv ? conv : "");
-		v <<= 10 * (u - conv + 1);
+		/* checked before it is scaled: bonnie++'s shift would overflow */
+		if (__builtin_mul_overflow(v, 1LL << (10 * (u - conv + 1)), &v))
+			return sb_err_set(err, -EINVAL, "-%c: '%s' is too large", opt, s);
 	}
 	*out = v;
 	return 0;
@@ -52,13 +54,17 @@ static int mib(char opt, const char *s, uint64_t *out, struct sb_err *err)
 	static const char conv[] = "kmgt";
 	char *end;
 	unsigned long long v;
+	unsigned shift;
 	const char *u;
 
 	errno = 0;
 	v = isdigit((unsigned char)*s) ? strtoull(s, &end, 10) : 0;
 	if (!isdigit((unsigned char)*s) || errno || (*end && (end[1] || !(u = strchr(conv, tolower((unsigned char)*end))))))
 		return sb_err_set(err, -EINVAL, "-%c: '%s' is not a size (MiB, or with k, m, g, t)", opt, s);
-	*out = *end ? v << (10 * (u - conv + 1)) : v << 20;
+	shift = *end ? 10 * (unsigned)(u - conv + 1) : 20;
+	if (v > UINT64_MAX >> shift)
+		return sb_err_set(err, -EINVAL, "-%c: '%s' is too large", opt, s);
+	*out = v << shift;
 	return 0;
 }
 
@@ -132,7 +138,7 @@ static int parse_n(struct sb_bonnie_args *a, char *arg, struct sb_err *err)
 	if ((rc = bnum('n', f[0], "m", false, &v, err)) < 0)
 		return rc;
 	/* bonnie++ keeps the names in RAM and refuses beyond 1 GiB of them */
-	if (v * MAX_DATA_PER_FILE > (1 << 20))
+	if (v > (1 << 20) / MAX_DATA_PER_FILE)
 		return sb_err_set(err, -EINVAL, "-n: not enough RAM to test with %lldK files (as bonnie++)", (long long)v);
 	a->files = (uint32_t)v;
 	if (n > 1 && (rc = bnum('n', f[1], "kmg", true, &a->fmax, err)) < 0)
@@ -205,7 +211,7 @@ int sb_bonnie_args_parse(int argc, char **argv, struct sb_bonnie_args *a, struct
 		return sb_err_set(err, -EINVAL, "-d DIR is required");
 	if (a->no_io && !a->files)
 		return sb_err_set(err, -EINVAL, "-s 0 and -n 0: no test left to run (bonnie++ refuses it too)");
-	if (a->ram_set && a->size_set && !a->no_io && a->size < 2 * a->ram)
+	if (a->ram_set && a->size_set && !a->no_io && a->size / 2 < a->ram)
 		return sb_err_set(err, -EINVAL, "file size should be double RAM for good results, RAM is %lluM "
 				  "(bonnie++'s rule: -s at least twice -r)", (unsigned long long)(a->ram >> 20));
 	if (a->ram_set && a->ram && (uint64_t)a->files * MAX_DATA_PER_FILE * 2 > (a->ram >> 10))

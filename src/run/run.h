@@ -60,4 +60,13 @@ int sb_run(const struct sb_run_ctx *c, struct sb_err *err);
  * matrix) on the stack `build` left up; results file and table as above. */
 int sb_run_bench_built(const struct sb_run_ctx *c, const char *stack_name, struct sb_err *err);
 
+/* SIGINT/SIGTERM set c->stop from sb_run_listen until sb_run_unlisten
+ * (stop.c; the pipeline's, and `stackbench bonnie`'s, which needs only
+ * c->stop). */
+struct sb_run_signals {
+	struct sigaction old_int, old_term;
+};
+void sb_run_listen(const struct sb_run_ctx *c, struct sb_run_signals *saved);
+void sb_run_unlisten(const struct sb_run_signals *saved);
+
 #endif

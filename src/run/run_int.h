@@ -14,13 +14,6 @@
 #include "run/run.h"
 #include "spec/spec.h"
 
-/* SIGINT/SIGTERM set c->stop from sb_run_listen until sb_run_unlisten. */
-struct sb_run_signals {
-	struct sigaction old_int, old_term;
-};
-void sb_run_listen(const struct sb_run_ctx *c, struct sb_run_signals *saved);
-void sb_run_unlisten(const struct sb_run_signals *saved);
-
 /* c->repeat, or the stack's bench.repeat, or 1 */
 unsigned sb_run_repeat(const struct sb_run_ctx *c, const struct sb_stack_spec *spec);
 /* The results object for a stack: what was asked, as validated. */

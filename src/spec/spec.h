@@ -8,6 +8,7 @@
 #ifndef SB_SPEC_SPEC_H
 #define SB_SPEC_SPEC_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -113,6 +114,9 @@ struct sb_bench_spec {
 	bool per_layer;           /* build-and-test: raw jobs on every layer's block device as it is built */
 	uint64_t ram;             /* bonnie++ -r: RAM the sizes are judged against; 0 = this machine's */
 	char copy_dir[256];       /* copy suite: the "other disk" directory; "" = a private dir in /var/tmp */
+	/* not a key: the caller's stop flag (NULL = none); a suite that reads
+	 * it (bonnie) ends with -EINTR, its files removed, once it is set */
+	volatile sig_atomic_t *stop;
 	/* bonnie++'s -s SIZE:CHUNK:SEEKS:PROCS and -n NUM:MAX:MIN:DIRS:CHUNK
 	 * beyond the keys above (set by `stackbench bonnie`); 0 = its default */
 	struct {

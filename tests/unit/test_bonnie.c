@@ -131,9 +131,31 @@ static void test_dir_of(void **state)
 	assert_int_equal(sb_bonnie_dir_of(1023, 1024, 3), 2);
 }
 
+/* sizes past 2^63 bytes once scaled: refused naming the option, not
+ * shifted into a small number */
+static void test_overflow(void **state)
+{
+	struct sb_bonnie_args a;
+	struct sb_err err;
+
+	(void)state;
+	assert_int_equal(parse("-d /x -s 17592186044416", &a, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "-s: "));
+	assert_int_equal(parse("-d /x -s 17179869184g", &a, &err), -EINVAL);
+	assert_int_equal(parse("-d /x -r 17592186044416", &a, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "-r: "));
+	assert_int_equal(parse("-d /x -n 9007199254740992m", &a, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "-n: "));
+	assert_int_equal(parse("-d /x -n 1:9007199254740992g", &a, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "-n: "));
+	assert_int_equal(parse("-d /x -n 1:8388608g", &a, &err), 0);
+	assert_int_equal(a.fmax, 8388608LL << 30);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_overflow),
 		cmocka_unit_test(test_n_fields),
 		cmocka_unit_test(test_s_fields),
 		cmocka_unit_test(test_refused),

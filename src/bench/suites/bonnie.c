@@ -158,6 +158,10 @@ static int block_pass(struct sb_bonnie *bn, const struct block_phase *ph, struct
 	sb_bonnie_timer_start(&t);
 	prev = t.t0;
 	for (i = 0; i < bn->nchunks; i++) {
+		if (sb_bonnie_stopped(bn)) {
+			rc = -EINTR;
+			goto fail;
+		}
 		if ((rc = ph->op(bn, fd, i)) < 0)
 			goto fail;
 		sb_bonnie_lmax_step(&lmax, &prev);

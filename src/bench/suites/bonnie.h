@@ -18,6 +18,12 @@ struct sb_bonnie {
 	char *buf;
 };
 
+/* The caller's stop flag is set (SIGINT/SIGTERM): end with -EINTR. */
+static inline bool sb_bonnie_stopped(const struct sb_bonnie *bn)
+{
+	return bn->c->b->stop && *bn->c->b->stop;
+}
+
 /* bonnie++'s timer: wall clock and the process's CPU time */
 struct sb_bonnie_timer {
 	uint64_t t0;

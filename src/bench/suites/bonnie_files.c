@@ -181,6 +181,8 @@ static int create_one(struct ftest *f, unsigned i)
 	int64_t size = f->max, left;
 	int fd, rc = 0;
 
+	if (sb_bonnie_stopped(f->bn))
+		return -EINTR;
 	if (f->max < 0 && i > 0) {
 		const char *base = strchr(f->names[0].s, '/');
 
@@ -250,6 +252,8 @@ static int stat_one(struct ftest *f, int at, const char *name)
 
 static int stat_or_delete(struct ftest *f, int at, const char *name, unsigned dir, bool del)
 {
+	if (sb_bonnie_stopped(f->bn))
+		return -EINTR;
 	if (!del)
 		return stat_one(f, at, name);
 	if (unlinkat(at, name, 0) < 0)

@@ -93,6 +93,9 @@ static void *seeker_main(void *arg)
 	s->t0 = sb_clock_ns();
 	while (more > 0) {
 		prev = sb_clock_ns();
+		/* stopped: the tickets left are drained, not served */
+		if (s->rc == 0 && sb_bonnie_stopped(s->bn))
+			s->rc = -EINTR;
 		if (s->rc == 0)
 			s->rc = seek_one(s->bn, fd, buf, (unsigned)abs(t), t < 0);
 		sb_bonnie_lmax_step(&s->lmax, &prev);

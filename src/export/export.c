@@ -138,6 +138,35 @@ static bool export_wanted(const struct sb_stack_spec *spec)
 	return sb_export_spec_of(spec)->enabled;
 }
 
+/* What the build runs, by protocol (the exec sites of link.c, sshfs.c,
+ * smb.c, nfs.c; mount(8) runs /sbin/mount.TYPE). */
+static void export_programs(const struct sb_stack_spec *spec, struct sb_program_needs *n)
+{
+	const struct sb_export_spec *e = sb_export_spec_of(spec);
+
+	sb_program_need(n, "ip", "iproute2");
+	if (e->link.rate_bps || e->link.delay_ns)
+		sb_program_need(n, "tc", "iproute2");
+	sb_program_need(n, "iperf3", "iperf3");
+	if (e->protocols & SB_EXPORT_SSHFS) {
+		sb_program_need(n, "/usr/sbin/sshd", "openssh-server");
+		sb_program_need(n, "ssh-keygen", "openssh-client");
+		sb_program_need(n, "sshfs", "sshfs");
+	}
+	if (e->protocols & SB_EXPORT_NFS) {
+		sb_program_need(n, "/usr/sbin/rpc.nfsd", "nfs-kernel-server");
+		sb_program_need(n, "/usr/sbin/rpc.mountd", "nfs-kernel-server");
+		sb_program_need(n, "/usr/sbin/exportfs", "nfs-kernel-server");
+		sb_program_need(n, "/sbin/mount.nfs4", "nfs-common");
+	}
+	if (e->protocols & SB_EXPORT_SMB) {
+		sb_program_need(n, "smbd", "samba");
+		sb_program_need(n, "smbpasswd", "samba-common-bin");
+		sb_program_need(n, "ss", "iproute2");
+		sb_program_need(n, "/sbin/mount.cifs", "cifs-utils");
+	}
+}
+
 /* No .needs: network namespaces, veth and tc are in every kernel this runs
  * on (host and the throwaway one); what a protocol's server needs (nfsd)
  * is checked when it is started, with why. .leftovers: what a killed run
@@ -147,6 +176,7 @@ const struct sb_layer_ops sb_layer_export = {
 	.spec = &sb_export_part,
 	.order = SB_ORDER_MOUNT + 5,   /* over the mounted filesystem */
 	.wanted = export_wanted,
+	.programs = export_programs,
 	.plan = export_plan,
 	.build = export_build,
 	.leftovers = sb_export_leftovers,

@@ -139,32 +139,36 @@ static bool export_wanted(const struct sb_stack_spec *spec)
 }
 
 /* What the build runs, by protocol (the exec sites of link.c, sshfs.c,
- * smb.c, nfs.c; mount(8) runs /sbin/mount.TYPE). */
+ * smb.c, nfs.c; mount(8) runs /sbin/mount.TYPE); 0: every export. */
+static const struct {
+	uint32_t proto;
+	const char *name, *package;
+} export_runs[] = {
+	{ 0, "ip", "iproute2" },
+	{ 0, "iperf3", "iperf3" },
+	{ SB_EXPORT_SSHFS, "/usr/sbin/sshd", "openssh-server" },
+	{ SB_EXPORT_SSHFS, "ssh-keygen", "openssh-client" },
+	{ SB_EXPORT_SSHFS, "sshfs", "sshfs" },
+	{ SB_EXPORT_NFS, "/usr/sbin/rpc.nfsd", "nfs-kernel-server" },
+	{ SB_EXPORT_NFS, "/usr/sbin/rpc.mountd", "nfs-kernel-server" },
+	{ SB_EXPORT_NFS, "/usr/sbin/exportfs", "nfs-kernel-server" },
+	{ SB_EXPORT_NFS, "/sbin/mount.nfs4", "nfs-common" },
+	{ SB_EXPORT_SMB, "smbd", "samba" },
+	{ SB_EXPORT_SMB, "smbpasswd", "samba-common-bin" },
+	{ SB_EXPORT_SMB, "ss", "iproute2" },
+	{ SB_EXPORT_SMB, "/sbin/mount.cifs", "cifs-utils" },
+};
+
 static void export_programs(const struct sb_stack_spec *spec, struct sb_program_needs *n)
 {
 	const struct sb_export_spec *e = sb_export_spec_of(spec);
+	unsigned i;
 
-	sb_program_need(n, "ip", "iproute2");
+	for (i = 0; i < sizeof(export_runs) / sizeof(export_runs[0]); i++)
+		if (!export_runs[i].proto || (e->protocols & export_runs[i].proto))
+			sb_program_need(n, export_runs[i].name, export_runs[i].package);
 	if (e->link.rate_bps || e->link.delay_ns)
 		sb_program_need(n, "tc", "iproute2");
-	sb_program_need(n, "iperf3", "iperf3");
-	if (e->protocols & SB_EXPORT_SSHFS) {
-		sb_program_need(n, "/usr/sbin/sshd", "openssh-server");
-		sb_program_need(n, "ssh-keygen", "openssh-client");
-		sb_program_need(n, "sshfs", "sshfs");
-	}
-	if (e->protocols & SB_EXPORT_NFS) {
-		sb_program_need(n, "/usr/sbin/rpc.nfsd", "nfs-kernel-server");
-		sb_program_need(n, "/usr/sbin/rpc.mountd", "nfs-kernel-server");
-		sb_program_need(n, "/usr/sbin/exportfs", "nfs-kernel-server");
-		sb_program_need(n, "/sbin/mount.nfs4", "nfs-common");
-	}
-	if (e->protocols & SB_EXPORT_SMB) {
-		sb_program_need(n, "smbd", "samba");
-		sb_program_need(n, "smbpasswd", "samba-common-bin");
-		sb_program_need(n, "ss", "iproute2");
-		sb_program_need(n, "/sbin/mount.cifs", "cifs-utils");
-	}
 }
 
 /* No .needs: network namespaces, veth and tc are in every kernel this runs

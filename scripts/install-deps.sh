@@ -44,6 +44,13 @@ pkgs=(
 	# export: (src/export): the SSHFS client, the NFS server tools (run in
 	# private namespaces only), the link measurement
 	sshfs nfs-kernel-server iperf3
+	# export smb: the private smbd and smbpasswd (samba), the client's
+	# mount.cifs (cifs-utils); ip, tc and ss make and probe the private
+	# link (iproute2; Priority important, so not on every machine)
+	samba cifs-utils iproute2
+	# halt: how the throwaway kernel's init (scripts/sandbox/uml-init.sh) ends
+	systemd-sysv
+	# every program above is checked by tests/tools/program_packages.py
 )
 
 missing=()
@@ -68,7 +75,7 @@ fi
 echo "install-deps: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 log=$(mktemp /tmp/stackbench-apt.XXXXXX)
-# Installing a server package (nfs-kernel-server, iperf3's daemon) must not
+# Installing a server package (nfs-kernel-server, samba, iperf3's daemon) must not
 # start or enable it on this machine: stackbench runs its own instances in
 # private namespaces. invoke-rc.d asks /usr/sbin/policy-rc.d; exit 101 =
 # "action forbidden". Ours only if there is none, removed afterwards.
@@ -82,7 +89,7 @@ trap 'rm -f "$log"; [ -n "$policy" ] && rm -f /usr/sbin/policy-rc.d' EXIT
 # ... and what systemd would enable for next boot is disabled again, for the
 # server packages this run installs (not for ones that were there before)
 fresh=()
-for p in nfs-kernel-server rpcbind; do
+for p in nfs-kernel-server rpcbind samba; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || fresh+=("$p")
 done
 if ! { apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
@@ -95,6 +102,7 @@ if [ -d /run/systemd/system ]; then
 		case $p in
 		nfs-kernel-server) systemctl disable --now nfs-server.service >/dev/null 2>&1 || true ;;
 		rpcbind) systemctl disable --now rpcbind.service rpcbind.socket >/dev/null 2>&1 || true ;;
+		samba) systemctl disable --now smbd.service nmbd.service samba-ad-dc.service >/dev/null 2>&1 || true ;;
 		esac
 	done
 fi

@@ -133,6 +133,8 @@ int sb_cmd_build(int argc, char **argv, struct sb_err *err)
 		goto out;
 	}
 	rc = sb_stack_check_kernel(spec, err);
+	if (!rc)
+		rc = sb_stack_check_programs(spec, err);
 	if (rc)
 		goto out;
 	s = calloc(1, sizeof(*s));

@@ -41,6 +41,14 @@ static int plan_one(const struct sb_stack_spec *spec, const char *file, struct s
 		printf("  %2u. %s\n", i + 1, p->teardown[i]);
 	sb_cost_compute(spec, 0, sb_globals.sandbox, sb_globals.in_sandbox, &cost);
 	sb_cost_print(stdout, spec, &cost);
+	{
+		struct sb_err pe = { 0 };
+
+		/* a plan touches nothing: said, and a build would refuse it */
+		if (sb_stack_check_programs(spec, &pe))
+			printf("missing: %s; build and build-and-test refuse it before building anything\n",
+			       pe.msg);
+	}
 out:
 	free(p);
 	free(s);

@@ -13,6 +13,7 @@
 #include "spec/part.h"
 #include "spec/spec.h"
 #include "sys/kernel.h"
+#include "sys/programs.h"
 #include "util/err.h"
 
 #define SB_LAYER_MAX_DEVS SB_MAX_DISKS
@@ -70,6 +71,9 @@ struct sb_layer_ops {
 	 * strings, and/or needs for what depends on the spec. */
 	const char *const *kernel_needs;
 	void (*needs)(const struct sb_stack_spec *spec, struct sb_kernel_needs *n);
+	/* Optional: the programs its spec will run and their packages
+	 * (sys/programs.h), checked before anything is built. */
+	void (*programs)(const struct sb_stack_spec *spec, struct sb_program_needs *n);
 	/* Optional: the device node it will create, as plans name it, before
 	 * it is built ("/dev/md/sb-NAME"). Without it: the layer below's. */
 	void (*predict_dev)(const struct sb_layer *l, char *out, size_t len);

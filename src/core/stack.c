@@ -113,6 +113,20 @@ int sb_stack_check_kernel(const struct sb_stack_spec *spec, struct sb_err *err)
 			  spec->name, why, why);
 }
 
+int sb_stack_check_programs(const struct sb_stack_spec *spec, struct sb_err *err)
+{
+	struct sb_program_needs n = { 0 };
+	const struct sb_layer_ops *ops;
+	char who[SB_NAME_MAX + 16];
+	unsigned i;
+
+	for (i = 0; (ops = sb_layer_at(i)); i++)
+		if (ops->programs && sb_layer_wanted(ops, spec))
+			ops->programs(spec, &n);
+	snprintf(who, sizeof(who), "stack %s", spec->name);
+	return sb_programs_check(&n, who, err);
+}
+
 int sb_stack_plan(const struct sb_stack *s, struct sb_plan *plan, struct sb_err *err)
 {
 	struct sb_plan *each;

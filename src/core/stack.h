@@ -48,6 +48,9 @@ int sb_stack_init(struct sb_stack *s, const struct sb_stack_spec *spec, struct s
 /* What the kernel must have for the stack: every wanted layer's needs. */
 void sb_stack_needs(const struct sb_stack_spec *spec, struct sb_kernel_needs *n);
 int sb_stack_check_kernel(const struct sb_stack_spec *spec, struct sb_err *err);
+/* 0, or -ENOENT naming the programs its layers would run that this
+ * machine lacks, with the packages to install (sys/programs.h). */
+int sb_stack_check_programs(const struct sb_stack_spec *spec, struct sb_err *err);
 /* Re-attach to a stack that `build` left up (for bench): loads its state
  * file and fills every layer's device nodes and the mountpoint from it. */
 int sb_stack_attach(struct sb_stack *s, struct sb_err *err);

@@ -138,6 +138,39 @@ static bool export_wanted(const struct sb_stack_spec *spec)
 	return sb_export_spec_of(spec)->enabled;
 }
 
+/* What the build runs, by protocol (the exec sites of link.c, sshfs.c,
+ * smb.c, nfs.c; mount(8) runs /sbin/mount.TYPE); 0: every export. */
+static const struct {
+	uint32_t proto;
+	const char *name, *package;
+} export_runs[] = {
+	{ 0, "ip", "iproute2" },
+	{ 0, "iperf3", "iperf3" },
+	{ SB_EXPORT_SSHFS, "/usr/sbin/sshd", "openssh-server" },
+	{ SB_EXPORT_SSHFS, "ssh-keygen", "openssh-client" },
+	{ SB_EXPORT_SSHFS, "sshfs", "sshfs" },
+	{ SB_EXPORT_NFS, "/usr/sbin/rpc.nfsd", "nfs-kernel-server" },
+	{ SB_EXPORT_NFS, "/usr/sbin/rpc.mountd", "nfs-kernel-server" },
+	{ SB_EXPORT_NFS, "/usr/sbin/exportfs", "nfs-kernel-server" },
+	{ SB_EXPORT_NFS, "/sbin/mount.nfs4", "nfs-common" },
+	{ SB_EXPORT_SMB, "smbd", "samba" },
+	{ SB_EXPORT_SMB, "smbpasswd", "samba-common-bin" },
+	{ SB_EXPORT_SMB, "ss", "iproute2" },
+	{ SB_EXPORT_SMB, "/sbin/mount.cifs", "cifs-utils" },
+};
+
+static void export_programs(const struct sb_stack_spec *spec, struct sb_program_needs *n)
+{
+	const struct sb_export_spec *e = sb_export_spec_of(spec);
+	unsigned i;
+
+	for (i = 0; i < sizeof(export_runs) / sizeof(export_runs[0]); i++)
+		if (!export_runs[i].proto || (e->protocols & export_runs[i].proto))
+			sb_program_need(n, export_runs[i].name, export_runs[i].package);
+	if (e->link.rate_bps || e->link.delay_ns)
+		sb_program_need(n, "tc", "iproute2");
+}
+
 /* No .needs: network namespaces, veth and tc are in every kernel this runs
  * on (host and the throwaway one); what a protocol's server needs (nfsd)
  * is checked when it is started, with why. .leftovers: what a killed run
@@ -147,6 +180,7 @@ const struct sb_layer_ops sb_layer_export = {
 	.spec = &sb_export_part,
 	.order = SB_ORDER_MOUNT + 5,   /* over the mounted filesystem */
 	.wanted = export_wanted,
+	.programs = export_programs,
 	.plan = export_plan,
 	.build = export_build,
 	.leftovers = sb_export_leftovers,

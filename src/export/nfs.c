@@ -38,7 +38,7 @@ static int write_script(const char *path, const struct sb_export_spec *e, const 
 
 	if (!f)
 		return sb_err_sys(err, -errno, "cannot create %s", path);
-	fprintf(f, "# NFSv4 server of one stackbench run, in its own mount namespace\n"
+	fprintf(f, "#!/bin/sh\n# NFSv4 server of one stackbench run, in its own mount namespace\n"
 		"set -e\nmount --make-rprivate /\n"
 		"mount -t tmpfs -o mode=0755 tmpfs /var/lib/nfs\n"
 		"mkdir -p /var/lib/nfs/v4recovery\n: > /var/lib/nfs/etab\n: > /var/lib/nfs/rmtab\n"

@@ -120,6 +120,9 @@ static int load_lists(const struct sb_run_ctx *ctx, struct sb_spec_list *lists,
 		for (j = 0; j < lists[i].n; j++) {
 			const struct sb_stack_spec *sp = &lists[i].items[j];
 			sb_stack_needs(sp, needs);
+			/* a missing daemon is said now, not after the layers below */
+			if ((rc = sb_stack_check_programs(sp, err)) < 0)
+				return rc;
 			*has_disks |= sp->devices.kind == SB_DEVICES_DISKS;
 			members_need(members, sp);
 		}

@@ -259,7 +259,7 @@ static int prepare(struct ps *s, unsigned *np)
 			s->since_fsync = 0;
 		}
 		if (s->random)
-			blk = w->perm ? w->perm[s->issued] : rng_below(&w->rng, s->nblocks);
+			blk = w->use_perm ? perm_at(&w->perm, s->issued) : rng_below(&w->rng, s->nblocks);
 		else
 			blk = s->seq++ % s->nblocks;
 		off = w->start + blk * o->bs;

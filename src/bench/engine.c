@@ -55,7 +55,7 @@ static int alloc_bufs(struct worker *w, struct slot *slots)
 		madvise(w->bufs, (size_t)w->buf_len, MADV_HUGEPAGE);
 	for (i = 0; i < o->iodepth; i++) {
 		slots[i].buf = (char *)w->bufs + (uint64_t)i * stride;
-		fill_random(&w->rng, slots[i].buf, o->bs);
+		fill_random(&w->rng, slots[i].buf, (size_t)o->bs);  /* bs fits: sb_engine_check_memory */
 	}
 	return 0;
 }
@@ -313,7 +313,7 @@ static void progress(const struct sb_job_opts *o, struct worker *ws, uint64_t t0
 	for (i = 0; i < o->numjobs; i++)
 		b += atomic_load_explicit(&ws[i].prog_bytes, memory_order_relaxed);
 	rate = sb_mbps(b - *last_b, now - *last_t);
-	iops = now > *last_t && o->bs ? (double)(b - *last_b) / o->bs * 1e9 / (double)(now - *last_t) : 0;
+	iops = now > *last_t && o->bs ? (double)(b - *last_b) / (double)o->bs * 1e9 / (double)(now - *last_t) : 0;
 	if (o->runtime_ns) {
 		uint64_t end = t0 + o->ramp_ns + o->runtime_ns;
 
@@ -495,7 +495,7 @@ static void aio_fallback(struct sb_job_opts *oc)
 	}
 	if (rc != -ENOSYS)
 		return;  /* the worker reports it with its own io_setup */
-	sb_warn("note: this kernel has no AIO (io_setup: %s); job %s runs with ioengine=psync instead of libaio",
+	sb_warn("this kernel has no AIO (io_setup: %s): job %s runs with ioengine=psync instead of libaio",
 		strerror(-rc), oc->name);
 	oc->ioengine = SB_IOENGINE_PSYNC;
 }

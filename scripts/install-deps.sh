@@ -51,7 +51,31 @@ pkgs=(
 	# halt: how the throwaway kernel's init (scripts/sandbox/uml-init.sh) ends
 	systemd-sysv
 	# every program above is checked by tests/tools/program_packages.py
+	# the ARM builds (scripts/cross-test.sh): cross compilers and qemu-user
+	gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu qemu-user
 )
+
+# ... and the -dev packages of every meson.build dependency for armhf (the
+# Helios4) and arm64, multiarch beside the amd64 ones (pkgconf:ARCH brings
+# the ARCH-linux-gnu-pkg-config the cross files name). A package that is not
+# co-installable with its amd64 twin makes apt-get fail, and this script
+# with it, loudly (--no-remove: apt-get would otherwise swap the amd64 one
+# out). Not libblockdev-mdraid-dev:ARCH: its library depends on mdadm, which
+# is one architecture per machine (mdadm:armhf would replace the host's);
+# the build needs only its header, which the amd64 package puts in
+# /usr/include where the cross compilers look too (the plugin is dlopened).
+cross_archs=(armhf arm64)
+cross_dev=(
+	libblockdev-dev libblockdev-lvm-dev libblockdev-loop-dev
+	libblockdev-fs-dev libblockdev-crypto-dev libcryptsetup-dev libdevmapper-dev libmount-dev
+	libudev-dev libblkid-dev libaio-dev libyaml-dev libjson-c-dev libcairo2-dev libssl-dev
+	libglib2.0-dev libcmocka-dev pkgconf
+)
+for a in "${cross_archs[@]}"; do
+	for p in "${cross_dev[@]}"; do
+		pkgs+=("$p:$a")
+	done
+done
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -72,6 +96,10 @@ if [ "$(id -u)" != 0 ]; then
 	echo "  apt-get install ${missing[*]}" >&2
 	exit 1
 fi
+# the foreign architectures first, so that apt-get update lists their packages
+for a in "${cross_archs[@]}"; do
+	dpkg --print-foreign-architectures | grep -qx "$a" || dpkg --add-architecture "$a"
+done
 echo "install-deps: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 log=$(mktemp /tmp/stackbench-apt.XXXXXX)
@@ -92,7 +120,7 @@ fresh=()
 for p in nfs-kernel-server rpcbind samba; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || fresh+=("$p")
 done
-if ! { apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
+if ! { apt-get update -qq && apt-get install -y -qq --no-install-recommends --no-remove "${missing[@]}"; } >"$log" 2>&1; then
 	tail -n 30 "$log" >&2
 	echo "install-deps: apt-get failed (full log above, last 30 lines)" >&2
 	exit 1

@@ -37,18 +37,27 @@ meson_tests() {
 		note "$label" "no results"
 		return
 	fi
-	p=$(python3 -c 'import json,sys
-ok=bad=0
-for l in open(sys.argv[1]):
-    r=json.loads(l)["result"]
-    if r in ("OK","EXPECTEDFAIL"): ok+=1
-    elif r!="SKIP": bad+=1
-print(ok,bad)' "$dir/meson-logs/testlog.json")
+	p=$(python3 scripts/testlog-count.py "$dir/meson-logs/testlog.json")
 	f=${p#* }
 	p=${p% *}
 	passed=$((passed + p))
 	failed=$((failed + f))
 	note "$label" "$p passed, $f failed"
+}
+
+# count_line LABEL FILE: add FILE's last "N passed, N failed" line; removes FILE.
+count_line() {
+	local line
+	line=$(grep -E '^([A-Za-z-]+: )?[0-9]+ passed, [0-9]+ failed' "$2" | tail -n 1)
+	rm -f "$2"
+	if [[ "$line" =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
+		passed=$((passed + BASH_REMATCH[1]))
+		failed=$((failed + BASH_REMATCH[2]))
+		note "$1" "${BASH_REMATCH[1]} passed, ${BASH_REMATCH[2]} failed"
+	else
+		failed=$((failed + 1))
+		note "$1" "no result line"
+	fi
 }
 
 echo "== dependencies"
@@ -80,6 +89,14 @@ else
 	failed=$((failed + 1))
 	note "build (ASan+UBSan)" "FAILED"
 fi
+
+# The ARM builds: armhf and arm64 cross-built, their unit suites under
+# qemu-user, compare of the shipped results diffed against amd64's
+# (scripts/cross-test.sh; about 1 minute with its builds up to date).
+echo "== cross (armhf, arm64)"
+out=$(mktemp /tmp/sb-cross.XXXXXX)
+scripts/cross-test.sh 2>&1 | tee "$out"
+count_line "cross (armhf, arm64)" "$out"
 
 if [ -x tests/fuzz/run.sh ]; then
 	echo "== fuzz smoke (60 s)"
@@ -113,16 +130,7 @@ fi
 echo "== integration"
 out=$(mktemp /tmp/sb-integration.XXXXXX)
 tests/integration/run.sh 2>&1 | tee "$out"
-line=$(grep -E '^([A-Za-z-]+: )?[0-9]+ passed, [0-9]+ failed' "$out" | tail -n 1)
-rm -f "$out"
-if [[ "$line" =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
-	passed=$((passed + BASH_REMATCH[1]))
-	failed=$((failed + BASH_REMATCH[2]))
-	note "integration" "${BASH_REMATCH[1]} passed, ${BASH_REMATCH[2]} failed"
-else
-	failed=$((failed + 1))
-	note "integration" "no result line"
-fi
+count_line "integration" "$out"
 # issue 10: the fio ratios, once, reported only - the machine is shared, so
 # nothing timing-based is asserted
 echo "== fio comparison (benchmark, not counted)"

@@ -178,7 +178,8 @@ static void add_notes(struct json_object *res, bool dm, bool ssh)
 			"RFC 8439 AEAD. Rates are over the measuring thread's CPU time (as openssl speed's, "
 			"which divides by CPU time), so a loaded machine does not lower them; the dm-crypt "
 			"rates are over wall time (the kernel may do the work on another thread). "
-			"implementation: from CPUID as OPENSSL_ia32cap masks it"));
+			"implementation: from CPUID as OPENSSL_ia32cap masks it (x86), from the kernel's "
+			"AT_HWCAP/AT_HWCAP2 as OPENSSL_armcap replaces them (ARM)"));
 	json_object_object_add(res, "notes", n);
 }
 

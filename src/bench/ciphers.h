@@ -41,7 +41,9 @@ int sb_ciphers_measure_ssh(const char *name, unsigned block, double seconds, dou
 			   char *impl, size_t ilen, struct sb_err *err);
 
 /* Which code OpenSSL dispatches to for this cipher on this CPU: from CPUID
- * as masked by the OPENSSL_ia32cap environment variable (OpenSSL's own
+ * as masked by the OPENSSL_ia32cap environment variable on x86, from the
+ * kernel's hwcaps (NEON, AES, PMULL) as OPENSSL_armcap replaces them on ARM
+ * (OpenSSL's own
  * capability vector is not exported by libcrypto 3), and the provider the
  * EVP_CIPHER came from: "AES-NI + PCLMULQDQ (default provider)". */
 void sb_ciphers_ssh_impl(const char *evp_name, char *buf, size_t len);

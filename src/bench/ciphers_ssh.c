@@ -1,8 +1,13 @@
 /* The SSH ciphers through OpenSSL's EVP interface. See ciphers.h. */
 #include "bench/ciphers.h"
 
-#include <cpuid.h>
 #include <errno.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#elif defined(__aarch64__) || defined(__arm__)
+#include <asm/hwcap.h>
+#include <sys/auxv.h>
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +63,7 @@ int sb_ciphers_ssh_lookup(const char *name, const char **ssh_name, const char **
 	return 0;
 }
 
+#if defined(__x86_64__) || defined(__i386__)
 /* OPENSSL_ia32cap=[~]A[:[~]B]: A replaces (or, with ~, masks off) the
  * CPUID.1 EDX|ECX<<32 word, B the CPUID.7 EBX|ECX<<32 word. */
 static uint64_t apply_env(uint64_t v, const char *s)
@@ -87,14 +93,10 @@ static void cpu_caps(uint64_t *w1, uint64_t *w7)
 	}
 }
 
-void sb_ciphers_ssh_impl(const char *evp_name, char *buf, size_t len)
+static const char *impl_name(const char *evp_name)
 {
 	uint64_t w1, w7;
-	EVP_CIPHER *c = EVP_CIPHER_fetch(NULL, evp_name, NULL);
-	const OSSL_PROVIDER *p = c ? EVP_CIPHER_get0_provider(c) : NULL;
-	const char *prov = p ? OSSL_PROVIDER_get0_name(p) : "none";
 	bool aesni, ssse3, pclmul, avx2, avx512;
-	const char *what;
 
 	cpu_caps(&w1, &w7);
 	aesni = w1 >> 57 & 1;
@@ -103,13 +105,67 @@ void sb_ciphers_ssh_impl(const char *evp_name, char *buf, size_t len)
 	avx2 = w7 >> 5 & 1;
 	avx512 = w7 >> 16 & 1;
 	if (!strncmp(evp_name, "ChaCha", 6))
-		what = avx512 ? "AVX-512 SIMD" : avx2 ? "AVX2 SIMD" : ssse3 ? "SSSE3 SIMD" : "generic C";
-	else if (strstr(evp_name, "GCM"))
-		what = aesni && pclmul ? "AES-NI + PCLMULQDQ" : aesni ? "AES-NI, GHASH without PCLMULQDQ"
+		return avx512 ? "AVX-512 SIMD" : avx2 ? "AVX2 SIMD" : ssse3 ? "SSSE3 SIMD" : "generic C";
+	if (strstr(evp_name, "GCM"))
+		return aesni && pclmul ? "AES-NI + PCLMULQDQ" : aesni ? "AES-NI, GHASH without PCLMULQDQ"
 		       : ssse3 ? "no AES-NI: vpaes (SSSE3)" : "no AES-NI: generic C";
-	else
-		what = aesni ? "AES-NI" : ssse3 ? "no AES-NI: vpaes (SSSE3)" : "no AES-NI: generic C";
-	snprintf(buf, len, "%s (%s provider)", what, prov);
+	return aesni ? "AES-NI" : ssse3 ? "no AES-NI: vpaes (SSSE3)" : "no AES-NI: generic C";
+}
+#elif defined(__aarch64__) || defined(__arm__)
+/* The kernel's hardware capabilities (getauxval), as OpenSSL's armcap.c
+ * reads them: NEON, and the ARMv8 AES and PMULL (GHASH) instructions.
+ * OPENSSL_armcap=N replaces OpenSSL's vector (bit 0 NEON, 2 AES, 5 PMULL). */
+static void cpu_caps(bool *neon, bool *aes, bool *pmull)
+{
+	const char *env = getenv("OPENSSL_armcap");
+	unsigned long hw = getauxval(AT_HWCAP);
+
+#ifdef __aarch64__
+	*neon = hw & HWCAP_ASIMD;
+	*aes = hw & HWCAP_AES;
+	*pmull = hw & HWCAP_PMULL;
+#else
+	unsigned long hw2 = getauxval(AT_HWCAP2);
+
+	*neon = hw & HWCAP_ARM_NEON;
+	*aes = hw2 & (1UL << 0);        /* HWCAP2_AES */
+	*pmull = hw2 & (1UL << 1);      /* HWCAP2_PMULL */
+#endif
+	if (env && *env) {
+		unsigned long v = strtoul(env, NULL, 0);
+
+		*neon = v & 1;
+		*aes = v >> 2 & 1;
+		*pmull = v >> 5 & 1;
+	}
+}
+
+static const char *impl_name(const char *evp_name)
+{
+	bool neon, aes, pmull;
+
+	cpu_caps(&neon, &aes, &pmull);
+	if (!strncmp(evp_name, "ChaCha", 6))
+		return neon ? "NEON SIMD" : "generic C";
+	if (strstr(evp_name, "GCM"))
+		return aes && pmull ? "ARMv8 AES + PMULL" : aes ? "ARMv8 AES, GHASH without PMULL"
+		       : neon ? "no ARMv8 AES: NEON" : "no ARMv8 AES: generic C";
+	return aes ? "ARMv8 AES" : neon ? "no ARMv8 AES: NEON" : "no ARMv8 AES: generic C";
+}
+#else
+static const char *impl_name(const char *evp_name)
+{
+	return "CPU features not known on this architecture";
+}
+#endif
+
+void sb_ciphers_ssh_impl(const char *evp_name, char *buf, size_t len)
+{
+	EVP_CIPHER *c = EVP_CIPHER_fetch(NULL, evp_name, NULL);
+	const OSSL_PROVIDER *p = c ? EVP_CIPHER_get0_provider(c) : NULL;
+	const char *prov = p ? OSSL_PROVIDER_get0_name(p) : "none";
+
+	snprintf(buf, len, "%s (%s provider)", impl_name(evp_name), prov);
 	EVP_CIPHER_free(c);
 }
 

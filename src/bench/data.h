@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/u128.h"
+
 #define VERIFY_MAGIC 0x73626e6368766679ULL /* "sbnchvfy" */
 
 /* xoshiro256** (Blackman/Vigna): a few ns per 64 bits, good enough to
@@ -41,7 +43,49 @@ static inline void rng_seed(struct rng *r, uint64_t seed)
 /* Uniform in [0, n) without a division (Lemire's multiply-high). */
 static inline uint64_t rng_below(struct rng *r, uint64_t n)
 {
-	return (uint64_t)(((unsigned __int128)rng_next(r) * n) >> 64);
+	return sb_mulhi64(rng_next(r), n);
+}
+
+/* A random order of [0, n) that needs no table (a table of n offsets is
+ * 8 bytes per block: 4 GiB for a 2 TiB region of 4 KiB blocks, and wraps
+ * size_t on 32-bit): a keyed bijection of k-bit numbers (2^k >= n: add,
+ * odd multiply and xor-shift, each invertible mod 2^k), cycle-walked until
+ * it lands inside [0, n). The walk from a value in [0, n) returns to
+ * [0, n) before its cycle closes, so each index maps to a distinct block;
+ * as 2^k < 2n, fewer than two steps on average. */
+struct perm { uint64_t n, mask, add, mul1, mul2; unsigned shift; };
+
+static inline void perm_init(struct perm *p, uint64_t n, struct rng *r)
+{
+	unsigned k = 0;
+
+	while (k < 64 && (k == 0 ? 1ULL : 1ULL << k) < n)
+		k++;
+	p->n = n;
+	p->mask = k >= 64 ? UINT64_MAX : (1ULL << k) - 1;
+	p->shift = k / 2 + 1;
+	p->add = rng_next(r);
+	p->mul1 = rng_next(r) | 1;
+	p->mul2 = rng_next(r) | 1;
+}
+
+static inline uint64_t perm_step(const struct perm *p, uint64_t x)
+{
+	x = (x + p->add) & p->mask;
+	x = (x * p->mul1) & p->mask;
+	x ^= x >> p->shift;
+	x = (x * p->mul2) & p->mask;
+	x ^= x >> p->shift;
+	return x;
+}
+
+/* The i-th block of the order, i < n. */
+static inline uint64_t perm_at(const struct perm *p, uint64_t i)
+{
+	do
+		i = perm_step(p, i);
+	while (i >= p->n);
+	return i;
 }
 
 static inline void fill_random(struct rng *r, void *buf, size_t len)

@@ -45,36 +45,17 @@ static int alloc_bufs(struct worker *w, struct slot *slots)
 	unsigned i;
 
 	w->buf_len = stride * o->iodepth;
-	w->bufs = mmap(NULL, w->buf_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	w->bufs = mmap(NULL, (size_t)w->buf_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (w->bufs == MAP_FAILED) {
 		w->bufs = NULL;
 		return sb_err_sys(&w->err, -errno, "allocating %llu bytes of I/O buffers",
 				  (unsigned long long)w->buf_len);
 	}
 	if (o->huge_buffers)
-		madvise(w->bufs, w->buf_len, MADV_HUGEPAGE);
+		madvise(w->bufs, (size_t)w->buf_len, MADV_HUGEPAGE);
 	for (i = 0; i < o->iodepth; i++) {
 		slots[i].buf = (char *)w->bufs + (uint64_t)i * stride;
-		fill_random(&w->rng, slots[i].buf, o->bs);
-	}
-	return 0;
-}
-
-/* verify + randwrite: every block exactly once, in a random order */
-static int verify_perm(struct worker *w)
-{
-	uint64_t n = w->len / w->o->bs, j;
-
-	w->perm = malloc(n * sizeof(*w->perm));
-	if (!w->perm)
-		return sb_err_set(&w->err, -ENOMEM, "out of memory for the verify map");
-	for (j = 0; j < n; j++)
-		w->perm[j] = j;
-	for (j = n - 1; j > 0; j--) {
-		uint64_t k = rng_below(&w->rng, j + 1), t = w->perm[j];
-
-		w->perm[j] = w->perm[k];
-		w->perm[k] = t;
+		fill_random(&w->rng, slots[i].buf, (size_t)o->bs);  /* bs fits: sb_engine_check_memory */
 	}
 	return 0;
 }
@@ -97,10 +78,14 @@ static int worker_setup(struct worker *w, struct wio *io)
 		return sb_err_set(&w->err, -ENOMEM, "out of memory");
 	if ((rc = alloc_bufs(w, io->slots)) < 0)
 		return rc;
-	if ((rc = io_setup(o->iodepth, &io->ctx)) < 0)
+	/* only libaio has a kernel context: psync and sync need no AIO */
+	if (o->ioengine == SB_IOENGINE_LIBAIO && (rc = io_setup((int)o->iodepth, &io->ctx)) < 0)
 		return sb_err_sys(&w->err, rc, "io_setup(%u) (see /proc/sys/fs/aio-max-nr)", o->iodepth);
-	if (o->verify && o->rw == SB_RW_RANDWRITE)
-		return verify_perm(w);
+	/* verify + randwrite: every block exactly once, in a random order */
+	if (o->verify && o->rw == SB_RW_RANDWRITE) {
+		perm_init(&w->perm, w->len / o->bs, &w->rng);
+		w->use_perm = true;
+	}
 	return 0;
 }
 
@@ -176,13 +161,11 @@ static void *worker_main(void *arg)
 	if (io.ctx)
 		io_destroy(io.ctx);
 	if (w->bufs)
-		munmap(w->bufs, w->buf_len);
+		munmap(w->bufs, (size_t)w->buf_len);
 	w->bufs = NULL;
 	free(io.slots);
 	free(io.events);
 	free(io.batch);
-	free(w->perm);
-	w->perm = NULL;
 	w->rc = rc;
 	atomic_store(&w->done, 1);
 	return NULL;
@@ -330,7 +313,7 @@ static void progress(const struct sb_job_opts *o, struct worker *ws, uint64_t t0
 	for (i = 0; i < o->numjobs; i++)
 		b += atomic_load_explicit(&ws[i].prog_bytes, memory_order_relaxed);
 	rate = sb_mbps(b - *last_b, now - *last_t);
-	iops = now > *last_t && o->bs ? (double)(b - *last_b) / o->bs * 1e9 / (double)(now - *last_t) : 0;
+	iops = now > *last_t && o->bs ? (double)(b - *last_b) / (double)o->bs * 1e9 / (double)(now - *last_t) : 0;
 	if (o->runtime_ns) {
 		uint64_t end = t0 + o->ramp_ns + o->runtime_ns;
 
@@ -517,6 +500,47 @@ static int run_threads(const struct sb_job_opts *oc, struct worker *ws, struct s
 	return rc;
 }
 
+int sb_engine_check_memory(const struct sb_job_opts *o, uint64_t space, struct sb_err *err)
+{
+	/* each thread maps bs (rounded up to 4 KiB, or the logical block
+	 * size, which is at most 4 KiB) for each of iodepth slots */
+	uint64_t half = space / 2, stride = o->bs > half ? UINT64_MAX : (o->bs + 4095) / 4096 * 4096;
+	char a[32], b[32];
+
+	if (!o->iodepth || !o->numjobs || stride <= half / o->numjobs / o->iodepth)
+		return 0;
+	sb_size_format_human(half, b, sizeof(b));
+	if (stride > UINT64_MAX / o->iodepth / o->numjobs)
+		snprintf(a, sizeof(a), "more than 2^64 B");
+	else
+		sb_size_format_human(stride * o->iodepth * o->numjobs, a, sizeof(a));
+	return sb_err_set(err, -EINVAL, "--bs %llu x --iodepth %u x --numjobs %u needs %s of I/O buffers; "
+			  "this %u-bit build maps at most %s (half its address space): lower --bs, "
+			  "--iodepth or --numjobs", (unsigned long long)o->bs, o->iodepth, o->numjobs, a,
+			  (unsigned)sizeof(void *) * 8, b);
+}
+
+/* A kernel without AIO (CONFIG_AIO off, or qemu-user, which does not
+ * implement io_setup) runs a libaio job with psync, and says so. */
+static void aio_fallback(struct sb_job_opts *oc)
+{
+	io_context_t ctx = 0;
+	int rc;
+
+	if (oc->ioengine != SB_IOENGINE_LIBAIO)
+		return;
+	rc = io_setup(1, &ctx);
+	if (rc == 0) {
+		io_destroy(ctx);
+		return;
+	}
+	if (rc != -ENOSYS)
+		return;  /* the worker reports it with its own io_setup */
+	sb_warn("this kernel has no AIO (io_setup: %s): job %s runs with ioengine=psync instead of libaio",
+		strerror(-rc), oc->name);
+	oc->ioengine = SB_IOENGINE_PSYNC;
+}
+
 int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct sb_err *err)
 {
 	struct worker *ws;
@@ -533,7 +557,8 @@ int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct
 		sb_hist_init(&res->dir[i].lat);
 	}
 	snprintf(res->jobname, sizeof(res->jobname), "%s", o->name);
-	if ((rc = sb_job_opts_check(o, err)) < 0 || (rc = stat_target(o, &tst, err)) < 0 ||
+	if ((rc = sb_job_opts_check(o, err)) < 0 || (rc = sb_engine_check_memory(o, SIZE_MAX, err)) < 0 ||
+	    (rc = stat_target(o, &tst, err)) < 0 ||
 	    (rc = target_room(o, &tst, &dev_size, err)) < 0)
 		return rc;
 	ws = calloc(o->numjobs, sizeof(*ws));
@@ -544,6 +569,7 @@ int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct
 	oc = *o;
 	if (!oc.verify_seed_set)
 		oc.verify_seed = seed;
+	aio_fallback(&oc);
 	for (i = 0; i < o->numjobs; i++) {
 		ws[i].idx = i;
 		ws[i].fd = -1;

@@ -21,6 +21,10 @@
 #include "bench/job.h"
 
 int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct sb_err *err);
+/* -EINVAL (bad input) when the job's I/O buffers (bs x iodepth x numjobs,
+ * each rounded up to 4 KiB) exceed half of an address space of `space`
+ * bytes (sb_engine_run passes SIZE_MAX: 4 GiB on 32-bit). */
+int sb_engine_check_memory(const struct sb_job_opts *o, uint64_t space, struct sb_err *err);
 
 /* Files the engine uses for thread i of a job on a directory target. */
 void sb_engine_job_file(const struct sb_job_opts *o, unsigned i, char *buf, size_t len);

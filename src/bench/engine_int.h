@@ -30,7 +30,8 @@ struct worker {
 	uint64_t start, len;          /* region in the file/device */
 	uint64_t lbs;
 	struct rng rng;
-	uint64_t *perm;               /* verify + random: every block exactly once */
+	struct perm perm;             /* verify + random: every block exactly once */
+	bool use_perm;
 	pthread_t tid;
 	bool started;
 	struct sb_job_result res;

@@ -57,7 +57,7 @@ void sb_hist_merge(struct sb_hist *dst, const struct sb_hist *src)
 	if (src->max > dst->max)
 		dst->max = src->max;
 	dst->sum += src->sum;
-	dst->sumsq += src->sumsq;
+	dst->sumsq = sb_u128_add(dst->sumsq, src->sumsq);
 	for (i = 0; i < SB_HIST_NBUCKETS; i++)
 		dst->buckets[i] += src->buckets[i];
 }
@@ -69,30 +69,100 @@ double sb_hist_mean(const struct sb_hist *h)
 
 double sb_hist_stddev(const struct sb_hist *h)
 {
-	long double n, mean, var;
+	/* With m = sum / n and r = sum % n (integers), the sum of (x - m)^2 is
+	 * D = sumsq - n m^2 - 2 m r, exact and >= 0, and the variance is
+	 * D / n - (r / n)^2: integers to the last step, so no cancellation and
+	 * no dependence on the width of long double. */
+	uint64_t m, r;
+	struct sb_u128 d, mr;
+	double var, f;
 
 	if (h->n < 2)
 		return 0.0;
-	n = (long double)h->n;
-	mean = (long double)h->sum / n;
-	var = (long double)h->sumsq / n - mean * mean;
-	return var > 0 ? (double)sqrtl(var) : 0.0;
+	m = h->sum / h->n;
+	r = h->sum % h->n;
+	mr = sb_u128_mul64(m, r);
+	d = sb_u128_sub(h->sumsq, sb_u128_mul(sb_u128_mul64(m, m), h->n));
+	d = sb_u128_sub(sb_u128_sub(d, mr), mr);
+	f = (double)r / (double)h->n;
+	var = sb_u128_to_double(d) / (double)h->n - f * f;
+	return var > 0 ? sqrt(var) : 0.0;
+}
+
+/* x rounded to nearest-even at 64 significant bits, as x87's extended
+ * precision does: x = p, returns the significand and adds the dropped bits
+ * to *exp. */
+static uint64_t round64(struct sb_u128 p, int *exp)
+{
+	unsigned k;
+	uint64_t w, rem, half;
+
+	if (!p.hi)
+		return p.lo;
+	k = 64 - (unsigned)__builtin_clzll(p.hi);
+	w = k == 64 ? p.hi : (p.hi << (64 - k)) | (p.lo >> k);
+	rem = k == 64 ? p.lo : p.lo & ((1ULL << k) - 1);
+	half = 1ULL << (k - 1);
+	*exp += (int)k;
+	if (rem > half || (rem == half && (w & 1))) {
+		if (!++w) {
+			w = 1ULL << 63;
+			(*exp)++;
+		}
+	}
+	return w;
+}
+
+/* The least integer count that fio's `sum >= (long double)pct / 100.0 * n`
+ * accepts, with amd64's long double (64-bit significand, round to nearest
+ * even), computed in integers; UINT64_MAX when no count can. */
+static uint64_t fio_threshold(double pct, uint64_t n)
+{
+	int e2, exp;
+	uint64_t m, q, r, w;
+
+	/* pct = m 2^(e2 - 53), m < 2^53 exactly */
+	m = (uint64_t)ldexp(frexp(pct, &e2), 53);
+	exp = e2 - 53;
+	/* pct / 100: long division until q has 64 bits, then round */
+	q = m / 100;
+	r = m % 100;
+	while (q < (1ULL << 63)) {
+		q = 2 * q + (2 * r >= 100);
+		r = 2 * r >= 100 ? 2 * r - 100 : 2 * r;
+		exp--;
+	}
+	if (2 * r > 100 || (2 * r == 100 && (q & 1))) {
+		if (!++q) {
+			q = 1ULL << 63;
+			exp++;
+		}
+	}
+	/* times n, rounded again; then the ceiling of w 2^exp */
+	w = round64(sb_u128_mul64(q, n), &exp);
+	if (exp >= 0)
+		return exp >= 64 || w > (UINT64_MAX >> exp) ? UINT64_MAX : w << exp;
+	if (exp <= -64)
+		return w ? 1 : 0;
+	return (w >> -exp) + ((w & ((1ULL << -exp) - 1)) != 0);
 }
 
 uint64_t sb_hist_percentile_bucket(const struct sb_hist *h, double pct)
 {
 	/* fio's calc_clat_percentiles, to the sample: the running sum is
-	 * compared with pct / 100 * n in long double (in double, 60% of 25
-	 * samples is 15 exactly; in long double just above, so fio takes the
-	 * 16th), and fio's last bucket (FIO_IO_U_PLAT_NR - 1) holds every
-	 * sample at or beyond it, so its value stands for them. */
-	long double want = (long double)pct / 100.0 * (long double)h->n;
-	uint64_t cum = 0;
+	 * compared with pct / 100 * n in (amd64's) long double (in double,
+	 * 60% of 25 samples is 15 exactly; in x87's long double just above, so
+	 * fio takes the 16th), and fio's last bucket (FIO_IO_U_PLAT_NR - 1)
+	 * holds every sample at or beyond it, so its value stands for them. */
+	uint64_t want, cum = 0;
 	unsigned i;
 
+	if (!h->n || !(pct > 0))
+		return 0;
+	want = fio_threshold(pct, h->n);
 	for (i = 0; i < SB_HIST_NBUCKETS; i++) {
 		cum += h->buckets[i];
-		if (h->buckets[i] && (long double)cum >= want)
+		if (h->buckets[i] && cum >= want)
 			return sb_hist_bucket_value(i < SB_HIST_FIO_NR ? i : SB_HIST_FIO_NR - 1);
 	}
 	return 0;

@@ -11,6 +11,8 @@
 
 #include <stdint.h>
 
+#include "util/u128.h"
+
 #define SB_HIST_SUB_BITS 6                       /* 64 buckets per power of two */
 #define SB_HIST_SUB (1u << SB_HIST_SUB_BITS)
 #define SB_HIST_MAX_MSB 47                        /* up to 2^48 ns (~78 hours) */
@@ -22,7 +24,7 @@ struct sb_hist {
 	uint64_t n;
 	uint64_t min, max;              /* ns; min is UINT64_MAX while n == 0 */
 	uint64_t sum;                   /* ns */
-	unsigned __int128 sumsq;        /* ns^2 */
+	struct sb_u128 sumsq;           /* ns^2 */
 	uint64_t buckets[SB_HIST_NBUCKETS];
 };
 
@@ -43,7 +45,7 @@ static inline void sb_hist_add(struct sb_hist *h, uint64_t ns)
 	if (ns > h->max)
 		h->max = ns;
 	h->sum += ns;
-	h->sumsq += (unsigned __int128)ns * ns;
+	h->sumsq = sb_u128_add(h->sumsq, sb_u128_mul64(ns, ns));
 	h->buckets[sb_hist_index(ns)]++;
 }
 
@@ -58,7 +60,12 @@ uint64_t sb_hist_percentile(const struct sb_hist *h, double pct);
 /* As fio computes its percentiles (stat.c calc_clat_percentiles): the value
  * of the first bucket at which the running count reaches pct% of n, that
  * product in long double; samples past fio's last bucket (2^34 ns, ~17 s)
- * count as in it; not clamped to min/max. */
+ * count as in it; not clamped to min/max. fio computes pct / 100 * n in
+ * long double, whose width is the architecture's (x87's 64-bit significand
+ * on amd64, 53 bits on armhf, 113 on arm64), so fio's own answer differs
+ * across them at exact boundaries (p60 of 25 samples). Here that product is
+ * rounded as on amd64's x87, in integers, so every architecture gives
+ * fio-on-amd64's answer. */
 uint64_t sb_hist_percentile_bucket(const struct sb_hist *h, double pct);
 
 #endif

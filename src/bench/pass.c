@@ -43,7 +43,7 @@ static inline void verify_stamp(const struct sb_job_opts *o, void *buf, uint64_t
 	h[0] = VERIFY_MAGIC;
 	h[1] = off;
 	h[2] = o->verify_seed;
-	h[3] = block_sum(buf, o->bs, off, o->verify_seed);
+	h[3] = block_sum(buf, (size_t)o->bs, off, o->verify_seed);
 }
 
 static int verify_check(struct worker *w, const void *buf, uint64_t off)
@@ -63,7 +63,7 @@ static int verify_check(struct worker *w, const void *buf, uint64_t off)
 		return sb_err_set(&w->err, -EILSEQ, "verify FAILED: %s offset %llu: generation %llu, "
 				  "expected %llu (stale data)", o->target, (unsigned long long)off,
 				  (unsigned long long)h[2], (unsigned long long)o->verify_seed);
-	if (h[3] != block_sum(buf, o->bs, off, h[2]))
+	if (h[3] != block_sum(buf, (size_t)o->bs, off, h[2]))
 		return sb_err_set(&w->err, -EILSEQ, "verify FAILED: %s offset %llu (%llu bytes): "
 				  "checksum mismatch (data corrupted)", o->target,
 				  (unsigned long long)off, (unsigned long long)o->bs);
@@ -75,8 +75,8 @@ void sb_engine_rusage(double *usr, double *sys)
 	struct rusage ru;
 
 	getrusage(RUSAGE_THREAD, &ru);
-	*usr = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
-	*sys = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	*usr = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
+	*sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 }
 
 /* fio's psync and sync engines: each prepared iocb done at once with
@@ -259,7 +259,7 @@ static int prepare(struct ps *s, unsigned *np)
 			s->since_fsync = 0;
 		}
 		if (s->random)
-			blk = w->perm ? w->perm[s->issued] : rng_below(&w->rng, s->nblocks);
+			blk = w->use_perm ? perm_at(&w->perm, s->issued) : rng_below(&w->rng, s->nblocks);
 		else
 			blk = s->seq++ % s->nblocks;
 		off = w->start + blk * o->bs;
@@ -275,10 +275,10 @@ static int prepare(struct ps *s, unsigned *np)
 			stamp_block(w, sl->buf, o->bs);
 			if (o->verify)
 				verify_stamp(o, sl->buf, off);
-			io_prep_pwrite(&sl->cb, w->fd, sl->buf, o->bs, (long long)off);
+			io_prep_pwrite(&sl->cb, w->fd, sl->buf, (size_t)o->bs, (long long)off);
 			s->since_fsync++;
 		} else {
-			io_prep_pread(&sl->cb, w->fd, sl->buf, o->bs, (long long)off);
+			io_prep_pread(&sl->cb, w->fd, sl->buf, (size_t)o->bs, (long long)off);
 		}
 		sl->cb.data = sl;
 		s->batch[n++] = &sl->cb;
@@ -309,7 +309,7 @@ static int submit(struct ps *s, unsigned n)
 		return 0;
 	}
 	while (done < n) {
-		int r = io_submit(s->ctx, n - done, s->batch + done);
+		int r = io_submit(s->ctx, (long)(n - done), s->batch + done);
 
 		if (r == -EAGAIN || r == 0) {
 			if (s->inflight > 0)
@@ -390,7 +390,7 @@ static int account(struct ps *s, struct slot *sl, long ev)
 
 static int reap(struct ps *s)
 {
-	int r = s->nsync ? (int)s->nsync : io_getevents(s->ctx, 1, s->depth, s->events, NULL);
+	int r = s->nsync ? (int)s->nsync : io_getevents(s->ctx, 1, (long)s->depth, s->events, NULL);
 	int i, rc = 0, rc1;
 
 	s->nsync = 0;
@@ -450,7 +450,7 @@ int sb_engine_pass(struct worker *w, io_context_t ctx, struct slot *slots, struc
 	if (rc < 0) {
 		/* wait for what is still in flight before the buffers go away */
 		while (s.inflight > 0 && !s.nsync) {
-			int r = io_getevents(ctx, 1, s.depth, events, NULL);
+			int r = io_getevents(ctx, 1, (long)s.depth, events, NULL);
 
 			if (r < 0 && r != -EINTR)
 				break;

@@ -209,7 +209,7 @@ static int loop_build_members(struct sb_layer *l, char members[][64], struct sb_
 		if (rc)
 			return rc;
 		if (ls->sector_size == 512) {
-			snprintf(l->dev[i], sizeof(l->dev[i]), "%s", members[i]);
+			snprintf(l->dev[i], sizeof(l->dev[i]), "%.63s", members[i]);
 			l->ndev = i + 1;
 			sb_verbose("loop: member %s (UML block device)", members[i]);
 			continue;

@@ -12,12 +12,11 @@
 #include "config.h"
 #include "util/fs.h"
 
-void sb_results_iso_time(long t, char *buf, size_t len)
+void sb_results_iso_time(time_t t, char *buf, size_t len)
 {
-	time_t tt = (time_t)t;
 	struct tm tm;
 
-	gmtime_r(&tt, &tm);
+	gmtime_r(&t, &tm);
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
@@ -25,7 +24,7 @@ static void set_now(struct json_object *res, const char *key)
 {
 	char buf[32];
 
-	sb_results_iso_time((long)time(NULL), buf, sizeof(buf));
+	sb_results_iso_time(time(NULL), buf, sizeof(buf));
 	json_object_object_add(res, key, json_object_new_string(buf));
 }
 

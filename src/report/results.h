@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <time.h>
 #include <json-c/json.h>
 
 #include "util/err.h"
@@ -70,7 +71,7 @@ const char *sb_results_host_name(struct json_object *res);
 struct json_object *sb_results_built_layer(struct json_object *res, const char *layer);
 
 /* ISO-8601 UTC "2026-11-30T01:02:03Z" of t. */
-void sb_results_iso_time(long t, char *buf, size_t len);
+void sb_results_iso_time(time_t t, char *buf, size_t len);
 
 /* host.c: hostname, label (env STACKBENCH_HOST_LABEL, when set), kernel, kernel_build, machine, sandbox, cpu_model, cores, ram_bytes. */
 int sb_host_info(struct json_object **out, struct sb_err *err);

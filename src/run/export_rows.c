@@ -191,7 +191,7 @@ static void now_in(struct json_object *o, const char *key)
 {
 	char buf[32];
 
-	sb_results_iso_time((long)time(NULL), buf, sizeof(buf));
+	sb_results_iso_time(time(NULL), buf, sizeof(buf));
 	json_object_object_add(o, key, json_object_new_string(buf));
 }
 

@@ -127,12 +127,28 @@ bool sb_sbx_probe_uml(void)
 	return file_contains("/proc/cpuinfo", "User Mode Linux");
 }
 
+#if defined(__aarch64__)
+#define SB_ARCH_NAME "arm64"
+#elif defined(__arm__)
+#define SB_ARCH_NAME "armhf"
+#else
+#define SB_ARCH_NAME "non-amd64"
+#endif
+
 /* $STACKBENCH_UML_KERNEL (checked: it runs as root), else linux.uml in the
  * system's directories. */
 int sb_sbx_find_kernel(char *out, size_t len, struct sb_err *err)
 {
 	const char *e = getenv("STACKBENCH_UML_KERNEL");
 
+#if !defined(__x86_64__)
+	/* Debian builds user-mode-linux for amd64 only (UML itself runs on x86) */
+	if (!(e && *e))
+		return sb_err_set(err, -ENOTSUP, "sandbox: user-mode-linux exists for amd64 only, so this "
+				  "%s build has no throwaway kernel: run stackbench without --sandbox on this "
+				  "machine's own disks (an ARM board such as the Helios4 has md and dm-crypt in its "
+				  "kernel), or on an amd64 machine with --sandbox", SB_ARCH_NAME);
+#endif
 	if (e && *e) {
 		snprintf(out, len, "%s", e);
 		return sb_sandbox_check_exec("STACKBENCH_UML_KERNEL", out, err);

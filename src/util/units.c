@@ -1,11 +1,12 @@
 #include "util/units.h"
 
 #include <ctype.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include "util/u128.h"
 
 struct unit { const char *name; uint64_t mult; int exact_case; };
 
@@ -20,35 +21,69 @@ static const struct unit size_units[] = {
 	{ "g", 1ULL << 30, 0 }, { "t", 1ULL << 40, 0 },
 };
 
-/* Strictly digits[.digits]: strtold alone would also take hex ("0x10"),
- * exponents ("1e3"), "inf", "nan" and leading whitespace or signs. */
-static int parse_number(const char *s, const char **end, long double *val)
+/* A decimal number as written: its integer and fraction digits. */
+struct decimal { const char *ip, *fp; size_t ni, nf; };
+
+/* Strictly digits[.digits] (no hex, exponent, inf, sign or space), at
+ * most 63 characters. */
+static int parse_number(const char *s, const char **end, struct decimal *d)
 {
 	const char *p = s;
-	char buf[64];
-	size_t n;
 
 	if (!isdigit((unsigned char)*p))
 		return -EINVAL;
+	d->ip = p;
 	while (isdigit((unsigned char)*p))
 		p++;
+	d->ni = (size_t)(p - s);
+	d->fp = p;
+	d->nf = 0;
 	if (*p == '.') {
-		p++;
+		d->fp = ++p;
 		if (!isdigit((unsigned char)*p))
 			return -EINVAL;
 		while (isdigit((unsigned char)*p))
 			p++;
+		d->nf = (size_t)(p - d->fp);
 	}
-	n = (size_t)(p - s);
-	if (n >= sizeof(buf))
-		return -ERANGE;
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-	errno = 0;
-	*val = strtold(buf, NULL);
-	if (errno)
+	if (p - s >= 64)
 		return -ERANGE;
 	*end = p;
+	return 0;
+}
+
+/* d * mult exactly, in integers: the whole part into *whole (-ERANGE past
+ * 2^64 - 1); *frac_half set when the fraction left is >= 1/2, *frac_zero
+ * when it is 0. The fraction digits times mult are worked from the last
+ * digit up, schoolbook, so no digit is lost (mult < 2^60). */
+static int decimal_scale(const struct decimal *d, uint64_t mult, uint64_t *whole, int *frac_half,
+			 int *frac_zero)
+{
+	uint64_t ip = 0, carry = 0, digit = 0;
+	struct sb_u128 p;
+	size_t i;
+
+	*frac_zero = 1;
+	for (i = d->nf; i-- > 0;) {
+		uint64_t t = (uint64_t)(d->fp[i] - '0') * mult + carry;
+
+		digit = t % 10;
+		carry = t / 10;
+		if (digit)
+			*frac_zero = 0;
+	}
+	*frac_half = d->nf && digit >= 5;
+	for (i = 0; i < d->ni; i++) {
+		uint64_t c = (uint64_t)(d->ip[i] - '0');
+
+		if (ip > (UINT64_MAX - c) / 10)
+			return -ERANGE;
+		ip = ip * 10 + c;
+	}
+	p = sb_u128_mul64(ip, mult);
+	if (p.hi || p.lo > UINT64_MAX - carry)
+		return -ERANGE;
+	*whole = p.lo + carry;
 	return 0;
 }
 
@@ -63,7 +98,7 @@ struct quantity {
 	const char *what, *example, *too, *allowed;
 	const struct unit *units;
 	size_t nunits;
-	long double bare;          /* the factor of a number without a unit */
+	uint64_t bare;             /* the factor of a number without a unit */
 };
 
 static const struct quantity size_q = {
@@ -74,20 +109,20 @@ static const struct quantity size_q = {
 
 static const struct quantity dur_q = {
 	"duration", "500ms, 5s, 2m or 1h", "long", "ns, us, ms, s, m, h",
-	dur_units, sizeof(dur_units) / sizeof(dur_units[0]), 1e9L,
+	dur_units, sizeof(dur_units) / sizeof(dur_units[0]), 1000000000ULL,
 };
 
-/* s as a number times its unit's factor, into *r. */
-static int parse_quantity(const char *s, const struct quantity *q, long double *r, struct sb_err *err)
+/* s as a number and the factor of its unit. */
+static int parse_quantity(const char *s, const struct quantity *q, struct decimal *v, uint64_t *mult,
+			  struct sb_err *err)
 {
 	const char *p;
-	long double v;
 	size_t i;
 	int rc;
 
 	if (!s || !*s)
 		return sb_err_set(err, -EINVAL, "empty %s; use a number with a unit such as %s", q->what, q->example);
-	rc = parse_number(s, &p, &v);
+	rc = parse_number(s, &p, v);
 	if (rc == -ERANGE)
 		return sb_err_set(err, -ERANGE, "'%s' is too %s", s, q->too);
 	if (rc < 0)
@@ -96,7 +131,7 @@ static int parse_quantity(const char *s, const struct quantity *q, long double *
 	while (*p == ' ')
 		p++;
 	if (!*p) {
-		*r = v * q->bare;
+		*mult = q->bare;
 		return 0;
 	}
 	for (i = 0; i < q->nunits; i++) {
@@ -107,36 +142,38 @@ static int parse_quantity(const char *s, const struct quantity *q, long double *
 	}
 	if (i == q->nunits)
 		return sb_err_set(err, -EINVAL, "'%s' has an unknown unit '%s'; allowed: %s", s, p, q->allowed);
-	*r = v * (long double)q->units[i].mult;
+	*mult = q->units[i].mult;
 	return 0;
 }
 
 int sb_size_parse(const char *s, uint64_t *out, struct sb_err *err)
 {
-	long double r;
-	int rc = parse_quantity(s, &size_q, &r, err);
+	struct decimal v;
+	uint64_t mult, r;
+	int rc = parse_quantity(s, &size_q, &v, &mult, err), half, zero;
 
 	if (rc < 0)
 		return rc;
-	if (r > (long double)UINT64_MAX)
+	if (decimal_scale(&v, mult, &r, &half, &zero) < 0)
 		return sb_err_set(err, -ERANGE, "'%s' is too large", s);
-	if (r != floorl(r))
+	if (!zero)
 		return sb_err_set(err, -EINVAL, "'%s' is not a whole number of bytes", s);
-	*out = (uint64_t)r;
+	*out = r;
 	return 0;
 }
 
 int sb_duration_parse(const char *s, uint64_t *ns_out, struct sb_err *err)
 {
-	long double r;
-	int rc = parse_quantity(s, &dur_q, &r, err);
+	struct decimal v;
+	uint64_t mult, r;
+	int rc = parse_quantity(s, &dur_q, &v, &mult, err), half, zero;
 
 	if (rc < 0)
 		return rc;
-	/* roundl, not llroundl: the latter overflows above 2^63 */
-	if (roundl(r) > (long double)UINT64_MAX)
+	/* to the nearest nanosecond, halves away from zero */
+	if (decimal_scale(&v, mult, &r, &half, &zero) < 0 || (half && r == UINT64_MAX))
 		return sb_err_set(err, -ERANGE, "'%s' is too long", s);
-	*ns_out = (uint64_t)roundl(r);
+	*ns_out = r + (uint64_t)half;
 	return 0;
 }
 

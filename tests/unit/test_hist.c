@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -193,6 +194,83 @@ static void test_fio_percentiles(void **state)
 	free(h);
 }
 
+/* Variance in integers: two samples 2 apart near 2^40 ns have stddev 1
+ * exactly; sumsq / n - mean^2 in any floating type loses it (2^81 - 2^80
+ * with a 64-bit significand is off by 2^17). */
+static void test_stddev_exact(void **state)
+{
+	struct sb_hist *h = new_hist();
+
+	sb_hist_add(h, 1ULL << 40);
+	sb_hist_add(h, (1ULL << 40) + 2);
+	assert_true(sb_hist_stddev(h) == 1.0);
+	sb_hist_add(h, (1ULL << 40) + 1);
+	assert_true(sb_hist_stddev(h) == sqrt(2.0 / 3.0));
+	free(h);
+}
+
+/* 128-bit helper: products and sums with carries across the halves */
+static void test_u128(void **state)
+{
+	struct sb_u128 p = sb_u128_mul64(UINT64_MAX, UINT64_MAX), one = { 0, 1 };
+
+	assert_true(p.hi == UINT64_MAX - 1 && p.lo == 1);
+	p = sb_u128_add(sb_u128_mul64(1ULL << 63, 2), sb_u128_mul64(UINT64_MAX, 1));
+	assert_true(p.hi == 1 && p.lo == UINT64_MAX);
+	p = sb_u128_add(p, one);
+	assert_true(p.hi == 2 && p.lo == 0);
+	p = sb_u128_sub(p, one);
+	assert_true(p.hi == 1 && p.lo == UINT64_MAX);
+	assert_true(sb_mulhi64(0x123456789abcdef0ULL, 0xfedcba9876543210ULL) == 0x121fa00ad77d7422ULL);
+	p = sb_u128_mul(sb_u128_mul64(1ULL << 40, 3), 1ULL << 30);
+	assert_true(p.hi == 3ULL << 6 && p.lo == 0);
+	assert_true(sb_u128_to_double(sb_u128_mul64(1ULL << 63, 4)) == 0x1p65);
+}
+
+/* The fio threshold is x87's `(long double)pct / 100.0 * n` on every
+ * target: sample k sits alone in bucket k, so the bucket returned names
+ * the count fio stops at. Checked against the hardware where long double
+ * is x87's (amd64); elsewhere the cases pinned below stand. */
+static void test_fio_threshold(void **state)
+{
+	static const double pcts[] = { 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9,
+				       99.95, 99.99, 33.3, 66.7, 12.5, 0.1, 100 };
+	struct sb_hist *h = new_hist();
+	unsigned n, i, k;
+
+	if (LDBL_MANT_DIG != 64)
+		skip();
+	for (n = 1; n <= 1200; n++) {
+		h->n = n;
+		h->buckets[n - 1] = 1;
+		for (i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++) {
+			long double want = (long double)pcts[i] / 100.0 * (long double)n;
+
+			for (k = 1; k < n && (long double)k < want; k++)
+				;
+			assert_int_equal(sb_hist_percentile_bucket(h, pcts[i]), sb_hist_bucket_value(k - 1));
+		}
+	}
+	free(h);
+}
+
+/* Edges pinned on every target (the values x87 gives; see above) */
+static void test_fio_threshold_edges(void **state)
+{
+	struct sb_hist *h = new_hist();
+	unsigned k;
+
+	for (k = 0; k < 1000; k++)
+		h->buckets[k] = 1;
+	h->n = 1000;
+	/* 99.9% of 1000: 999.0000000000000000something in x87 -> the 1000th */
+	assert_int_equal(sb_hist_percentile_bucket(h, 99.9), sb_hist_bucket_value(999));
+	assert_int_equal(sb_hist_percentile_bucket(h, 50.0), sb_hist_bucket_value(499));
+	h->n = 10;
+	assert_int_equal(sb_hist_percentile_bucket(h, 30.0), sb_hist_bucket_value(2));
+	free(h);
+}
+
 static void test_merge(void **state)
 {
 	struct sb_hist *a = new_hist(), *b = new_hist(), *all = new_hist(), *m = new_hist();
@@ -213,7 +291,7 @@ static void test_merge(void **state)
 	assert_int_equal(m->min, all->min);
 	assert_int_equal(m->max, all->max);
 	assert_int_equal(m->sum, all->sum);
-	assert_true(m->sumsq == all->sumsq);
+	assert_true(sb_u128_eq(m->sumsq, all->sumsq));
 	assert_int_equal(sb_hist_percentile(m, 99), sb_hist_percentile(all, 99));
 	free(a);
 	free(b);
@@ -233,6 +311,10 @@ int main(void)
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_fio_bins),
 		cmocka_unit_test(test_fio_percentiles),
+		cmocka_unit_test(test_stddev_exact),
+		cmocka_unit_test(test_u128),
+		cmocka_unit_test(test_fio_threshold),
+		cmocka_unit_test(test_fio_threshold_edges),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -117,6 +117,48 @@ static void test_overflow(void **st)
 	assert_int_equal(size_bad("1000000000000000000000000000000000000000000000000000000000000000000000"), -ERANGE);
 }
 
+static void dur_bad_range(const char *s)
+{
+	struct sb_err e = { 0 };
+	uint64_t v = 7;
+
+	assert_int_equal(sb_duration_parse(s, &v, &e), -ERANGE);
+	assert_int_equal(v, 7);
+}
+
+/* Decimal fractions are exact, whatever the width of long double (64 bits
+ * on armhf, 80 on amd64, 128 on arm64): 4.1TB is 4.1 * 10^12 bytes, not
+ * "not whole" because 4.1 has no binary form; 2^64 is too large even where
+ * (double)UINT64_MAX rounds up to it. */
+static void test_exact(void **st)
+{
+	(void)st;
+	assert_int_equal(size_ok("4.1TB"), 4100000000000ULL);
+	assert_int_equal(size_ok("2.2TB"), 2200000000000ULL);
+	assert_int_equal(size_ok("0.1KB"), 100);
+	assert_int_equal(size_ok("16777215.5TiB"), (16777215ULL << 40) + (1ULL << 39));
+	/* 2^-40 TiB, 44 decimals: one byte */
+	assert_int_equal(size_ok("0.0000000000009094947017729282379150390625TiB"), 1);
+	assert_int_equal(size_bad("0.0000000000009094947017729282379150390624TiB"), -EINVAL);
+	assert_int_equal(size_bad("1.00000000000000000001KB"), -EINVAL);
+	assert_int_equal(size_bad("18446744073709551615.5"), -EINVAL);
+	assert_int_equal(size_bad("18446744073709551616B"), -ERANGE);
+	assert_int_equal(size_bad("18446744073709551616.0"), -ERANGE);
+	assert_int_equal(size_bad("18446744073709.551616MB"), -ERANGE);
+	assert_int_equal(size_ok("18446744073709.551615MB"), UINT64_MAX);
+}
+
+static void test_exact_durations(void **st)
+{
+	(void)st;
+	assert_int_equal(parse_ok(sb_duration_parse, "0.0000000005s"), 1);      /* half a ns: up */
+	assert_int_equal(parse_ok(sb_duration_parse, "0.00000000049999999999s"), 0);
+	assert_int_equal(parse_ok(sb_duration_parse, "0.1"), 100000000ULL);
+	assert_int_equal(parse_ok(sb_duration_parse, "18446744073.709551615"), UINT64_MAX);
+	dur_bad_range("18446744073.7095516155");   /* rounds to 2^64 */
+	dur_bad_range("18446744073.709551616s");
+}
+
 static uint64_t dur_ok(const char *s)
 {
 	return parse_ok(sb_duration_parse, s);
@@ -218,6 +260,8 @@ int main(void)
 		cmocka_unit_test(test_fio_suffixes),
 		cmocka_unit_test(test_rejections),
 		cmocka_unit_test(test_overflow),
+		cmocka_unit_test(test_exact),
+		cmocka_unit_test(test_exact_durations),
 		cmocka_unit_test(test_durations),
 		cmocka_unit_test(test_format),
 	};

@@ -6,7 +6,9 @@
 /* Bytes of the control at s (0: none). */
 static size_t control_len(const unsigned char *s, bool keep_lines)
 {
-	if (*s < 0x20 && !(keep_lines && (*s == '\n' || *s == '\t')))
+	if (keep_lines && (*s == '\n' || *s == '\t' || (*s == '\r' && s[1] == '\n')))
+		return 0;   /* lines, and CSV's CRLF */
+	if (*s < 0x20)
 		return 1;
 	if (*s == 0x7f)
 		return 1;
@@ -38,9 +40,10 @@ void sb_text_term_write(FILE *out, const char *buf, size_t len)
 	size_t n;
 
 	while (p < end) {
-		n = *p ? control_len(p, true) : 1;
-		if (n == 2 && p + 1 >= end)
-			n = 0;
+		if (p + 1 < end)
+			n = *p ? control_len(p, true) : 1;
+		else   /* the last byte: control_len would look past it */
+			n = *p < 0x20 ? *p != '\n' && *p != '\t' : *p == 0x7f;
 		if (!n) {
 			p++;
 			continue;

@@ -11,7 +11,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* In place: every C0 control (but newline and tab when keep_lines), DEL and
+/* In place: every C0 control (but newline, tab and CR before a newline
+ * when keep_lines), DEL and
  * the C1 controls (UTF-8 U+0080..U+009F) become '?'. */
 void sb_text_term(char *s, bool keep_lines);
 /* Write len bytes of buf to out with the same replacement (lines kept). */

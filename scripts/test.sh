@@ -82,8 +82,8 @@ else
 fi
 
 if [ -x tests/fuzz/run.sh ]; then
-	echo "== fuzz smoke (60 s)"
-	if tests/fuzz/run.sh 60; then
+	echo "== fuzz (every tests/fuzz/fuzz_*.c harness, 120 s in all)"
+	if tests/fuzz/run.sh 120; then
 		passed=$((passed + 1)); note "fuzz smoke" "passed"
 	else
 		failed=$((failed + 1)); note "fuzz smoke" "FAILED"

@@ -221,10 +221,45 @@ static int trailing(const char *buf, size_t len, size_t end)
 
 /* json-c's own message for a file cut short is "continue": say what it
  * means, and where the parse stopped otherwise. */
+int sb_results_parse(const char *buf, size_t len, const char *path, struct json_object **out,
+		     struct sb_err *err)
+{
+	struct json_tokener *tok = json_tokener_new();
+	enum json_tokener_error je;
+	int rc = 0;
+
+	*out = NULL;
+	if (!tok)
+		return sb_err_set(err, -ENOMEM, "out of memory");
+	if (len > SB_RESULTS_MAX_BYTES)
+		rc = sb_err_set(err, -EINVAL, "%s: not a results file (a regular file of at most %d MiB)",
+				path, SB_RESULTS_MAX_BYTES >> 20);
+	else
+		*out = json_tokener_parse_ex(tok, buf, (int)len);
+	je = json_tokener_get_error(tok);
+	if (rc)
+		;
+	else if (!*out && (je == json_tokener_continue || len == 0))
+		rc = sb_err_set(err, -EINVAL, "%s: truncated results file: the JSON ends after %zu "
+				"bytes, before it is complete", path, len);
+	else if (!*out)
+		rc = sb_err_set(err, -EINVAL, "%s: not a valid JSON results file: %s at byte %zu",
+				path, json_tokener_error_desc(je), json_tokener_get_parse_end(tok));
+	else if (trailing(buf, len, json_tokener_get_parse_end(tok)))
+		rc = sb_err_set(err, -EINVAL, "%s: not one JSON document: more follows the first, at "
+				"byte %zu", path, json_tokener_get_parse_end(tok));
+	if (rc == 0)
+		rc = sb_results_check(*out, path, err);
+	if (rc && *out) {
+		json_object_put(*out);
+		*out = NULL;
+	}
+	json_tokener_free(tok);
+	return rc;
+}
+
 static int parse_file(const char *path, struct json_object **out, struct sb_err *err)
 {
-	struct json_tokener *tok;
-	enum json_tokener_error je;
 	struct stat st;
 	char *buf = NULL;
 	size_t len = 0;
@@ -249,27 +284,8 @@ static int parse_file(const char *path, struct json_object **out, struct sb_err 
 	if (ferror(f))
 		rc = sb_err_sys(err, -EINVAL, "%s: cannot read results file", path);
 	fclose(f);
-	tok = rc ? NULL : json_tokener_new();
-	if (tok) {
-		*out = json_tokener_parse_ex(tok, buf, (int)len);
-		je = json_tokener_get_error(tok);
-		if (!*out && (je == json_tokener_continue || len == 0))
-			rc = sb_err_set(err, -EINVAL, "%s: truncated results file: the JSON ends after %zu "
-					"bytes, before it is complete", path, len);
-		else if (!*out)
-			rc = sb_err_set(err, -EINVAL, "%s: not a valid JSON results file: %s at byte %zu",
-					path, json_tokener_error_desc(je), json_tokener_get_parse_end(tok));
-		else if (trailing(buf, len, json_tokener_get_parse_end(tok)))
-			rc = sb_err_set(err, -EINVAL, "%s: not one JSON document: more follows the first, at "
-					"byte %zu", path, json_tokener_get_parse_end(tok));
-		if (rc && *out) {
-			json_object_put(*out);
-			*out = NULL;
-		}
-		json_tokener_free(tok);
-	} else if (!rc) {
-		rc = sb_err_set(err, -ENOMEM, "out of memory");
-	}
+	if (rc == 0)
+		rc = sb_results_parse(buf, len, path, out, err);
 	free(buf);
 	return rc;
 }
@@ -285,11 +301,6 @@ int sb_results_read(const char *path, struct json_object **out, struct sb_err *e
 	r = parse_file(path, &res, err);
 	if (r < 0)
 		return r;
-	r = sb_results_check(res, path, err);
-	if (r < 0) {
-		json_object_put(res);
-		return r;
-	}
 	*out = res;
 	return 0;
 }

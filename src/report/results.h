@@ -43,6 +43,9 @@ int sb_results_write(struct json_object *res, const char *dir,
 /* Parse PATH (one JSON document, at most SB_RESULTS_MAX_BYTES) and check
  * its shape (sb_results_check); errors name the file and the key. */
 int sb_results_read(const char *path, struct json_object **out, struct sb_err *err);
+/* sb_results_read's parse and checks on len bytes of buf; path names them. */
+int sb_results_parse(const char *buf, size_t len, const char *path, struct json_object **out,
+		     struct sb_err *err);
 /* Same checks on an object already in memory; what names it in messages:
  * the schema string, then every key against docs/results-schema.json and
  * the bounds above ("a.json: stack.built[2].name: expected a string, got

@@ -38,6 +38,7 @@ opts() {
 
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export ASAN_OPTIONS=detect_leaks=1
+export LSAN_OPTIONS=suppressions=$src/tests/fuzz/lsan.supp
 rc=0
 for h in $names; do
 	name=${h#fuzz_}

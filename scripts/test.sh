@@ -99,8 +99,8 @@ scripts/cross-test.sh 2>&1 | tee "$out"
 count_line "cross (armhf, arm64)" "$out"
 
 if [ -x tests/fuzz/run.sh ]; then
-	echo "== fuzz smoke (60 s)"
-	if tests/fuzz/run.sh 60; then
+	echo "== fuzz (every tests/fuzz/fuzz_*.c harness, 120 s in all)"
+	if tests/fuzz/run.sh 120; then
 		passed=$((passed + 1)); note "fuzz smoke" "passed"
 	else
 		failed=$((failed + 1)); note "fuzz smoke" "FAILED"

@@ -4,6 +4,7 @@
 #ifndef SB_CMD_CMD_H
 #define SB_CMD_CMD_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "util/err.h"
@@ -50,8 +51,17 @@ struct sb_loaded {
 	struct json_object **res;
 	char **paths;            /* paths[i] names res[i] */
 	unsigned n, npaths;
+	unsigned nbad;           /* keep_going: files refused (each named in a warning) */
 };
 int sb_cmd_results_load(char *const *args, unsigned nargs, struct sb_loaded *l, struct sb_err *err);
+/* The table of l to stdout, without the control characters of names and
+ * notes (compare's text path; fleet's final table). */
+struct sb_table_opts;
+int sb_cmd_table_print(struct sb_loaded *l, struct sb_table_opts *o, struct sb_err *err);
+/* keep_going: a file that is not a valid results file is named in a
+ * warning (file and key) and left out; the others load. */
+int sb_cmd_results_load_ex(char *const *args, unsigned nargs, bool keep_going, struct sb_loaded *l,
+			   struct sb_err *err);
 void sb_cmd_results_free(struct sb_loaded *l);
 
 extern const struct sb_cmd sb_cmds[];

@@ -14,6 +14,7 @@
 #include "report/results.h"
 #include "report/table.h"
 #include "util/log.h"
+#include "util/text.h"
 #include "util/units.h"
 
 struct files {
@@ -100,9 +101,35 @@ static int expand(const char *arg, struct files *f, struct sb_err *err)
 	return r;
 }
 
+/* Read f->v[i] into l->res[l->n]; keep_going: a bad file is named in a
+ * warning, dropped from f (paths and groups stay aligned with res) and
+ * counted, and reading goes on. */
+static int load_one(struct files *f, unsigned *i, struct sb_loaded *l, bool keep_going, struct sb_err *err)
+{
+	struct sb_err e = { 0 };
+	int r = sb_results_read(f->v[*i], &l->res[l->n], keep_going ? &e : err);
+
+	if (r == 0) {
+		f->v[l->n] = f->v[*i];
+		f->group[l->n] = f->group[*i];
+		l->n++;
+		return 0;
+	}
+	if (!keep_going)
+		return -EINVAL; /* any bad file is bad usage: exit 2 */
+	if (sb_err_isset(err))
+		sb_warn("%s", e.msg);   /* the first one is the command's error */
+	else
+		sb_err_set(err, -EINVAL, "%s", e.msg);
+	free(f->v[*i]);
+	l->nbad++;
+	return 0;
+}
+
 /* The files named by args (directories expanded), read and checked, in
- * compare's order; shared with `report`. */
-int sb_cmd_results_load(char *const *args, unsigned nargs, struct sb_loaded *l, struct sb_err *err)
+ * compare's order; shared with `report` and fleet's table. */
+int sb_cmd_results_load_ex(char *const *args, unsigned nargs, bool keep_going, struct sb_loaded *l,
+			   struct sb_err *err)
 {
 	struct files f = { 0 };
 	unsigned i;
@@ -113,21 +140,24 @@ int sb_cmd_results_load(char *const *args, unsigned nargs, struct sb_loaded *l, 
 		r = expand(args[i], &f, err);
 	if (r == 0 && !(l->res = calloc(f.n + 1, sizeof(*l->res))))
 		r = -ENOMEM;
-	for (i = 0; r == 0 && i < f.n; i++) {
-		r = sb_results_read(f.v[i], &l->res[l->n], err);
-		if (r < 0)
-			r = -EINVAL; /* any bad file is bad usage: exit 2 */
-		else
-			l->n++;
-	}
+	for (i = 0; r == 0 && i < f.n; i++)
+		r = load_one(&f, &i, l, keep_going, err);
+	/* without keep_going nothing was dropped: on an error paths[] is whole */
 	if (r == 0)
-		sort_dir_groups(&f, l->res);
+		f.n = l->n;
 	l->paths = f.v;
 	l->npaths = f.n;
+	if (r == 0)
+		sort_dir_groups(&f, l->res);
 	free(f.group);
 	if (r < 0)
 		sb_cmd_results_free(l);
 	return r;
+}
+
+int sb_cmd_results_load(char *const *args, unsigned nargs, struct sb_loaded *l, struct sb_err *err)
+{
+	return sb_cmd_results_load_ex(args, nargs, false, l, err);
 }
 
 void sb_cmd_results_free(struct sb_loaded *l)
@@ -154,6 +184,45 @@ static int backup_size(const char *v, uint64_t *out, struct sb_err *err)
 	return 0;
 }
 
+/* The table (or per-layer table, chart, backup estimate) of the files read.
+ * Text goes through a buffer to the terminal: names and notes from other
+ * machines lose their control characters (no ESC, BEL on the terminal). */
+static int render(struct sb_loaded *l, struct sb_table_opts *o, const char *chart, bool per_layer,
+		  uint64_t backup, struct sb_err *err)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	int r = 0;
+
+	if (!mem)
+		return sb_err_sys(err, -errno, "compare");
+	o->paths = (const char *const *)l->paths;   /* the HTML report names each file */
+	if (per_layer) {
+		r = chart ? sb_per_layer_chart(l->res, l->n, chart, err) : 0;
+		if (r == 0)
+			r = sb_per_layer_render(l->res, l->n, o->format, mem, err);
+	} else {
+		if (chart)
+			r = sb_chart_write(l->res, l->n, o, chart, err);
+		if (r == 0 && chart)
+			sb_info("chart written to %s", chart);
+		if (r == 0)
+			r = sb_table_render(l->res, l->n, o, mem, err);
+		if (r == 0 && backup)
+			sb_backup_render(l->res, l->n, backup, mem);
+	}
+	fclose(mem);
+	sb_text_term_write(stdout, buf, len);
+	free(buf);
+	return r;
+}
+
+int sb_cmd_table_print(struct sb_loaded *l, struct sb_table_opts *o, struct sb_err *err)
+{
+	return render(l, o, NULL, false, 0, err);
+}
+
 int sb_cmd_compare(int argc, char **argv, struct sb_err *err)
 {
 	static const struct sb_optdef opts[] = {
@@ -167,11 +236,9 @@ int sb_cmd_compare(int argc, char **argv, struct sb_err *err)
 		{ NULL, 0, false, 0 },
 	};
 	struct sb_table_opts o = { .format = SB_FMT_TEXT };
-	struct json_object **res = NULL;
 	struct sb_loaded l = { 0 };
 	struct sb_args a;
 	const char *chart = NULL, *val;
-	unsigned nres = 0;
 	uint64_t backup = 0;
 	bool per_layer = false;
 	int c, r = 0;
@@ -196,28 +263,17 @@ int sb_cmd_compare(int argc, char **argv, struct sb_err *err)
 	if (r == 0 && !a.npos)
 		r = sb_args_usage_error("compare", err, "name at least one results file or directory");
 	if (r == 0)
-		r = sb_cmd_results_load(a.pos, (unsigned)a.npos, &l, err);
-	if (r < 0)
-		goto out;
-	res = l.res;
-	nres = l.n;
-	o.paths = (const char *const *)l.paths;   /* the HTML report names each file */
-	if (per_layer) {
-		r = chart ? sb_per_layer_chart(res, nres, chart, err) : 0;
-		if (r == 0)
-			r = sb_per_layer_render(res, nres, o.format, stdout, err);
-		goto out;
+		r = sb_cmd_results_load_ex(a.pos, (unsigned)a.npos, true, &l, err);
+	if (r == 0 && l.n)
+		r = render(&l, &o, chart, per_layer, backup, err);
+	if (r == 0 && l.nbad) {
+		size_t n = strlen(err->msg);
+
+		if (l.n || l.nbad > 1)
+			snprintf(err->msg + n, sizeof(err->msg) - n, " (%u of %u results files refused%s)",
+				 l.nbad, l.nbad + l.n, l.n ? "; the table shows the others" : "");
+		r = -EINVAL;
 	}
-	if (chart) {
-		r = sb_chart_write(res, nres, &o, chart, err);
-		if (r < 0)
-			goto out;
-		sb_info("chart written to %s", chart);
-	}
-	r = sb_table_render(res, nres, &o, stdout, err);
-	if (r == 0 && backup)
-		sb_backup_render(res, nres, backup, stdout);
-out:
 	sb_cmd_results_free(&l);
 	sb_args_free(&a);
 	return r;

@@ -317,12 +317,29 @@ static void settle(struct fleet *f, int status)
 	}
 }
 
+static int has_json(const char *dir)
+{
+	DIR *dp = opendir(dir);
+	struct dirent *d;
+	int found = 0;
+
+	while (dp && !found && (d = readdir(dp))) {
+		size_t l = strlen(d->d_name);
+
+		found = d->d_name[0] != '.' && l > 5 && !strcmp(d->d_name + l - 5, ".json");
+	}
+	if (dp)
+		closedir(dp);
+	return found;
+}
+
 /* compare over results/<host>/ of every host that has some. */
 static int final_table(const struct fleet *f, const struct fleet_opts *o, unsigned *nrows,
 		       struct sb_err *err)
 {
 	struct sb_table_opts to = { .format = SB_FMT_TEXT };
 	struct sb_loaded l = { 0 };
+	struct sb_err le = { 0 };
 	char **dirs = calloc(f->nhosts + 1, sizeof(*dirs));
 	unsigned h, nd = 0;
 	int r = 0;
@@ -332,24 +349,25 @@ static int final_table(const struct fleet *f, const struct fleet_opts *o, unsign
 		return sb_err_set(err, -ENOMEM, "out of memory");
 	for (h = 0; h < f->nhosts; h++) {
 		char d[PATH_MAX + 256];
-		struct sb_loaded one;
 
 		snprintf(d, sizeof(d), "%s/%s", o->results_abs, f->hosts[h].name);
-		if (access(d, R_OK) != 0)
-			continue;
-		dirs[nd] = d;   /* probe: a directory without results files is left out */
-		if (sb_cmd_results_load(&dirs[nd], 1, &one, NULL) < 0)
-			continue;
-		sb_cmd_results_free(&one);
+		if (access(d, R_OK) != 0 || !has_json(d))
+			continue;   /* a directory without results files is left out */
 		dirs[nd++] = strdup(d);
 	}
+	/* a host's bad file is named in a warning and left out: the table
+	 * shows every other file's row */
 	if (nd)
-		r = sb_cmd_results_load(dirs, nd, &l, err);
-	if (nd && r == 0) {
-		r = sb_table_render(l.res, l.n, &to, stdout, err);
+		r = sb_cmd_results_load_ex(dirs, nd, true, &l, &le);
+	if (r < 0)
+		sb_err_set(err, r, "%s", le.msg);
+	else if (le.code)
+		sb_warn("%s", le.msg);
+	if (nd && r == 0 && l.n) {
+		r = sb_cmd_table_print(&l, &to, err);
 		*nrows = l.n;
-		sb_cmd_results_free(&l);
 	}
+	sb_cmd_results_free(&l);
 	for (h = 0; h < nd; h++)
 		free(dirs[h]);
 	free(dirs);

@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "util/text.h"
+
 #include "config.h"
 
 #define BON_FIELDS 50
@@ -84,13 +86,17 @@ static void pair(struct json_object *figs, const char *name, int kind,
 		snprintf(f[i + 1], 128, "%.0f", cpu);
 }
 
+/* bonnie++'s CSV has no quoting: commas and controls become '_', and a
+ * name a spreadsheet would run as a formula gets a leading apostrophe. */
 static void clean_name(const char *in, char *out, size_t len)
 {
-	size_t i;
+	size_t i, o = 0;
 
-	for (i = 0; in[i] && i + 1 < len; i++)
-		out[i] = (in[i] == ',' || in[i] == '\n' || in[i] == '\r') ? '_' : in[i];
-	out[i] = '\0';
+	if (sb_text_csv_formula(in) && len > 1)
+		out[o++] = '\'';
+	for (i = 0; in[i] && o + 1 < len; i++)
+		out[o++] = (in[i] == ',' || (unsigned char)in[i] < 0x20 || in[i] == 0x7f) ? '_' : in[i];
+	out[o] = '\0';
 }
 
 /* bonnie++'s print_size(size, "MG"): MiB, or GiB when a whole number of them */

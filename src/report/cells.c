@@ -4,6 +4,8 @@
  * renderer use them; they use nothing of report/. */
 #include "report/table.h"
 
+#include "util/text.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,13 +113,17 @@ void sb_cell_format(const struct sb_cell *x, char *buf, size_t len)
 
 void sb_csv_field(FILE *out, const char *s, int first)
 {
+	bool formula = sb_text_csv_formula(s);
+
 	if (!first)
 		fputc(',', out);
-	if (!strpbrk(s, ",\"\r\n")) {
+	if (!formula && !strpbrk(s, ",\"\r\n")) {
 		fputs(s, out);
 		return;
 	}
 	fputc('"', out);
+	if (formula)
+		fputc('\'', out); /* a spreadsheet shows it as text, runs nothing */
 	for (; *s; s++) {
 		if (*s == '"')
 			fputc('"', out);

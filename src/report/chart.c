@@ -12,6 +12,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "util/fs.h"
 
 #define W_MIN 720.0
 #define PANEL_H 300.0
@@ -337,7 +340,8 @@ int sb_chart_write(struct json_object *const *results, unsigned n,
 	cairo_surface_t *s = NULL;
 	cairo_t *cr = NULL;
 	double width, height;
-	int svg, r;
+	char tmp[4200];
+	int svg, r, fd = -1;
 
 	svg = ends_with(path, ".svg");
 	if (!svg && !ends_with(path, ".png"))
@@ -367,8 +371,14 @@ int sb_chart_write(struct json_object *const *results, unsigned n,
 	if (width < W_MIN)
 		width = W_MIN;
 	height = TITLE_H + nu * PANEL_H + t.nrows * LEGEND_ROW + 12;
+	fd = sb_fs_out_begin(path, tmp, sizeof(tmp), "--chart", err);
+	if (fd < 0) {
+		r = fd;
+		goto out;
+	}
+	close(fd);  /* cairo writes it by name: a new file of ours, not a link */
 	if (svg)
-		s = cairo_svg_surface_create(path, width, height);
+		s = cairo_svg_surface_create(tmp, width, height);
 	else
 		s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)width, (int)height);
 	if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
@@ -385,7 +395,7 @@ int sb_chart_write(struct json_object *const *results, unsigned n,
 	cairo_destroy(cr);
 	cr = NULL;
 	if (!svg) {
-		cairo_status_t st = cairo_surface_write_to_png(s, path);
+		cairo_status_t st = cairo_surface_write_to_png(s, tmp);
 		if (st != CAIRO_STATUS_SUCCESS) {
 			r = sb_err_set(err, -EIO, "--chart %s: %s", path, cairo_status_to_string(st));
 			goto out;
@@ -400,6 +410,8 @@ out:
 		cairo_destroy(cr);
 	if (s)
 		cairo_surface_destroy(s);
+	if (fd >= 0)
+		r = sb_fs_out_end(tmp, path, r, "--chart", err);
 	free(units);
 	sb_table_free(&t);
 	return r;

@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "util/fs.h"
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -336,28 +338,22 @@ int sb_html_render(struct json_object *const *results, const char *const *paths,
 int sb_html_write(struct json_object *const *results, const char *const *paths, unsigned n,
 		  const struct sb_table_opts *o, const char *path, struct sb_err *err)
 {
-	char tmp[4200];
+	char tmp[4200], what[4200];
 	FILE *f;
 	int fd, r;
 
-	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
-	fd = mkstemp(tmp);
+	snprintf(what, sizeof(what), "--report %s", path);
+	fd = sb_fs_out_begin(path, tmp, sizeof(tmp), what, err);
 	if (fd < 0)
-		return sb_err_sys(err, -errno, "--report %s: cannot create a file beside it", path);
+		return fd;
 	f = fdopen(fd, "w");
 	if (!f) {
+		r = sb_err_sys(err, -errno, "%s", what);
 		close(fd);
-		unlink(tmp);
-		return sb_err_sys(err, -errno, "--report %s", path);
+		return sb_fs_out_end(tmp, path, r, what, err);
 	}
 	r = sb_html_render(results, paths, n, o, f, err);
-	if (fchmod(fd, 0644) < 0 && !r)
-		r = sb_err_sys(err, -errno, "--report %s", path);
 	if (fclose(f) != 0 && !r)
-		r = sb_err_sys(err, -EIO, "--report %s: writing failed", path);
-	if (!r && rename(tmp, path) < 0)
-		r = sb_err_sys(err, -errno, "--report %s: cannot rename %s into place", path, tmp);
-	if (r)
-		unlink(tmp);
-	return r;
+		r = sb_err_sys(err, -EIO, "%s: writing failed", what);
+	return sb_fs_out_end(tmp, path, r, what, err);
 }

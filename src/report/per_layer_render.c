@@ -6,12 +6,14 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cairo.h>
 #include <cairo-svg.h>
 
 #include "report/table.h"
 #include "report/results.h"
+#include "util/fs.h"
 
 static const char *str_of(struct json_object *o, const char *key)
 {
@@ -226,8 +228,9 @@ static void wf_text(cairo_t *cr, double x, double y, const char *t, double align
 	cairo_show_text(cr, t);
 }
 
-int sb_per_layer_chart(struct json_object *const *res, unsigned n, const char *path,
-		       struct sb_err *err)
+/* Draw into file (a new temporary one); path names the chart in messages. */
+static int chart_file(struct json_object *const *res, unsigned n, const char *path, const char *file,
+		      struct sb_err *err)
 {
 	const double bw = 70, gap = 20, ph = 260, top = 50, left = 60;
 	unsigned i, maxrows = 0;
@@ -246,7 +249,7 @@ int sb_per_layer_chart(struct json_object *const *res, unsigned n, const char *p
 		return sb_err_set(err, -EINVAL, "compare --per-layer --chart: no per-layer figures");
 	width = left + maxrows * (bw + gap) + 40;
 	height = n * (ph + top + 40) + 20;
-	s = svg ? cairo_svg_surface_create(path, width, height)
+	s = svg ? cairo_svg_surface_create(file, width, height)
 		: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)width, (int)height);
 	cr = cairo_create(s);
 	cairo_set_source_rgb(cr, 1, 1, 1);
@@ -297,11 +300,23 @@ int sb_per_layer_chart(struct json_object *const *res, unsigned n, const char *p
 		cairo_stroke(cr);
 	}
 	cairo_destroy(cr);
-	if (!svg && cairo_surface_write_to_png(s, path) != CAIRO_STATUS_SUCCESS) {
+	if (!svg && cairo_surface_write_to_png(s, file) != CAIRO_STATUS_SUCCESS) {
 		cairo_surface_destroy(s);
 		return sb_err_set(err, -EIO, "cannot write %s", path);
 	}
 	cairo_surface_finish(s);
 	cairo_surface_destroy(s);
 	return 0;
+}
+
+int sb_per_layer_chart(struct json_object *const *res, unsigned n, const char *path,
+		       struct sb_err *err)
+{
+	char tmp[4200];
+	int fd = sb_fs_out_begin(path, tmp, sizeof(tmp), "--chart", err);
+
+	if (fd < 0)
+		return fd;
+	close(fd);  /* cairo writes it by name: a new file of ours, not a link */
+	return sb_fs_out_end(tmp, path, chart_file(res, n, path, tmp, err), "--chart", err);
 }

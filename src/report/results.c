@@ -194,66 +194,71 @@ out_unlink:
 	return r;
 }
 
-static int need(struct json_object *o, const char *key, enum json_type t,
-		const char *what, const char *where, struct sb_err *err)
+int sb_results_check(struct json_object *res, const char *what, struct sb_err *err)
 {
 	struct json_object *v;
 
-	if (!json_object_object_get_ex(o, key, &v))
-		return sb_err_set(err, -EINVAL, "%s: not a stackbench results file: %s has no \"%s\"",
-				  what, where, key);
-	if (!json_object_is_type(v, t))
-		return sb_err_set(err, -EINVAL, "%s: bad results file: %s \"%s\" should be %s",
-				  what, where, key, json_type_to_name(t));
-	return 0;
-}
-
-int sb_results_check(struct json_object *res, const char *what, struct sb_err *err)
-{
-	struct json_object *v, *stack, *suites;
-	const char *schema;
-	size_t i;
-	int r;
-
 	if (!json_object_is_type(res, json_type_object))
 		return sb_err_set(err, -EINVAL, "%s: not a stackbench results file (not a JSON object)", what);
-	if ((r = need(res, "schema", json_type_string, what, "the top level", err)) < 0)
-		return r;
-	json_object_object_get_ex(res, "schema", &v);
-	schema = json_object_get_string(v);
-	if (strcmp(schema, SB_RESULTS_SCHEMA))
-		return sb_err_set(err, -EINVAL, "%s: unsupported results schema \"%s\" (this stackbench reads \"%s\")",
-				  what, schema, SB_RESULTS_SCHEMA);
-	if ((r = need(res, "stackbench_version", json_type_string, what, "the top level", err)) < 0 ||
-	    (r = need(res, "started", json_type_string, what, "the top level", err)) < 0 ||
-	    (r = need(res, "host", json_type_object, what, "the top level", err)) < 0 ||
-	    (r = need(res, "stack", json_type_object, what, "the top level", err)) < 0 ||
-	    (r = need(res, "suites", json_type_array, what, "the top level", err)) < 0)
-		return r;
-	json_object_object_get_ex(res, "stack", &stack);
-	if ((r = need(stack, "name", json_type_string, what, "\"stack\"", err)) < 0)
-		return r;
-	json_object_object_get_ex(res, "suites", &suites);
-	for (i = 0; i < json_object_array_length(suites); i++) {
-		struct json_object *s = json_object_array_get_idx(suites, i);
-		char where[64];
+	if (!json_object_object_get_ex(res, "schema", &v))
+		return sb_err_set(err, -EINVAL, "%s: not a stackbench results file: the top level has no \"schema\"",
+				  what);
+	if (!json_object_is_type(v, json_type_string) || strcmp(json_object_get_string(v), SB_RESULTS_SCHEMA))
+		return sb_err_set(err, -EINVAL, "%s: unsupported results schema %s (this stackbench reads \"%s\")",
+				  what, json_object_to_json_string_ext(v, JSON_C_TO_STRING_NOSLASHESCAPE), SB_RESULTS_SCHEMA);
+	return sb_results_shape_check(res, what, err);
+}
 
-		snprintf(where, sizeof(where), "suites[%zu]", i);
-		if (!json_object_is_type(s, json_type_object))
-			return sb_err_set(err, -EINVAL, "%s: bad results file: %s is not an object", what, where);
-		if ((r = need(s, "suite", json_type_string, what, where, err)) < 0 ||
-		    (r = need(s, "figures", json_type_object, what, where, err)) < 0)
-			return r;
-	}
+/* Anything but white space after the document's end? */
+static int trailing(const char *buf, size_t len, size_t end)
+{
+	for (; end < len; end++)
+		if (!strchr(" \t\r\n", buf[end]) || !buf[end])
+			return 1;
 	return 0;
 }
 
 /* json-c's own message for a file cut short is "continue": say what it
  * means, and where the parse stopped otherwise. */
+int sb_results_parse(const char *buf, size_t len, const char *path, struct json_object **out,
+		     struct sb_err *err)
+{
+	struct json_tokener *tok = json_tokener_new();
+	enum json_tokener_error je;
+	int rc = 0;
+
+	*out = NULL;
+	if (!tok)
+		return sb_err_set(err, -ENOMEM, "out of memory");
+	if (len > SB_RESULTS_MAX_BYTES)
+		rc = sb_err_set(err, -EINVAL, "%s: not a results file (a regular file of at most %d MiB)",
+				path, SB_RESULTS_MAX_BYTES >> 20);
+	else
+		*out = json_tokener_parse_ex(tok, buf, (int)len);
+	je = json_tokener_get_error(tok);
+	if (rc)
+		;
+	else if (!*out && (je == json_tokener_continue || len == 0))
+		rc = sb_err_set(err, -EINVAL, "%s: truncated results file: the JSON ends after %zu "
+				"bytes, before it is complete", path, len);
+	else if (!*out)
+		rc = sb_err_set(err, -EINVAL, "%s: not a valid JSON results file: %s at byte %zu",
+				path, json_tokener_error_desc(je), json_tokener_get_parse_end(tok));
+	else if (trailing(buf, len, json_tokener_get_parse_end(tok)))
+		rc = sb_err_set(err, -EINVAL, "%s: not one JSON document: more follows the first, at "
+				"byte %zu", path, json_tokener_get_parse_end(tok));
+	if (rc == 0)
+		rc = sb_results_check(*out, path, err);
+	if (rc && *out) {
+		json_object_put(*out);
+		*out = NULL;
+	}
+	json_tokener_free(tok);
+	return rc;
+}
+
 static int parse_file(const char *path, struct json_object **out, struct sb_err *err)
 {
-	struct json_tokener *tok;
-	enum json_tokener_error je;
 	struct stat st;
 	char *buf = NULL;
 	size_t len = 0;
@@ -264,9 +269,10 @@ static int parse_file(const char *path, struct json_object **out, struct sb_err 
 	f = fopen(path, "re");
 	if (!f)
 		return sb_err_set(err, -EINVAL, "%s: cannot read results file: %s", path, strerror(errno));
-	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > (1LL << 30)) {
+	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > SB_RESULTS_MAX_BYTES) {
 		fclose(f);
-		return sb_err_set(err, -EINVAL, "%s: not a results file (a regular file up to 1 GiB)", path);
+		return sb_err_set(err, -EINVAL, "%s: not a results file (a regular file of at most %d MiB)",
+				  path, SB_RESULTS_MAX_BYTES >> 20);
 	}
 	buf = malloc((size_t)st.st_size + 1);
 	if (!buf) {
@@ -277,20 +283,8 @@ static int parse_file(const char *path, struct json_object **out, struct sb_err 
 	if (ferror(f))
 		rc = sb_err_sys(err, -EINVAL, "%s: cannot read results file", path);
 	fclose(f);
-	tok = rc ? NULL : json_tokener_new();
-	if (tok) {
-		*out = json_tokener_parse_ex(tok, buf, (int)len);
-		je = json_tokener_get_error(tok);
-		if (!*out && (je == json_tokener_continue || len == 0))
-			rc = sb_err_set(err, -EINVAL, "%s: truncated results file: the JSON ends after %zu "
-					"bytes, before it is complete", path, len);
-		else if (!*out)
-			rc = sb_err_set(err, -EINVAL, "%s: not a valid JSON results file: %s at byte %zu",
-					path, json_tokener_error_desc(je), json_tokener_get_parse_end(tok));
-		json_tokener_free(tok);
-	} else if (!rc) {
-		rc = sb_err_set(err, -ENOMEM, "out of memory");
-	}
+	if (rc == 0)
+		rc = sb_results_parse(buf, len, path, out, err);
 	free(buf);
 	return rc;
 }
@@ -306,11 +300,6 @@ int sb_results_read(const char *path, struct json_object **out, struct sb_err *e
 	r = parse_file(path, &res, err);
 	if (r < 0)
 		return r;
-	r = sb_results_check(res, path, err);
-	if (r < 0) {
-		json_object_put(res);
-		return r;
-	}
 	*out = res;
 	return 0;
 }

@@ -33,10 +33,27 @@ int sb_results_finish(struct json_object *res);
  * written is copied to path_out when it is not NULL. */
 int sb_results_write(struct json_object *res, const char *dir,
 		     char *path_out, size_t len, struct sb_err *err);
-/* Parse PATH and check the schema string and required keys; errors name the file. */
+/* What a reader takes from another machine: a results file is refused
+ * (exit 2, a message naming the file) past these. Real ones are a few KiB
+ * with a row per layer and a suite object per suite per repetition. */
+#define SB_RESULTS_MAX_BYTES (8 << 20)
+#define SB_RESULTS_MAX_VALUES 200000
+#define SB_RESULTS_MAX_ROWS 256     /* per_layer rows, stack.built layers */
+#define SB_RESULTS_MAX_SUITES 10000
+
+/* Parse PATH (one JSON document, at most SB_RESULTS_MAX_BYTES) and check
+ * its shape (sb_results_check); errors name the file and the key. */
 int sb_results_read(const char *path, struct json_object **out, struct sb_err *err);
-/* Same checks on an object already in memory; what names it in messages. */
+/* sb_results_read's parse and checks on len bytes of buf; path names them. */
+int sb_results_parse(const char *buf, size_t len, const char *path, struct json_object **out,
+		     struct sb_err *err);
+/* Same checks on an object already in memory; what names it in messages:
+ * the schema string, then every key against docs/results-schema.json and
+ * the bounds above ("a.json: stack.built[2].name: expected a string, got
+ * null"). After it the readers below may trust each key's type. */
 int sb_results_check(struct json_object *res, const char *what, struct sb_err *err);
+/* results_shape.c: the schema and bounds part of sb_results_check. */
+int sb_results_shape_check(struct json_object *res, const char *what, struct sb_err *err);
 
 /* ---- reading: this module owns the key names; readers use these. They
  * never fail: NULL, "" or false when a part is absent or of another type. ---- */

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/text.h"
+
 static int err_vset(struct sb_err *err, int code, int with_errno,
 		    const char *fmt, va_list ap)
 {
@@ -17,6 +19,7 @@ static int err_vset(struct sb_err *err, int code, int with_errno,
 		n = strlen(err->msg);
 		snprintf(err->msg + n, sizeof(err->msg) - n, ": %s", strerror(-code));
 	}
+	sb_text_term(err->msg, true); /* it may quote a name from elsewhere */
 	return code;
 }
 
@@ -52,6 +55,7 @@ void sb_err_prefix(struct sb_err *err, const char *fmt, ...)
 	va_end(ap);
 	memcpy(old, err->msg, sizeof(old));
 	snprintf(err->msg, sizeof(err->msg), "%s%.*s", pre, (int)(sizeof(err->msg) - 1 - strlen(pre)), old);
+	sb_text_term(err->msg, true);
 }
 
 void sb_err_clear(struct sb_err *err)

@@ -200,3 +200,31 @@ int sb_fs_write_synced(int fd, const char *text, const char *path, struct sb_err
 		return sb_err_sys(err, -errno, "cannot write %s", path);
 	return 0;
 }
+
+int sb_fs_out_begin(const char *path, char *tmp, size_t len, const char *what, struct sb_err *err)
+{
+	int fd;
+
+	if ((size_t)snprintf(tmp, len, "%s.XXXXXX", path) >= len)
+		return sb_err_set(err, -ENAMETOOLONG, "%s: the name is too long", what);
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return sb_err_sys(err, -errno, "%s: cannot create a file beside it", what);
+	if (fchmod(fd, 0644) < 0) {
+		int r = sb_err_sys(err, -errno, "%s", what);
+
+		close(fd);
+		unlink(tmp);
+		return r;
+	}
+	return fd;
+}
+
+int sb_fs_out_end(const char *tmp, const char *path, int r, const char *what, struct sb_err *err)
+{
+	if (r == 0 && rename(tmp, path) < 0)
+		r = sb_err_sys(err, -errno, "%s: cannot rename %s into place", what, tmp);
+	if (r < 0)
+		unlink(tmp);
+	return r;
+}

@@ -42,4 +42,13 @@ int sb_fs_write_synced(int fd, const char *text, const char *path, struct sb_err
  * file (O_EXCL), else created or truncated. 0, or -errno with a message. */
 int sb_fs_write_text(const char *path, const char *text, bool excl, struct sb_err *err);
 
+/* An output file the user names (report -o, compare --chart, --per-layer
+ * --chart): sb_fs_out_begin makes a new file beside path (its name in tmp,
+ * an fd open for writing, mode 0644), sb_fs_out_end renames it over path
+ * when r (the writing's result) is 0, else removes it and returns r. So an existing link at path is replaced,
+ * never written through, and a failed write leaves the old file whole.
+ * what starts the messages ("--chart a.png"). */
+int sb_fs_out_begin(const char *path, char *tmp, size_t len, const char *what, struct sb_err *err);
+int sb_fs_out_end(const char *tmp, const char *path, int r, const char *what, struct sb_err *err);
+
 #endif

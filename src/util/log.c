@@ -1,5 +1,6 @@
 #include "util/log.h"
 #include "util/clock.h"
+#include "util/text.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -43,13 +44,17 @@ static void put_elapsed(void)
 
 static void vlog(enum sb_log_level min, const char *prefix, const char *fmt, va_list ap)
 {
+	char line[16384];
+
 	if (level < min)
 		return;
 	sb_progress_done();
 	fputs(prefix, stderr);
 	if (level >= SB_LOG_DEBUG)
 		put_elapsed();
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	sb_text_term(line, true); /* names and notes from elsewhere: no ESC */
+	fputs(line, stderr);
 	fputc('\n', stderr);
 }
 

@@ -1,9 +1,11 @@
 #!/bin/sh
-# Build the fuzzers (clang, ASan+UBSan) and run them: fuzz_spec for SECONDS
-# (default 60) with the shipped stacks and the bad-input corpus as seeds;
-# fuzz_job and fuzz_bonnie for half of it each, with tests/fuzz/seeds/<name>/,
-# after replaying tests/fuzz/regress/<name>/ (inputs that once crashed them).
-# Crashes land in build-fuzz/fuzz-artifacts/ and fail the run.
+# Build every libFuzzer harness tests/fuzz/fuzz_<name>.c (clang, ASan+UBSan)
+# and run each in turn for its share of SECONDS (default 60): first the
+# crashing inputs kept in tests/fuzz/regress/<name>/ (replayed every run),
+# then fuzzing from tests/fuzz/seeds/<name>/ plus the extra seed sources
+# named below. A crash in any fails the run; its input lands in
+# build-fuzz/fuzz-artifacts/<name>/: keep it in tests/fuzz/regress/<name>/
+# once fixed.
 # usage: tests/fuzz/run.sh [SECONDS]
 set -eu
 secs=${1:-60}
@@ -13,28 +15,49 @@ if [ ! -f "$bld/build.ninja" ]; then
 	CC=clang meson setup "$bld" "$src" -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false \
 		-Dbuildtype=debugoptimized >/dev/null
 fi
+names=$(cd "$src/tests/fuzz" && ls fuzz_*.c | sed 's/\.c$//')
+n=$(echo "$names" | wc -w)
+each=$((secs / n)); [ "$each" -ge 5 ] || each=5
+targets=$(for h in $names; do printf 'tests/fuzz/%s ' "$h"; done)
 # quiet when it builds, the whole log when it does not
-log=$(ninja -C "$bld" tests/fuzz/fuzz_spec tests/fuzz/fuzz_job tests/fuzz/fuzz_bonnie 2>&1) || { echo "$log" >&2; echo "fuzz: the fuzzer did not build" >&2; exit 1; }
-corpus=$bld/fuzz-corpus
-mkdir -p "$corpus" "$bld/fuzz-artifacts"
-cp "$src"/stacks/*.yml "$src"/tests/bad/*.yml "$corpus"/
-[ -d "$src/tests/fuzz/seeds" ] && cp "$src"/tests/fuzz/seeds/* "$corpus"/ 2>/dev/null || true
+log=$(ninja -C "$bld" $targets 2>&1) || { echo "$log" >&2; echo "fuzz: a fuzzer did not build" >&2; exit 1; }
+
+# extra seeds and options of a harness (beyond tests/fuzz/seeds/<name>/)
+extra_seeds() {
+	case $1 in
+	fuzz_spec) echo "$src/stacks/*.yml $src/tests/bad/*.yml" ;;
+	fuzz_results) echo "$src/tests/golden/results/*.json $src/tests/golden/rep/*.json" ;;
+	esac
+}
+opts() {
+	case $1 in
+	fuzz_spec) echo "-max_len=8192 -dict=$src/tests/fuzz/spec.dict" ;;
+	fuzz_results) echo "-max_len=16384" ;;
+	fuzz_job|fuzz_bonnie) echo "-max_len=8192" ;;
+	esac
+}
+
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export ASAN_OPTIONS=detect_leaks=1
-"$bld/tests/fuzz/fuzz_spec" -max_total_time="$secs" -max_len=8192 -timeout=10 \
-	-rss_limit_mb=2048 -print_final_stats=1 \
-	-artifact_prefix="$bld/fuzz-artifacts/" \
-	-dict="$src/tests/fuzz/spec.dict" "$corpus"
-for name in job bonnie; do
-	c=$bld/fuzz-corpus-$name
-	mkdir -p "$c"
-	cp "$src/tests/fuzz/seeds/$name"/* "$c"/
-	if [ -d "$src/tests/fuzz/regress/$name" ]; then
-		"$bld/tests/fuzz/fuzz_$name" "$src/tests/fuzz/regress/$name"/* >/dev/null 2>&1 ||
-			{ echo "fuzz: fuzz_$name fails on tests/fuzz/regress/$name again" >&2; exit 1; }
+export LSAN_OPTIONS=suppressions=$src/tests/fuzz/lsan.supp
+rc=0
+for h in $names; do
+	name=${h#fuzz_}
+	corpus=$bld/fuzz-corpus/$name
+	art=$bld/fuzz-artifacts/$name
+	mkdir -p "$corpus" "$art"
+	for f in $(extra_seeds "$h") "$src/tests/fuzz/seeds/$name"/*; do
+		[ -f "$f" ] && cp "$f" "$corpus"/
+	done
+	if ls "$src/tests/fuzz/regress/$name"/* >/dev/null 2>&1; then
+		echo "== $h: replaying tests/fuzz/regress/$name/"
+		"$bld/tests/fuzz/$h" -runs=1 $(opts "$h") "$src/tests/fuzz/regress/$name"/* >"$art/replay.log" 2>&1 ||
+			{ tail -40 "$art/replay.log" >&2; echo "fuzz: $h: a kept crashing input crashes again" >&2; rc=1; continue; }
 	fi
-	# half the time each: together they add SECONDS to the smoke run
-	"$bld/tests/fuzz/fuzz_$name" -max_total_time=$(((secs + 1) / 2)) -max_len=8192 -timeout=10 \
-		-rss_limit_mb=2048 -print_final_stats=1 \
-		-artifact_prefix="$bld/fuzz-artifacts/$name-" "$c"
+	echo "== $h: fuzzing for $each s"
+	"$bld/tests/fuzz/$h" -max_total_time="$each" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+		-artifact_prefix="$art/" $(opts "$h") "$corpus" >"$art/fuzz.log" 2>&1 ||
+		{ tail -60 "$art/fuzz.log" >&2; echo "fuzz: $h found a crash (input in $art/)" >&2; rc=1; continue; }
+	grep -E "stat::number_of_executed_units|Done [0-9]+ runs" "$art/fuzz.log" | tail -1
 done
+exit $rc

@@ -142,6 +142,54 @@ static void expect_reject(const char *content, const char *msg_part)
 #define GOOD_HEAD "{\"schema\":\"stackbench-results/1\",\"stackbench_version\":\"0.1.0\"," \
 	"\"started\":\"2026-01-01T00:00:00Z\",\"host\":{},"
 
+#define GOOD_STACK "\"stack\":{\"name\":\"x\",\"requested\":{}}"
+#define GOOD_DOC GOOD_HEAD GOOD_STACK ",\"suites\":[]}"
+
+/* Files from another machine, of the shapes that crashed every reader
+ * (issue 24): each is refused naming the key, before any renderer. */
+static void test_reject_shape(void **state)
+{
+	char *big;
+	size_t i, n;
+
+	(void)state;
+	expect_reject(GOOD_HEAD "\"stack\":{\"name\":\"x\",\"requested\":{},\"built\":[{\"layer\":\"disks\"},"
+		      "{\"layer\":\"md\"},{\"layer\":null}]},\"suites\":[]}",
+		      "stack.built[2].layer: expected a string, got null");
+	expect_reject(GOOD_HEAD "\"stack\":{\"name\":\"x\",\"requested\":{},\"built\":[{\"layer\":\"md\","
+		      "\"level\":null}]},\"suites\":[]}", "stack.built[0].level: expected a string, got null");
+	expect_reject(GOOD_HEAD GOOD_STACK ",\"suites\":[{\"suite\":\"dd\",\"figures\":{},\"notes\":[null]}]}",
+		      "suites[0].notes[0]: expected a string, got null");
+	expect_reject(GOOD_HEAD "\"stack\":{\"name\":\"x\"},\"suites\":[]}", "stack has no \"requested\"");
+	expect_reject(GOOD_HEAD GOOD_STACK ",\"suites\":[],\"per_layer\":[{\"layer\":\"md\",\"device\":\"d\","
+		      "\"figures\":{}},3]}", "per_layer[1]: expected an object, got an integer");
+	expect_reject(GOOD_HEAD "\"stack\":{\"name\":null,\"requested\":{}},\"suites\":[]}",
+		      "stack.name: expected a string, got null");
+	/* two documents in one file: not the first alone */
+	expect_reject(GOOD_DOC "\n" GOOD_DOC, "not one JSON document: more follows the first");
+	/* a control sequence quoted in the message reaches no terminal */
+	expect_reject("{\"schema\":\"stackbench-results/1\",\"stackbench_version\":\"0.1\",\"started\":"
+		      "\"\\u001b]0;owned\\u0007\",\"host\":{}," GOOD_STACK ",\"suites\":[]}", "started: \"?]0;owned?\"");
+	/* bounds: the rows, and the size */
+	n = 300;
+	big = malloc(n * 64 + 512);
+	assert_non_null(big);
+	strcpy(big, GOOD_HEAD GOOD_STACK ",\"suites\":[],\"per_layer\":[");
+	for (i = 0; i < n; i++)
+		strcat(big, i ? ",{\"layer\":\"md\",\"device\":\"d\",\"figures\":{}}" :
+			    "{\"layer\":\"md\",\"device\":\"d\",\"figures\":{}}");
+	strcat(big, "]}");
+	expect_reject(big, "per_layer: 300 entries, more than the 256");
+	free(big);
+	big = malloc(SB_RESULTS_MAX_BYTES + 64);
+	assert_non_null(big);
+	memset(big, ' ', SB_RESULTS_MAX_BYTES + 63);
+	big[SB_RESULTS_MAX_BYTES + 63] = '\0';
+	memcpy(big, GOOD_DOC, strlen(GOOD_DOC));
+	expect_reject(big, "a regular file of at most 8 MiB");
+	free(big);
+}
+
 static void test_reject(void **state)
 {
 	struct json_object *o;
@@ -155,9 +203,9 @@ static void test_reject(void **state)
 	expect_reject("{\"schema\":\"stackbench-results/2\"}", "unsupported results schema \"stackbench-results/2\"");
 	expect_reject("{\"fio version\":\"fio-3.33\"}", "has no \"schema\"");
 	expect_reject(GOOD_HEAD "\"stack\":{\"name\":\"x\"}}", "has no \"suites\"");
-	expect_reject(GOOD_HEAD "\"stack\":{},\"suites\":[]}", "\"stack\" has no \"name\"");
-	expect_reject(GOOD_HEAD "\"stack\":{\"name\":\"x\"},\"suites\":{}}", "\"suites\" should be array");
-	expect_reject(GOOD_HEAD "\"stack\":{\"name\":\"x\"},\"suites\":[{\"suite\":\"bonnie\"}]}",
+	expect_reject(GOOD_HEAD "\"stack\":{},\"suites\":[]}", "stack has no \"name\"");
+	expect_reject(GOOD_HEAD "\"stack\":{\"name\":\"x\"},\"suites\":{}}", "suites: expected an array, got an object");
+	expect_reject(GOOD_HEAD GOOD_STACK ",\"suites\":[{\"suite\":\"bonnie\"}]}",
 		      "suites[0] has no \"figures\"");
 	assert_int_equal(sb_results_read("/nonexistent/r.json", &o, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "/nonexistent/r.json"));
@@ -222,6 +270,7 @@ int main(void)
 		cmocka_unit_test(test_host),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_reject),
+		cmocka_unit_test(test_reject_shape),
 		cmocka_unit_test(test_accessors),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

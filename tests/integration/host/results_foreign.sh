@@ -1,0 +1,84 @@
+#!/bin/bash
+# Results files from other machines (issue 24): whatever a file holds,
+# compare (every format), report and the per-layer table render it or exit 2
+# with a message naming the file and the key; no crash, no hang, no escape
+# sequence on the terminal, no formula in a CSV cell, no write through a
+# link. Each hostile file is made here from a golden one.
+set -u
+. "$(dirname "$0")/../lib.sh"
+sb_plain_test results-foreign
+fails=0
+good=$src/tests/golden/results/ext4.json
+mk() { # NAME PYTHON-EXPR-ON-r: a copy of the golden file, changed
+	python3 - "$good" "$tmp/$1.json" "$2" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+json.dump(r, open(sys.argv[2], "w"))
+PY
+}
+# CMD... : run with a time limit; rc and output (stdout+stderr) in $rc, $out
+run() { out=$(timeout 20 "$@" 2>&1); rc=$?; }
+refused() { # NAME KEY-TEXT: every reader exits 2 naming file and key, no crash
+	local f=$tmp/$1.json fmt
+	for fmt in text csv json markdown bonnie-csv html; do
+		run "$sb" compare --format "$fmt" "$f"
+		[ $rc -eq 2 ] && grep -qF "$f: $2" <<< "$out" || { bad "$1: compare --format $fmt: rc $rc: $out"; return; }
+	done
+	run "$sb" compare --per-layer "$f"
+	[ $rc -eq 2 ] && grep -qF "$f: $2" <<< "$out" || { bad "$1: compare --per-layer: rc $rc: $out"; return; }
+	run "$sb" report -o "$tmp/r.html" "$f"
+	[ $rc -eq 2 ] && grep -qF "$f: $2" <<< "$out" || { bad "$1: report: rc $rc: $out"; return; }
+	ok "$1: refused with '$2'"
+}
+
+mk null-layer 'r["stack"]["built"][2]["layer"] = None'
+refused null-layer "stack.built[2].layer: expected a string, got null"
+mk null-level 'next(l for l in r["stack"]["built"] if l["layer"] == "md")["level"] = None'
+refused null-level "stack.built[1].level: expected a string, got null"
+mk null-note 'r["suites"][0]["notes"] = [None]'
+refused null-note "suites[0].notes[0]: expected a string, got null"
+mk no-requested 'del r["stack"]["requested"]'
+refused no-requested 'stack has no "requested"'
+mk mixed-rows 'r["per_layer"] = [{"order": 0, "layer": "md", "device": "/dev/md0", "figures": {}}, 7]'
+refused mixed-rows "per_layer[1]: expected an object, got an integer"
+mk rows 'r["per_layer"] = [{"order": i, "layer": "md", "device": "/dev/md0", "figures": {"seq_read_mbs": 1.0}} for i in range(10000)]'
+refused rows "per_layer: 10000 entries, more than the 256"
+python3 -c 'import sys; sys.stdout.write(open(sys.argv[1]).read() * 2)' "$good" > "$tmp/two.json"
+refused two "not one JSON document: more follows the first"
+head -c $((9 << 20)) /dev/zero | tr '\0' ' ' > "$tmp/big.json"
+refused big "not a results file (a regular file of at most 8 MiB)"
+
+# one bad file among good ones: its name and key, the others' rows, exit 2
+run "$sb" compare "$good" "$tmp/null-layer.json" "$src/tests/golden/results/luks512.json"
+[ $rc -eq 2 ] && grep -q "null-layer.json: stack.built\[2\].layer" <<< "$out" &&
+	grep -q "^EXT4  " <<< "$out" && grep -q "^EXT4 on LUKS  512" <<< "$out" && ok "a bad file among good ones: the others render, exit 2" ||
+	bad "mixed files: rc $rc: $out"
+
+# names and notes with control sequences reach no terminal; a name a
+# spreadsheet would run is neutralised in CSV and bonnie-CSV
+mk esc 'r["stack"]["name"] = "\u001b]0;owned\u0007\u001b[2J=cmd|'"'"' /C calc'"'"'!A0"; r["suites"][0]["notes"] = ["\u001b[1Anote"]'
+for fmt in text markdown csv json; do
+	run "$sb" compare --format "$fmt" "$tmp/esc.json"
+	[ $rc -eq 0 ] && ! grep -q $'\e\|\a' <<< "$out" || bad "esc: --format $fmt: rc $rc or ESC/BEL in output"
+done
+run "$sb" compare --per-layer "$tmp/esc.json"
+! grep -q $'\e\|\a' <<< "$out" || bad "esc: --per-layer: ESC/BEL in output"
+mk esc-bonnie 'r["stack"]["name"] = "=cmd|'"'"' /C calc'"'"'!A0"; r["suites"] = [{"suite": "bonnie", "figures": {"block_output": {"value": 100, "unit": "MB/s"}}}]'
+run "$sb" compare --format bonnie-csv "$tmp/esc-bonnie.json"
+[ $rc -eq 0 ] && cut -d, -f3 <<< "$out" | grep -q "^'=cmd" || bad "bonnie-csv: the name is not neutralised: $out"
+run "$sb" compare --format csv "$tmp/esc-bonnie.json"
+grep -q "^\"'=cmd|' /C calc'!A0\"," <<< "$out" && ok "no ESC/BEL on the terminal; formulas neutralised in CSV and bonnie-CSV" ||
+	bad "csv: the name is not neutralised: $out"
+
+# --chart and --per-layer --chart replace a link at the path, never write through it
+echo keep > "$tmp/target"
+ln -sf "$tmp/target" "$tmp/c.png"
+run "$sb" compare --chart "$tmp/c.png" "$good"
+ln -sf "$tmp/target" "$tmp/p.png"
+mk pl 'r["per_layer"] = [{"order": 0, "layer": "md", "device": "/dev/md0", "figures": {"seq_read_mbs": 100.0}}]'
+run "$sb" compare --per-layer --chart "$tmp/p.png" "$tmp/pl.json"
+[ "$(cat "$tmp/target")" = keep ] && [ ! -L "$tmp/c.png" ] && [ ! -L "$tmp/p.png" ] &&
+	ok "--chart replaces a link, the link's target is untouched" || bad "chart through a link: $(ls -l "$tmp")"
+[ -z "${SB_TEST_DIR:-}" ] && rm -rf "$tmp"
+exit $((fails > 0))

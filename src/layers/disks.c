@@ -238,4 +238,5 @@ const struct sb_layer_ops sb_layer_disks = {
 	.handoff = disks_handoff,
 	.release = disks_release,
 #endif
+	.per_layer = true,
 };

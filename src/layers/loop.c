@@ -441,4 +441,5 @@ const struct sb_layer_ops sb_layer_loop = {
 	.teardown = sb_loop_teardown,
 	.exists = sb_loop_exists,
 	.attach = loop_attach_state,
+	.per_layer = true,
 };

@@ -503,4 +503,6 @@ const struct sb_layer_ops sb_layer_md = {
 	.teardown = md_teardown,
 	.exists = md_exists,
 	.release = md_release,
+	.per_layer = true,
+	.pl_model = sb_md_pl_model,
 };

@@ -29,4 +29,8 @@ bool sb_md_present(const char *kname);
 /* The md layer's describe operation (md_describe.c). */
 int sb_md_describe(const struct sb_layer *l, struct json_object *out, struct sb_err *err);
 
+/* Its bench.per_layer model (md_model.c). */
+void sb_md_pl_model(const struct sb_stack_spec *spec, struct json_object *row,
+		    const struct sb_pl_below *b, struct sb_pl_model *m);
+
 #endif

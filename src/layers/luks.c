@@ -481,4 +481,5 @@ const struct sb_layer_ops sb_layer_luks = {
 	.per_layer = true,
 	.pl_observe = sb_luks_pl_observe,
 	.pl_model = sb_luks_pl_model,
+	.capture = sb_luks_capture,
 };

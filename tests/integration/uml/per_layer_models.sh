@@ -82,6 +82,15 @@ for name, layers in (("r5", ["loop"] * 3 + ["md"]), ("r6", ["loop"] * 4 + ["md"]
         tabs = env.get("dm_tables") or {}
         if not tabs: bad.append("%s: no dm tables" % name)
         print("    %s dm tables: %r" % (name, tabs))
+try:
+    import jsonschema, os
+    schema = json.load(open(os.path.join(os.environ.get("SB_ROOT", "."), "docs/results-schema.json")))
+    for n in ("r5", "r6", "integ", "cache"):
+        if f(n):
+            errs = [e.message for e in jsonschema.validators.validator_for(schema)(schema).iter_errors(f(n))]
+            if errs: bad.append("%s: not valid against the schema: %s" % (n, errs[:3]))
+except ImportError:
+    print("    (python3-jsonschema missing: schema not checked)")
 md = {n: rows(f(n))[-1] for n in ("r5", "r6", "integ") if f(n)}
 if "r5" in md:
     x = md["r5"]

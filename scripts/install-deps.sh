@@ -27,6 +27,8 @@ pkgs=(
 	python3-six
 	# iostat, to cross-check the per-device statistics
 	sysstat
+	# the results' environment: real disks' SMART identity and health (smartctl --json)
+	smartmontools
 	# tests/bench: the machine's own CPU steadiness (helios_relations.sh)
 	# and the cipher ratios (ciphers-openssl.sh)
 	openssl

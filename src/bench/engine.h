@@ -26,6 +26,12 @@ int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct
  * bytes (sb_engine_run passes SIZE_MAX: 4 GiB on 32-bit). */
 int sb_engine_check_memory(const struct sb_job_opts *o, uint64_t space, struct sb_err *err);
 
+/* One direct job on dev (rw, bs, iodepth qd, size bytes, runtime_ns or 0
+ * for one pass) and its one figure in out: MB/s (10^6 B/s), or IOPS with
+ * iops, rounded to 0.1; out untouched if the job moved nothing. */
+int sb_engine_figure(const char *dev, enum sb_rw rw, uint64_t bs, unsigned qd, uint64_t size,
+		     uint64_t runtime_ns, bool iops, double *out, struct sb_err *err);
+
 /* Files the engine uses for thread i of a job on a directory target. */
 void sb_engine_job_file(const struct sb_job_opts *o, unsigned i, char *buf, size_t len);
 

@@ -10,6 +10,7 @@
 #include <json-c/json.h>
 
 #include "core/state.h"
+#include "report/per_layer.h"
 #include "spec/part.h"
 #include "spec/spec.h"
 #include "sys/kernel.h"
@@ -109,6 +110,25 @@ struct sb_layer_ops {
 	 * a state file records, for a stack built by an earlier command.
 	 * Layers without it inherit the devices of the layer below. */
 	int (*attach)(struct sb_layer *l, const struct sb_state *st, struct sb_err *err);
+
+	/* bench.per_layer (run/per_layer.c). per_layer: its devices get the
+	 * raw jobs right after it is built (a block layer). */
+	bool per_layer;
+	/* Optional: what the layer itself reports around the raw jobs on its
+	 * device i (after: false before them, true after), added to that
+	 * row: dm-cache's hit counters, LUKS's cipher ceilings. */
+	void (*pl_observe)(const struct sb_layer *l, unsigned i, bool after, struct json_object *row);
+	/* Optional: its model of one row (the expected figure per key and the
+	 * sentence), from what was measured below (b) and what pl_observe
+	 * recorded in row; m arrives filled by sb_pl_model_below. Without it
+	 * a layer is expected to do what is below. Documented in
+	 * docs/layers.md. */
+	void (*pl_model)(const struct sb_stack_spec *spec, struct json_object *row,
+			 const struct sb_pl_below *b, struct sb_pl_model *m);
+	/* Optional: the part of the environment it captures beside the
+	 * figures (dm tables, the LUKS header summary, md's tunables), added
+	 * to out; never a key. */
+	void (*capture)(const struct sb_layer *l, struct json_object *out);
 };
 
 /* The optional ops with their defaults: wanted (a filesystem's fs_type),

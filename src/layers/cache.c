@@ -61,9 +61,14 @@ static uint64_t meta_bytes(const struct cache_spec *c)
 	return (b + MiB - 1) / MiB * MiB;
 }
 
-static void cache_names(const struct sb_stack_spec *s, const char *what, char *out, size_t len)
+void sb_cache_name(const struct sb_stack_spec *s, const char *what, char *out, size_t len)
 {
 	snprintf(out, len, "sb-%s-%s", s->name, what);
+}
+
+const char *sb_cache_mode(const struct sb_stack_spec *s)
+{
+	return cache_of(s)->mode;
 }
 
 static void cache_file(const struct sb_stack_spec *s, char *out, size_t len)
@@ -85,7 +90,7 @@ static void cache_predict(const struct sb_layer *l, char *out, size_t len)
 {
 	char n[SB_NAME_MAX + 16];
 
-	cache_names(l->spec, "cache", n, sizeof(n));
+	sb_cache_name(l->spec, "cache", n, sizeof(n));
 	snprintf(out, len, "/dev/mapper/%s", n);
 }
 
@@ -97,9 +102,9 @@ static void cache_plan(const struct sb_layer *l, struct sb_plan *p)
 	uint64_t meta = meta_bytes(c);
 
 	cache_file(l->spec, file, sizeof(file));
-	cache_names(l->spec, "cmeta", nm, sizeof(nm));
-	cache_names(l->spec, "cdata", nd, sizeof(nd));
-	cache_names(l->spec, "cache", nc, sizeof(nc));
+	sb_cache_name(l->spec, "cmeta", nm, sizeof(nm));
+	sb_cache_name(l->spec, "cdata", nd, sizeof(nd));
+	sb_cache_name(l->spec, "cache", nc, sizeof(nc));
 	sb_size_format(c->size, size, sizeof(size));
 	sb_size_format(meta, msize, sizeof(msize));
 	sb_size_format(c->block_size, bsize, sizeof(bsize));
@@ -196,9 +201,9 @@ static int cache_build(struct sb_layer *l, struct sb_err *err)
 	rc = sb_cache_fast_make(l, file, (meta + data) * 512, loop, sizeof(loop), err);
 	if (rc)
 		return rc;
-	cache_names(l->spec, "cmeta", nm, sizeof(nm));
-	cache_names(l->spec, "cdata", nd, sizeof(nd));
-	cache_names(l->spec, "cache", nc, sizeof(nc));
+	sb_cache_name(l->spec, "cmeta", nm, sizeof(nm));
+	sb_cache_name(l->spec, "cdata", nd, sizeof(nd));
+	sb_cache_name(l->spec, "cache", nc, sizeof(nc));
 	snprintf(params, sizeof(params), "%s 0", loop);
 	if ((rc = sb_state_add(&l->stack->state, "cache", "dm", nm, "", err)) ||
 	    (rc = dm_make(nm, meta, "linear", params, err)))
@@ -306,7 +311,7 @@ static int cache_describe(const struct sb_layer *l, struct json_object *out, str
 	long long mb, mu, mt, cb, cu, ct, rh, rm, wh, wm, dem, pro, dirty;
 	int nf, nc, n = 0;
 
-	cache_names(l->spec, "cache", name, sizeof(name));
+	sb_cache_name(l->spec, "cache", name, sizeof(name));
 	json_object_object_add(out, "device", json_object_new_string(l->dev[0]));
 	json_object_object_add(out, "over", json_object_new_string(l->below ? l->below->dev[0] : ""));
 	json_object_object_add(out, "fast_dir", json_object_new_string(c->dir));
@@ -426,4 +431,7 @@ const struct sb_layer_ops sb_layer_cache = {
 	.teardown = cache_teardown,
 	.exists = cache_exists,
 	.attach = cache_attach,
+	.per_layer = true,
+	.pl_observe = sb_cache_pl_observe,
+	.pl_model = sb_cache_pl_model,
 };

@@ -21,4 +21,13 @@ int sb_cache_zero_head(const char *dev, struct sb_err *err);
  * layer's sb_loop_detach). */
 int sb_cache_teardown_file(const struct sb_state_obj *obj, struct sb_err *err);
 
+/* "sb-NAME-<what>": the names of its dm devices (cache, cmeta, cdata). */
+void sb_cache_name(const struct sb_stack_spec *s, const char *what, char *out, size_t len);
+/* cache.mode: writethrough | writeback | passthrough. */
+const char *sb_cache_mode(const struct sb_stack_spec *s);
+/* Its bench.per_layer hooks (cache_model.c). */
+void sb_cache_pl_observe(const struct sb_layer *l, unsigned i, bool after, struct json_object *row);
+void sb_cache_pl_model(const struct sb_stack_spec *spec, struct json_object *row,
+		       const struct sb_pl_below *b, struct sb_pl_model *m);
+
 #endif

@@ -11,6 +11,7 @@
 
 #include "core/layer.h"
 #include "core/stack.h"
+#include "layers/queue.h"
 #include "sys/sysfs.h"
 #include "util/log.h"
 #include "util/units.h"
@@ -85,7 +86,7 @@ static int consent_check(const struct sb_layer *l, struct sb_err *err)
  * the layers above get the node of that number (/dev/sdX), never the path
  * as given, and the checks' O_EXCL descriptors stay open (in priv) until
  * disks_handoff re-checks and lets go, right before the first write. */
-static int disks_build(struct sb_layer *l, struct sb_err *err)
+static int disks_open(struct sb_layer *l, struct sb_err *err)
 {
 	const struct sb_devices_spec *d = &l->spec->devices;
 	const char *list[SB_MAX_DISKS];
@@ -134,6 +135,14 @@ static int disks_build(struct sb_layer *l, struct sb_err *err)
 #endif
 	l->ndev = d->ndisks;
 	return 0;
+}
+
+/* The disks, then the members' queue keys. */
+static int disks_build(struct sb_layer *l, struct sb_err *err)
+{
+	int rc = disks_open(l, err);
+
+	return rc ? rc : sb_layer_queue_apply(l, err);
 }
 
 #ifdef SB_HAVE_SAFETY
@@ -238,4 +247,5 @@ const struct sb_layer_ops sb_layer_disks = {
 	.handoff = disks_handoff,
 	.release = disks_release,
 #endif
+	.per_layer = true,
 };

@@ -341,4 +341,5 @@ const struct sb_layer_ops sb_layer_fault = {
 	.teardown = fault_teardown,
 	.exists = fault_exists,
 	.attach = fault_attach,
+	.per_layer = true,
 };

@@ -427,6 +427,31 @@ static const struct sb_spec_part integrity_part = {
 	.summary = integ_summary,
 };
 
+/* bench.per_layer: one integrity device on each member. With the journal
+ * every write goes to the journal first and then in place: ~ 1/2 the
+ * member's writes; bitmap and none write once, beside the tags: ~ the
+ * member's. Reads ~ the member's (the tags are read with the data). The
+ * kernel's dm-integrity.rst. */
+static void integ_pl_model(const struct sb_stack_spec *spec, struct json_object *row,
+			   const struct sb_pl_below *b, struct sb_pl_model *m)
+{
+	const struct integrity_spec *g = integ_of(spec);
+	bool journal = !strcmp(g->journal, "journal");
+
+	(void)row;
+	if (m->exp.v[0] >= 0 && journal)
+		m->exp.v[0] /= 2;
+	if (journal)
+		sb_pl_why(m, 0, "integrity with a journal: every write is written twice (journal, then in place): "
+			  "1/2 the member below");
+	else
+		sb_pl_why(m, 0, "integrity without a journal (%s): written once with its tags: the member below",
+			  g->journal);
+	sb_pl_why(m, 1, "integrity: reads the data with its tags: the member below");
+	sb_pl_why(m, 2, "integrity: reads the data with its tags: the member below");
+	(void)b;
+}
+
 static bool integ_wanted(const struct sb_stack_spec *spec)
 {
 	return integ_of(spec)->enabled;
@@ -448,4 +473,6 @@ const struct sb_layer_ops sb_layer_integrity = {
 	.teardown = integ_teardown,
 	.exists = integ_exists,
 	.attach = integ_attach,
+	.per_layer = true,
+	.pl_model = integ_pl_model,
 };

@@ -26,6 +26,7 @@
 #include "core/layer.h"
 #include "core/stack.h"
 #include "layers/loop_int.h"
+#include "layers/queue.h"
 #include "sandbox/sandbox.h"
 #include "sys/sysfs.h"
 #include "sys/udev.h"
@@ -238,12 +239,17 @@ static int loop_build(struct sb_layer *l, struct sb_err *err)
 	char members[SB_SANDBOX_MAX_UBD][64];
 	unsigned nmem = sb_sandbox_members(members, SB_SANDBOX_MAX_UBD);
 
-	if (nmem && nmem >= l->spec->devices.loop.count)
-		return loop_build_members(l, members, err);
-	if (nmem)
-		sb_warn("loop: this stack needs %u members and the sandbox has %u block devices: "
-			"loop devices on files seen through hostfs instead", l->spec->devices.loop.count, nmem);
-	return loop_build_files(l, err);
+	int rc;
+
+	if (nmem && nmem >= l->spec->devices.loop.count) {
+		rc = loop_build_members(l, members, err);
+	} else {
+		if (nmem)
+			sb_warn("loop: this stack needs %u members and the sandbox has %u block devices: "
+				"loop devices on files seen through hostfs instead", l->spec->devices.loop.count, nmem);
+		rc = loop_build_files(l, err);
+	}
+	return rc ? rc : sb_layer_queue_apply(l, err);
 }
 
 static int loop_build_files(struct sb_layer *l, struct sb_err *err)
@@ -441,4 +447,5 @@ const struct sb_layer_ops sb_layer_loop = {
 	.teardown = sb_loop_teardown,
 	.exists = sb_loop_exists,
 	.attach = loop_attach_state,
+	.per_layer = true,
 };

@@ -478,4 +478,8 @@ const struct sb_layer_ops sb_layer_luks = {
 	.describe = sb_luks_describe,
 	.teardown = luks_teardown,
 	.exists = luks_exists,
+	.per_layer = true,
+	.pl_observe = sb_luks_pl_observe,
+	.pl_model = sb_luks_pl_model,
+	.capture = sb_luks_capture,
 };

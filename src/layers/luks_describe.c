@@ -121,3 +121,62 @@ int sb_luks_describe(const struct sb_layer *l, struct json_object *out, struct s
 	describe_benchmark(c, m, key_bits, sector, out);
 	return 0;
 }
+
+/* LUKS2's segments and config as the header's JSON has them, and each
+ * keyslot's KDF without its salt (no key material: the header holds none
+ * in the clear, and the digests are left out). */
+static void capture_luks2(struct crypt_device *cd, struct json_object *out)
+{
+	struct json_object *h, *v, *ks, *kdf;
+	const char *txt = NULL;
+
+	if (crypt_dump_json(cd, &txt, 0) < 0 || !txt || !(h = json_tokener_parse(txt)))
+		return;
+	if (json_object_object_get_ex(h, "segments", &v))
+		json_object_object_add(out, "segments", json_object_get(v));
+	if (json_object_object_get_ex(h, "config", &v))
+		json_object_object_add(out, "config", json_object_get(v));
+	if (json_object_object_get_ex(h, "keyslots", &v)) {
+		ks = json_object_new_object();
+		json_object_object_foreach(v, slot, o) {
+			if (!json_object_object_get_ex(o, "kdf", &kdf))
+				continue;
+			kdf = json_object_get(kdf);
+			json_object_object_del(kdf, "salt");
+			json_object_object_add(ks, slot, kdf);
+		}
+		json_object_object_add(out, "keyslots_kdf", ks);
+	}
+	json_object_put(h);
+}
+
+/* The header summary for the environment capture: type, cipher, key and
+ * sector size, data offset, PBKDF, flags, and LUKS2's segments. Never the
+ * key. */
+void sb_luks_capture(const struct sb_layer *l, struct json_object *out)
+{
+	struct crypt_device *cd = NULL;
+	struct json_object *o = json_object_new_object();
+	char name[SB_NAME_MAX + 16], spec[160];
+
+	sb_layer_luks_name(l->spec, name, sizeof(name));
+	sb_cs_reset();
+	if (crypt_init_by_name(&cd, name) < 0) {
+		json_object_object_add(out, "luks_header", json_object_new_string("not available: the mapping is not active"));
+		json_object_put(o);
+		return;
+	}
+	snprintf(spec, sizeof(spec), "%s-%s", crypt_get_cipher(cd) ? crypt_get_cipher(cd) : "?",
+		 crypt_get_cipher_mode(cd) ? crypt_get_cipher_mode(cd) : "?");
+	add_str(o, "type", crypt_get_type(cd));
+	add_str(o, "cipher", spec);
+	json_object_object_add(o, "volume_key_bits", json_object_new_int(crypt_get_volume_key_size(cd) * 8));
+	json_object_object_add(o, "sector_size", json_object_new_int(crypt_get_sector_size(cd)));
+	json_object_object_add(o, "data_offset", json_object_new_int64((int64_t)crypt_get_data_offset(cd) * 512));
+	describe_pbkdf(cd, o);
+	describe_flags(cd, name, o);
+	if (crypt_get_type(cd) && !strcmp(crypt_get_type(cd), CRYPT_LUKS2))
+		capture_luks2(cd, o);
+	crypt_free(cd);
+	json_object_object_add(out, "luks_header", o);
+}

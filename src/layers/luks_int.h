@@ -9,5 +9,11 @@
 
 /* The luks layer's describe operation (luks_describe.c). */
 int sb_luks_describe(const struct sb_layer *l, struct json_object *out, struct sb_err *err);
+/* Its header summary for the environment capture (luks_describe.c). */
+void sb_luks_capture(const struct sb_layer *l, struct json_object *out);
+/* Its bench.per_layer hooks (luks_model.c). */
+void sb_luks_pl_observe(const struct sb_layer *l, unsigned i, bool after, struct json_object *row);
+void sb_luks_pl_model(const struct sb_stack_spec *spec, struct json_object *row,
+		      const struct sb_pl_below *b, struct sb_pl_model *m);
 
 #endif

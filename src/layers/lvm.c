@@ -560,4 +560,5 @@ const struct sb_layer_ops sb_layer_lvm = {
 	.describe = lvm_describe,
 	.teardown = lvm_teardown,
 	.exists = lvm_exists,
+	.per_layer = true,
 };

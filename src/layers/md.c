@@ -311,6 +311,9 @@ static int md_build(struct sb_layer *l, struct sb_err *err)
 	r = md_record(l, path, disks[0], members, err);
 	if (r)
 		return r;
+	r = sb_md_tune(rs, l->dev[0], err);
+	if (r)
+		return r;
 	priv = l->priv;
 	if (rs->sync == SB_SYNC_WAIT)
 		return md_sync(l, priv, dev_bytes(disks[0]), t0, err);
@@ -503,4 +506,7 @@ const struct sb_layer_ops sb_layer_md = {
 	.teardown = md_teardown,
 	.exists = md_exists,
 	.release = md_release,
+	.per_layer = true,
+	.pl_model = sb_md_pl_model,
+	.capture = sb_md_capture,
 };

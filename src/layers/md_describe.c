@@ -115,6 +115,7 @@ int sb_md_describe(const struct sb_layer *l, struct json_object *out, struct sb_
 	add_sysfs(out, priv->kname, "sync_action", "sync_action", false);
 	add_sysfs(out, priv->kname, "sync_completed", "sync_completed", false);
 	add_sysfs(out, priv->kname, "degraded", "degraded", true);
+	json_object_object_add(out, "tunables", sb_md_tunables_json(l->dev[0]));
 	json_object_object_add(out, "sync", json_object_new_string(
 		l->spec->raid.sync == SB_SYNC_WAIT ? "wait" : "assume-clean"));
 	/* sync: wait — what this build measured of md's initial sync */

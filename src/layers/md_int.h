@@ -29,4 +29,14 @@ bool sb_md_present(const char *kname);
 /* The md layer's describe operation (md_describe.c). */
 int sb_md_describe(const struct sb_layer *l, struct json_object *out, struct sb_err *err);
 
+/* raid's tunables written to the array node's sysfs, and read back
+ * (md_tune.c). */
+int sb_md_tune(const struct sb_raid_spec *rs, const char *node, struct sb_err *err);
+struct json_object *sb_md_tunables_json(const char *node);
+void sb_md_capture(const struct sb_layer *l, struct json_object *out);
+
+/* Its bench.per_layer model (md_model.c). */
+void sb_md_pl_model(const struct sb_stack_spec *spec, struct json_object *row,
+		    const struct sb_pl_below *b, struct sb_pl_model *m);
+
 #endif

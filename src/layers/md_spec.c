@@ -44,6 +44,15 @@ static const struct sb_opt raid_opts[] = {
 	{ "estimate_member_size", SB_OPT_SIZE, FLD(sb_raid_spec, estimate_member), "0", 0, 1ULL << 60, NULL, NULL,
 	  "with sync: wait, also report how long a full initial sync and a rebuild would take on members of this size "
 	  "(e.g. 4TB) at the measured speed; 0: no estimate" },
+	{ "stripe_cache_size", SB_OPT_U32, FLD(sb_raid_spec, stripe_cache_size), "0", 0, 32768, NULL, NULL,
+	  "RAID5/6: md/stripe_cache_size, stripe heads (a page per member each) md gathers writes in, 17..32768 "
+	  "(0: the kernel's 256); more lets sequential writes fill whole stripes" },
+	{ "sync_speed_min", SB_OPT_U32, FLD(sb_raid_spec, sync_speed_min), "0", 0, 1U << 30, NULL, NULL,
+	  "md/sync_speed_min in KiB/s per member: the resync speed md keeps even under other I/O (0: the system's)" },
+	{ "sync_speed_max", SB_OPT_U32, FLD(sb_raid_spec, sync_speed_max), "0", 0, 1U << 30, NULL, NULL,
+	  "md/sync_speed_max in KiB/s per member (0: the system's)" },
+	{ "read_ahead_kb", SB_OPT_U32, FLD(sb_raid_spec, read_ahead_kb), "0", 0, 1U << 20, NULL, NULL,
+	  "the array's queue/read_ahead_kb (0: the kernel's, which md sizes from the stripe)" },
 	{ .key = NULL },
 };
 
@@ -175,6 +184,16 @@ static int check_policy(const struct sb_spec_ctx *c, struct sb_raid_spec *r)
 	}
 	if (!given)
 		snprintf(r->consistency, sizeof(r->consistency), "%s", strcmp(r->bitmap, "none") ? "bitmap" : "resync");
+	if (sb_spec_given(c, "raid.stripe_cache_size") && r->level != 5 && r->level != 6)
+		return sb_spec_fail_at(c, "raid.stripe_cache_size", false,
+				    "raid.stripe_cache_size: only RAID5/6 have a stripe cache, not RAID%u", r->level);
+	if (r->stripe_cache_size && r->stripe_cache_size < 17)
+		return sb_spec_fail_at(c, "raid.stripe_cache_size", false,
+				    "raid.stripe_cache_size: %u; md takes 17..32768", r->stripe_cache_size);
+	if (r->sync_speed_min && r->sync_speed_max && r->sync_speed_min > r->sync_speed_max)
+		return sb_spec_fail_at(c, "raid.sync_speed_min", false,
+				    "raid.sync_speed_min: %u KiB/s is above sync_speed_max %u", r->sync_speed_min,
+				    r->sync_speed_max);
 	if (r->estimate_member && r->sync != SB_SYNC_WAIT)
 		return sb_spec_fail_at(c, "raid.estimate_member_size", false,
 				    "raid.estimate_member_size: the estimate comes from the measured initial sync; it needs raid.sync: wait");
@@ -267,6 +286,8 @@ static void md_prefix(const struct sb_stack_spec *s, char *buf, size_t len)
 		sb_size_format(s->raid.chunk, a, sizeof(a));
 		sb_spec_append(buf, len, ", %s chunks", a);
 	}
+	if (s->raid.stripe_cache_size)
+		sb_spec_append(buf, len, ", stripe cache %u", s->raid.stripe_cache_size);
 	sb_spec_append(buf, len, " on ");
 }
 

@@ -452,6 +452,26 @@ static void ex_degraded(const struct sb_column *col, struct json_object *const *
 	}
 }
 
+/* From the results' environment: md's stripe cache in effect, and the
+ * first member's I/O scheduler ("-" without them). */
+static void ex_env(const struct sb_column *col, struct json_object *const *res, unsigned n,
+		   struct sb_cell *cell)
+{
+	struct json_object *env = get(res[0], "environment"), *v = NULL, *m;
+	char buf[SB_CELL_STR_MAX];
+
+	(void)n;
+	if (!strcmp(col->def->name, "stripe_cache")) {
+		v = get(get(env, "md_tunables"), "stripe_cache_size");
+	} else {
+		m = get(env, "members");
+		if (m && json_object_is_type(m, json_type_array) && json_object_array_length(m))
+			v = get(get(json_object_array_get_idx(m, 0), "queue"), "scheduler");
+	}
+	snprintf(buf, sizeof(buf), "%s", v ? json_object_get_string(v) : "-");
+	set_str(cell, buf);
+}
+
 static const struct sb_col_def defs[] = {
 	{ "stack", "Stack", "", 0, ex_stack, NULL, NULL },
 	{ "setup", "Setup", "", 0, ex_setup, NULL, NULL },
@@ -471,6 +491,8 @@ static const struct sb_col_def defs[] = {
 	{ "crypto_driver", "crypto driver", "", 0, ex_crypto_driver, NULL, NULL },
 	{ "cipher_ceiling", "cipher", "MB/s", 1, ex_cipher_ceiling, NULL, NULL },
 	{ "degraded", "degraded", "", 0, ex_degraded, NULL, NULL },
+	{ "stripe_cache", "md stripe cache", "", 0, ex_env, NULL, NULL },
+	{ "scheduler", "scheduler", "", 0, ex_env, NULL, NULL },
 };
 
 static const struct sb_col_def def_util = { "util:", "util", "%", 1, ex_util, NULL, NULL };

@@ -427,6 +427,30 @@ static void command(FILE *out, struct json_object *res, unsigned nfiles)
 
 /* ---- the section ---- */
 
+/* The machine beside the figures (the results' "environment"): one table
+ * row per part, its keys flattened as the stack's. */
+static void environment(FILE *out, struct json_object *res)
+{
+	struct json_object *env = G(res, "environment");
+
+	if (!env || !json_object_is_type(env, json_type_object))
+		return;
+	fputs("<details><summary>Environment (members' queues and SMART, dm tables, md tunables, "
+	      "LUKS header)</summary>\n<table class=\"facts\">\n", out);
+	json_object_object_foreach(env, k, v) {
+		struct json_object *wrap = json_object_new_object();
+
+		json_object_object_add(wrap, k, json_object_get(v));
+		fputs("<tr><th>", out);
+		sb_html_esc(out, k);
+		fputs("</th>", out);
+		kv_cell(out, wrap, NULL);
+		fputs("</tr>\n", out);
+		json_object_put(wrap);
+	}
+	fputs("</table></details>\n", out);
+}
+
 static void stack_section(const struct sb_html *h, unsigned row)
 {
 	struct json_object *first = h->t->row_first[row], **files;
@@ -460,6 +484,7 @@ static void stack_section(const struct sb_html *h, unsigned row)
 	fputs(nf > 1 ? " (pooled as repetitions; the stack below is the first file's)</p>\n" : "</p>\n", out);
 	facts(out, first);
 	host(out, first);
+	environment(out, first);
 	notes(h, files, nf);
 	command(out, first, nf);
 	for (unsigned f = 0; f < nf; f++)

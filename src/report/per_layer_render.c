@@ -173,7 +173,8 @@ static void print_row(const char *const *v, void *arg)
 	render_line(p->format, p->w, v, p->out);
 }
 
-/* Below the table: each layer's limit, one line each. */
+/* Below the table: each layer's limit, one line each, and its model's
+ * note where it has one. */
 static void render_limits(struct json_object *const *res, unsigned n, int format, FILE *out)
 {
 	unsigned i;
@@ -187,6 +188,9 @@ static void render_limits(struct json_object *const *res, unsigned n, int format
 			fprintf(out, "%s%s %s (%s): %s\n", format == SB_FMT_MARKDOWN ? "- " : "",
 				sb_results_stack_name(res[i]), str_of(row, "layer"), str_of(row, "device"),
 				strchr(str_of(row, "limit"), ':') ? strchr(str_of(row, "limit"), ':') + 2 : "");
+			/* the layer model's note, as the run recorded it (md's stripes) */
+			if (str_of(row, "model_note")[0])
+				fprintf(out, "%s  %s\n", format == SB_FMT_MARKDOWN ? "  " : "", str_of(row, "model_note"));
 		}
 }
 

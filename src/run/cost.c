@@ -5,6 +5,7 @@
 #include <sys/statvfs.h>
 #include <sys/sysinfo.h>
 
+#include "core/layer.h"
 #include "core/stack.h"
 #include "sandbox/sandbox.h"
 #include "util/units.h"
@@ -15,14 +16,27 @@
  * devices right after it is built (bench.per_layer: three short jobs per
  * device, 64 MiB or 2 s each) and, once per suite, the machine's ceiling
  * on a RAM disk (the same suite; faster than the stack, rarely slower). */
+/* The devices bench.per_layer measures: every layer measured per layer
+ * (its ops say so), one device per member below the array, else one. */
+static unsigned per_layer_devs(const struct sb_stack_spec *s)
+{
+	unsigned members = s->devices.kind == SB_DEVICES_LOOP ? s->devices.loop.count : s->devices.ndisks;
+	const struct sb_layer_ops *ops;
+	unsigned i, n = 0;
+
+	for (i = 0; (ops = sb_layer_at(i)); i++)
+		if (ops->per_layer && sb_layer_wanted(ops, s))
+			n += ops->order < SB_ORDER_ARRAY ? members : 1;
+	return n;
+}
+
 static void add_measure_extras(const struct sb_stack_spec *s, struct sb_cost *c)
 {
 	unsigned ndev, i;
 	double lo, hi;
 
 	if (s->bench.per_layer && !s->faults.enabled) {
-		ndev = (s->devices.kind == SB_DEVICES_LOOP ? s->devices.loop.count : s->devices.ndisks) +
-		       s->raid.enabled + s->lvm.enabled + s->luks.enabled;
+		ndev = per_layer_devs(s);
 		c->min_s += ndev * 2.0;
 		c->max_s += ndev * 12.0;
 	}

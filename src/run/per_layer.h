@@ -18,7 +18,10 @@ struct sb_per_layer {
 void sb_per_layer_begin(struct sb_per_layer *pl, volatile sig_atomic_t *stop);
 /* The after_layer hook: ctx is a struct sb_per_layer. */
 int sb_per_layer_after(struct sb_stack *s, unsigned k, void *ctx, struct sb_err *err);
-/* Add expected / pct_of_below / limit and hand the rows to res as "per_layer". */
+/* Every row's model (its layer's pl_model over sb_pl_model_below) recorded
+ * in it: expected, pct_of_below, model, model_note, limit. */
+void sb_per_layer_expect(struct json_object *rows, const struct sb_stack_spec *spec);
+/* sb_per_layer_expect, then hand the rows to res as "per_layer". */
 void sb_per_layer_end(struct sb_per_layer *pl, const struct sb_stack_spec *spec,
 		      struct json_object *res);
 

@@ -12,6 +12,7 @@
 #include "report/results.h"
 #include "run/ceiling.h"
 #include "run/export_rows.h"
+#include "run/capture.h"
 #include "run/per_layer.h"
 #include "util/log.h"
 
@@ -108,6 +109,8 @@ static int stack_measure(const struct sb_run_ctx *c, struct sb_stack *s, struct 
 
 	if (pl->rows)
 		sb_per_layer_end(pl, spec, res);
+	/* the machine beside the figures: members, dm tables, layers' own */
+	json_object_object_add(res, "environment", sb_capture_env(s));
 	/* the ciphers' own speed (dm-crypt's while it holds the key), once */
 	if (c->bench && reps->first == 1)
 		record_ciphers(spec, res);

@@ -27,6 +27,9 @@ static int check_devices(const struct sb_spec_ctx *c, struct sb_stack_spec *s)
 		return sb_spec_fail(c, dev, true,
 				    "devices: needs either loop: {count, size, sector_size, dir} or disks: [/dev/disk/by-id/...]");
 	s->devices.kind = disks ? SB_DEVICES_DISKS : SB_DEVICES_LOOP;
+	if (s->devices.nr_requests && s->devices.nr_requests < 4)
+		return sb_spec_fail(c, AT("devices.nr_requests"), false,
+				    "devices.nr_requests: %u; the kernel takes 4 or more", s->devices.nr_requests);
 	return 0;
 }
 

@@ -27,11 +27,19 @@ static const struct sb_opt loop_opts[] = {
 static const struct sb_opt_section loop_sec = {
 	"devices.loop", offsetof(struct sb_stack_spec, devices.loop), -1, loop_opts };
 
+static const char *const schedulers[] = { "none", "mq-deadline", "bfq", "kyber", NULL };
+
 static const struct sb_opt devices_opts[] = {
 	{ "loop", SB_OPT_SECTION, 0, 0, NULL, 0, 0, NULL, &loop_sec,
 	  "loop devices on sparse files (the default)" },
 	{ "disks", SB_OPT_DISKS, 0, 0, NULL, 1, SB_MAX_DISKS, NULL, NULL,
 	  "list of whole-disk device paths (/dev/disk/by-id/...); destroys their data" },
+	{ "scheduler", SB_OPT_ENUM, FLD(sb_devices_spec, scheduler), NULL, 0, 0, schedulers, NULL,
+	  "each member's I/O scheduler (queue/scheduler; absent: the kernel's choice); the kernel must offer it" },
+	{ "nr_requests", SB_OPT_U32, FLD(sb_devices_spec, nr_requests), "0", 0, 1U << 20, NULL, NULL,
+	  "each member's queue/nr_requests (4 or more; 0: the kernel's); the kernel caps it at the device's tags" },
+	{ "read_ahead_kb", SB_OPT_U32, FLD(sb_devices_spec, read_ahead_kb), "0", 0, 1U << 20, NULL, NULL,
+	  "each member's queue/read_ahead_kb (0: the kernel's; 0 cannot ask for no read-ahead)" },
 	{ .key = NULL },
 };
 

@@ -43,6 +43,11 @@ struct sb_devices_spec {
 	struct sb_loop_spec loop;
 	uint32_t ndisks;
 	char disks[SB_MAX_DISKS][SB_PATH_MAX];   /* /dev/disk/by-id/... */
+	/* Each member's block queue (set after they are built; "" / 0: the
+	 * kernel's own) */
+	char scheduler[16];       /* none | mq-deadline | bfq | kyber */
+	uint32_t nr_requests;
+	uint32_t read_ahead_kb;
 };
 
 enum sb_raid_sync { SB_SYNC_ASSUME_CLEAN = 0, SB_SYNC_WAIT = 1 };
@@ -61,6 +66,11 @@ struct sb_raid_spec {
 	char consistency[16];     /* --consistency-policy: resync | bitmap | ppl (default: bitmap with a bitmap, else resync) */
 	uint64_t estimate_member; /* sync: wait: member size to extrapolate the sync time to (0: none) */
 	enum sb_raid_sync sync;
+	/* md's tunables, set right after create (0: the kernel's own) */
+	uint32_t stripe_cache_size;  /* RAID5/6: pages per member in the stripe cache */
+	uint32_t sync_speed_min;     /* KiB/s per member */
+	uint32_t sync_speed_max;
+	uint32_t read_ahead_kb;      /* the array's */
 };
 
 struct sb_lvm_spec {

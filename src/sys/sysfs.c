@@ -12,6 +12,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "util/log.h"
+
 int sb_sysfs_read_str(const char *path, char *buf, size_t len, struct sb_err *err)
 {
 	ssize_t n;
@@ -97,6 +99,29 @@ int sb_sysfs_dev_attr_u64(const char *devnode, const char *attr, uint64_t *out,
 
 	rc = dev_attr_path(devnode, attr, path, sizeof(path), err);
 	return rc ? rc : sb_sysfs_read_u64(path, out, err);
+}
+
+int sb_sysfs_dev_attr_write(const char *devnode, const char *attr, const char *val, struct sb_err *err)
+{
+	char path[PATH_MAX], back[128];
+	ssize_t n;
+	int rc, fd;
+
+	rc = dev_attr_path(devnode, attr, path, sizeof(path), err);
+	if (rc)
+		return rc;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return sb_err_sys(err, -errno, "%s: cannot set %s to %s", devnode, attr, val);
+	n = write(fd, val, strlen(val));
+	rc = n < 0 ? -errno : 0;
+	close(fd);
+	if (rc)
+		return sb_err_set(err, rc, "%s: the kernel refused %s = %s: %s", devnode, attr, val, strerror(-rc));
+	/* the kernel may round or clamp: what it took is what the results say */
+	if (sb_sysfs_read_str(path, back, sizeof(back), NULL) == 0)
+		sb_verbose("%s: %s = %s (asked %s)", devnode, attr, back, val);
+	return 0;
 }
 
 int sb_sysfs_dev_kname(const char *devnode, char *out, size_t len, struct sb_err *err)

@@ -21,6 +21,8 @@ int sb_sysfs_dev_attr_str(const char *devnode, const char *attr, char *buf, size
 			  struct sb_err *err);
 int sb_sysfs_dev_attr_u64(const char *devnode, const char *attr, uint64_t *out,
 			  struct sb_err *err);
+/* Write val to a device's attribute ("queue/scheduler", "md/stripe_cache_size"). */
+int sb_sysfs_dev_attr_write(const char *devnode, const char *attr, const char *val, struct sb_err *err);
 /* Kernel name of a device node ("loop3", "md127", "dm-0"). */
 int sb_sysfs_dev_kname(const char *devnode, char *out, size_t len, struct sb_err *err);
 

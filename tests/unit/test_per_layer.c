@@ -1,7 +1,9 @@
-/* The per-layer expectation model (src/report/per_layer.c) on made-up rows:
- * RAID1 and RAID10 over measured members, a mapping over what is below,
- * LUKS under a cipher ceiling, and a userspace cipher figure that is no
- * ceiling. */
+/* The per-layer expectation models (each layer's pl_model, applied by
+ * run/per_layer.c's sb_per_layer_expect) on made-up rows: RAID1, RAID10,
+ * RAID5 and RAID6 over measured members, a mapping over what is below,
+ * LUKS under a cipher ceiling and a userspace cipher figure that is no
+ * ceiling, dm-integrity with and without its journal, dm-cache by the hit
+ * rate it counted. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,7 +12,9 @@
 
 #include <cmocka.h>
 
+#include "fixture.h"
 #include "report/per_layer.h"
+#include "run/per_layer.h"
 
 static struct json_object *row(const char *layer, double w, double r, double iops)
 {
@@ -122,12 +126,155 @@ static void test_raid10_far(void **state)
 	json_object_put(rows);
 }
 
+static const char *model(struct json_object *rows, size_t i, unsigned k)
+{
+	struct json_object *m, *v;
+
+	json_object_object_get_ex(json_object_array_get_idx(rows, i), "model", &m);
+	return json_object_object_get_ex(m, sb_pl_keys[k], &v) && v ? json_object_get_string(v) : "(none)";
+}
+
+static const char *note(struct json_object *rows, size_t i)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(json_object_array_get_idx(rows, i), "model_note", &v) ?
+		json_object_get_string(v) : "(none)";
+}
+
+static struct sb_spec_list load(const char *yaml)
+{
+	struct sb_err err = { 0 };
+
+	return sb_t_load(yaml, 0, &err);
+}
+
+/* RAID5 on 4 members: writes 3 x the slowest, a stream 3 x the mean,
+ * random reads the sum; 1 MiB is no whole 3 x 512 KiB stripe. */
+static void test_raid5(void **state)
+{
+	struct sb_spec_list l = load("devices: {loop: {count: 4, size: 1GiB}}\nraid: {level: 5, devices: 4}\n");
+	struct json_object *rows = json_object_new_array();
+	unsigned i;
+
+	for (i = 0; i < 4; i++)
+		json_object_array_add(rows, row("loop", 180 - i * 10, 200, 1000));
+	json_object_array_add(rows, row("md", 300, 550, 3800));
+	sb_per_layer_expect(rows, &l.items[0]);
+	assert_true(get(rows, 4, "expected", 0) == 450);   /* 3 x 150 */
+	assert_true(get(rows, 4, "expected", 1) == 600);   /* 3 x 200 */
+	assert_true(get(rows, 4, "expected", 2) == 4000);
+	assert_non_null(strstr(model(rows, 4, 0), "RAID5: full stripes write (members - 1) = 3 x the slowest"));
+	assert_non_null(strstr(model(rows, 4, 1), "RAID5: a stream reads (members - 1) = 3 x a member (up to 4 x"));
+	assert_null(strstr(limit(rows, 4), "RAID1"));
+	assert_non_null(strstr(note(rows, 4), "partial stripes (a stripe is 3 x 512 KiB = 1536 KiB)"));
+	assert_non_null(strstr(note(rows, 4), "up to 4 I/Os per small write"));
+	assert_true(get(rows, 4, "pct_of_below", 1) == 275);   /* of the mean member */
+	json_object_put(rows);
+	sb_spec_list_free(&l);
+}
+
+/* RAID6 on 4 members with a 256 KiB chunk: 2 data members, 1 MiB is two
+ * whole stripes. */
+static void test_raid6(void **state)
+{
+	struct sb_spec_list l = load("devices: {loop: {count: 4, size: 1GiB}}\nraid: {level: 6, devices: 4, chunk: 256KiB}\n");
+	struct json_object *rows = json_object_new_array();
+	unsigned i;
+
+	for (i = 0; i < 4; i++)
+		json_object_array_add(rows, row("loop", 100, 200 + i * 20, 1000));
+	json_object_array_add(rows, row("md", 150, 420, 3000));
+	sb_per_layer_expect(rows, &l.items[0]);
+	assert_true(get(rows, 4, "expected", 0) == 200);   /* 2 x 100 */
+	assert_true(get(rows, 4, "expected", 1) == 460);   /* 2 x 230 */
+	assert_non_null(strstr(model(rows, 4, 0), "RAID6: full stripes write (members - 2) = 2 x"));
+	assert_non_null(strstr(note(rows, 4), "cover whole stripes (2 x 256 KiB = 512 KiB)"));
+	json_object_put(rows);
+	sb_spec_list_free(&l);
+}
+
+/* dm-integrity on each member: the journal halves the writes of the
+ * member of the same index; without it the member's. */
+static void test_integrity(void **state)
+{
+	struct sb_spec_list j = load("devices: {loop: {count: 2, size: 1GiB}}\nintegrity: {journal: journal}\n"
+				     "raid: {level: 1}\n");
+	struct sb_spec_list n = load("devices: {loop: {count: 2, size: 1GiB}}\nintegrity: {journal: none}\n"
+				     "raid: {level: 1}\n");
+	struct json_object *rows = json_object_new_array();
+
+	json_object_array_add(rows, row("loop", 400, 900, 10000));
+	json_object_array_add(rows, row("loop", 200, 1100, 12000));
+	json_object_array_add(rows, row("integrity", 150, 800, 9000));
+	json_object_array_add(rows, row("integrity", 90, 1000, 11000));
+	json_object_array_add(rows, row("md", 90, 900, 20000));
+	sb_per_layer_expect(rows, &j.items[0]);
+	assert_true(get(rows, 2, "expected", 0) == 200);   /* 1/2 x 400 */
+	assert_true(get(rows, 3, "expected", 0) == 100);   /* 1/2 x 200 */
+	assert_true(get(rows, 3, "expected", 1) == 1100);
+	assert_non_null(strstr(model(rows, 2, 0), "integrity with a journal"));
+	/* md over the integrity devices: RAID1's model on their figures */
+	assert_true(get(rows, 4, "expected", 0) == 90);
+	sb_per_layer_expect(rows, &n.items[0]);
+	assert_true(get(rows, 3, "expected", 0) == 200);
+	assert_non_null(strstr(model(rows, 3, 0), "integrity without a journal (none)"));
+	json_object_put(rows);
+	sb_spec_list_free(&j);
+	sb_spec_list_free(&n);
+}
+
+static struct json_object *cache_row(double hr, double hw)
+{
+	struct json_object *r = row("cache", 90, 300, 5000), *c = json_object_new_object();
+
+	json_object_object_add(c, "fast_seq_read_mbs", json_object_new_double(1000));
+	json_object_object_add(c, "fast_randread_4k_iops", json_object_new_double(50000));
+	json_object_object_add(c, "read_hit_rate", json_object_new_double(hr));
+	json_object_object_add(c, "write_hit_rate", json_object_new_double(hw));
+	json_object_object_add(r, "cache", c);
+	return r;
+}
+
+/* dm-cache: the fast device on hits, the origin on misses, by the hit
+ * rate counted; writethrough writes at the origin's figure. */
+static void test_cache(void **state)
+{
+	struct sb_spec_list wt = load("raid: {level: 1}\ncache: {mode: writethrough}\n");
+	struct sb_spec_list wb = load("raid: {level: 1}\ncache: {mode: writeback}\n");
+	struct json_object *rows = json_object_new_array();
+
+	json_object_array_add(rows, row("md", 100, 250, 2000));
+	json_object_array_add(rows, cache_row(0.5, 0.5));
+	sb_per_layer_expect(rows, &wt.items[0]);
+	assert_true(get(rows, 1, "expected", 0) == 100);
+	assert_non_null(strstr(model(rows, 1, 0), "cache writethrough: every write reaches the origin"));
+	/* 1 / (0.5 / 1000 + 0.5 / 250) = 400 */
+	assert_true(get(rows, 1, "expected", 1) == 400);
+	assert_true(get(rows, 1, "expected", 2) == 3846.2);   /* 1 / (0.5 / 50000 + 0.5 / 2000) */
+	assert_non_null(strstr(model(rows, 1, 1), "reads hit 50 %"));
+	sb_per_layer_expect(rows, &wb.items[0]);
+	assert_true(get(rows, 1, "expected", 0) == 181.8);    /* 1 / (0.5 / 1000 + 0.5 / 100) */
+	/* no counters: the origin's, and the sentence says why */
+	json_object_object_del(json_object_array_get_idx(rows, 1), "cache");
+	sb_per_layer_expect(rows, &wt.items[0]);
+	assert_true(get(rows, 1, "expected", 1) == 250);
+	assert_non_null(strstr(model(rows, 1, 1), "the hits were not counted"));
+	json_object_put(rows);
+	sb_spec_list_free(&wt);
+	sb_spec_list_free(&wb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_raid1_luks),
 		cmocka_unit_test(test_cipher_no_ceiling),
 		cmocka_unit_test(test_raid10_far),
+		cmocka_unit_test(test_raid5),
+		cmocka_unit_test(test_raid6),
+		cmocka_unit_test(test_integrity),
+		cmocka_unit_test(test_cache),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -183,6 +183,41 @@ static void test_estimate(void **ctx)
 	free(m);
 }
 
+/* The tunables: RAID5/6 only for the stripe cache, md's range, min <= max,
+ * the members' scheduler and nr_requests; accepted values reach the spec
+ * and the summary. */
+static void test_tunables(void **state)
+{
+	struct sb_spec_list l;
+	struct sb_err err = { 0 };
+
+	sb_t_expect_error("raid: {level: 1, stripe_cache_size: 1024}\n",
+			  "raid.stripe_cache_size: only RAID5/6 have a stripe cache, not RAID1");
+	sb_t_expect_error("raid: {level: 5, stripe_cache_size: 16}\n", "md takes 17..32768");
+	sb_t_expect_error("raid: {level: 5, stripe_cache_size: 40000}\n", "stripe_cache_size");
+	sb_t_expect_error("raid: {level: 5, sync_speed_min: 9000, sync_speed_max: 100}\n",
+			  "raid.sync_speed_min: 9000 KiB/s is above sync_speed_max 100");
+	sb_t_expect_error("devices: {loop: {size: 1GiB}, nr_requests: 3}\n", "the kernel takes 4 or more");
+	sb_t_expect_error("devices: {loop: {size: 1GiB}, scheduler: cfq}\n", "allowed: none, mq-deadline, bfq, kyber");
+	l = sb_t_load("devices: {loop: {size: 1GiB}, scheduler: mq-deadline, nr_requests: 64, read_ahead_kb: 512}\n"
+		      "raid: {level: 6, stripe_cache_size: 4096, sync_speed_min: 1000, sync_speed_max: 2000, "
+		      "read_ahead_kb: 1024}\n", 0, &err);
+	assert_int_equal(l.items[0].raid.stripe_cache_size, 4096);
+	assert_int_equal(l.items[0].raid.sync_speed_min, 1000);
+	assert_int_equal(l.items[0].raid.sync_speed_max, 2000);
+	assert_int_equal(l.items[0].raid.read_ahead_kb, 1024);
+	assert_string_equal(l.items[0].devices.scheduler, "mq-deadline");
+	assert_int_equal(l.items[0].devices.nr_requests, 64);
+	assert_int_equal(l.items[0].devices.read_ahead_kb, 512);
+	{
+		char sum[512];
+
+		sb_spec_summary(&l.items[0], sum, sizeof(sum));
+		assert_non_null(strstr(sum, "stripe cache 4096"));
+	}
+	sb_spec_list_free(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -191,6 +226,7 @@ int main(void)
 		cmocka_unit_test(test_ppl_and_ddf),
 		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_estimate),
+		cmocka_unit_test(test_tunables),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -334,7 +334,7 @@ static const struct bad_case bad_yaml[] = {
 	{ "luks:\n  cypher: aes-xts-plain64\n",
 	  "t.yml:2:3: unknown key 'cypher' in luks; allowed: type, cipher, key_size, sector_size, integrity, pbkdf, flags, no_read_workqueue, no_write_workqueue, same_cpu_crypt, allow_discards" },
 	{ "raid: [1, 10]\n",
-	  "t.yml:1:7: raid: expected a mapping (keys: level, devices, chunk, layout, metadata, bitmap, sync, consistency_policy, estimate_member_size), got a list" },
+	  "t.yml:1:7: raid: expected a mapping (keys: level, devices, chunk, layout, metadata, bitmap, sync, consistency_policy, estimate_member_size, stripe_cache_size, sync_speed_min, sync_speed_max, read_ahead_kb), got a list" },
 	{ "fs: {lazy_init: yes}\n",
 	  "t.yml:1:17: fs.lazy_init: expected true or false, got 'yes'" },
 	{ "bench: {repeat: two}\n",
@@ -449,7 +449,7 @@ static void test_set(void **st)
 		const char *b9[] = { "fs.lazy_init=" };
 		const char *s2[] = { "fs.block_size=2048" };
 
-		load_bad_sets("{}\n", b1, 1, "--set raid.foo=1: unknown key 'raid.foo'; allowed in raid: level, devices, chunk, layout, metadata, bitmap, sync, consistency_policy, estimate_member_size");
+		load_bad_sets("{}\n", b1, 1, "--set raid.foo=1: unknown key 'raid.foo'; allowed in raid: level, devices, chunk, layout, metadata, bitmap, sync, consistency_policy, estimate_member_size, stripe_cache_size, sync_speed_min, sync_speed_max, read_ahead_kb");
 		load_bad_sets("{}\n", b2, 1, "--set devices.loop.size=lots: devices.loop.size: 'lots' is not a size; use a number with a unit such as 512KiB, 4GiB or 100MB");
 		load_bad_sets("{}\n", b3, 1, "--set novalue: expected KEY=VALUE, e.g. --set devices.loop.size=256MiB");
 		load_bad_sets("raid:\n", b4, 2, "--set raid.devices=1: raid.devices: RAID10 needs at least 2 devices, got 1");

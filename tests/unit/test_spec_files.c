@@ -108,6 +108,13 @@ static void test_shipped_stacks(void **st)
 		}
 		if (!strcmp(base, "matrix-luks"))
 			assert_int_equal(l.n, 4);
+		if (!strcmp(base, "raid5-stripe-cache")) {
+			static const uint32_t sizes[4] = { 256, 1024, 4096, 8192 };
+
+			assert_int_equal(l.n, 4);
+			for (unsigned i = 0; i < 4; i++)
+				assert_int_equal(l.items[i].raid.stripe_cache_size, sizes[i]);
+		}
 		check_small_sizes(path, &l);
 		n++;
 	}

@@ -211,8 +211,22 @@ static int plan(struct fleet *f, const struct fleet_opts *o, unsigned *skipped, 
 	return r;
 }
 
+/* A string as Ansible must take it: data, never a template. A stack
+ * file named "{{ lookup('pipe', ...) }}.yml" would otherwise run that on
+ * the controller ({"__ansible_unsafe": s} in JSON extra vars is Ansible's
+ * !unsafe; values derived from it stay unsafe through set_fact and loops). */
+static struct json_object *unsafe_str(const char *s)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "__ansible_unsafe", json_object_new_string(s));
+	return o;
+}
+
 /* The extra vars: the stack files, each host's cells in order, and where
- * results come back to. In a file, since a plan does not fit a command line. */
+ * results come back to. In a file, since a plan does not fit a command line.
+ * Every string in it is marked unsafe (host names are keys, which Ansible
+ * does not template). */
 static int write_vars(const struct fleet *f, const struct fleet_opts *o, const char *path,
 		      struct sb_err *err)
 {
@@ -223,7 +237,7 @@ static int write_vars(const struct fleet *f, const struct fleet_opts *o, const c
 	int fd, r = 0;
 
 	for (i = 0; i < o->nfiles; i++)
-		json_object_array_add(files, json_object_new_string(o->files[i]));
+		json_object_array_add(files, unsafe_str(o->files[i]));
 	for (h = 0; h < f->nhosts; h++) {
 		struct json_object *cells = json_object_new_array();
 
@@ -233,15 +247,15 @@ static int write_vars(const struct fleet *f, const struct fleet_opts *o, const c
 			if (f->cells[i].host != h)
 				continue;
 			c = json_object_new_object();
-			json_object_object_add(c, "file", json_object_new_string(f->cells[i].base));
-			json_object_object_add(c, "stack", json_object_new_string(f->cells[i].stack));
+			json_object_object_add(c, "file", unsafe_str(f->cells[i].base));
+			json_object_object_add(c, "stack", unsafe_str(f->cells[i].stack));
 			json_object_array_add(cells, c);
 		}
 		json_object_object_add(planj, f->hosts[h].name, cells);
 	}
 	json_object_object_add(v, "stackbench_stack_files", files);
 	json_object_object_add(v, "stackbench_plan", planj);
-	json_object_object_add(v, "stackbench_results_dir", json_object_new_string(o->results_abs));
+	json_object_object_add(v, "stackbench_results_dir", unsafe_str(o->results_abs));
 	text = json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN);
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
@@ -256,6 +270,36 @@ static void noop_line(struct fleet *f, char *line)
 {
 	(void)f;
 	(void)line;
+}
+
+/* RESULTS/fleet-ansible.log, new: made under a fresh name (O_EXCL: never
+ * through a link) and renamed over the old one, so a symlink planted at
+ * that name is replaced, not written through. */
+static FILE *open_log(const char *dir, const char *path, struct sb_err *err)
+{
+	char tmp[PATH_MAX + 48];
+	FILE *log;
+	int fd;
+
+	snprintf(tmp, sizeof(tmp), "%s/.fleet-ansible.log.XXXXXX", dir);
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		sb_err_sys(err, -errno, "fleet: cannot create a log in %s", dir);
+		return NULL;
+	}
+	fchmod(fd, 0644);
+	if (rename(tmp, path) < 0) {
+		sb_err_sys(err, -errno, "fleet: cannot create %s", path);
+		unlink(tmp);
+		close(fd);
+		return NULL;
+	}
+	log = fdopen(fd, "w");
+	if (!log) {
+		sb_err_sys(err, -errno, "fleet: %s", path);
+		close(fd);
+	}
+	return log;
 }
 
 /* ansible-playbook -i INV fleet.yml -e @vars.json, followed line by line;
@@ -277,7 +321,9 @@ static int run_playbook(struct fleet *f, const struct fleet_opts *o, struct sb_e
 	snprintf(ev, sizeof(ev), "@%s", vars);
 	st = write_vars(f, o, vars, err);
 	snprintf(logp, sizeof(logp), "%s/fleet-ansible.log", o->results_abs);
-	log = st < 0 ? NULL : fopen(logp, "we");
+	log = st < 0 ? NULL : open_log(o->results_abs, logp, err);
+	if (st == 0 && !log)
+		st = -EIO;
 	/* the output this reads: the default callback, JSON results, no colour */
 	setenv("ANSIBLE_STDOUT_CALLBACK", "default", 1);
 	setenv("ANSIBLE_CALLBACK_RESULT_FORMAT", "json", 1);
@@ -413,6 +459,20 @@ static void fleet_free(struct fleet *f, struct fleet_opts *o)
 	free(o->files);
 }
 
+/* A path the playbook is given: Ansible expands $NAME in paths on the
+ * controller and in a command's argv on the host, and the progress is read
+ * a line at a time; such a path is refused rather than mangled. */
+static int ansible_path_check(const char *what, const char *p, struct sb_err *err)
+{
+	const char *c;
+
+	for (c = p; *c; c++)
+		if (*c == '$' || (unsigned char)*c < 0x20 || *c == 0x7f)
+			return sb_err_set(err, -EINVAL, "fleet: %s %s: a path with '$' or a control "
+					  "character cannot be handed to Ansible unchanged; rename it", what, p);
+	return 0;
+}
+
 static int parse(int argc, char **argv, struct fleet_opts *o, struct sb_err *err)
 {
 	static const struct sb_optdef opts[] = {
@@ -454,7 +514,7 @@ static int parse(int argc, char **argv, struct fleet_opts *o, struct sb_err *err
 		if (!o->files[k])
 			r = sb_err_sys(err, -EINVAL, "fleet: %s", a.pos[k]);
 		else
-			o->nfiles++;
+			r = ansible_path_check("stack file", o->files[o->nfiles++], err);
 	}
 	sb_args_free(&a);
 	return r;
@@ -473,6 +533,8 @@ int sb_cmd_fleet(int argc, char **argv, struct sb_err *err)
 		r = sb_mkdir_p(o.results, 0755, err);
 	if (r == 0 && !realpath(o.results, o.results_abs))
 		r = sb_err_sys(err, -errno, "fleet: %s", o.results);
+	if (r == 0)
+		r = ansible_path_check("results directory", o.results_abs, err);
 	if (r == 0)
 		r = load_hosts(&f, o.inventory, err);
 	if (r == 0)

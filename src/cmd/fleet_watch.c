@@ -142,44 +142,64 @@ static int line_host(struct fleet *f, const char *line, const char *prefix)
 	return e ? host_index(f, p, (size_t)(e - p)) : -1;
 }
 
+/* The cell whose label "(item=sb-cell FILE STACK)" the line carries: each
+ * of the host's cells compared whole (a file name may hold spaces or ')'). */
 static struct fleet_cell *line_cell(struct fleet *f, unsigned host, const char *line)
 {
 	const char *p = strstr(line, "(item=sb-cell ");
-	char file[512], stack[256];
 	unsigned c;
 
-	if (!p || sscanf(p, "(item=sb-cell %511s %255[^)])", file, stack) != 2)
+	if (!p)
 		return NULL;
-	for (c = 0; c < f->ncells; c++)
-		if (f->cells[c].host == host && !strcmp(f->cells[c].base, file) &&
-		    !strcmp(f->cells[c].stack, stack))
+	p += strlen("(item=sb-cell ");
+	for (c = 0; c < f->ncells; c++) {
+		const struct fleet_cell *x = &f->cells[c];
+		size_t lb = strlen(x->base), ls = strlen(x->stack);
+
+		if (x->host == host && !strncmp(p, x->base, lb) && p[lb] == ' ' &&
+		    !strncmp(p + lb + 1, x->stack, ls) && p[lb + 1 + ls] == ')')
 			return &f->cells[c];
+	}
 	return NULL;
 }
 
+/* A string member of the reply, or NULL (absent, null, a number...). */
+static const char *reply_str(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
 /* Why, from the result JSON after " => ": the last line of stderr
- * (stackbench's own error sentence), else ansible's msg. */
+ * (stackbench's own error sentence), else ansible's msg. A reply that is
+ * not an object or has neither as a string (a host's odd answer) gives a
+ * pointer to the log. */
 static void result_why(const char *line, char *why, size_t len)
 {
 	const char *p = strstr(line, " => ");
-	struct json_object *o, *v;
+	struct json_object *o;
 	const char *s = NULL;
 
-	snprintf(why, len, "see the ansible log");
+	snprintf(why, len, "its reply said no reason (see fleet-ansible.log)");
 	if (!p || !(o = json_tokener_parse(p + 4)))
 		return;
-	if (json_object_object_get_ex(o, "stderr", &v) && *json_object_get_string(v))
-		s = json_object_get_string(v);
-	else if (json_object_object_get_ex(o, "msg", &v))
-		s = json_object_get_string(v);
-	if (s) {
+	if (json_object_is_type(o, json_type_object)) {
+		s = reply_str(o, "stderr");
+		if (!s || !*s)
+			s = reply_str(o, "msg");
+	}
+	if (s && *s) {
 		const char *end = s + strlen(s), *b;
 
 		while (end > s && (end[-1] == '\n' || end[-1] == ' '))
 			end--;
 		for (b = end; b > s && b[-1] != '\n'; b--)
 			;
-		snprintf(why, len, "%.*s", (int)(end - b), b);
+		if (end > b)
+			snprintf(why, len, "%.*s", (int)(end - b), b);
 	}
 	json_object_put(o);
 }

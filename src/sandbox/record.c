@@ -3,8 +3,9 @@
  * directory) before it creates its temp dir or member files, and updates
  * it with the kernel's process group once booted. Two things clean up after
  * a run that was killed:
- *  - a guardian process (its own session, so terminal signals miss it)
- *    that waits on a pipe from the run: EOF without a "done" byte means the
+ *  - a guardian process (its own session, so terminal signals miss it),
+ *    started right after the record is first written and before the
+ *    temp dir or any member file exists, that waits on a pipe from the run: EOF without a "done" byte means the
  *    run died (kill -9), and it kills the kernel's process group and removes
  *    the files and the record;
  *  - sb_sandbox_reap at the next start, for the runs whose guardian died
@@ -103,6 +104,8 @@ int sb_sbx_record_write(const struct sb_sbx_record *r, struct sb_err *err)
 	return 0;
 }
 
+static int guard_start(struct sb_sbx_record *r, struct sb_err *err);
+
 int sb_sbx_record_open(struct sb_sbx_record *r, const char *tmp, const char *members_parent,
 		       struct sb_err *err)
 {
@@ -110,6 +113,7 @@ int sb_sbx_record_open(struct sb_sbx_record *r, const char *tmp, const char *mem
 	unsigned rnd;
 	int rc;
 
+	r->guard_fd = -1;
 	rc = records_prepare(dir, sizeof(dir), err);
 	if (rc < 0)
 		return rc;
@@ -132,13 +136,19 @@ int sb_sbx_record_open(struct sb_sbx_record *r, const char *tmp, const char *mem
 	rc = sb_sbx_record_write(r, err);
 	if (rc < 0)
 		return rc;
-	if (mkdir(r->dir, 0700) < 0) {
+	/* The guardian watches from here on: a kill -9 while the temp dir or
+	 * the member files are made is cleaned up too. */
+	rc = guard_start(r, err);
+	if (rc == 0)
+		sb_test_pause("sandbox:recorded");
+	if (rc == 0 && mkdir(r->dir, 0700) < 0)
 		rc = sb_err_sys(err, -errno, "sandbox: cannot create the temp dir %s", r->dir);
+	if (rc < 0) {
 		unlink(r->path);
 		r->path[0] = '\0';
-		return rc;
+		sb_sbx_guard_stop(r);
 	}
-	return 0;
+	return rc;
 }
 
 /* Write zeros over a preallocated member file, and sync it. Why: on a disk
@@ -209,6 +219,8 @@ int sb_sbx_members_create(struct sb_sbx_record *r, const struct sb_sandbox_membe
 			return sb_err_sys(err, -rc, "sandbox: cannot allocate %llu bytes for %s",
 					  (unsigned long long)m->size, file);
 		}
+		if (i == 0)
+			sb_test_pause("sandbox:member");
 		rc = m->measure ? member_zero_fill(fd, file, m->size, err) : 0;
 		close(fd);
 		if (rc < 0)
@@ -369,6 +381,7 @@ int sb_sandbox_reap(struct sb_err *err)
 static void guard_main(int fd, const struct sb_sbx_record *r)
 {
 	char c = 0, what[2 * PATH_MAX + 300];
+	struct sb_sbx_record now;
 	ssize_t n;
 
 	setsid();
@@ -380,6 +393,10 @@ static void guard_main(int fd, const struct sb_sbx_record *r)
 		;
 	if (n == 1 && c == 'd')
 		_exit(0);
+	/* the record as the run last wrote it: the kernel's process group
+	 * came after this guardian */
+	if (record_parse(r->path, &now) == 0 && now.owner == r->owner)
+		r = &now;
 	clean_run(r, what, sizeof(what));
 	unlink(r->path);
 	if (what[0])
@@ -388,7 +405,8 @@ static void guard_main(int fd, const struct sb_sbx_record *r)
 	_exit(0);
 }
 
-int sb_sbx_guard_start(struct sb_sbx_record *r, int *wfd, struct sb_err *err)
+/* Fork the guardian; r->guard_fd: our end of its pipe. */
+static int guard_start(struct sb_sbx_record *r, struct sb_err *err)
 {
 	int p[2];
 	pid_t pid;
@@ -412,18 +430,19 @@ int sb_sbx_guard_start(struct sb_sbx_record *r, int *wfd, struct sb_err *err)
 		guard_main(3, r);
 	}
 	close(p[0]);
-	*wfd = p[1];
+	r->guard_fd = p[1];
 	r->guard = pid;
 	return sb_sbx_record_write(r, err);
 }
 
-void sb_sbx_guard_stop(int wfd)
+void sb_sbx_guard_stop(struct sb_sbx_record *r)
 {
-	if (wfd < 0)
+	if (r->guard_fd < 0)
 		return;
-	if (write(wfd, "d", 1) != 1)
+	if (write(r->guard_fd, "d", 1) != 1)
 		sb_debug("sandbox: could not tell the guardian the run ended");
-	close(wfd);
+	close(r->guard_fd);
+	r->guard_fd = -1;
 }
 
 void sb_sbx_record_close(struct sb_sbx_record *r)

@@ -48,7 +48,7 @@ struct uml_run {
 	/* the run itself */
 	struct sb_sbx_console con;
 	int pout[2], perr[2], pdiag[2]; /* console (job's stdout), tty1 (its stderr), kernel's stderr */
-	int sfd, guard_fd;
+	int sfd;
 	sigset_t old_mask;
 	bool recorded, masked;    /* what run_close undoes */
 	uint64_t start, deadline;
@@ -257,7 +257,7 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
-/* Fork linux.uml, start the guardian, keep only our ends of the pipes. */
+/* Fork linux.uml, record its process group, keep only our ends of the pipes. */
 static int run_boot(struct uml_run *r, struct sb_err *err)
 {
 	int rc;
@@ -274,7 +274,7 @@ static int run_boot(struct uml_run *r, struct sb_err *err)
 		child_exec(r, r->pout[1], r->perr[1], r->pdiag[1], isatty(STDOUT_FILENO), isatty(STDERR_FILENO));
 	setpgid(r->pid, r->pid); /* also in the child: whichever runs first */
 	r->rec.uml_pgid = r->pid;
-	rc = sb_sbx_guard_start(&r->rec, &r->guard_fd, err);
+	rc = sb_sbx_record_write(&r->rec, err);   /* for the guardian */
 	if (rc < 0) {
 		kill_group(r->pid);
 		waitpid(r->pid, &r->status, 0);
@@ -458,9 +458,10 @@ static void run_close(struct uml_run *r)
 		close_fd(&r->perr[i]);
 		close_fd(&r->pdiag[i]);
 	}
-	if (r->recorded)
+	if (r->recorded) {
 		sb_sbx_record_close(&r->rec);
-	sb_sbx_guard_stop(r->guard_fd);
+		sb_sbx_guard_stop(&r->rec);
+	}
 }
 
 int sb_sandbox_rerun(int argc, char **argv, const struct sb_sandbox_members *m,
@@ -471,7 +472,7 @@ int sb_sandbox_rerun(int argc, char **argv, const struct sb_sandbox_members *m,
 
 	memset(&r, 0, sizeof(r));
 	r.pid = -1;
-	r.sfd = r.guard_fd = -1;
+	r.sfd = r.rec.guard_fd = -1;
 	r.pout[0] = r.pout[1] = r.perr[0] = r.perr[1] = r.pdiag[0] = r.pdiag[1] = -1;
 	*exit_code = 1;  /* failure, until the command inside says otherwise */
 	rc = run_config(&r, err);

@@ -60,21 +60,23 @@ struct sb_sbx_record {
 	unsigned long long owner_start; /* its start time (clock ticks since boot) */
 	pid_t uml_pgid;           /* 0 until booted */
 	pid_t guard;              /* the guardian process, 0 until started */
+	int guard_fd;             /* our end of its pipe, -1 none */
 };
 /* Decide the names (temp dir under tmp, member dir under members_parent or
- * none), write the record, then create the temp dir. */
+ * none), write the record, start the guardian (before anything named there
+ * exists; it re-reads the record when the run dies), then create the temp
+ * dir. Test pause point "sandbox:recorded": guardian up, nothing created. */
 int sb_sbx_record_open(struct sb_sbx_record *r, const char *tmp, const char *members_parent,
 		       struct sb_err *err);
 int sb_sbx_record_write(const struct sb_sbx_record *r, struct sb_err *err);
 /* Remove the run's files and its record (a normal end). */
 void sb_sbx_record_close(struct sb_sbx_record *r);
-/* Create m->count preallocated member files ubd0.. in r->members_dir. */
+/* Create m->count preallocated member files ubd0.. in r->members_dir.
+ * Test pause point "sandbox:member": ubd0 allocated, not yet written. */
 int sb_sbx_members_create(struct sb_sbx_record *r, const struct sb_sandbox_members *m,
 			  struct sb_err *err);
-/* Start the guardian (records its pid); *wfd: our end of its pipe, for
- * sb_sbx_guard_stop at a normal end. */
-int sb_sbx_guard_start(struct sb_sbx_record *r, int *wfd, struct sb_err *err);
-void sb_sbx_guard_stop(int wfd);
+/* A normal end: tell the guardian (started by sb_sbx_record_open) to go. */
+void sb_sbx_guard_stop(struct sb_sbx_record *r);
 void sb_sbx_rm_tree(const char *dir);
 
 #endif

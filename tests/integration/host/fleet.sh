@@ -16,6 +16,9 @@
 #  5. one host's own stackbench_set breaks its build: the other rows, a
 #     failure line with stackbench's error, exit 6, that host clean too;
 #     the same command with the host fixed runs that one cell only;
+#  7. (before 6) a stack file and a results dir named with {{ lookup(...) }}:
+#     nothing is templated, the cell runs under that name; a symlink at the
+#     log's name is replaced, not written through; a '$' in a path: exit 2;
 #  6. --rerun runs cells already fetched (all hosts down: 3 failure lines,
 #     exit 6, the earlier rows stand).
 # Host h2 gets stackbench as the .deb, built once here from a copy of the
@@ -240,6 +243,34 @@ rc=$?
 [ $rc -eq 0 ] && grep -q '2 stack x host cells already fetched' retry.err && grep -q '1 stacks on 3 hosts' retry.err ||
 	fail "retry after a failed build: exit $rc: $(cat retry.err)"
 [ "$(grep -cE '^plain +h[234] ' retry.out)" -eq 3 ] || fail "retry: not 3 rows: $(cat retry.out)"
+
+# --- 7. names are data to Ansible, never templates -------------------------------
+# A stack file and a results directory named with Jinja that would run a
+# command on the controller: nothing runs, the cell runs under that name.
+# The playbook is a copy in $TMP, so a lookup that did run (relative path:
+# the playbook's directory) would land in $TMP, not in the source tree.
+cp -r "$SB_ROOT/ansible" "$TMP/ansible-copy"
+evil="{{ lookup('pipe','touch PWNED-f') }} (x).yml"
+sed 's/^name: plain$/name: plain-odd/' "$SB_ROOT/tests/stacks/plain.yml" > "stacks/$evil"
+resdir="res-{{ lookup('pipe','touch PWNED-r') }}"
+mkdir -p "$resdir" && echo "not the log" > victim && ln -s ../victim "$resdir/fleet-ansible.log"
+STACKBENCH_ANSIBLE_DIR=$TMP/ansible-copy "$SB" fleet -i inventory.yml --spread --results "$resdir" \
+	"stacks/$evil" > odd.out 2> odd.err
+rc=$?
+pwned=$(find "$TMP" "$SB_ROOT/ansible" -name 'PWNED-*' 2>/dev/null)
+[ -z "$pwned" ] || fail "Ansible templated a name: it ran the lookup ($pwned)"
+rm -f $pwned
+[ $rc -eq 0 ] && [ "$(grep -cE '^plain-odd +h[234] ' odd.out)" -eq 1 ] ||
+	fail "a stack file named with {{ }}: exit $rc: $(cat odd.out; tail -5 odd.err)"
+grep -qF "(item=sb-cell $evil plain-odd)" "$resdir/fleet-ansible.log" 2>/dev/null ||
+	fail "the file name did not reach the host intact: $(grep sb-cell "$resdir/fleet-ansible.log")"
+[ "$(cat victim)" = "not the log" ] && [ -f "$resdir/fleet-ansible.log" ] && [ ! -L "$resdir/fleet-ansible.log" ] ||
+	fail "fleet wrote its log through a symlink: victim says $(head -c 80 victim)"
+cp stacks/plain.yml 'stacks/$HOME.yml'
+"$SB" fleet -i inventory.yml --results res5 'stacks/$HOME.yml' > dollar.out 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -q "cannot be handed to Ansible" dollar.out || fail "a \$ in a path: exit $rc: $(cat dollar.out)"
+check_clean "odd names"
 
 # --- 6. --rerun runs fetched cells again (every host down now: all fail fast) -----
 for h in "${hosts[@]}"; do stop_sshd "$h"; done

@@ -5,6 +5,8 @@
 # dir, the member files and the run record. Once (mid-build) the guardian
 # is killed too, as a crash of both would: then the next start finds the
 # record, kills what is left, removes the files and says what it removed.
+# Before those, kills in the run's first moments (the record written, a
+# member file being prepared): the guardian cleans those too.
 # This host kernel has no md, so luks512 sandboxes automatically.
 set -uo pipefail
 root=${SB_ROOT:?run me through tests/integration/run.sh}
@@ -58,6 +60,42 @@ nothing_left() {  # nothing_left RUN-PID WHEN: within 20 s
 	done
 	fail "$2: left behind: $out"
 }
+
+# 0. Killed in its first moments, before the kernel: the guardian is up
+# before the temp dir or any member file exists, so it cleans these too.
+# At the test hook's points (the record written and nothing created yet;
+# member file ubd0 allocated, not yet written) and as soon as the run says
+# it prepares the member files (no hook, right away).
+early_kill() {  # early_kill POINT|"" NAME
+	local mark=$dir/mark.$2 guard i reached
+	rm -f "$mark"
+	STACKBENCH_TEST_PAUSE_AT=$1 STACKBENCH_TEST_PAUSE_MARK=$mark start "$dir/$2"
+	for ((i = 0; i < 600; i++)); do
+		if [ -n "$1" ]; then [ -e "$mark" ] && break
+		else grep -q "preparing .* member files" "$dir/$2.err" 2>/dev/null && break; fi
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.05
+	done
+	guard=$(record_field guard)
+	[ $i -lt 600 ] && [ -e "$STACKBENCH_SANDBOX_RECORDS/$pid.run" ]
+	reached=$?
+	kill -9 $pid
+	wait $pid 2>/dev/null
+	[ $reached -eq 0 ] ||
+		{ fail "$2: the run did not get there: $(tail -3 "$dir/$2.err")"; nothing_left $pid "$2"; return; }
+	[ -n "$guard" ] && [ "$guard" != 0 ] || fail "$2: no guardian recorded yet"
+	nothing_left $pid "killed at $2"
+	for ((i = 0; i < 100; i++)); do
+		{ [ -z "$guard" ] || ! kill -0 "$guard" 2>/dev/null; } && break
+		sleep 0.1
+	done
+	[ $i -lt 100 ] || fail "$2: the guardian (pid $guard) is still running 10 s after"
+	rm -f "$mark"
+	echo "killed at $2: nothing left, no guardian"
+}
+early_kill sandbox:recorded recorded
+early_kill sandbox:member member
+early_kill "" preparing
 
 # 1. Killed while the kernel boots: right after it is recorded as running.
 start "$dir/boot"

@@ -66,12 +66,16 @@ pkgs=(
 # is one architecture per machine (mdadm:armhf would replace the host's);
 # the build needs only its header, which the amd64 package puts in
 # /usr/include where the cross compilers look too (the plugin is dlopened).
+# Not libgsl-dev:ARCH either: it is not multiarch (Debian 12 would remove the
+# amd64 one); the cross builds link the runtime libraries libgsl27:ARCH and
+# libgslcblas0:ARCH by file name and use the amd64 package's headers
+# (meson.build says how).
 cross_archs=(armhf arm64)
 cross_dev=(
 	libblockdev-dev libblockdev-lvm-dev libblockdev-loop-dev
 	libblockdev-fs-dev libblockdev-crypto-dev libcryptsetup-dev libdevmapper-dev libmount-dev
 	libudev-dev libblkid-dev libaio-dev libyaml-dev libjson-c-dev libcairo2-dev libssl-dev
-	libglib2.0-dev libcmocka-dev pkgconf
+	libglib2.0-dev libcmocka-dev pkgconf libgsl27 libgslcblas0
 )
 for a in "${cross_archs[@]}"; do
 	for p in "${cross_dev[@]}"; do

@@ -436,12 +436,13 @@ static void environment(FILE *out, struct json_object *res)
 	if (!env || !json_object_is_type(env, json_type_object))
 		return;
 	fputs("<details><summary>Environment (members' queues and SMART, dm tables, md tunables, "
-	      "LUKS header)</summary>\n<table class=\"facts\">\n", out);
+	      "LUKS header)</summary>\n<table class=\"facts\"><caption>The machine beside the figures "
+	      "(<code>environment</code>): what the kernel reported once the stack was built</caption>\n", out);
 	json_object_object_foreach(env, k, v) {
 		struct json_object *wrap = json_object_new_object();
 
 		json_object_object_add(wrap, k, json_object_get(v));
-		fputs("<tr><th>", out);
+		fputs("<tr><th scope=\"row\">", out);
 		sb_html_esc(out, k);
 		fputs("</th>", out);
 		kv_cell(out, wrap, NULL);

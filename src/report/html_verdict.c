@@ -35,12 +35,12 @@ static void whisker(FILE *out, const struct sb_verdict *v, double s)
 	double lo = px(v->ci.lo_pct, s), hi = px(v->ci.hi_pct, s), mid = px(v->ci.diff_pct, s);
 
 	fprintf(out, "<svg width=\"%.0f\" height=\"16\" role=\"img\" aria-label=\"%+.1f %%, 95 %% CI %+.1f to "
-		"%+.1f %%\"><line x1=\"%.1f\" y1=\"0\" x2=\"%.1f\" y2=\"16\" stroke=\"#999\"/>"
+		"%+.1f %%\"><title>%+.1f %%, 95 %% CI %+.1f to %+.1f %%</title><line x1=\"%.1f\" y1=\"0\" x2=\"%.1f\" y2=\"16\" stroke=\"#999\"/>"
 		"<line x1=\"%.1f\" y1=\"8\" x2=\"%.1f\" y2=\"8\" stroke=\"%s\" stroke-width=\"2\"/>"
 		"<line x1=\"%.1f\" y1=\"3\" x2=\"%.1f\" y2=\"13\" stroke=\"#333\"/>"
 		"<line x1=\"%.1f\" y1=\"3\" x2=\"%.1f\" y2=\"13\" stroke=\"#333\"/>"
 		"<circle cx=\"%.1f\" cy=\"8\" r=\"3\" fill=\"#333\"/></svg>", W, v->ci.diff_pct, v->ci.lo_pct,
-		v->ci.hi_pct, W / 2, W / 2, lo, hi, v->sign ? "#c33" : "#38c", lo, lo, hi, hi, mid);
+		v->ci.hi_pct, v->ci.diff_pct, v->ci.lo_pct, v->ci.hi_pct, W / 2, W / 2, lo, hi, v->sign ? "#c33" : "#38c", lo, lo, hi, hi, mid);
 }
 
 static void row(const struct sb_html *h, unsigned r, unsigned c, double s)
@@ -98,8 +98,8 @@ void sb_html_verdicts(const struct sb_html *h)
 	sb_html_esc(out, t->row_stack[t->baseline]);
 	fprintf(out, ": the difference with its 95 %% confidence interval (whiskers on a common scale of "
 		"\xc2\xb1%.0f %%, the grey line is 0; red: decided, blue: no detectable difference). "
-		"docs/statistics.md says how.</caption>\n<thead><tr><th>stack</th><th>figure</th>"
-		"<th>95 %% CI</th><th>verdict</th><th>method</th></tr></thead><tbody>\n", s);
+		"docs/statistics.md says how.</caption>\n<thead><tr><th scope=\"col\">stack</th><th scope=\"col\">figure</th>"
+		"<th scope=\"col\">95 %% CI</th><th scope=\"col\">verdict</th><th scope=\"col\">method</th></tr></thead><tbody>\n", s);
 	for (r = 0; r < t->nrows; r++)
 		for (c = 0; c < t->ncols; c++)
 			if (sb_table_cell(t, r, c)->verdict.state != SB_VERDICT_NONE)

@@ -491,6 +491,10 @@ def expect_main(args):
     lines = [l.strip() for l in open(md) if l.startswith("|")]
     split = lambda l: [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", l)[1:-1]]
     headers, rows = split(lines[0]), [split(l) for l in lines[2:]]
+    # compare's verdict columns ("vs BASE, 95 % CI", with --baseline and
+    # repetitions) are the page's Verdicts section, not its main table
+    keep = [i for i, h in enumerate(headers) if not re.match(r"vs .*, 95 % CI$", h)]
+    headers, rows = [headers[i] for i in keep], [[r[i] for i in keep if i < len(r)] for r in rows]
     res = []
     for f in files:
         if os.path.isdir(f):

@@ -12,6 +12,11 @@
 # tunables, each member's queue and SMART "not available: ..." on
 # loop devices. Then stacks/raid5-stripe-cache.yml end to end (4 sizes).
 #   scripts/uml-run.sh -- tests/integration/uml/per_layer_models.sh
+# Not in the CI sweep (not executable, so tests/integration/run.sh passes it
+# over): ~8 min in the throwaway kernel, and its model bands did not hold on
+# a loaded 2-core machine (RAID5 stream read 0.18 of expected, RAID1 over
+# integrity write 0.35). Run it by hand, quiet, with the line above, until
+# the bands are measured quiet and the test is small enough for CI.
 set -u
 . "$(dirname "$0")/layers_lib.sh"
 res=$state/res

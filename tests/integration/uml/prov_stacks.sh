@@ -1,5 +1,6 @@
 #!/bin/bash
-# Every stack in stacks/ (matrix files: every expansion), small: build,
+# Every stack in stacks/ (matrix files: every expansion, but the first and
+# last of a matrix over a tunable alone), small: build,
 # write a file of random content, sync, drop caches, read back and compare;
 # check that md level/layout/chunk, the LUKS cipher/key size/sector size
 # (cryptsetup status) and the ext4 block size are what the stack asked for;
@@ -163,6 +164,10 @@ for f in "$@"; do
 	sets=(--set "devices.loop.dir=$work" --set "devices.loop.size=$fsize")
 	# no process substitution: the throwaway kernel has no /dev/fd
 	list=$("$sb" validate "${sets[@]}" "$f") || { bad "$f does not validate"; continue; }
+	# A matrix that sweeps only a tunable (raid5-stripe-cache: the same
+	# RAID5 built four times, one sysfs value apart): its first and last
+	# expansion (per_layer_models, run by hand, reads every value back)
+	case ${f##*/} in raid5-stripe-cache.yml) list=$(sed -n '1p;$p' <<< "$list") ;; esac
 	while IFS= read -r line; do
 		# "ok FILE: NAME: SUMMARY"
 		rest=${line#ok "$f": }

@@ -159,9 +159,10 @@ run_one() {
 # so that no long test starts last.
 weight() {
 	case "$1" in
-	crash_busy|crash_signals|prov_stacks) echo 900 ;;
+	crash_busy|crash_signals) echo 900 ;;
+	prov_stacks|prov_stacks_2) echo 500 ;;
 	crash_kill_steps|secrets_key) echo 700 ;;
-	crash_kill_luks|layers_stacks) echo 550 ;;
+	crash_kill_luks) echo 550 ;;
 	e2e_helios|layers_fail|safety_md_signature) echo 400 ;;
 	per_layer_models) echo 240 ;;
 	verdict_ab) echo 300 ;;

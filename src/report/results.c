@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "util/fs.h"
+#include "util/json.h"
 
 void sb_results_iso_time(time_t t, char *buf, size_t len)
 {
@@ -351,9 +352,9 @@ struct json_object *sb_results_built_layer(struct json_object *res, const char *
 /* o.key when it has type t (json_type_null: any), else NULL. */
 static struct json_object *get_typed(struct json_object *o, const char *key, json_type t)
 {
-	struct json_object *v;
+	struct json_object *v = sb_json_get(o, key);
 
-	if (!o || !json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, key, &v) || !v)
+	if (!v)
 		return NULL;
 	return t == json_type_null || json_object_is_type(v, t) ? v : NULL;
 }

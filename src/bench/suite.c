@@ -18,6 +18,7 @@
 #include "bench/output.h"
 #include "bench/suites/suites.h"
 #include "spec/options.h"
+#include "sys/sysfs.h"
 #include "util/log.h"
 #include "util/names.h"
 #include "util/units.h"
@@ -261,19 +262,13 @@ static void detect_md_sync(struct sb_suite_ctx *c)
 {
 	for (unsigned i = 0; i < c->io.n; i++) {
 		char path[256], buf[64] = "";
-		FILE *f;
 
 		snprintf(path, sizeof(path), "%s/md/sync_action", c->io.dev[i].sysdir);
-		f = fopen(path, "re");
-		if (!f)
+		if (sb_sysfs_read_str(path, buf, sizeof(buf), NULL))
 			continue;
-		if (fgets(buf, sizeof(buf), f)) {
-			buf[strcspn(buf, "\n")] = 0;
-			if (strcmp(buf, "idle"))
-				sb_suite_note(c, "md %s: %s running during the benchmark (sync_action=%s): "
-					      "figures are lowered by it", c->io.dev[i].name, buf, buf);
-		}
-		fclose(f);
+		if (buf[0] && strcmp(buf, "idle"))
+			sb_suite_note(c, "md %s: %s running during the benchmark (sync_action=%s): "
+				      "figures are lowered by it", c->io.dev[i].name, buf, buf);
 	}
 }
 

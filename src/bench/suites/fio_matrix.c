@@ -46,7 +46,30 @@ static int matrix_cell(struct sb_suite_ctx *c, unsigned q, unsigned j, uint64_t 
 	return rc;
 }
 
-int sb_suite_fio_matrix(struct sb_suite_ctx *c, struct sb_err *err)
+static int sb_suite_fio_matrix(struct sb_suite_ctx *c, struct sb_err *err)
 {
 	return sb_suite_grid(c, 2, 3, matrix_cell, err);
 }
+
+static uint64_t matrix_default_size(uint64_t ram, bool *twice_ram)
+{
+	*twice_ram = false;
+	return MATRIX_DEFAULT_SIZE;
+}
+
+/* 6 cells, each writes then reads the total (or runs bench.runtime). */
+static double matrix_estimate(double size, const struct sb_bench_spec *b, const struct sb_sizing_rates *r)
+{
+	double rt = (double)b->runtime_ns / 1e9, ramp = (double)b->ramp_ns / 1e9;
+
+	return rt > 0 ? 12 * (rt + ramp) : 12 * size / r->seq_bps;
+}
+
+const struct sb_suite_ops sb_suite_fio_matrix_ops = {
+	.name = "fio-matrix",
+	.run = sb_suite_fio_matrix,
+	.default_size = matrix_default_size,
+	.estimate = matrix_estimate,
+	.phases = 12,
+	.columns = "",
+};

@@ -11,11 +11,6 @@
 
 #define MiB (1ULL << 20)
 
-/* slow end / fast end */
-#define SEQ_SLOW_BPS 25e6
-#define SEQ_FAST_BPS 150e6
-#define IOPS_SLOW 300.0
-#define IOPS_FAST 5000.0
 /* one create, stat or delete of bonnie's file tests, fsync'd (-b) or not */
 #define FILEOP_SYNC_SLOW_S 0.004
 #define FILEOP_SYNC_FAST_S 0.0003
@@ -57,8 +52,10 @@ void sb_sizing_estimate(const char *suite, const struct sb_sizing *sz, const str
 			double *min_s, double *max_s)
 {
 	const struct sb_suite_ops *ops = sb_suite_find(suite);
-	const struct sb_sizing_rates fast = { SEQ_FAST_BPS, IOPS_FAST, b->fsync ? FILEOP_SYNC_FAST_S : FILEOP_FAST_S };
-	const struct sb_sizing_rates slow = { SEQ_SLOW_BPS, IOPS_SLOW, b->fsync ? FILEOP_SYNC_SLOW_S : FILEOP_SLOW_S };
+	const struct sb_sizing_rates fast = { SB_SIZING_SEQ_FAST_BPS, SB_SIZING_IOPS_FAST,
+					      b->fsync ? FILEOP_SYNC_FAST_S : FILEOP_FAST_S };
+	const struct sb_sizing_rates slow = { SB_SIZING_SEQ_SLOW_BPS, SB_SIZING_IOPS_SLOW,
+					      b->fsync ? FILEOP_SYNC_SLOW_S : FILEOP_SLOW_S };
 
 	*min_s = ops ? ops->estimate((double)sz->size, b, &fast) : 0;
 	*max_s = ops ? ops->estimate((double)sz->size, b, &slow) : 0;

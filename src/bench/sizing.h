@@ -49,6 +49,11 @@ struct sb_sizing_rates {
  * is not included, see SB_SIZING_STACK_*. 0 for an unknown suite. */
 void sb_sizing_estimate(const char *suite, const struct sb_sizing *sz, const struct sb_bench_spec *b,
 			double *min_s, double *max_s);
+/* Those ends: fast (*min_s) and slow (*max_s). */
+#define SB_SIZING_SEQ_FAST_BPS 150e6
+#define SB_SIZING_IOPS_FAST 5000.0
+#define SB_SIZING_SEQ_SLOW_BPS 25e6
+#define SB_SIZING_IOPS_SLOW 300.0
 
 /* Building and tearing down one stack, and booting the throwaway kernel. */
 #define SB_SIZING_STACK_MIN_S 1.0

@@ -26,7 +26,8 @@ struct sb_suite_ops {
 	/* Run on c->target with c->sz.size bytes: figures, jobs, notes into c. */
 	int (*run)(struct sb_suite_ctx *c, struct sb_err *err);
 	/* Bytes it writes when bench.size is 0, on a machine with ram bytes of
-	 * RAM; *twice_ram set when that is bonnie++'s twice-RAM rule. */
+	 * RAM; *twice_ram (false on entry) set when that is bonnie++'s
+	 * twice-RAM rule. */
 	uint64_t (*default_size)(uint64_t ram, bool *twice_ram);
 	/* Seconds one repetition takes writing size bytes at the rates r. */
 	double (*estimate)(double size, const struct sb_bench_spec *b, const struct sb_sizing_rates *r);

@@ -559,7 +559,6 @@ out:
 
 static uint64_t copy_default_size(uint64_t ram, bool *twice_ram)
 {
-	*twice_ram = false;
 	return COPY_DEFAULT_SIZE;
 }
 

@@ -163,7 +163,6 @@ out:
 
 static uint64_t dd_default_size(uint64_t ram, bool *twice_ram)
 {
-	*twice_ram = false;
 	return DD_DEFAULT_SIZE;
 }
 

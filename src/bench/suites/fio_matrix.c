@@ -53,7 +53,6 @@ static int sb_suite_fio_matrix(struct sb_suite_ctx *c, struct sb_err *err)
 
 static uint64_t matrix_default_size(uint64_t ram, bool *twice_ram)
 {
-	*twice_ram = false;
 	return MATRIX_DEFAULT_SIZE;
 }
 

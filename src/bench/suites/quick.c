@@ -59,7 +59,6 @@ out:
 
 static uint64_t quick_default_size(uint64_t ram, bool *twice_ram)
 {
-	*twice_ram = false;
 	return QUICK_DEFAULT_SIZE;
 }
 

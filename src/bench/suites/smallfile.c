@@ -51,7 +51,6 @@ static int sb_suite_smallfile(struct sb_suite_ctx *c, struct sb_err *err)
 
 static uint64_t small_default_size(uint64_t ram, bool *twice_ram)
 {
-	*twice_ram = false;
 	return SMALL_DEFAULT_SIZE;
 }
 

@@ -485,4 +485,5 @@ const struct sb_layer_ops sb_layer_md = {
 	.per_layer = true,
 	.pl_model = sb_md_pl_model,
 	.capture = sb_md_capture,
+	.fault_target = true,
 };

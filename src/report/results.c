@@ -359,21 +359,14 @@ static struct json_object *get_typed(struct json_object *o, const char *key, jso
 	return t == json_type_null || json_object_is_type(v, t) ? v : NULL;
 }
 
-static const char *get_str(struct json_object *o, const char *key)
-{
-	struct json_object *v = get_typed(o, key, json_type_string);
-
-	return v ? json_object_get_string(v) : "";
-}
-
 const char *sb_results_started(struct json_object *res)
 {
-	return get_str(res, "started");
+	return sb_json_str(res, "started", "");
 }
 
 const char *sb_results_finished(struct json_object *res)
 {
-	return get_str(res, "finished");
+	return sb_json_str(res, "finished", "");
 }
 
 struct json_object *sb_results_host(struct json_object *res)
@@ -434,7 +427,7 @@ struct json_object *sb_results_suite(struct json_object *res, size_t i)
 
 const char *sb_results_suite_name(struct json_object *suite)
 {
-	return get_str(suite, "suite");
+	return sb_json_str(suite, "suite", "");
 }
 
 struct json_object *sb_results_suite_figures(struct json_object *suite)

@@ -30,7 +30,8 @@ void sb_sizing_choose(const char *suite, uint64_t bench_size, uint64_t ram, uint
 	if (!ops)
 		return;
 	out->automatic = true;
-	out->wanted = out->size = ops->default_size(ram, &out->twice_ram);
+	out->twice_ram = ops->default_size == SB_SUITE_TWICE_RAM;
+	out->wanted = out->size = out->twice_ram ? 2 * ram : ops->default_size;
 	if (room && out->wanted > room) {
 		out->size = room;
 		out->capped = true;

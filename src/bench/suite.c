@@ -45,6 +45,11 @@ void sb_suite_phase(struct sb_suite_ctx *c, const char *what)
 
 #define NSUITES (sizeof(suites) / sizeof(suites[0]))
 
+double sb_suite_timed(const struct sb_bench_spec *b, unsigned phases, double untimed_s)
+{
+	return b->runtime_ns ? phases * (double)(b->runtime_ns + b->ramp_ns) / 1e9 : untimed_s;
+}
+
 const struct sb_suite_ops *sb_suite_at(size_t i)
 {
 	return i < NSUITES ? suites[i] : NULL;

@@ -25,10 +25,9 @@ struct sb_suite_ops {
 	const char *name;
 	/* Run on c->target with c->sz.size bytes: figures, jobs, notes into c. */
 	int (*run)(struct sb_suite_ctx *c, struct sb_err *err);
-	/* Bytes it writes when bench.size is 0, on a machine with ram bytes of
-	 * RAM; *twice_ram (false on entry) set when that is bonnie++'s
-	 * twice-RAM rule. */
-	uint64_t (*default_size)(uint64_t ram, bool *twice_ram);
+	/* Bytes it writes when bench.size is 0; SB_SUITE_TWICE_RAM: twice the
+	 * machine's RAM, as bonnie++ sizes its file. */
+	uint64_t default_size;
 	/* Seconds one repetition takes writing size bytes at the rates r. */
 	double (*estimate)(double size, const struct sb_bench_spec *b, const struct sb_sizing_rates *r);
 	/* Engine jobs it runs, for the progress line's "phase k of n". */
@@ -37,6 +36,12 @@ struct sb_suite_ops {
 	 * "": the SUITE.FIGURE of each figure the results hold. */
 	const char *columns;
 };
+
+#define SB_SUITE_TWICE_RAM UINT64_MAX
+
+/* Seconds of a suite of `phases` timed phases when bench.runtime is set
+ * (each runs it, after bench.ramp_time), else untimed_s. */
+double sb_suite_timed(const struct sb_bench_spec *b, unsigned phases, double untimed_s);
 
 /* The registry, in its order: the i-th suite, NULL past the last. */
 const struct sb_suite_ops *sb_suite_at(size_t i);

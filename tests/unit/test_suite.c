@@ -156,7 +156,6 @@ static void test_registry_hooks(void **state)
 {
 	struct sb_bench_spec b;
 	const struct sb_suite_ops *s;
-	bool twice;
 	size_t i;
 
 	(void)state;
@@ -170,13 +169,6 @@ static void test_registry_hooks(void **state)
 				 s->phases ? "" : " phases", s->columns ? "" : " columns");
 		assert_ptr_equal(sb_suite_find(s->name), s);
 		assert_string_equal(sb_suite_name(i), s->name);
-		twice = false;
-		if (!s->default_size(1ULL << 30, &twice))
-			fail_msg("suite %s: no default size", s->name);
-		/* twice RAM only where the size follows RAM */
-		if (twice != (s->default_size(2ULL << 30, &twice) == 2 * s->default_size(1ULL << 30, &twice)))
-			fail_msg("suite %s: twice RAM %s, but its size %s RAM", s->name, twice ? "set" : "not set",
-				 twice ? "does not follow" : "follows");
 		{
 			const struct sb_sizing_rates fast = { 150e6, 5000, 0.0003 }, slow = { 25e6, 300, 0.004 };
 			double lo = s->estimate(64 << 20, &b, &fast), hi = s->estimate(64 << 20, &b, &slow);

@@ -275,13 +275,6 @@ out:
 	return rc;
 }
 
-/* Twice RAM, as bonnie++ sizes its file. */
-static uint64_t bonnie_default_size(uint64_t ram, bool *twice_ram)
-{
-	*twice_ram = true;
-	return 2 * ram;
-}
-
 /* Block output, rewrite (read + write), block input: the file four times;
  * the seeks (10% also write); files*1024 files created, stat()ed and
  * deleted, in name order then in random order. */
@@ -295,7 +288,7 @@ static double bonnie_estimate(double size, const struct sb_bench_spec *b, const 
 const struct sb_suite_ops sb_suite_bonnie_ops = {
 	.name = "bonnie",
 	.run = sb_suite_bonnie,
-	.default_size = bonnie_default_size,
+	.default_size = SB_SUITE_TWICE_RAM,
 	.estimate = bonnie_estimate,
 	.phases = 6,
 	.columns = "write,rewrite,read",   /* the Helios4 write-up's */

@@ -557,11 +557,6 @@ out:
 	return rc;
 }
 
-static uint64_t copy_default_size(uint64_t ram, bool *twice_ram)
-{
-	return COPY_DEFAULT_SIZE;
-}
-
 /* Writing the sources, then each tool x (in + out) x (copy + check). */
 static double copy_estimate(double size, const struct sb_bench_spec *b, const struct sb_sizing_rates *r)
 {
@@ -571,7 +566,7 @@ static double copy_estimate(double size, const struct sb_bench_spec *b, const st
 const struct sb_suite_ops sb_suite_copy_ops = {
 	.name = "copy",
 	.run = sb_suite_copy,
-	.default_size = copy_default_size,
+	.default_size = COPY_DEFAULT_SIZE,
 	.estimate = copy_estimate,
 	.phases = 1 + 4 * NTOOLS,
 	.columns = "",

@@ -161,11 +161,6 @@ out:
 	return rc;
 }
 
-static uint64_t dd_default_size(uint64_t ram, bool *twice_ram)
-{
-	return DD_DEFAULT_SIZE;
-}
-
 /* The passes the run makes when every write of size bytes takes as long as
  * the rate says, each a write and a read of the size. */
 static double dd_estimate(double size, const struct sb_bench_spec *b, const struct sb_sizing_rates *r)
@@ -181,7 +176,7 @@ static double dd_estimate(double size, const struct sb_bench_spec *b, const stru
 const struct sb_suite_ops sb_suite_dd_ops = {
 	.name = "dd",
 	.run = sb_suite_dd,
-	.default_size = dd_default_size,
+	.default_size = DD_DEFAULT_SIZE,
 	.estimate = dd_estimate,
 	.phases = 2 * DD_MIN_PASSES,    /* up to 2 * DD_MAX_PASSES: the run says */
 	.columns = "",

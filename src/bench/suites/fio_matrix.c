@@ -51,23 +51,16 @@ static int sb_suite_fio_matrix(struct sb_suite_ctx *c, struct sb_err *err)
 	return sb_suite_grid(c, 2, 3, matrix_cell, err);
 }
 
-static uint64_t matrix_default_size(uint64_t ram, bool *twice_ram)
-{
-	return MATRIX_DEFAULT_SIZE;
-}
-
 /* 6 cells, each writes then reads the total (or runs bench.runtime). */
 static double matrix_estimate(double size, const struct sb_bench_spec *b, const struct sb_sizing_rates *r)
 {
-	double rt = (double)b->runtime_ns / 1e9, ramp = (double)b->ramp_ns / 1e9;
-
-	return rt > 0 ? 12 * (rt + ramp) : 12 * size / r->seq_bps;
+	return sb_suite_timed(b, 12, 12 * size / r->seq_bps);
 }
 
 const struct sb_suite_ops sb_suite_fio_matrix_ops = {
 	.name = "fio-matrix",
 	.run = sb_suite_fio_matrix,
-	.default_size = matrix_default_size,
+	.default_size = MATRIX_DEFAULT_SIZE,
 	.estimate = matrix_estimate,
 	.phases = 12,
 	.columns = "",

@@ -57,11 +57,6 @@ out:
 	return rc;
 }
 
-static uint64_t quick_default_size(uint64_t ram, bool *twice_ram)
-{
-	return QUICK_DEFAULT_SIZE;
-}
-
 /* Sequential write and read of the size, then the two timed random phases. */
 static double quick_estimate(double size, const struct sb_bench_spec *b, const struct sb_sizing_rates *r)
 {
@@ -73,7 +68,7 @@ static double quick_estimate(double size, const struct sb_bench_spec *b, const s
 const struct sb_suite_ops sb_suite_quick_ops = {
 	.name = "quick",
 	.run = sb_suite_quick,
-	.default_size = quick_default_size,
+	.default_size = QUICK_DEFAULT_SIZE,
 	.estimate = quick_estimate,
 	.phases = 4,
 	.columns = "",

@@ -49,23 +49,16 @@ static int sb_suite_smallfile(struct sb_suite_ctx *c, struct sb_err *err)
 	return sb_suite_grid(c, 2, 2, small_cell, err);
 }
 
-static uint64_t small_default_size(uint64_t ram, bool *twice_ram)
-{
-	return SMALL_DEFAULT_SIZE;
-}
-
 /* 4 phases of 4 KiB operations over the whole size (or bench.runtime each). */
 static double small_estimate(double size, const struct sb_bench_spec *b, const struct sb_sizing_rates *r)
 {
-	double rt = (double)b->runtime_ns / 1e9, ramp = (double)b->ramp_ns / 1e9;
-
-	return rt > 0 ? 4 * (rt + ramp) : 4 * size / 4096 / r->iops;
+	return sb_suite_timed(b, 4, 4 * size / 4096 / r->iops);
 }
 
 const struct sb_suite_ops sb_suite_smallfile_ops = {
 	.name = "smallfile",
 	.run = sb_suite_smallfile,
-	.default_size = small_default_size,
+	.default_size = SMALL_DEFAULT_SIZE,
 	.estimate = small_estimate,
 	.phases = 4,
 	.columns = "",

@@ -20,7 +20,6 @@ const struct sb_env_doc sb_env_docs[] = {
 	{ "STACKBENCH_SANDBOX_RECORDS", "where the throwaway kernels' run records are kept", 0 },
 	{ "STACKBENCH_TEST_RESULTS_COPY", "tests: a directory that gets a copy of every results file written", 1 },
 	{ "STACKBENCH_TEST_PAUSE_AT", "tests: pause at this named point (sb_test_pause), up to 60 s", 1 },
-	{ "STACKBENCH_TEST_PAUSE_AFTER", "tests: pause after building this layer, up to 60 s", 1 },
 	{ "STACKBENCH_TEST_PAUSE_MARK", "tests: a file created when paused there", 1 },
 	{ "SB_UBD_MEMBERS", "set by the sandbox: the throwaway kernel's block devices standing for the members", 1 },
 	{ "SB_COST_SHOWN", "set once the run's cost was printed, so the sandboxed run does not print it again", 1 },

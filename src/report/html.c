@@ -234,9 +234,9 @@ static void sources(const struct sb_html *h)
 		fputs(" \xe2\x80\x93 ", out);
 		sb_html_esc(out, *sb_results_finished(r) ? sb_results_finished(r) : "?");
 		fputs(", host ", out);
-		sb_html_esc(out, sb_html_str(host, "hostname", "?"));
+		sb_html_esc(out, sb_json_str(host, "hostname", "?"));
 		fputs(", stackbench ", out);
-		sb_html_esc(out, sb_html_str(r, "stackbench_version", "?"));
+		sb_html_esc(out, sb_json_str(r, "stackbench_version", "?"));
 		fputs("</li>\n", out);
 	}
 	fputs("</ol></section>\n", out);

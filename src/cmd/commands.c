@@ -68,7 +68,8 @@ const struct sb_cmd sb_cmds[] = {
 	  "  --repeat auto: interleaved rounds until every figure of the table has a 95 % CI within\n"
 	  "  --precision (default 5 %) or a verdict against --baseline, at least --min-repeat (3) and at\n"
 	  "  most --max-repeat (10) rounds, none started that would pass --max-time; the results' run_order\n"
-	  "  says why it stopped (docs/statistics.md).\n" },
+	  "  says why it stopped (docs/statistics.md). A stack's bench.repeat: auto (with bench.precision,\n"
+	  "  min_repeat, max_repeat, max_time) does the same; the flags win.\n" },
 	{ "compare", sb_cmd_compare, "print a comparison table from results files",
 	  "usage: stackbench compare [--columns LIST] [--baseline NAME]\n"
 	  "                          [--format " SB_USAGE_FORMATS "]\n"

@@ -333,11 +333,14 @@ static void test_auto_rule(void **state)
 	assert_string_equal(sb_run_auto_check(&a, &o, res, 2, 4, 10, 5, why, sizeof(why)), "verdicts");
 	o.baseline = NULL;   /* no baseline: only the precision counts */
 	assert_null(sb_run_auto_check(&a, &o, res, 2, 4, 10, 5, why, sizeof(why)));
-	sb_run_auto_record(&a, res[0], 4, "verdicts", "why");
+	sb_run_auto_record(&a, res[0], 4, "verdicts", "why", 61.5);
 	assert_string_equal(json_object_get_string(json_object_object_get(
 		json_object_object_get(res[0], "run_order"), "stopped")), "verdicts");
 	assert_int_equal(json_object_get_int(json_object_object_get(
 		json_object_object_get(res[0], "run_order"), "rounds")), 4);
+	/* the time to the decision */
+	assert_float_equal(json_object_get_double(json_object_object_get(
+		json_object_object_get(res[0], "run_order"), "seconds_to_stop")), 61.5, 1e-9);
 	json_object_put(res[0]);
 	json_object_put(res[1]);
 }

@@ -18,6 +18,7 @@
 
 #include "stats/stats.h"
 #include "report/table.h"
+#include "report/html.h"
 #include "run/auto.h"
 
 static const double A[] = { 100, 104, 98, 101, 103 };
@@ -164,6 +165,7 @@ static struct json_object *res_of(const char *name, bool interleaved, const char
 	unsigned i;
 
 	json_object_object_add(st, "name", json_object_new_string(name));
+	json_object_object_add(st, "requested", json_object_new_object());   /* required: the reader's shape */
 	json_object_object_add(r, "stack", st);
 	json_object_object_add(host, "hostname", json_object_new_string("h"));
 	json_object_object_add(r, "host", host);
@@ -341,6 +343,18 @@ static void test_auto_rule(void **state)
 	/* the time to the decision */
 	assert_float_equal(json_object_get_double(json_object_object_get(
 		json_object_object_get(res[0], "run_order"), "seconds_to_stop")), 61.5, 1e-9);
+	{	/* and the report says it */
+		struct sb_table_opts ho = { .format = SB_FMT_TEXT, .baseline = "a", .columns = "stack,dd.write" };
+		struct sb_err err = { 0 };
+		char *html = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&html, &len);
+
+		assert_int_equal(sb_html_render(res, NULL, 2, &ho, f, &err), 0);
+		fclose(f);
+		assert_non_null(strstr(html, "a: --repeat auto stopped after 4 rounds in 62 s (verdicts): why"));
+		free(html);
+	}
 	json_object_put(res[0]);
 	json_object_put(res[1]);
 }

@@ -19,6 +19,7 @@
 #include "stats/stats.h"
 #include "report/table.h"
 #include "report/html.h"
+#include "report/render.h"
 #include "run/auto.h"
 
 static const double A[] = { 100, 104, 98, 101, 103 };
@@ -302,6 +303,19 @@ static void test_suites_disagree(void **state)
 			    "bonnie says slower (write MB/s)");
 	sb_verdict_disagree(&t, 0, buf, sizeof(buf));
 	assert_string_equal(buf, "");
+	{	/* CSV carries it as a field of its own */
+		char *csv = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&csv, &len);
+
+		sb_render_csv(&t, f);
+		fclose(f);
+		assert_non_null(strstr(csv, ",suites_disagree\r\n"));
+		assert_non_null(strstr(csv, ",\"suites disagree on b against a: dd says faster (dd.write MB/s), "
+				       "bonnie says slower (write MB/s)\"\r\n"));
+		assert_non_null(strstr(csv, "\r\na,"));
+		free(csv);
+	}
 	drop(&t, res, 4);
 }
 

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "bench/steady.h"
+#include "bench/steady_pts.h"
 
 static struct sb_ss make(const char *crit, uint64_t dur_s, uint64_t interval_ms)
 {
@@ -175,6 +176,35 @@ static void test_slope(void **state)
 	sb_ss_free(&ss);
 }
 
+/* SNIA PTS: 100, 90, 95, 100, 98: mean 96.6, range 10 (10.35 % <= 20),
+ * slope (Σxy 972 - 10·483/5) / (30 - 100/5) = 0.6, excursion 0.6·4 =
+ * 2.4 (2.48 % <= 10): steady at round 5. A ramp of +10 per round never is. */
+static void test_pts(void **state)
+{
+	const double y[] = { 100, 90, 95, 100, 98 };
+	struct sb_pts p = { 0 }, ramp = { 0 };
+	struct json_object *j;
+	unsigned i;
+
+	for (i = 0; i < 4; i++)
+		assert_false(sb_pts_add(&p, y[i]));
+	assert_true(sb_pts_add(&p, y[4]));
+	assert_float_equal(p.range_pct, 1000 / 96.6, 1e-9);
+	assert_float_equal(p.excursion_pct, 240 / 96.6, 1e-9);
+	assert_true(sb_pts_done(&p));
+	for (i = 0; !sb_pts_done(&ramp); i++)
+		assert_false(sb_pts_add(&ramp, 100 + 10.0 * i));
+	assert_int_equal(ramp.n, 25);
+	/* the last window 300..340: mean 320, range 40 (12.5 %), excursion 40 (12.5 % > 10) */
+	assert_float_equal(ramp.excursion_pct, 12.5, 1e-9);
+	j = sb_pts_json(&ramp);
+	assert_false(json_object_get_boolean(json_object_object_get(j, "attained")));
+	assert_non_null(strstr(jstr(j, "why"), "not attained in 25 rounds"));
+	assert_string_equal(json_object_to_json_string(json_object_object_get(j, "window")),
+			    "[ 300.0, 310.0, 320.0, 330.0, 340.0 ]");
+	json_object_put(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -182,6 +212,7 @@ int main(void)
 		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_deviation),
 		cmocka_unit_test(test_slope),
+		cmocka_unit_test(test_pts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

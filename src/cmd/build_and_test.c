@@ -54,30 +54,6 @@ static int max_time(const char *val, double *out, struct sb_err *err)
 	return r;
 }
 
-/* --repeat auto's options only with it; its defaults; it interleaves. */
-static int auto_check(struct sb_run_ctx *ro, struct sb_err *err)
-{
-	struct sb_run_auto *a = &ro->autorep;
-
-	if (!a->on) {
-		if (a->precision_pct > 0 || a->min_repeat || a->max_repeat || a->max_time_s > 0)
-			return sb_err_set(err, -EINVAL, "--precision, --min-repeat, --max-repeat and --max-time "
-					  "go with --repeat auto");
-		return 0;
-	}
-	if (!a->precision_pct)
-		a->precision_pct = SB_AUTO_PRECISION_PCT;
-	if (!a->min_repeat)
-		a->min_repeat = SB_AUTO_MIN_REPEAT;
-	if (!a->max_repeat)
-		a->max_repeat = a->min_repeat > SB_AUTO_MAX_REPEAT ? a->min_repeat : SB_AUTO_MAX_REPEAT;
-	if (a->min_repeat > a->max_repeat)
-		return sb_err_set(err, -EINVAL, "--min-repeat %u is more than --max-repeat %u", a->min_repeat,
-				  a->max_repeat);
-	ro->interleave = true;   /* the rounds are paired */
-	return 0;
-}
-
 /* The options, with the words `stackbench help build-and-test` shows for each. */
 static const struct sb_optdef opts[] = {
 	{ "set", 0, true, 's', "KEY=VALUE", "override a stack key (repeatable)" },
@@ -151,8 +127,7 @@ int sb_cmd_build_and_test(int argc, char **argv, struct sb_err *err)
 	}
 	if (rc == 0 && c < 0)
 		rc = c;
-	if (rc == 0)
-		rc = auto_check(&ro, err);
+	/* --repeat auto's settings are checked with the stacks' (run/auto.h) */
 	if (rc == 0 && !a.npos)
 		rc = sb_args_usage_error("build-and-test", err, "name at least one stack file");
 	if (rc == 0) {
@@ -193,5 +168,6 @@ const struct sb_cmd sb_cmd_build_and_test_row = {
 	  "  --repeat auto: interleaved rounds until every figure of the table has a 95 % CI within\n"
 	  "  --precision (default 5 %) or a verdict against --baseline, at least --min-repeat (3) and at\n"
 	  "  most --max-repeat (10) rounds, none started that would pass --max-time; the results' run_order\n"
-	  "  says why it stopped (docs/statistics.md).\n",
+	  "  says why it stopped (docs/statistics.md). A stack's bench.repeat: auto (with bench.precision,\n"
+	  "  min_repeat, max_repeat, max_time) does the same; the flags win.\n",
 };

@@ -67,7 +67,8 @@ static void row(const struct sb_html *h, unsigned r, unsigned c, double s)
 /* Why --repeat auto stopped, per stack whose results say. */
 static void stops(const struct sb_html *h)
 {
-	struct json_object *o, *why, *st, *rounds;
+	struct json_object *o, *why, *st, *rounds, *secs;
+	char took[64];
 	unsigned r;
 
 	for (r = 0; r < h->t->nrows; r++) {
@@ -75,9 +76,14 @@ static void stops(const struct sb_html *h)
 		    !json_object_object_get_ex(o, "stopped", &st) || !json_object_object_get_ex(o, "stopped_why", &why))
 			continue;
 		json_object_object_get_ex(o, "rounds", &rounds);
+		took[0] = '\0';
+		/* the time to the decision (results of an older stackbench lack it) */
+		if (json_object_object_get_ex(o, "seconds_to_stop", &secs) &&
+		    (json_object_is_type(secs, json_type_double) || json_object_is_type(secs, json_type_int)))
+			snprintf(took, sizeof(took), " in %.0f s", json_object_get_double(secs));
 		fputs("<li>", h->out);
-		sb_html_escf(h->out, "%s: --repeat auto stopped after %d rounds (%s): %s", h->t->row_stack[r],
-			     json_object_get_int(rounds), json_object_get_string(st), json_object_get_string(why));
+		sb_html_escf(h->out, "%s: --repeat auto stopped after %d rounds%s (%s): %s", h->t->row_stack[r],
+			     json_object_get_int(rounds), took, json_object_get_string(st), json_object_get_string(why));
 		fputs("</li>\n", h->out);
 	}
 }

@@ -54,10 +54,17 @@ void sb_pl_why(struct sb_pl_model *m, unsigned k, const char *fmt, ...) __attrib
 
 /* compare --per-layer: the table (format: enum sb_table_format) and the
  * waterfall chart (.svg or .png). */
+#include <stdbool.h>
 #include <stdio.h>
 #include "util/err.h"
 int sb_per_layer_render(struct json_object *const *res, unsigned n, int format, FILE *out,
 			struct sb_err *err);
+/* Rows repeated (several results files of one stack): each layer against
+ * the layer below in the same run, paired over the runs, key k of row j
+ * (per_layer_verdict.c); the lines under compare --per-layer's table. */
+struct sb_verdict;
+void sb_pl_verdict(struct json_object *const *runs, unsigned n, size_t j, unsigned k, struct sb_verdict *v);
+void sb_pl_render_verdicts(struct json_object *const *res, unsigned n, bool md, FILE *out);
 int sb_per_layer_chart(struct json_object *const *res, unsigned n, const char *path,
 		       struct sb_err *err);
 

@@ -216,8 +216,10 @@ int sb_per_layer_render(struct json_object *const *res, unsigned n, int format, 
 	if (format == SB_FMT_MARKDOWN)
 		md_rule(w, out);
 	each_row(res, n, print_row, &p);
-	if (format != SB_FMT_CSV)
+	if (format != SB_FMT_CSV) {
 		render_limits(res, n, format, out);
+		sb_pl_render_verdicts(res, n, format == SB_FMT_MARKDOWN, out);
+	}
 	return 0;
 }
 

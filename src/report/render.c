@@ -276,10 +276,25 @@ static void csv_cell(const struct sb_table *t, unsigned c, const struct sb_cell 
 		sb_verdict_csv(&x->verdict, out);
 }
 
+/* Whether any row has suites deciding opposite ways (a suites_disagree field). */
+static bool any_disagree(const struct sb_table *t)
+{
+	char buf[1024];
+	unsigned r;
+
+	for (r = 0; t->any_verdict && r < t->nrows; r++) {
+		sb_verdict_disagree(t, r, buf, sizeof(buf));
+		if (buf[0])
+			return true;
+	}
+	return false;
+}
+
 void sb_render_csv(const struct sb_table *t, FILE *out)
 {
 	char buf[300], ph[160], nb[4096];
 	struct sb_notes *notes = calloc(1, sizeof(*notes));
+	bool disagree = any_disagree(t);
 	unsigned r, c;
 
 	if (notes)
@@ -316,6 +331,8 @@ void sb_render_csv(const struct sb_table *t, FILE *out)
 		sb_csv_field(out, "n", 0);
 		sb_csv_field(out, "notes", 0);
 	}
+	if (disagree)
+		sb_csv_field(out, "suites_disagree", 0);
 	fputs("\r\n", out);
 	for (r = 0; r < t->nrows; r++) {
 		sb_csv_field(out, t->row_stack[r], 1);
@@ -326,6 +343,10 @@ void sb_render_csv(const struct sb_table *t, FILE *out)
 			snprintf(buf, sizeof(buf), "%u", r < SB_NOTES_ROWS ? notes->reps[r] : 0);
 			sb_csv_field(out, buf, 0);
 			sb_notes_row_text(notes, r, nb, sizeof(nb));
+			sb_csv_field(out, nb, 0);
+		}
+		if (disagree) {
+			sb_verdict_disagree(t, r, nb, sizeof(nb));
 			sb_csv_field(out, nb, 0);
 		}
 		fputs("\r\n", out);

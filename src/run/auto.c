@@ -98,8 +98,75 @@ const char *sb_run_auto_check(const struct sb_run_auto *a, const struct sb_table
 	return NULL;
 }
 
+/* One setting: the flag's if given (nonzero), else the stacks' (which must
+ * agree); what = its key, flag = its option. */
+static int setting(double given, const struct sb_stack_spec *const *specs, unsigned n,
+		   double (*of)(const struct sb_stack_spec *), const char *what, const char *flag,
+		   double *out, struct sb_err *err)
+{
+	unsigned i;
+
+	if (given > 0 || !n) {
+		*out = given;
+		return 0;
+	}
+	*out = of(specs[0]);
+	for (i = 1; i < n; i++)
+		if (of(specs[i]) != *out)
+			return sb_err_set(err, -EINVAL, "stacks %s and %s ask for a different bench.%s (%g and %g); "
+					  "a run's rounds are one for all its stacks: give %s", specs[0]->name,
+					  specs[i]->name, what, *out, of(specs[i]), flag);
+	return 0;
+}
+
+static double precision_of(const struct sb_stack_spec *s) { return s->bench.precision_pct; }
+static double min_of(const struct sb_stack_spec *s) { return s->bench.min_repeat; }
+static double max_of(const struct sb_stack_spec *s) { return s->bench.max_repeat; }
+static double time_of(const struct sb_stack_spec *s) { return s->bench.max_time_ns / 1e9; }
+
+int sb_run_auto_resolve(const struct sb_run_auto *cli, unsigned cli_repeat,
+			const struct sb_stack_spec *const *specs, unsigned n, struct sb_run_auto *out,
+			struct sb_err *err)
+{
+	bool any = false, flags = cli->precision_pct > 0 || cli->min_repeat || cli->max_repeat ||
+				   cli->max_time_s > 0;
+	double lo, hi;
+	unsigned i;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < n; i++)
+		any |= specs[i]->bench.repeat == 0;
+	if (cli_repeat || !(cli->on || any)) {
+		if (flags)
+			return sb_err_set(err, -EINVAL, "--precision, --min-repeat, --max-repeat and --max-time go "
+					  "with --repeat auto (or bench.repeat: auto)%s", cli_repeat ? ", not --repeat N" : "");
+		return 0;
+	}
+	out->on = true;
+	if ((rc = setting(cli->precision_pct, specs, n, precision_of, "precision", "--precision",
+			  &out->precision_pct, err)) < 0 ||
+	    (rc = setting(cli->min_repeat, specs, n, min_of, "min_repeat", "--min-repeat", &lo, err)) < 0 ||
+	    (rc = setting(cli->max_repeat, specs, n, max_of, "max_repeat", "--max-repeat", &hi, err)) < 0 ||
+	    (rc = setting(cli->max_time_s, specs, n, time_of, "max_time", "--max-time", &out->max_time_s, err)) < 0)
+		return rc;
+	/* no stacks (not reached by a run): the built-in defaults */
+	if (!out->precision_pct)
+		out->precision_pct = SB_AUTO_PRECISION_PCT;
+	out->min_repeat = lo ? (unsigned)lo : SB_AUTO_MIN_REPEAT;
+	out->max_repeat = hi ? (unsigned)hi : SB_AUTO_MAX_REPEAT;
+	/* --min-repeat alone past the stacks' most: the most follows it */
+	if (cli->min_repeat && !cli->max_repeat && out->min_repeat > out->max_repeat)
+		out->max_repeat = out->min_repeat;
+	if (out->min_repeat > out->max_repeat)
+		return sb_err_set(err, -EINVAL, "--repeat auto: at least %u rounds (%s) is more than at most %u (%s)",
+				  out->min_repeat, cli->min_repeat ? "--min-repeat" : "bench.min_repeat",
+				  out->max_repeat, cli->max_repeat ? "--max-repeat" : "bench.max_repeat");
+	return 0;
+}
+
 void sb_run_auto_record(const struct sb_run_auto *a, struct json_object *res, unsigned rounds,
-			const char *stopped, const char *why)
+			const char *stopped, const char *why, double seconds)
 {
 	struct json_object *o;
 
@@ -114,4 +181,6 @@ void sb_run_auto_record(const struct sb_run_auto *a, struct json_object *res, un
 		json_object_object_add(o, "max_time_s", json_object_new_double(a->max_time_s));
 	json_object_object_add(o, "stopped", json_object_new_string(stopped));
 	json_object_object_add(o, "stopped_why", json_object_new_string(why));
+	/* the time to the decision: the first round's start to the stop */
+	json_object_object_add(o, "seconds_to_stop", json_object_new_double(seconds));
 }

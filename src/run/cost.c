@@ -72,12 +72,18 @@ void sb_cost_compute(const struct sb_stack_spec *s, unsigned repeat, int sandbox
 
 		sb_sizing_choose(s->bench.suites[i], s->bench.size, c->ram, room, &c->sz[i]);
 		sb_sizing_estimate(s->bench.suites[i], &c->sz[i], &s->bench, &lo, &hi);
-		c->min_s += lo * c->repeat;
-		c->max_s += hi * c->repeat;
+		c->suites_lo += lo;
+		c->suites_hi += hi;
 		if (c->sz[i].size > biggest)
 			biggest = c->sz[i].size;
 	}
 	add_measure_extras(s, c);
+	c->once_lo = c->min_s;
+	c->once_hi = c->max_s;
+	c->min_s += c->suites_lo * c->repeat;
+	c->max_s += c->suites_hi * c->repeat;
+	if (!repeat && !s->bench.repeat)
+		sb_cost_rounds(c, s->bench.min_repeat, s->bench.max_repeat, s->bench.max_time_ns / 1e9);
 	if (s->devices.kind == SB_DEVICES_LOOP) {
 		c->backing = (uint64_t)s->devices.loop.count * s->devices.loop.size;
 		/* the throwaway kernel's members are preallocated host files */
@@ -92,6 +98,27 @@ void sb_cost_compute(const struct sb_stack_spec *s, unsigned repeat, int sandbox
 		if (c->written > c->backing)
 			c->written = c->backing;
 	}
+}
+
+void sb_cost_rounds(struct sb_cost *c, unsigned min, unsigned max, double max_time_s)
+{
+	double lo, hi;
+
+	c->rounds = true;
+	c->min_rounds = min;
+	c->max_rounds = max;
+	c->max_time_s = max_time_s;
+	c->repeat = max;
+	/* the rounds after the first build each build and tear down again */
+	lo = c->suites_lo * min + (min - 1) * SB_SIZING_STACK_MIN_S;
+	hi = c->suites_hi * max + (max - 1) * SB_SIZING_STACK_MAX_S;
+	/* --max-time counts from the first round: none started past it */
+	if (max_time_s > 0 && hi > max_time_s)
+		hi = max_time_s;
+	if (max_time_s > 0 && lo > max_time_s)
+		lo = max_time_s;
+	c->min_s = c->once_lo + lo;
+	c->max_s = c->once_hi + hi;
 }
 
 void sb_cost_add_rebuilds(struct sb_cost *c, unsigned n)
@@ -174,6 +201,16 @@ void sb_cost_print(FILE *f, const struct sb_stack_spec *s, const struct sb_cost 
 	}
 	sb_sizing_format_duration(c->min_s, a, sizeof(a));
 	sb_sizing_format_duration(c->max_s, b, sizeof(b));
-	fprintf(f, "  time: about %s to %s (%u repetition%s, build and teardown%s)\n", a, b, c->repeat,
-		c->repeat == 1 ? "" : "s", c->sandbox ? ", the throwaway kernel's boot" : "");
+	if (!c->rounds) {
+		fprintf(f, "  time: about %s to %s (%u repetition%s, build and teardown%s)\n", a, b, c->repeat,
+			c->repeat == 1 ? "" : "s", c->sandbox ? ", the throwaway kernel's boot" : "");
+		return;
+	}
+	fprintf(f, "  time: about %s to %s (repeat auto: %u to %u rounds, each a build, the suites and a "
+		"teardown%s)\n", a, b, c->min_rounds, c->max_rounds,
+		c->sandbox ? "; the throwaway kernel's boot" : "");
+	sb_sizing_format_duration(c->max_time_s, d, sizeof(d));
+	fprintf(f, "  time to a verdict: about %s at the earliest (%u rounds), about %s at the most (%u rounds%s%s)\n",
+		a, c->min_rounds, b, c->max_rounds, c->max_time_s > 0 ? " or max_time " : "",
+		c->max_time_s > 0 ? d : "");
 }

@@ -35,19 +35,20 @@ int sb_run_add_set(struct sb_run_ctx *ctx, const char *kv, struct sb_err *err)
  * (SB_COST_SHOWN is passed in like every SB_* variable). */
 static void announce_cost(const struct sb_run_ctx *ctx, const struct sb_spec_list *lists)
 {
+	const struct sb_run_auto *a = &ctx->autorep;
 	struct sb_cost c;
 	double lo = 0, hi = 0;
 	unsigned i, j, n = 0;
-	char sum[512], a[32], b[32];
+	char sum[512], x[32], y[32];
 
 	if (!ctx->bench || getenv("SB_COST_SHOWN"))
 		return;
 	for (i = 0; i < ctx->nfiles; i++) {
 		for (j = 0; j < lists[i].n; j++) {
-			/* --repeat auto: what its most rounds cost */
-			sb_cost_compute(&lists[i].items[j], ctx->autorep.on ? ctx->autorep.max_repeat : ctx->repeat,
-					ctx->sandbox, ctx->in_sandbox, &c);
-			if (ctx->interleave)   /* a build and teardown per round */
+			sb_cost_compute(&lists[i].items[j], ctx->repeat, ctx->sandbox, ctx->in_sandbox, &c);
+			if (a->on)   /* from its fewest rounds to its most */
+				sb_cost_rounds(&c, a->min_repeat, a->max_repeat, a->max_time_s);
+			else if (ctx->interleave)   /* a build and teardown per round */
 				sb_cost_add_rebuilds(&c, c.repeat - 1);
 			sb_cost_summary(&lists[i].items[j], &c, sum, sizeof(sum));
 			sb_info("%s: expect %s (`stackbench plan` details it)", lists[i].items[j].name, sum);
@@ -56,15 +57,15 @@ static void announce_cost(const struct sb_run_ctx *ctx, const struct sb_spec_lis
 			n++;
 		}
 	}
-	if (ctx->autorep.on)
-		sb_info("--repeat auto: %u to %u rounds; the estimates are for %u (stops earlier when every figure "
-			"is within \xc2\xb1%.1f %% or decided%s)", ctx->autorep.min_repeat, ctx->autorep.max_repeat,
-			ctx->autorep.max_repeat, ctx->autorep.precision_pct,
-			ctx->autorep.max_time_s > 0 ? ", or --max-time would pass" : "");
+	if (a->on)
+		sb_info("--repeat auto: %u to %u rounds, each stack rebuilt per round: the estimates run from the "
+			"fewest rounds to the most (stops when every figure is within \xc2\xb1%.1f %% or decided%s)",
+			a->min_repeat, a->max_repeat, a->precision_pct,
+			a->max_time_s > 0 ? ", or another round would pass the most time" : "");
 	if (n > 1) {
-		sb_sizing_format_duration(lo, a, sizeof(a));
-		sb_sizing_format_duration(hi, b, sizeof(b));
-		sb_info("%u stacks: expect about %s to %s in all", n, a, b);
+		sb_sizing_format_duration(lo, x, sizeof(x));
+		sb_sizing_format_duration(hi, y, sizeof(y));
+		sb_info("%u stacks: expect about %s to %s in all", n, x, y);
 	}
 	setenv("SB_COST_SHOWN", "1", 1);
 }
@@ -217,14 +218,15 @@ static const char *auto_stop(const struct sb_run_ctx *ctx, struct json_object **
 
 static void auto_end(const struct sb_run_ctx *ctx, const struct sb_stack_spec **all, unsigned total,
 		     const struct sb_run_machine *m, struct json_object **held, unsigned rounds,
-		     const char *stop, const char *why, struct run_out *o, int *rc, struct sb_err *err)
+		     const char *stop, const char *why, double seconds, struct run_out *o, int *rc,
+		     struct sb_err *err)
 {
 	unsigned k;
 
 	for (k = 0; k < total; k++) {
 		if (!held[k])
 			continue;
-		sb_run_auto_record(&ctx->autorep, held[k], rounds, stop, why);
+		sb_run_auto_record(&ctx->autorep, held[k], rounds, stop, why, seconds);
 		sb_run_machine_mark(held[k], m);
 		sb_run_results_end(ctx, all[k]->name, 0, &held[k], &o->results[o->nres], &o->paths[o->nres], err);
 		if (held[k]) {   /* not written: the error is the run's */
@@ -279,7 +281,7 @@ static int run_all(const struct sb_run_ctx *ctx, const struct sb_stack_spec **al
 		}
 		if (ctx->autorep.on && !*ctx->stop &&
 		    (stop = auto_stop(ctx, held, total, r, t0, sb_clock_s() - round_t0, why, sizeof(why)))) {
-			auto_end(ctx, all, total, m, held, r, stop, why, o, &rc, err);
+			auto_end(ctx, all, total, m, held, r, stop, why, sb_clock_s() - t0, o, &rc, err);
 			break;
 		}
 	}
@@ -418,16 +420,42 @@ static int check_interleave(const struct sb_run_ctx *ctx, const struct sb_spec_l
 			/* a delay is part of each build; a failure or flakey
 			 * intervals happen to one build's suites */
 			if (sb_export_spec_of(sp)->enabled || sp->faults.fail.enabled || sp->faults.flakey.enabled)
-				return sb_err_set(err, -EINVAL, "--interleave: stack %s has %s, which is measured "
-						  "on one build; run it without --interleave", sp->name,
-						  sb_export_spec_of(sp)->enabled ? "export" : "faults");
+				return sb_err_set(err, -EINVAL, "%s: stack %s has %s, which is measured "
+						  "on one build; run it without %s", ctx->autorep.on ?
+						  "--repeat auto (rounds, each a new build)" : "--interleave", sp->name,
+						  sb_export_spec_of(sp)->enabled ? "export" : "faults",
+						  ctx->autorep.on ? "repeat auto" : "--interleave");
 		}
 	}
 	return 0;
 }
 
-int sb_run(const struct sb_run_ctx *ctx, struct sb_err *err)
+/* The run's --repeat auto: the flags' with the stacks' bench.repeat: auto
+ * (run/auto.h); on, it interleaves. */
+static int resolve_auto(struct sb_run_ctx *eff, const struct sb_spec_list *lists, unsigned total,
+			struct sb_err *err)
 {
+	const struct sb_stack_spec **all = calloc(total ? total : 1, sizeof(*all));
+	struct sb_run_auto cli = eff->autorep;
+	unsigned i, j, k = 0;
+	int rc;
+
+	if (!all)
+		return sb_err_set(err, -ENOMEM, "out of memory");
+	for (i = 0; i < eff->nfiles; i++)
+		for (j = 0; j < lists[i].n; j++)
+			all[k++] = &lists[i].items[j];
+	rc = sb_run_auto_resolve(&cli, eff->repeat, all, k, &eff->autorep, err);
+	free(all);
+	if (rc == 0 && eff->autorep.on)
+		eff->interleave = true;   /* the rounds are paired */
+	return rc;
+}
+
+int sb_run(const struct sb_run_ctx *cmd_ctx, struct sb_err *err)
+{
+	struct sb_run_ctx eff = *cmd_ctx;
+	const struct sb_run_ctx *ctx = &eff;
 	struct sb_spec_list *lists;
 	bool has_disks = false, use_sandbox = false;
 	struct sb_kernel_needs needs = { 0 };
@@ -446,6 +474,8 @@ int sb_run(const struct sb_run_ctx *ctx, struct sb_err *err)
 				ctx->only_stack);
 		goto out;
 	}
+	if (ctx->bench && (rc = resolve_auto(&eff, lists, total, err)) < 0)
+		goto out;
 	if ((rc = check_interleave(ctx, lists, err)) < 0)
 		goto out;
 	rc = sb_sandbox_decide(ctx->sandbox, ctx->in_sandbox, &needs, has_disks, &use_sandbox, err);

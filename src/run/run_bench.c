@@ -148,7 +148,10 @@ unsigned sb_run_repeat(const struct sb_run_ctx *c, const struct sb_stack_spec *s
 {
 	if (c->autorep.on)
 		return c->autorep.max_repeat;
-	return c->repeat ? c->repeat : (spec->bench.repeat ? spec->bench.repeat : 1);
+	if (c->repeat)
+		return c->repeat;
+	/* bench.repeat: auto outside build-and-test's rounds: its fewest */
+	return spec->bench.repeat ? spec->bench.repeat : spec->bench.min_repeat;
 }
 
 struct sb_run_reps sb_run_reps_all(const struct sb_run_ctx *c, const struct sb_stack_spec *spec)
@@ -278,6 +281,9 @@ int sb_run_bench_built(const struct sb_run_ctx *c, const char *stack_name, struc
 		rc = sb_err_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
+	if (!spec->bench.repeat && !c->repeat)
+		sb_info("%s: bench.repeat: auto is build-and-test's (a new build each round); here, on the "
+			"stack built, its bench.min_repeat %u repetitions", spec->name, spec->bench.min_repeat);
 	rc = sb_stack_init(s, spec, err);
 	if (rc == 0)
 		rc = sb_stack_attach(s, err);

@@ -138,6 +138,18 @@ static int check_capacity(const struct sb_spec_ctx *c, struct sb_stack_spec *s)
 	return 0;
 }
 
+/* repeat auto's bounds: its rounds from min_repeat to max_repeat. */
+static int check_repeat(const struct sb_spec_ctx *c, struct sb_stack_spec *s)
+{
+	const struct sb_bench_spec *b = &s->bench;
+
+	if (b->min_repeat > b->max_repeat)
+		return sb_spec_fail(c, AT(GIVEN("bench.min_repeat") ? "bench.min_repeat" : "bench.max_repeat"), false,
+				    "bench.min_repeat: %u is more than bench.max_repeat %u", b->min_repeat,
+				    b->max_repeat);
+	return 0;
+}
+
 int sb_spec_check(const struct sb_spec_ctx *c, struct sb_stack_spec *s)
 {
 	int rc;
@@ -149,7 +161,8 @@ int sb_spec_check(const struct sb_spec_ctx *c, struct sb_stack_spec *s)
 	    (rc = sb_spec_check_parts(c, s)) < 0 ||
 	    (rc = check_fs(c, s)) < 0 ||
 	    (rc = check_loop(c, s)) < 0 ||
-	    (rc = check_capacity(c, s)) < 0)
+	    (rc = check_capacity(c, s)) < 0 ||
+	    (rc = check_repeat(c, s)) < 0)
 		return rc;
 	return 0;
 }

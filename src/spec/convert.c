@@ -202,6 +202,44 @@ static int parse_size(const struct sb_spec_ctx *c, const struct sb_ynode *n, con
 	return 0;
 }
 
+/* SB_OPT_U32_AUTO: auto (0) or a whole number min..max. */
+static int parse_u32_auto(const struct sb_spec_ctx *c, const struct sb_ynode *n, const char *path,
+			  const struct sb_opt *o, void *field)
+{
+	uint64_t v;
+
+	if (!strcmp(n->str, "auto")) {
+		*(uint32_t *)field = 0;
+		return 0;
+	}
+	if (!parse_uint(n->str, &v) || v < o->min || v > o->max)
+		return sb_spec_fail(c, n, false, "%s: expected auto or a whole number from %llu to %llu, got '%s'",
+				    path, (unsigned long long)o->min, (unsigned long long)o->max, n->str);
+	*(uint32_t *)field = (uint32_t)v;
+	return 0;
+}
+
+/* SB_OPT_PERCENT: 5%, 5 or 2.5%: above 0, below 100. */
+static int parse_percent(const struct sb_spec_ctx *c, const struct sb_ynode *n, const char *path,
+			 void *field)
+{
+	const char *s = n->str;
+	char *end;
+	double p;
+
+	errno = 0;
+	p = isdigit((unsigned char)*s) ? strtod(s, &end) : 0;
+	if (p && strspn(s, "0123456789.") != (size_t)(end - s))   /* no 0x, no exponent */
+		p = 0;
+	if (p && *end == '%')
+		end++;
+	if (!p || errno || *end || !(p > 0 && p < 100))
+		return sb_spec_fail(c, n, false, "%s: expected a percentage above 0 and below 100 such as 5%% or "
+				    "2.5%%, got '%s'", path, s);
+	*(double *)field = p;
+	return 0;
+}
+
 /* An LV size: N%FREE or a size from 1 MiB to 64 TiB. */
 static int parse_lvsize(const struct sb_spec_ctx *c, const struct sb_ynode *n, const char *path,
 			void *field)
@@ -260,6 +298,10 @@ int sb_spec_parse_scalar(const struct sb_spec_ctx *c, const struct sb_ynode *n,
 		return 0;
 	case SB_OPT_U32:
 		return parse_u32(c, n, path, o, field);
+	case SB_OPT_U32_AUTO:
+		return parse_u32_auto(c, n, path, o, field);
+	case SB_OPT_PERCENT:
+		return parse_percent(c, n, path, field);
 	case SB_OPT_SIZE:
 	case SB_OPT_SIZE_KIB:
 		return parse_size(c, n, path, o, field);

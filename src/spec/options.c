@@ -76,8 +76,19 @@ static const struct sb_opt bench_opts[] = {
 	  "per timed phase (0: size-based)" },
 	{ "ramp_time", SB_OPT_DURATION, FLD(sb_bench_spec, ramp_ns), "0", 0, 0, NULL, NULL,
 	  "warm-up before measuring" },
-	{ "repeat", SB_OPT_U32, FLD(sb_bench_spec, repeat), "1", 1, 100, NULL, NULL,
-	  "repetitions of every suite" },
+	{ "repeat", SB_OPT_U32_AUTO, FLD(sb_bench_spec, repeat), "1", 1, 100, NULL, NULL,
+	  "repetitions of every suite; auto: build-and-test rounds (each stack rebuilt per round) until "
+	  "every figure of the table is within bench.precision or decided against --baseline "
+	  "(docs/statistics.md)" },
+	{ "precision", SB_OPT_PERCENT, FLD(sb_bench_spec, precision_pct), "5%", 0, 0, NULL, NULL,
+	  "repeat auto: the 95 % CI half-width every figure is to reach (--precision)" },
+	{ "min_repeat", SB_OPT_U32, FLD(sb_bench_spec, min_repeat), "3", 2, 100, NULL, NULL,
+	  "repeat auto: rounds before the rule is first asked (--min-repeat)" },
+	{ "max_repeat", SB_OPT_U32, FLD(sb_bench_spec, max_repeat), "10", 2, 100, NULL, NULL,
+	  "repeat auto: the most rounds (--max-repeat)" },
+	{ "max_time", SB_OPT_DURATION, FLD(sb_bench_spec, max_time_ns), "0", 0, 0, NULL, NULL,
+	  "repeat auto: no round is started that would end past this much time from the first "
+	  "(0: none; --max-time)" },
 	{ "chunk", SB_OPT_SIZE, FLD(sb_bench_spec, chunk), "8KiB", 512, 64ULL << 20, NULL, NULL,
 	  "bonnie chunk size" },
 	{ "files", SB_OPT_U32, FLD(sb_bench_spec, files), "1", 0, 1000, NULL, NULL,
@@ -172,6 +183,8 @@ const char *sb_opt_type_desc(const struct sb_opt *o)
 	case SB_OPT_STR: return "a string";
 	case SB_OPT_ENUM: case SB_OPT_ENUMINT: return "one of the listed words";
 	case SB_OPT_U32: return "a whole number";
+	case SB_OPT_U32_AUTO: return "a whole number or auto";
+	case SB_OPT_PERCENT: return "a percentage such as 5% or 2.5%";
 	case SB_OPT_SIZE: case SB_OPT_SIZE_KIB: return "a size with a unit such as 512KiB, 4GiB or 100MB";
 	case SB_OPT_BOOL: return "true or false";
 	case SB_OPT_DURATION: return "a duration such as 500ms, 30s or 2m";

@@ -30,6 +30,8 @@ enum sb_opt_type {
 	SB_OPT_LUKSFLAGS, /* list of flag names, or mapping flag -> bool */
 	SB_OPT_MATRIX,    /* top-level matrix: handled before conversion */
 	SB_OPT_WORDS,     /* one or a list of allowed words, a bit mask into a uint32_t */
+	SB_OPT_U32_AUTO,  /* whole number min..max, or auto (0 in the field) */
+	SB_OPT_PERCENT,   /* 5% or 2.5 (percent, above 0 and below 100) into a double */
 };
 
 struct sb_opt_section;

@@ -31,6 +31,12 @@ static struct json_object *opt_json(const struct sb_opt_section *sec, const stru
 		return json_object_new_string(o->allowed[*(const int *)f]);
 	case SB_OPT_U32:
 		return json_object_new_int64(*(const uint32_t *)f);
+	case SB_OPT_U32_AUTO:
+		if (!*(const uint32_t *)f)
+			return json_object_new_string("auto");
+		return json_object_new_int64(*(const uint32_t *)f);
+	case SB_OPT_PERCENT:
+		return json_object_new_double(*(const double *)f);
 	case SB_OPT_SIZE:
 	case SB_OPT_DURATION:
 		return json_object_new_int64((int64_t)*(const uint64_t *)f);
@@ -155,7 +161,8 @@ static void keys_section(FILE *f, const struct sb_opt_section *sec)
 			sb_size_format(o->min, lo, sizeof(lo));
 			sb_size_format(o->max, hi, sizeof(hi));
 			fprintf(f, "; %s to %s", lo, hi);
-		} else if (o->type == SB_OPT_U32 && !o->allowed && (o->min || o->max)) {
+		} else if ((o->type == SB_OPT_U32 || o->type == SB_OPT_U32_AUTO) && !o->allowed &&
+			   (o->min || o->max)) {
 			fprintf(f, "; %llu to %llu", (unsigned long long)o->min,
 				(unsigned long long)(o->max ? o->max : UINT32_MAX));
 		}

@@ -117,7 +117,11 @@ struct sb_bench_spec {
 	uint64_t size;            /* file size per suite; 0 = auto (bonnie: twice RAM) */
 	uint64_t runtime_ns;      /* per timed phase; 0 = size-based */
 	uint64_t ramp_ns;
-	uint32_t repeat;          /* repetitions of every suite (default 1) */
+	uint32_t repeat;          /* repetitions of every suite (default 1); 0: auto (run/auto.h) */
+	double precision_pct;     /* repeat auto: the CI half-width to reach, % (default 5) */
+	uint32_t min_repeat;      /* repeat auto: rounds (default 3 to 10) */
+	uint32_t max_repeat;
+	uint64_t max_time_ns;     /* repeat auto: 0 = none */
 	uint64_t chunk;           /* bonnie chunk size (default 8KiB) */
 	uint32_t files;           /* bonnie -n, in units of 1024 files (default 1; 0 skips) */
 	bool fsync;               /* bonnie -b: fsync after every write (default true, as the Helios4 runs) */

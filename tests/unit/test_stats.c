@@ -18,6 +18,8 @@
 
 #include "stats/stats.h"
 #include "report/table.h"
+#include "report/html.h"
+#include "report/render.h"
 #include "run/auto.h"
 
 static const double A[] = { 100, 104, 98, 101, 103 };
@@ -164,6 +166,7 @@ static struct json_object *res_of(const char *name, bool interleaved, const char
 	unsigned i;
 
 	json_object_object_add(st, "name", json_object_new_string(name));
+	json_object_object_add(st, "requested", json_object_new_object());   /* required: the reader's shape */
 	json_object_object_add(r, "stack", st);
 	json_object_object_add(host, "hostname", json_object_new_string("h"));
 	json_object_object_add(r, "host", host);
@@ -300,6 +303,19 @@ static void test_suites_disagree(void **state)
 			    "bonnie says slower (write MB/s)");
 	sb_verdict_disagree(&t, 0, buf, sizeof(buf));
 	assert_string_equal(buf, "");
+	{	/* CSV carries it as a field of its own */
+		char *csv = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&csv, &len);
+
+		sb_render_csv(&t, f);
+		fclose(f);
+		assert_non_null(strstr(csv, ",suites_disagree\r\n"));
+		assert_non_null(strstr(csv, ",\"suites disagree on b against a: dd says faster (dd.write MB/s), "
+				       "bonnie says slower (write MB/s)\"\r\n"));
+		assert_non_null(strstr(csv, "\r\na,"));
+		free(csv);
+	}
 	drop(&t, res, 4);
 }
 
@@ -333,11 +349,26 @@ static void test_auto_rule(void **state)
 	assert_string_equal(sb_run_auto_check(&a, &o, res, 2, 4, 10, 5, why, sizeof(why)), "verdicts");
 	o.baseline = NULL;   /* no baseline: only the precision counts */
 	assert_null(sb_run_auto_check(&a, &o, res, 2, 4, 10, 5, why, sizeof(why)));
-	sb_run_auto_record(&a, res[0], 4, "verdicts", "why");
+	sb_run_auto_record(&a, res[0], 4, "verdicts", "why", 61.5);
 	assert_string_equal(json_object_get_string(json_object_object_get(
 		json_object_object_get(res[0], "run_order"), "stopped")), "verdicts");
 	assert_int_equal(json_object_get_int(json_object_object_get(
 		json_object_object_get(res[0], "run_order"), "rounds")), 4);
+	/* the time to the decision */
+	assert_float_equal(json_object_get_double(json_object_object_get(
+		json_object_object_get(res[0], "run_order"), "seconds_to_stop")), 61.5, 1e-9);
+	{	/* and the report says it */
+		struct sb_table_opts ho = { .format = SB_FMT_TEXT, .baseline = "a", .columns = "stack,dd.write" };
+		struct sb_err err = { 0 };
+		char *html = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&html, &len);
+
+		assert_int_equal(sb_html_render(res, NULL, 2, &ho, f, &err), 0);
+		fclose(f);
+		assert_non_null(strstr(html, "a: --repeat auto stopped after 4 rounds in 62 s (verdicts): why"));
+		free(html);
+	}
 	json_object_put(res[0]);
 	json_object_put(res[1]);
 }

@@ -81,8 +81,9 @@ static int worker_setup(struct worker *w, struct wio *io)
 	/* only libaio has a kernel context: psync and sync need no AIO */
 	if (o->ioengine == SB_IOENGINE_LIBAIO && (rc = io_setup((int)o->iodepth, &io->ctx)) < 0)
 		return sb_err_sys(&w->err, rc, "io_setup(%u) (see /proc/sys/fs/aio-max-nr)", o->iodepth);
-	/* verify + randwrite: every block exactly once, in a random order */
-	if (o->verify && o->rw == SB_RW_RANDWRITE) {
+	/* verify + randwrite, or fio's random map: every block exactly once
+	 * per pass, in a random order */
+	if ((o->verify && o->rw == SB_RW_RANDWRITE) || (o->randommap && sb_rw_random(o->rw))) {
 		perm_init(&w->perm, w->len / o->bs, &w->rng);
 		w->use_perm = true;
 	}
@@ -125,7 +126,7 @@ static int worker_measure(struct worker *w, struct wio *io)
 	rc = sb_engine_pass(w, io->ctx, io->slots, io->events, io->batch, &p, &measure_start);
 	/* buffered writes are not written until they are on disk (fio's end_fsync);
 	 * direct ones are flushed when the job asks for it */
-	if (rc == 0 && w->res.dir[SB_DIR_WRITE].ios && (!o->direct || o->fsync_every || o->end_fsync) &&
+	if (rc == 0 && w->fd >= 0 && w->res.dir[SB_DIR_WRITE].ios && (!o->direct || o->fsync_every || o->end_fsync) &&
 	    fsync(w->fd) < 0)
 		rc = sb_err_sys(&w->err, -errno, "fsync %s", w->path);
 	w->res.elapsed_ns = sb_clock_ns() - measure_start;
@@ -264,14 +265,45 @@ static int open_dir_worker(const struct sb_job_opts *o, struct worker *w, int fl
 	return 0;
 }
 
+/* fio's invalidate=1 when a file is opened: its cached pages dropped
+ * (posix_fadvise DONTNEED on the region; BLKFLSBUF on a block device) */
+static void invalidate(const struct sb_job_opts *o, struct worker *w, bool blk)
+{
+	if (!o->invalidate)
+		return;
+	if (blk ? ioctl(w->fd, BLKFLSBUF, 0) < 0
+		: posix_fadvise(w->fd, (off_t)w->start, (off_t)w->len, POSIX_FADV_DONTNEED) != 0)
+		sb_debug("invalidate %s: the page cache was not dropped", w->path);
+}
+
+/* fio's null engine (no files: every io completes at once) */
+static int open_null(const struct sb_job_opts *o, struct worker *w, struct sb_err *err)
+{
+	if (!o->size)
+		return sb_err_set(err, -EINVAL, "job %s: ioengine=null needs --size", o->name);
+	snprintf(w->path, sizeof(w->path), "null");
+	w->fd = -1;
+	w->lbs = 512;
+	w->start = 0;
+	w->len = o->size - o->size % o->bs;
+	return 0;
+}
+
 static int open_worker(const struct sb_job_opts *o, struct worker *w, const struct stat *tst,
 		       uint64_t dev_size, struct sb_err *err)
 {
+	int rc;
+
 	int flags = O_RDWR | (o->direct ? O_DIRECT : 0);
 	struct stat st;
 
-	if (S_ISDIR(tst->st_mode))
-		return open_dir_worker(o, w, flags, err);
+	if (o->ioengine == SB_IOENGINE_NULL)
+		return open_null(o, w, err);
+	if (S_ISDIR(tst->st_mode)) {
+		if ((rc = open_dir_worker(o, w, flags, err)) == 0)
+			invalidate(o, w, false);
+		return rc;
+	}
 	snprintf(w->path, sizeof(w->path), "%s", o->target);
 	w->fd = open(o->target, flags);
 	if (w->fd < 0)
@@ -296,8 +328,10 @@ static int open_worker(const struct sb_job_opts *o, struct worker *w, const stru
 				  (unsigned long long)dev_size);
 	/* a file shorter than the region (fio's filename= just created it): lay it out */
 	if (S_ISREG(tst->st_mode) && fstat(w->fd, &st) == 0 && (uint64_t)st.st_size < w->start + w->len &&
-	    (rw_reads(o->rw) || o->rw == SB_RW_RANDWRITE) && !(o->verify && rw_reads(o->rw)))
-		return layout_path(w, w->start, err);
+	    (rw_reads(o->rw) || o->rw == SB_RW_RANDWRITE) && !(o->verify && rw_reads(o->rw)) &&
+	    (rc = layout_path(w, w->start, err)) < 0)
+		return rc;
+	invalidate(o, w, S_ISBLK(tst->st_mode));
 	return 0;
 }
 
@@ -358,6 +392,22 @@ static const char *dir_of(const char *path, char *buf, size_t len)
 		return ".";
 	snprintf(buf, len, "%.*s", slash == path ? 1 : (int)(slash - path), path);
 	return buf;
+}
+
+/* Bytes the job's files in a directory target hold already, at most need. */
+static uint64_t dir_files_have(const struct sb_job_opts *o, uint64_t need)
+{
+	uint64_t have = 0, each = o->size ? o->size : DEFAULT_FILE_SIZE;
+	char path[600];
+	struct stat st;
+	unsigned i;
+
+	for (i = 0; i < o->numjobs; i++) {
+		sb_engine_job_file(o, i, path, sizeof(path));
+		if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+			have += (uint64_t)st.st_size < each ? (uint64_t)st.st_size : each;
+	}
+	return have < need ? have : need;
 }
 
 /* The bytes a regular-file target holds: size per thread, or one region
@@ -432,10 +482,10 @@ static int target_room(const struct sb_job_opts *o, const struct stat *tst, uint
 
 		if (__builtin_mul_overflow(o->size ? o->size : DEFAULT_FILE_SIZE, o->numjobs, &need))
 			need = UINT64_MAX;
-		/* files already laid out by an earlier phase count as room */
-		if (o->keep_files || (o->verify && rw_reads(o->rw)))
+		/* files already laid out (an earlier phase, a kept job) count as room */
+		if (o->verify && rw_reads(o->rw))
 			return 0;
-		return check_free(o->target, o->target, need, err);
+		return check_free(o->target, o->target, need - dir_files_have(o, need), err);
 	}
 	return sb_err_set(err, -EINVAL, "target %s is not a block device, file or directory", o->target);
 }
@@ -557,9 +607,11 @@ int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct
 		sb_hist_init(&res->dir[i].lat);
 	}
 	snprintf(res->jobname, sizeof(res->jobname), "%s", o->name);
-	if ((rc = sb_job_opts_check(o, err)) < 0 || (rc = sb_engine_check_memory(o, SIZE_MAX, err)) < 0 ||
-	    (rc = stat_target(o, &tst, err)) < 0 ||
-	    (rc = target_room(o, &tst, &dev_size, err)) < 0)
+	memset(&tst, 0, sizeof(tst));
+	if ((rc = sb_job_opts_check(o, err)) < 0 || (rc = sb_engine_check_memory(o, SIZE_MAX, err)) < 0)
+		return rc;
+	if (o->ioengine != SB_IOENGINE_NULL &&
+	    ((rc = stat_target(o, &tst, err)) < 0 || (rc = target_room(o, &tst, &dev_size, err)) < 0))
 		return rc;
 	ws = calloc(o->numjobs, sizeof(*ws));
 	if (!ws)
@@ -592,7 +644,9 @@ out:
 	for (i = 0; i < o->numjobs; i++) {
 		if (ws[i].fd >= 0)
 			close(ws[i].fd);
-		if (S_ISDIR(tst.st_mode) && ws[i].path[0] && !o->keep_files &&
+		/* fio's unlink=1 also removes a filename= file (stackbench's target= stays) */
+		if ((S_ISDIR(tst.st_mode) || (S_ISREG(tst.st_mode) && o->create && i == 0)) &&
+		    ws[i].path[0] && !o->keep_files &&
 		    !(o->verify && (o->rw == SB_RW_WRITE || o->rw == SB_RW_RANDWRITE) && rc < 0))
 			unlink(ws[i].path);
 	}

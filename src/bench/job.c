@@ -44,7 +44,24 @@ void sb_job_opts_init(struct sb_job_opts *o)
 	o->bs = 4096;
 	o->iodepth = 1;
 	o->numjobs = 1;
+	/* fio 3.33's defaults (options.c): buffered psync, one io per submit,
+	 * the cache invalidated on open, a random map, files kept */
+	o->ioengine = SB_IOENGINE_PSYNC;
+	o->iodepth_batch = 1;
+	o->batch_cmin = 1;
+	o->invalidate = true;
+	o->randommap = true;
+	o->keep_files = true;
+}
+
+void sb_job_opts_suite(struct sb_job_opts *o)
+{
 	o->direct = true;
+	o->ioengine = SB_IOENGINE_LIBAIO;
+	o->iodepth_batch = 0;
+	o->invalidate = false;
+	o->randommap = false;
+	o->keep_files = false;
 }
 
 int sb_job_parse_args(int argc, char **argv, struct sb_job_opts *o,

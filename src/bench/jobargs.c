@@ -62,13 +62,21 @@ static const struct jopt jopts[] = {
 	{ "bs", "blocksize", JT_SIZE, F(bs), 512, 64 * MiB, "4k", "block size, a multiple of 512" },
 	{ "size", NULL, JT_SIZE, F(size), 1, 0, NULL, "bytes per job thread (default: device / numjobs, 1 GiB file)" },
 	{ "iodepth", NULL, JT_U32, F(iodepth), 1, 4096, "1", "ios in flight per job thread" },
-	{ "iodepth_batch", "iodepth-batch", JT_U32, F(iodepth_batch), 1, 4096, NULL, "most ios per io_submit (fio's iodepth_batch_submit)" },
+	{ "iodepth_batch", "iodepth-batch", JT_U32, F(iodepth_batch), 0, 4096, "1", "most ios per io_submit (fio's iodepth_batch_submit; 0 = iodepth)" },
+	{ "iodepth_batch_complete_min", "iodepth_batch_complete", JT_U32, F(batch_cmin), 0, 4096, "1",
+	  "fewest completions to wait for when the queue is full" },
+	{ "iodepth_batch_complete_max", NULL, JT_U32, F(batch_cmax), 0, 4096, NULL,
+	  "most completions reaped at once (default: iodepth)" },
 	{ "numjobs", "numjob", JT_U32, F(numjobs), 1, SB_JOB_MAX_THREADS, "1", "job threads" },
-	{ "ioengine", NULL, JT_ENGINE, F(ioengine), 0, 0, "libaio", "libaio, psync or sync" },
+	{ "ioengine", NULL, JT_ENGINE, F(ioengine), 0, 0, "psync", "psync, sync, libaio or null" },
 	{ "iomem", "mem", JT_IOMEM, F(huge_buffers), 0, 0, "malloc",
 	  "I/O buffers: malloc, mmap, shm (pages) or mmaphuge, shmhuge (transparent huge pages)" },
-	{ "direct", NULL, JT_BOOL, F(direct), 0, 0, "1", "O_DIRECT" },
-	{ "buffered", NULL, JT_NBOOL, F(direct), 0, 0, "0", "through the page cache (direct=0)" },
+	{ "direct", NULL, JT_BOOL, F(direct), 0, 0, "0", "O_DIRECT" },
+	{ "buffered", NULL, JT_NBOOL, F(direct), 0, 0, "1", "through the page cache (direct=0)" },
+	{ "invalidate", NULL, JT_BOOL, F(invalidate), 0, 0, "1", "drop the file's cached pages when it is opened" },
+	{ "norandommap", NULL, JT_NBOOL, F(randommap), 0, 0, "0",
+	  "random offsets may repeat (default: every block once per pass)" },
+	{ "unlink", NULL, JT_NBOOL, F(keep_files), 0, 0, "0", "remove the job's files when it is done" },
 	{ "randrepeat", NULL, JT_BOOL, F(randrepeat), 0, 0, "1", "same random offsets every run" },
 	{ "time_based", NULL, JT_BOOL, F(time_based), 0, 0, "0", "run for runtime, wrapping around size" },
 	{ "runtime", NULL, JT_DUR, F(runtime_ns), 0, 0, NULL, "stop after this long (bare number: seconds)" },
@@ -83,7 +91,7 @@ static const struct jopt jopts[] = {
 	{ "log_avg_msec", NULL, JT_U32, F(log_avg_msec), 0, 86400000, "0", "average log entries over this many ms" },
 	{ "verify", NULL, JT_BOOL, F(verify), 0, 0, "0", "stackbench: write then read back and check (or check only)" },
 	{ "verify-seed", NULL, JT_U64, F(verify_seed), 0, 0, NULL, "stackbench: verify generation" },
-	{ "keep-files", NULL, JT_BOOL, F(keep_files), 0, 0, "0", "stackbench: leave a directory job's files" },
+	{ "keep-files", NULL, JT_BOOL, F(keep_files), 0, 0, "1", "stackbench: leave the job's files (unlink=0)" },
 	{ "output-format", NULL, JT_FMT, NOF, 0, 0, "normal", "normal (or text), json, json+" },
 	{ "output", NULL, JT_OUT, NOF, 0, 0, NULL, "write the report to FILE" },
 	{ "watch", NULL, JT_WATCH, NOF, 0, 0, NULL, "stackbench: also report this device's statistics" },
@@ -177,9 +185,11 @@ static int set_engine(const char *v, struct sb_job_opts *j, struct sb_err *err)
 		j->ioengine = SB_IOENGINE_PSYNC;
 	else if (!strcmp(v, "sync"))
 		j->ioengine = SB_IOENGINE_SYNC;
+	else if (!strcmp(v, "null"))
+		j->ioengine = SB_IOENGINE_NULL;
 	else
 		return sb_err_set(err, -EINVAL, "not supported by stackbench job: --ioengine=%s "
-				  "(libaio, psync or sync)", v);
+				  "(psync, sync, libaio or null)", v);
 	return 0;
 }
 
@@ -424,10 +434,10 @@ static int finish_job(struct sb_job_opts *j, unsigned idx, struct sb_err *err)
 			memcpy(j->target, t, sizeof(t));
 		}
 	}
+	/* as fio: files NAME.N.0 in the current directory */
 	if (!j->target[0])
-		return sb_err_set(err, -EINVAL, "--target PATH is required (or fio's --filename "
-				  "or --directory; job %s)", j->name);
-	if (j->ioengine != SB_IOENGINE_LIBAIO)
+		snprintf(j->target, sizeof(j->target), ".");
+	if (j->ioengine == SB_IOENGINE_PSYNC || j->ioengine == SB_IOENGINE_SYNC)
 		j->iodepth = 1; /* synchronous engines have one io in flight, as fio */
 	j->runtime_limit = j->runtime_ns && !j->time_based;
 	if (j->time_based && !j->runtime_ns)

@@ -59,6 +59,7 @@ void sb_job_opts_suite(struct sb_job_opts *o)
 	o->direct = true;
 	o->ioengine = SB_IOENGINE_LIBAIO;
 	o->iodepth_batch = 0;
+	o->batch_cmax = UINT32_MAX;  /* reap whatever is done, up to the whole depth */
 	o->invalidate = false;
 	o->randommap = false;
 	o->keep_files = false;

@@ -30,7 +30,7 @@ struct sb_job_opts {
 	uint32_t numjobs;         /* threads (default 1) */
 	uint32_t iodepth_batch;   /* most ios per io_submit (fio's iodepth_batch_submit, default 1); 0 = iodepth */
 	uint32_t batch_cmin;      /* fio's iodepth_batch_complete_min (default 1) */
-	uint32_t batch_cmax;      /* fio's iodepth_batch_complete_max; 0 = iodepth */
+	uint32_t batch_cmax;      /* fio's iodepth_batch_complete_max; below the min: the min (fio's) */
 	uint64_t size;            /* bytes per job; 0 = whole device / 1GiB file default */
 	uint64_t runtime_ns;      /* 0 = size-based */
 	uint64_t ramp_ns;         /* I/O during the ramp is not counted */

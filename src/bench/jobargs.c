@@ -66,7 +66,7 @@ static const struct jopt jopts[] = {
 	{ "iodepth_batch_complete_min", "iodepth_batch_complete", JT_U32, F(batch_cmin), 0, 4096, "1",
 	  "fewest completions to wait for when the queue is full" },
 	{ "iodepth_batch_complete_max", NULL, JT_U32, F(batch_cmax), 0, 4096, NULL,
-	  "most completions reaped at once (default: iodepth)" },
+	  "most completions reaped at once (default: the min)" },
 	{ "numjobs", "numjob", JT_U32, F(numjobs), 1, SB_JOB_MAX_THREADS, "1", "job threads" },
 	{ "ioengine", NULL, JT_ENGINE, F(ioengine), 0, 0, "psync", "psync, sync, libaio or null" },
 	{ "iomem", "mem", JT_IOMEM, F(huge_buffers), 0, 0, "malloc",

@@ -397,15 +397,17 @@ static int account(struct ps *s, struct slot *sl, long ev)
 }
 
 /* fio's wait_for_completions: at least iodepth_batch_complete_min of
- * those in flight (at least one), at most iodepth_batch_complete_max */
+ * those in flight (at least one), at most iodepth_batch_complete_max (which
+ * fio raises to the min: one by default); once nothing more is issued, all
+ * that are in flight at once (fio's last io_u_queued_complete) */
 static int reap(struct ps *s)
 {
 	long cmin = s->o->batch_cmin ? s->o->batch_cmin : 1, cmax = s->o->batch_cmax;
 	int r, i, rc = 0, rc1;
 
-	if (cmin > s->inflight)
+	if (cmin > s->inflight || s->stop)
 		cmin = s->inflight;
-	if (!cmax || cmax > (long)s->depth)
+	if (cmax > (long)s->depth)
 		cmax = (long)s->depth;
 	if (cmax < cmin)
 		cmax = cmin;

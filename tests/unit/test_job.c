@@ -248,7 +248,7 @@ static void test_fio_defaults(void **state)
 	assert_int_equal(o.iodepth, 1);         /* psync: one in flight */
 	assert_int_equal(o.iodepth_batch, 1);
 	assert_int_equal(o.batch_cmin, 1);
-	assert_int_equal(o.batch_cmax, 0);      /* = iodepth */
+	assert_int_equal(o.batch_cmax, 0);      /* raised to the min, as fio's fixup */
 	assert_true(o.invalidate);
 	assert_true(o.randommap);
 	assert_true(o.keep_files);

@@ -121,7 +121,9 @@ static int worker_measure(struct worker *w, struct wio *io)
 		p.ramp_end = o->ramp_ns ? t0 + o->ramp_ns : 0;
 	}
 	if (!o->runtime_ns || o->runtime_limit)
-		p.nios = w->len / o->bs; /* fio without time_based: size, or runtime if sooner */
+		p.nios = w->len / o->bs * (o->loops ? o->loops : 1); /* fio without time_based: size
+								       * (loops times), or runtime if sooner */
+	p.loop_invalidate = p.nios && o->loops > 1 && o->invalidate && w->fd >= 0;
 	p.check = o->verify && (o->rw == SB_RW_READ || o->rw == SB_RW_RANDREAD);
 	rc = sb_engine_pass(w, io->ctx, io->slots, io->events, io->batch, &p, &measure_start);
 	/* buffered writes are not written until they are on disk (fio's end_fsync);

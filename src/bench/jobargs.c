@@ -76,6 +76,8 @@ static const struct jopt jopts[] = {
 	{ "invalidate", NULL, JT_BOOL, F(invalidate), 0, 0, "1", "drop the file's cached pages when it is opened" },
 	{ "norandommap", NULL, JT_NBOOL, F(randommap), 0, 0, "0",
 	  "random offsets may repeat (default: every block once per pass)" },
+	{ "loops", "loop", JT_U32, F(loops), 1, UINT32_MAX, "1", "run the job this many times (the page cache dropped before each, as fio)" },
+	{ "thread", NULL, JT_BOOL, F(thread), 0, 0, "0", "job threads as threads (stackbench's always are; fio's default: processes)" },
 	{ "unlink", NULL, JT_NBOOL, F(keep_files), 0, 0, "0", "remove the job's files when it is done" },
 	{ "randrepeat", NULL, JT_BOOL, F(randrepeat), 0, 0, "1", "same random offsets every run" },
 	{ "time_based", NULL, JT_BOOL, F(time_based), 0, 0, "0", "run for runtime, wrapping around size" },
@@ -315,7 +317,8 @@ int sb_job_cli_section(struct sb_job_cli *c, const char *name, struct sb_job_opt
 }
 
 /* fio's "job options" / "global options": each option as written, under
- * its own name, the last value winning. */
+ * its own name, the last value winning; a bare flag (v NULL) is not listed,
+ * as in fio's dicts. */
 static int remember(struct sb_job_opts *j, const char *name, const char *v, struct sb_err *err)
 {
 	size_t len = strlen(j->given), n = strlen(name);
@@ -329,6 +332,8 @@ static int remember(struct sb_job_opts *j, const char *name, const char *v, stru
 		}
 		p += n;
 	}
+	if (!v)
+		return 0;
 	if (len + n + strlen(v) + 2 >= sizeof(j->given))
 		return sb_err_set(err, -EINVAL, "--%s: the job's options are longer than %zu characters",
 				  name, sizeof(j->given) - 1);
@@ -351,6 +356,7 @@ static int apply(struct sb_job_cli *c, struct sb_job_opts **cur, const struct jo
 		 const char *v, bool file, struct sb_err *err)
 {
 	bool cli_only = o->type == JT_FMT || o->type == JT_OUT || o->type == JT_WATCH;
+	bool bare = !v;
 	int rc;
 
 	if (!v && takes_value_alone(o->type))
@@ -371,7 +377,7 @@ static int apply(struct sb_job_cli *c, struct sb_job_opts **cur, const struct jo
 		(*cur)->create = true;
 	if (!strcmp(o->name, "target"))
 		(*cur)->create = false;
-	return remember(*cur, o->name, v, err);
+	return remember(*cur, o->name, bare ? NULL : v, err);
 }
 
 int sb_job_cli_option(struct sb_job_cli *c, struct sb_job_opts **cur, const char *key,

@@ -6,6 +6,7 @@
 #include "bench/engine_int.h"
 #include "util/clock.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -260,6 +261,9 @@ static int prepare(struct ps *s, unsigned *np)
 				return sb_err_sys(&w->err, -errno, "fsync %s", w->path);
 			s->since_fsync = 0;
 		}
+		/* as the first open's, a failed invalidate is not fatal (fio's too) */
+		if (p->loop_invalidate && s->issued && s->issued % s->nblocks == 0)
+			(void)posix_fadvise(w->fd, (off_t)w->start, (off_t)w->len, POSIX_FADV_DONTNEED);
 		if (s->random && w->use_perm) {
 			/* a new random order each pass over the blocks, as fio's map is reset */
 			if (s->issued && s->issued % s->nblocks == 0)

@@ -6,7 +6,8 @@
 # same iodepth submit/complete histograms in their JSON; a random write
 # touches every block once (fio's random map); a job without filename or
 # directory works on NAME.0.0 in the current directory and keeps it
-# (unlink=0); unlink=1 removes it. Runtime: about 10 s (4 MiB jobs, 64 MiB
+# (unlink=0); unlink=1 removes it; loops=3 is three passes with the cache
+# dropped before each (as many preads as fio). Runtime: about 15 s (4 MiB jobs, 64 MiB
 # loop device). Needs root, strace and Debian's fio.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
@@ -31,6 +32,14 @@ rw=randwrite
 bs=4k
 size=4m
 EOF
+cat >"$TMP/lp.fio" <<'EOF'
+; loops: three passes, the cache dropped before each (fio's examples use thread)
+[lp]
+rw=randread
+size=1m
+loops=3
+thread
+EOF
 cat >"$TMP/dl.fio" <<EOF
 [dl]
 filename=$LOOP
@@ -54,7 +63,7 @@ run() {
 		fail "$tool $job (second run)"
 }
 
-for job in rr rw dl; do
+for job in rr rw lp dl; do
 	run fio $job
 	run sb $job
 done
@@ -79,7 +88,7 @@ def counts(path):
 def classes(c):
     return {k for k in ("pread64", "pwrite64", "read", "write", "io_submit", "io_getevents", "fadvise64") if c.get(k)}
 
-for job, fname, ios in (("rr", "rr.0.0", 1024), ("rw", "rw.0.0", 1024), ("dl", loop, 1024)):
+for job, fname, ios in (("rr", "rr.0.0", 1024), ("rw", "rw.0.0", 1024), ("lp", "lp.0.0", 768), ("dl", loop, 1024)):
     d = {t: os.path.join(tmp, t + "-" + job) for t in ("fio", "sb")}
     c = {t: counts(d[t] + "/count") for t in d}
     # the I/O system calls fio makes, stackbench makes (pread/pwrite or io_submit), with fadvise
@@ -109,6 +118,9 @@ for job, fname, ios in (("rr", "rr.0.0", 1024), ("rw", "rw.0.0", 1024), ("dl", l
                 err(f"{job}: {t}: {len(set(offs[-1024:]))} distinct blocks in the last 1024 of "
                     f"{len(offs)} 4 KiB writes, want 1024 (random map)")
     j = {t: json.load(open(d[t] + "/out.json"))["jobs"][0] for t in d}
+    for dr in ("read", "write"):
+        if j["fio"][dr]["total_ios"] != j["sb"][dr]["total_ios"]:
+            err(f"{job}: {dr} total_ios: fio {j['fio'][dr]['total_ios']} stackbench {j['sb'][dr]['total_ios']}")
     if j["fio"]["job options"] != j["sb"]["job options"]:
         err(f"{job}: job options: fio {j['fio']['job options']} stackbench {j['sb']['job options']}")
     # the same distributions (fio prints 6 decimals, stackbench more: output rules, not defaults)

@@ -440,7 +440,10 @@ static int finish_job(struct sb_job_opts *j, unsigned idx, struct sb_err *err)
 			memcpy(j->target, t, sizeof(t));
 		}
 	}
-	/* as fio: files NAME.N.0 in the current directory */
+	/* as fio: files NAME.N.0 in the current directory, of a size given */
+	if ((!j->target[0] || j->directory[0]) && !j->size && j->ioengine != SB_IOENGINE_NULL)
+		return sb_err_set(err, -EINVAL, "job %s: you need to specify size= (as fio, for its "
+				  "files NAME.N.0)", j->name[0] ? j->name : "job");
 	if (!j->target[0])
 		snprintf(j->target, sizeof(j->target), ".");
 	if (j->ioengine == SB_IOENGINE_PSYNC || j->ioengine == SB_IOENGINE_SYNC)

@@ -235,13 +235,16 @@ static void test_fio_job_file(void **state)
 	unlink(path);
 }
 
+static void expect_reject(const char *want, ...);
+
 /* fio 3.33's defaults (options.c), not stackbench's suites' */
 static void test_fio_defaults(void **state)
 {
 	struct sb_job_opts o;
 	struct sb_err err = { 0 };
 
-	assert_int_equal(parse(&o, &err, "--rw=randread", "--iodepth=8", NULL), 0);
+	expect_reject("you need to specify size=", "--rw=read", NULL);
+	assert_int_equal(parse(&o, &err, "--rw=randread", "--iodepth=8", "--size=1m", NULL), 0);
 	assert_string_equal(o.target, ".");     /* NAME.N.0 in the current directory */
 	assert_false(o.direct);
 	assert_int_equal(o.ioengine, SB_IOENGINE_PSYNC);
@@ -252,7 +255,7 @@ static void test_fio_defaults(void **state)
 	assert_true(o.invalidate);
 	assert_true(o.randommap);
 	assert_true(o.keep_files);
-	assert_int_equal(parse(&o, &err, "--norandommap", "--unlink", "--invalidate=0", "--ioengine=libaio",
+	assert_int_equal(parse(&o, &err, "--size=1m", "--norandommap", "--unlink", "--invalidate=0", "--ioengine=libaio",
 			       "--iodepth=8", "--iodepth_batch_complete_min=2",
 			       "--iodepth_batch_complete_max=4", NULL), 0);
 	assert_false(o.randommap);
@@ -261,7 +264,7 @@ static void test_fio_defaults(void **state)
 	assert_int_equal(o.iodepth, 8);
 	assert_int_equal(o.batch_cmin, 2);
 	assert_int_equal(o.batch_cmax, 4);
-	assert_int_equal(parse(&o, &err, "--ioengine=null", "--iodepth=8", NULL), 0);
+	assert_int_equal(parse(&o, &err, "--ioengine=null", "--iodepth=8", NULL), 0); /* no files: no size */
 	assert_int_equal(o.iodepth, 8);         /* null queues, as fio's */
 }
 

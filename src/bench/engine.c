@@ -251,15 +251,15 @@ static int open_dir_worker(const struct sb_job_opts *o, struct worker *w, int fl
 	if (fstat(w->fd, &st) < 0)
 		return sb_err_sys(err, -errno, "stat %s", w->path);
 	w->lbs = st.st_blksize >= 512 && st.st_blksize <= 4096 ? (uint64_t)st.st_blksize : 4096;
-	w->start = 0;
+	w->start = o->offset + (uint64_t)w->idx * o->offset_increment;  /* fio's, in the thread's own file */
 	w->len = len - len % o->bs;
-	if ((uint64_t)st.st_size < w->len) {
+	if ((uint64_t)st.st_size < w->start + w->len) {
 		if (o->verify && rw_reads(o->rw))
 			return sb_err_set(err, -ENOENT, "%s: %llu bytes, the verify read needs %llu "
 					  "written by an earlier verify job", w->path,
 					  (unsigned long long)st.st_size, (unsigned long long)w->len);
 		if (rw_reads(o->rw) || o->rw == SB_RW_RANDWRITE) {
-			rc = layout_path(w, 0, err);
+			rc = layout_path(w, w->start, err);
 			if (rc < 0)
 				return rc;
 		}
@@ -297,6 +297,7 @@ static int open_worker(const struct sb_job_opts *o, struct worker *w, const stru
 	int rc;
 
 	int flags = O_RDWR | (o->direct ? O_DIRECT : 0);
+	uint64_t base;
 	struct stat st;
 
 	if (o->ioengine == SB_IOENGINE_NULL)
@@ -322,9 +323,17 @@ static int open_worker(const struct sb_job_opts *o, struct worker *w, const stru
 	/* fio: every thread of a job works on the same region of one file or
 	 * device; stackbench's own (and verify) jobs give each its own part */
 	w->len = o->size ? o->size : o->shared_region ? dev_size : dev_size / o->numjobs;
+	/* fio's offset (+ offset_increment per thread): the region starts there;
+	 * without a size it runs to the end */
+	base = o->offset + (uint64_t)w->idx * o->offset_increment;
+	if (!o->size)
+		w->len = base < w->len ? w->len - base : 0;
 	w->len -= w->len % o->bs;
-	w->start = o->shared_region ? 0 : (uint64_t)w->idx * w->len;
-	if (w->start + w->len > dev_size)
+	if (!w->len)
+		return sb_err_set(err, -EINVAL, "%s: offset %llu leaves no room for a block", o->target,
+				  (unsigned long long)base);
+	w->start = base + (o->shared_region ? 0 : (uint64_t)w->idx * w->len);
+	if (base > dev_size || w->start < base || w->start > dev_size || w->len > dev_size - w->start)
 		return sb_err_set(err, -ENOSPC, "%s: %u regions of %llu bytes do not fit in its %llu bytes",
 				  o->target, o->numjobs, (unsigned long long)w->len,
 				  (unsigned long long)dev_size);
@@ -416,9 +425,12 @@ static uint64_t dir_files_have(const struct sb_job_opts *o, uint64_t need)
  * shared by all (UINT64_MAX when that does not fit in 64 bits). */
 static uint64_t file_want(const struct sb_job_opts *o)
 {
-	uint64_t want;
+	uint64_t want, incr;
 
-	if (__builtin_mul_overflow(o->size, o->shared_region ? 1 : o->numjobs, &want))
+	/* plus the last thread's start (fio's offset, offset_increment) */
+	if (__builtin_mul_overflow(o->size, o->shared_region ? 1 : o->numjobs, &want) ||
+	    __builtin_mul_overflow((uint64_t)(o->numjobs - 1), o->offset_increment, &incr) ||
+	    __builtin_add_overflow(want, o->offset, &want) || __builtin_add_overflow(want, incr, &want))
 		return UINT64_MAX;
 	return want;
 }

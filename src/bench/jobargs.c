@@ -76,6 +76,8 @@ static const struct jopt jopts[] = {
 	{ "invalidate", NULL, JT_BOOL, F(invalidate), 0, 0, "1", "drop the file's cached pages when it is opened" },
 	{ "norandommap", NULL, JT_NBOOL, F(randommap), 0, 0, "0",
 	  "random offsets may repeat (default: every block once per pass)" },
+	{ "offset", "fileoffset", JT_SIZE, F(offset), 0, 0, "0", "the job's region starts here in its file" },
+	{ "offset_increment", NULL, JT_SIZE, F(offset_increment), 0, 0, "0", "thread N starts at offset + N x this" },
 	{ "loops", "loop", JT_U32, F(loops), 1, UINT32_MAX, "1", "run the job this many times (the page cache dropped before each, as fio)" },
 	{ "thread", NULL, JT_BOOL, F(thread), 0, 0, "0", "job threads as threads (stackbench's always are; fio's default: processes)" },
 	{ "unlink", NULL, JT_NBOOL, F(keep_files), 0, 0, "0", "remove the job's files when it is done" },
@@ -163,6 +165,9 @@ static int set_size(const struct jopt *o, const char *v, void *field, struct sb_
 	struct sb_err e = { 0 };
 	uint64_t u;
 
+	if (*v && v[strlen(v) - 1] == '%')
+		return sb_err_set(err, -EINVAL, "not supported by stackbench job: --%s=%s (a percentage)",
+				  o->name, v);
 	if (sb_jobfio_size(v, &u, &e) < 0)
 		return sb_err_set(err, -EINVAL, "--%s: %s", o->name, e.msg);
 	if (u < o->min || (o->max && u > o->max)) {

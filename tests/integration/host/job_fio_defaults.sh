@@ -7,7 +7,8 @@
 # touches every block once (fio's random map); a job without filename or
 # directory works on NAME.0.0 in the current directory and keeps it
 # (unlink=0); unlink=1 removes it; loops=3 is three passes with the cache
-# dropped before each (as many preads as fio). Runtime: about 15 s (4 MiB jobs, 64 MiB
+# dropped before each (as many preads as fio); offset/offset_increment put
+# each thread's region where fio's go. Runtime: about 20 s (4 MiB jobs, 64 MiB
 # loop device). Needs root, strace and Debian's fio.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
@@ -40,6 +41,17 @@ size=1m
 loops=3
 thread
 EOF
+cat >"$TMP/of.fio" <<'EOF'
+; offset and offset_increment: two threads, 64 KiB each at 1 MiB and 1.25 MiB
+[of]
+filename=of.dat
+rw=write
+size=64k
+offset=1m
+offset_increment=256k
+numjobs=2
+group_reporting
+EOF
 cat >"$TMP/dl.fio" <<EOF
 [dl]
 filename=$LOOP
@@ -63,7 +75,7 @@ run() {
 		fail "$tool $job (second run)"
 }
 
-for job in rr rw lp dl; do
+for job in rr rw lp of dl; do
 	run fio $job
 	run sb $job
 done
@@ -88,7 +100,8 @@ def counts(path):
 def classes(c):
     return {k for k in ("pread64", "pwrite64", "read", "write", "io_submit", "io_getevents", "fadvise64") if c.get(k)}
 
-for job, fname, ios in (("rr", "rr.0.0", 1024), ("rw", "rw.0.0", 1024), ("lp", "lp.0.0", 768), ("dl", loop, 1024)):
+for job, fname, ios in (("rr", "rr.0.0", 1024), ("rw", "rw.0.0", 1024), ("lp", "lp.0.0", 768), ("of", "of.dat", 32),
+                        ("dl", loop, 1024)):
     d = {t: os.path.join(tmp, t + "-" + job) for t in ("fio", "sb")}
     c = {t: counts(d[t] + "/count") for t in d}
     # the I/O system calls fio makes, stackbench makes (pread/pwrite or io_submit), with fadvise
@@ -128,6 +141,10 @@ for job, fname, ios in (("rr", "rr.0.0", 1024), ("rw", "rw.0.0", 1024), ("lp", "
         if j["fio"][k].keys() != j["sb"][k].keys() or \
            any(abs(j["fio"][k][b] - j["sb"][k][b]) > 0.01 for b in j["fio"][k]):
             err(f"{job}: {k}: fio {j['fio'][k]} stackbench {j['sb'][k]}")
+    if job == "of":
+        sizes = {t: os.path.getsize(os.path.join(d[t], fname)) for t in d}
+        if sizes["fio"] != sizes["sb"] or sizes["sb"] != (1 << 20) + (256 << 10) + (64 << 10):
+            err(f"of: file sizes fio {sizes['fio']} stackbench {sizes['sb']} (offset + increment + size)")
     # files kept (unlink=0), named as fio's
     if job != "dl":
         for t in d:

@@ -79,7 +79,7 @@ static const struct jopt jopts[] = {
 	{ "offset", "fileoffset", JT_SIZE, F(offset), 0, 0, "0", "the job's region starts here in its file" },
 	{ "offset_increment", NULL, JT_SIZE, F(offset_increment), 0, 0, "0", "thread N starts at offset + N x this" },
 	{ "loops", "loop", JT_U32, F(loops), 1, UINT32_MAX, "1", "run the job this many times (the page cache dropped before each, as fio)" },
-	{ "thread", NULL, JT_BOOL, F(thread), 0, 0, "0", "job threads as threads (stackbench's always are; fio's default: processes)" },
+	{ "thread", "threads", JT_BOOL, F(thread), 0, 0, "0", "job threads as threads (stackbench's always are; fio's default: processes)" },
 	{ "unlink", NULL, JT_NBOOL, F(keep_files), 0, 0, "0", "remove the job's files when it is done" },
 	{ "randrepeat", NULL, JT_BOOL, F(randrepeat), 0, 0, "1", "same random offsets every run" },
 	{ "time_based", NULL, JT_BOOL, F(time_based), 0, 0, "0", "run for runtime, wrapping around size" },
@@ -358,7 +358,7 @@ static int unknown(const char *name, size_t n, bool file, struct sb_err *err)
 /* One option with its value (NULL when none was written). In a job file,
  * name= names the section's job (as fio); on the command line it starts one. */
 static int apply(struct sb_job_cli *c, struct sb_job_opts **cur, const struct jopt *o,
-		 const char *v, bool file, struct sb_err *err)
+		 const char *key, size_t klen, const char *v, bool file, struct sb_err *err)
 {
 	bool cli_only = o->type == JT_FMT || o->type == JT_OUT || o->type == JT_WATCH;
 	bool bare = !v;
@@ -382,7 +382,11 @@ static int apply(struct sb_job_cli *c, struct sb_job_opts **cur, const struct jo
 		(*cur)->create = true;
 	if (!strcmp(o->name, "target"))
 		(*cur)->create = false;
-	return remember(*cur, o->name, bare ? NULL : v, err);
+	/* under the name as written (fio's dict says "threads" for threads=1) */
+	char name[64];
+
+	snprintf(name, sizeof(name), "%.*s", (int)(klen < sizeof(name) ? klen : sizeof(name) - 1), key);
+	return remember(*cur, name, bare ? NULL : v, err);
 }
 
 int sb_job_cli_option(struct sb_job_cli *c, struct sb_job_opts **cur, const char *key,
@@ -390,7 +394,7 @@ int sb_job_cli_option(struct sb_job_cli *c, struct sb_job_opts **cur, const char
 {
 	const struct jopt *o = find_opt(key, strlen(key));
 
-	return o ? apply(c, cur, o, v, file, err) : unknown(key, strlen(key), file, err);
+	return o ? apply(c, cur, o, key, strlen(key), v, file, err) : unknown(key, strlen(key), file, err);
 }
 
 /* A command-line value: "--opt=value", or the next word unless that is
@@ -422,7 +426,7 @@ static int parse_argv(struct sb_job_cli *c, int argc, char **argv, struct sb_err
 			if (!takes_value_alone(o->type) || !strcmp(argv[i + 1], "0") || !strcmp(argv[i + 1], "1"))
 				v = argv[++i];
 		}
-		if ((rc = apply(c, &cur, o, v, false, err)) < 0)
+		if ((rc = apply(c, &cur, o, a, n, v, false, err)) < 0)
 			return rc;
 	}
 	return 0;

@@ -312,7 +312,7 @@ static int submit(struct ps *s, unsigned n)
 	res->depth_level[bucket_depth((unsigned)s->inflight + n)]++;
 	if (s->o->ioengine != SB_IOENGINE_LIBAIO) {
 		/* synchronous: "submitted" when the call starts, as fio's psync;
-		 * null's ios wait to be reaped as fio's (the queue fills first) */
+		 * fio's null engine is busy until its one io is reaped: the same */
 		for (i = 0; i < n; i++)
 			((struct slot *)s->batch[i]->data)->t_issue = s->now;
 		s->nsync += sync_io(s->w, s->batch, n, s->events + s->nsync);
@@ -466,7 +466,7 @@ int sb_engine_pass(struct worker *w, io_context_t ctx, struct slot *slots, struc
 			continue;
 		/* as fio: fill the queue (in batches of w->batch) before reaping;
 		 * a synchronous engine's result is waiting in events already */
-		if (n > 0 && s.nfree > 0 && !s.stop && (!s.nsync || o->ioengine == SB_IOENGINE_NULL))
+		if (n > 0 && s.nfree > 0 && !s.stop && !s.nsync)
 			continue;
 		if ((rc = reap(&s)) < 0)
 			break;

@@ -52,6 +52,15 @@ offset_increment=256k
 numjobs=2
 group_reporting
 EOF
+cat >"$TMP/nl.fio" <<'EOF'
+; fio's null engine: no file, busy until its one io is reaped
+[nl]
+ioengine=null
+rw=randread
+size=4m
+iodepth=8
+threads=1
+EOF
 cat >"$TMP/dl.fio" <<EOF
 [dl]
 filename=$LOOP
@@ -75,7 +84,7 @@ run() {
 		fail "$tool $job (second run)"
 }
 
-for job in rr rw lp of dl; do
+for job in rr rw lp of nl dl; do
 	run fio $job
 	run sb $job
 done
@@ -100,7 +109,7 @@ def counts(path):
 def classes(c):
     return {k for k in ("pread64", "pwrite64", "read", "write", "io_submit", "io_getevents", "fadvise64") if c.get(k)}
 
-for job, fname, ios in (("rr", "rr.0.0", 1024), ("rw", "rw.0.0", 1024), ("lp", "lp.0.0", 768), ("of", "of.dat", 32),
+for job, fname, ios in (("rr", "rr.0.0", 1024), ("rw", "rw.0.0", 1024), ("lp", "lp.0.0", 768), ("of", "of.dat", 32), ("nl", None, 1024),
                         ("dl", loop, 1024)):
     d = {t: os.path.join(tmp, t + "-" + job) for t in ("fio", "sb")}
     c = {t: counts(d[t] + "/count") for t in d}
@@ -113,7 +122,7 @@ for job, fname, ios in (("rr", "rr.0.0", 1024), ("rw", "rw.0.0", 1024), ("lp", "
         if c["fio"].get(k, 0) >= ios and c["sb"].get(k, 0) < ios:
             err(f"{job}: {k}: fio {c['fio'].get(k)} calls, stackbench {c['sb'].get(k, 0)}")
     # the job's file opened with the same O_DIRECT-ness, and fadvise on it
-    for t in d:
+    for t in (d if fname else ()):
         calls = open(d[t] + "/calls").read()
         opens = [l for l in calls.splitlines() if "openat(" in l and fname.split("/")[-1] + '"' in l
                  and "= -1" not in l]
@@ -146,7 +155,7 @@ for job, fname, ios in (("rr", "rr.0.0", 1024), ("rw", "rw.0.0", 1024), ("lp", "
         if sizes["fio"] != sizes["sb"] or sizes["sb"] != (1 << 20) + (256 << 10) + (64 << 10):
             err(f"of: file sizes fio {sizes['fio']} stackbench {sizes['sb']} (offset + increment + size)")
     # files kept (unlink=0), named as fio's
-    if job != "dl":
+    if job not in ("dl", "nl"):
         for t in d:
             if not os.path.exists(os.path.join(d[t], fname)):
                 err(f"{job}: {t} did not keep {fname}")

@@ -232,6 +232,9 @@ static int set_value(const struct jopt *o, const char *v, struct sb_job_opts *j,
 	case JT_FILES:
 		return sb_jobfio_one_name(o->name, v, field, o->size, err);
 	case JT_RW:
+		if (strchr(v, ':'))
+			return sb_err_set(err, -EINVAL, "not supported by stackbench job: --%s=%s (fio's "
+					  "<mode>:<offset> skips)", o->name, v);
 		if (sb_rw_parse(v, field) < 0)
 			return sb_err_set(err, -EINVAL, "--%s: '%s' is not one of %s", o->name, v, rw_list);
 		return 0;

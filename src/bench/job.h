@@ -37,6 +37,7 @@ struct sb_job_opts {
 	bool direct;              /* O_DIRECT (default false, as fio) */
 	bool invalidate;          /* fio's invalidate: drop the file's cached pages when opened (default true) */
 	bool randommap;           /* random I/O covers every block once per pass (fio's default; norandommap) */
+	uint64_t filesize;        /* fio's filesize (one file a job): the file's size; the job's size at most this */
 	uint64_t offset;          /* fio's offset: where the job's region starts in its file */
 	uint64_t offset_increment; /* fio's offset_increment: thread i starts at offset + i x this */
 	uint32_t loops;           /* fio's loops: the size-based job this many times (default 1) */

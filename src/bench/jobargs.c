@@ -76,6 +76,7 @@ static const struct jopt jopts[] = {
 	{ "invalidate", NULL, JT_BOOL, F(invalidate), 0, 0, "1", "drop the file's cached pages when it is opened" },
 	{ "norandommap", NULL, JT_NBOOL, F(randommap), 0, 0, "0",
 	  "random offsets may repeat (default: every block once per pass)" },
+	{ "filesize", NULL, JT_SIZE, F(filesize), 1, 0, NULL, "the job's file is this long (size: at most this)" },
 	{ "offset", "fileoffset", JT_SIZE, F(offset), 0, 0, "0", "the job's region starts here in its file" },
 	{ "offset_increment", NULL, JT_SIZE, F(offset_increment), 0, 0, "0", "thread N starts at offset + N x this" },
 	{ "loops", "loop", JT_U32, F(loops), 1, UINT32_MAX, "1", "run the job this many times (the page cache dropped before each, as fio)" },
@@ -165,6 +166,8 @@ static int set_size(const struct jopt *o, const char *v, void *field, struct sb_
 	struct sb_err e = { 0 };
 	uint64_t u;
 
+	if (!strcmp(o->name, "filesize") && strchr(v, '-'))
+		return sb_err_set(err, -EINVAL, "not supported by stackbench job: --filesize=%s (a range)", v);
 	if (*v && v[strlen(v) - 1] == '%')
 		return sb_err_set(err, -EINVAL, "not supported by stackbench job: --%s=%s (a percentage)",
 				  o->name, v);
@@ -452,6 +455,12 @@ static int finish_job(struct sb_job_opts *j, unsigned idx, struct sb_err *err)
 			memcpy(j->target, t, sizeof(t));
 		}
 	}
+	/* fio's filesize: the job's size is that of its file (capped, as fio's) */
+	if (j->filesize && j->size && j->size < j->filesize)
+		return sb_err_set(err, -EINVAL, "not supported by stackbench job: --filesize larger than "
+				  "--size (job %s)", j->name);
+	if (j->filesize)
+		j->size = j->filesize;
 	/* as fio: files NAME.N.0 in the current directory, of a size given */
 	if ((!j->target[0] || j->directory[0]) && !j->size && j->ioengine != SB_IOENGINE_NULL)
 		return sb_err_set(err, -EINVAL, "job %s: you need to specify size= (as fio, for its "

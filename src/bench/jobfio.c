@@ -23,7 +23,7 @@ static const char *const fio_only[] = {
 	"disable_lat", "disable_slat", "disk_util", "do_verify", "eta", "eta-newline", "eta-interval",
 	"error_dump", "exec_postrun", "exec_prerun", "exit_what", "exitall", "exitall_on_error",
 	"experimental_verify", "fadvise_hint", "fallocate", "fdatasync", "file_append",
-	"file_service_type", "filename_format", "filesize", "fill_device", "flow", "flow_id",
+	"file_service_type", "filename_format", "fill_device", "flow", "flow_id",
 	"flow_sleep", "fsync_on_close", "gid", "gtod_cpu", "gtod_reduce", "hipri", "hugepage-size",
 	"idle-prof", "ignore_error", "ignore_zone_limits", "inflate-log", "io_size",
 	"io_submit_mode", "iodepth_low", "iopsavgtime",

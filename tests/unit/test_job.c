@@ -246,6 +246,12 @@ static void test_fio_defaults(void **state)
 	expect_reject("you need to specify size=", "--rw=read", NULL);
 	expect_reject("not supported by stackbench job: --offset=50%", "--size=1m", "--offset=50%", NULL);
 	expect_reject("not supported by stackbench job: --rw=read:8k", "--size=1m", "--rw=read:8k", NULL);
+	expect_reject("not supported by stackbench job: --filesize=1m-2m", "--filesize=1m-2m", NULL);
+	expect_reject("not supported by stackbench job: --filesize larger", "--size=1m", "--filesize=2m", NULL);
+	assert_int_equal(parse(&o, &err, "--filesize=2m", "--size=8m", NULL), 0);
+	assert_int_equal(o.size, 2 << 20);      /* fio caps size at the files' total */
+	assert_int_equal(parse(&o, &err, "--filesize=2m", NULL), 0);
+	assert_int_equal(o.size, 2 << 20);
 	expect_reject("not supported by stackbench job: --ioengine=io_uring", "--size=1m", "--ioengine=io_uring", NULL);
 	assert_int_equal(parse(&o, &err, "--rw=randread", "--iodepth=8", "--size=1m", NULL), 0);
 	assert_string_equal(o.target, ".");     /* NAME.N.0 in the current directory */

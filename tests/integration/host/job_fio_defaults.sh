@@ -123,6 +123,9 @@ for job, fname, ios in (("rr", "rr.0.0", 1024), ("rw", "rw.0.0", 1024), ("lp", "
             err(f"{job}: {k}: fio {c['fio'].get(k)} calls, stackbench {c['sb'].get(k, 0)}")
     # the job's file opened with the same O_DIRECT-ness, and fadvise on it
     for t in (d if fname else ()):
+        if not os.path.exists(d[t] + "/calls") or not os.path.exists(d[t] + "/out.json"):
+            err(f"{job}: {t} did not run")
+            continue
         calls = open(d[t] + "/calls").read()
         opens = [l for l in calls.splitlines() if "openat(" in l and fname.split("/")[-1] + '"' in l
                  and "= -1" not in l]
@@ -139,7 +142,11 @@ for job, fname, ios in (("rr", "rr.0.0", 1024), ("rw", "rw.0.0", 1024), ("lp", "
             if len(offs) < 1024 or len(set(offs[-1024:])) != 1024:
                 err(f"{job}: {t}: {len(set(offs[-1024:]))} distinct blocks in the last 1024 of "
                     f"{len(offs)} 4 KiB writes, want 1024 (random map)")
-    j = {t: json.load(open(d[t] + "/out.json"))["jobs"][0] for t in d}
+    try:
+        j = {t: json.load(open(d[t] + "/out.json"))["jobs"][0] for t in d}
+    except (OSError, ValueError, KeyError, IndexError) as e:
+        err(f"{job}: no JSON ({e})")
+        continue
     for dr in ("read", "write"):
         if j["fio"][dr]["total_ios"] != j["sb"][dr]["total_ios"]:
             err(f"{job}: {dr} total_ios: fio {j['fio'][dr]['total_ios']} stackbench {j['sb'][dr]['total_ios']}")

@@ -46,6 +46,7 @@ int sb_md_set_faulty(const char *md_dev, const char *member_dev, struct sb_err *
 static void verify_opts(const struct sb_degrade *d, struct sb_job_opts *o, enum sb_rw rw)
 {
 	sb_job_opts_init(o);
+	sb_job_opts_suite(o); /* O_DIRECT, libaio, whole-depth batches: asked for */
 	snprintf(o->name, sizeof(o->name), VERIFY_NAME);
 	snprintf(o->target, sizeof(o->target), "%s", d->dir);
 	snprintf(o->phase, sizeof(o->phase), "fault verify %s", rw == SB_RW_WRITE ? "write" : "read");

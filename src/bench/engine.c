@@ -81,8 +81,9 @@ static int worker_setup(struct worker *w, struct wio *io)
 	/* only libaio has a kernel context: psync and sync need no AIO */
 	if (o->ioengine == SB_IOENGINE_LIBAIO && (rc = io_setup((int)o->iodepth, &io->ctx)) < 0)
 		return sb_err_sys(&w->err, rc, "io_setup(%u) (see /proc/sys/fs/aio-max-nr)", o->iodepth);
-	/* verify + randwrite: every block exactly once, in a random order */
-	if (o->verify && o->rw == SB_RW_RANDWRITE) {
+	/* verify + randwrite, or fio's random map: every block exactly once
+	 * per pass, in a random order */
+	if ((o->verify && o->rw == SB_RW_RANDWRITE) || (o->randommap && sb_rw_random(o->rw))) {
 		perm_init(&w->perm, w->len / o->bs, &w->rng);
 		w->use_perm = true;
 	}
@@ -120,12 +121,14 @@ static int worker_measure(struct worker *w, struct wio *io)
 		p.ramp_end = o->ramp_ns ? t0 + o->ramp_ns : 0;
 	}
 	if (!o->runtime_ns || o->runtime_limit)
-		p.nios = w->len / o->bs; /* fio without time_based: size, or runtime if sooner */
+		p.nios = w->len / o->bs * (o->loops ? o->loops : 1); /* fio without time_based: size
+								       * (loops times), or runtime if sooner */
+	p.loop_invalidate = p.nios && o->loops > 1 && o->invalidate && w->fd >= 0;
 	p.check = o->verify && (o->rw == SB_RW_READ || o->rw == SB_RW_RANDREAD);
 	rc = sb_engine_pass(w, io->ctx, io->slots, io->events, io->batch, &p, &measure_start);
 	/* buffered writes are not written until they are on disk (fio's end_fsync);
 	 * direct ones are flushed when the job asks for it */
-	if (rc == 0 && w->res.dir[SB_DIR_WRITE].ios && (!o->direct || o->fsync_every || o->end_fsync) &&
+	if (rc == 0 && w->fd >= 0 && w->res.dir[SB_DIR_WRITE].ios && (!o->direct || o->fsync_every || o->end_fsync) &&
 	    fsync(w->fd) < 0)
 		rc = sb_err_sys(&w->err, -errno, "fsync %s", w->path);
 	w->res.elapsed_ns = sb_clock_ns() - measure_start;
@@ -248,15 +251,15 @@ static int open_dir_worker(const struct sb_job_opts *o, struct worker *w, int fl
 	if (fstat(w->fd, &st) < 0)
 		return sb_err_sys(err, -errno, "stat %s", w->path);
 	w->lbs = st.st_blksize >= 512 && st.st_blksize <= 4096 ? (uint64_t)st.st_blksize : 4096;
-	w->start = 0;
+	w->start = o->offset + (uint64_t)w->idx * o->offset_increment;  /* fio's, in the thread's own file */
 	w->len = len - len % o->bs;
-	if ((uint64_t)st.st_size < w->len) {
+	if ((uint64_t)st.st_size < w->start + w->len) {
 		if (o->verify && rw_reads(o->rw))
 			return sb_err_set(err, -ENOENT, "%s: %llu bytes, the verify read needs %llu "
 					  "written by an earlier verify job", w->path,
 					  (unsigned long long)st.st_size, (unsigned long long)w->len);
 		if (rw_reads(o->rw) || o->rw == SB_RW_RANDWRITE) {
-			rc = layout_path(w, 0, err);
+			rc = layout_path(w, w->start, err);
 			if (rc < 0)
 				return rc;
 		}
@@ -264,14 +267,46 @@ static int open_dir_worker(const struct sb_job_opts *o, struct worker *w, int fl
 	return 0;
 }
 
+/* fio's invalidate=1 when a file is opened: its cached pages dropped
+ * (posix_fadvise DONTNEED on the region; BLKFLSBUF on a block device) */
+static void invalidate(const struct sb_job_opts *o, struct worker *w, bool blk)
+{
+	if (!o->invalidate)
+		return;
+	if (blk ? ioctl(w->fd, BLKFLSBUF, 0) < 0
+		: posix_fadvise(w->fd, (off_t)w->start, (off_t)w->len, POSIX_FADV_DONTNEED) != 0)
+		sb_debug("invalidate %s: the page cache was not dropped", w->path);
+}
+
+/* fio's null engine (no files: every io completes at once) */
+static int open_null(const struct sb_job_opts *o, struct worker *w, struct sb_err *err)
+{
+	if (!o->size)
+		return sb_err_set(err, -EINVAL, "job %s: ioengine=null needs --size", o->name);
+	snprintf(w->path, sizeof(w->path), "null");
+	w->fd = -1;
+	w->lbs = 512;
+	w->start = 0;
+	w->len = o->size - o->size % o->bs;
+	return 0;
+}
+
 static int open_worker(const struct sb_job_opts *o, struct worker *w, const struct stat *tst,
 		       uint64_t dev_size, struct sb_err *err)
 {
+	int rc;
+
 	int flags = O_RDWR | (o->direct ? O_DIRECT : 0);
+	uint64_t base;
 	struct stat st;
 
-	if (S_ISDIR(tst->st_mode))
-		return open_dir_worker(o, w, flags, err);
+	if (o->ioengine == SB_IOENGINE_NULL)
+		return open_null(o, w, err);
+	if (S_ISDIR(tst->st_mode)) {
+		if ((rc = open_dir_worker(o, w, flags, err)) == 0)
+			invalidate(o, w, false);
+		return rc;
+	}
 	snprintf(w->path, sizeof(w->path), "%s", o->target);
 	w->fd = open(o->target, flags);
 	if (w->fd < 0)
@@ -288,16 +323,26 @@ static int open_worker(const struct sb_job_opts *o, struct worker *w, const stru
 	/* fio: every thread of a job works on the same region of one file or
 	 * device; stackbench's own (and verify) jobs give each its own part */
 	w->len = o->size ? o->size : o->shared_region ? dev_size : dev_size / o->numjobs;
+	/* fio's offset (+ offset_increment per thread): the region starts there;
+	 * without a size it runs to the end */
+	base = o->offset + (uint64_t)w->idx * o->offset_increment;
+	if (!o->size)
+		w->len = base < w->len ? w->len - base : 0;
 	w->len -= w->len % o->bs;
-	w->start = o->shared_region ? 0 : (uint64_t)w->idx * w->len;
-	if (w->start + w->len > dev_size)
+	if (!w->len)
+		return sb_err_set(err, -EINVAL, "%s: offset %llu leaves no room for a block", o->target,
+				  (unsigned long long)base);
+	w->start = base + (o->shared_region ? 0 : (uint64_t)w->idx * w->len);
+	if (base > dev_size || w->start < base || w->start > dev_size || w->len > dev_size - w->start)
 		return sb_err_set(err, -ENOSPC, "%s: %u regions of %llu bytes do not fit in its %llu bytes",
 				  o->target, o->numjobs, (unsigned long long)w->len,
 				  (unsigned long long)dev_size);
 	/* a file shorter than the region (fio's filename= just created it): lay it out */
 	if (S_ISREG(tst->st_mode) && fstat(w->fd, &st) == 0 && (uint64_t)st.st_size < w->start + w->len &&
-	    (rw_reads(o->rw) || o->rw == SB_RW_RANDWRITE) && !(o->verify && rw_reads(o->rw)))
-		return layout_path(w, w->start, err);
+	    (rw_reads(o->rw) || o->rw == SB_RW_RANDWRITE) && !(o->verify && rw_reads(o->rw)) &&
+	    (rc = layout_path(w, w->start, err)) < 0)
+		return rc;
+	invalidate(o, w, S_ISBLK(tst->st_mode));
 	return 0;
 }
 
@@ -360,13 +405,32 @@ static const char *dir_of(const char *path, char *buf, size_t len)
 	return buf;
 }
 
+/* Bytes the job's files in a directory target hold already, at most need. */
+static uint64_t dir_files_have(const struct sb_job_opts *o, uint64_t need)
+{
+	uint64_t have = 0, each = o->size ? o->size : DEFAULT_FILE_SIZE;
+	char path[600];
+	struct stat st;
+	unsigned i;
+
+	for (i = 0; i < o->numjobs; i++) {
+		sb_engine_job_file(o, i, path, sizeof(path));
+		if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+			have += (uint64_t)st.st_size < each ? (uint64_t)st.st_size : each;
+	}
+	return have < need ? have : need;
+}
+
 /* The bytes a regular-file target holds: size per thread, or one region
  * shared by all (UINT64_MAX when that does not fit in 64 bits). */
 static uint64_t file_want(const struct sb_job_opts *o)
 {
-	uint64_t want;
+	uint64_t want, incr;
 
-	if (__builtin_mul_overflow(o->size, o->shared_region ? 1 : o->numjobs, &want))
+	/* plus the last thread's start (fio's offset, offset_increment) */
+	if (__builtin_mul_overflow(o->size, o->shared_region ? 1 : o->numjobs, &want) ||
+	    __builtin_mul_overflow((uint64_t)(o->numjobs - 1), o->offset_increment, &incr) ||
+	    __builtin_add_overflow(want, o->offset, &want) || __builtin_add_overflow(want, incr, &want))
 		return UINT64_MAX;
 	return want;
 }
@@ -432,10 +496,10 @@ static int target_room(const struct sb_job_opts *o, const struct stat *tst, uint
 
 		if (__builtin_mul_overflow(o->size ? o->size : DEFAULT_FILE_SIZE, o->numjobs, &need))
 			need = UINT64_MAX;
-		/* files already laid out by an earlier phase count as room */
-		if (o->keep_files || (o->verify && rw_reads(o->rw)))
+		/* files already laid out (an earlier phase, a kept job) count as room */
+		if (o->verify && rw_reads(o->rw))
 			return 0;
-		return check_free(o->target, o->target, need, err);
+		return check_free(o->target, o->target, need - dir_files_have(o, need), err);
 	}
 	return sb_err_set(err, -EINVAL, "target %s is not a block device, file or directory", o->target);
 }
@@ -557,9 +621,11 @@ int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct
 		sb_hist_init(&res->dir[i].lat);
 	}
 	snprintf(res->jobname, sizeof(res->jobname), "%s", o->name);
-	if ((rc = sb_job_opts_check(o, err)) < 0 || (rc = sb_engine_check_memory(o, SIZE_MAX, err)) < 0 ||
-	    (rc = stat_target(o, &tst, err)) < 0 ||
-	    (rc = target_room(o, &tst, &dev_size, err)) < 0)
+	memset(&tst, 0, sizeof(tst));
+	if ((rc = sb_job_opts_check(o, err)) < 0 || (rc = sb_engine_check_memory(o, SIZE_MAX, err)) < 0)
+		return rc;
+	if (o->ioengine != SB_IOENGINE_NULL &&
+	    ((rc = stat_target(o, &tst, err)) < 0 || (rc = target_room(o, &tst, &dev_size, err)) < 0))
 		return rc;
 	ws = calloc(o->numjobs, sizeof(*ws));
 	if (!ws)
@@ -592,7 +658,9 @@ out:
 	for (i = 0; i < o->numjobs; i++) {
 		if (ws[i].fd >= 0)
 			close(ws[i].fd);
-		if (S_ISDIR(tst.st_mode) && ws[i].path[0] && !o->keep_files &&
+		/* fio's unlink=1 also removes a filename= file (stackbench's target= stays) */
+		if ((S_ISDIR(tst.st_mode) || (S_ISREG(tst.st_mode) && o->create && i == 0)) &&
+		    ws[i].path[0] && !o->keep_files &&
 		    !(o->verify && (o->rw == SB_RW_WRITE || o->rw == SB_RW_RANDWRITE) && rc < 0))
 			unlink(ws[i].path);
 	}

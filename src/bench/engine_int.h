@@ -56,6 +56,7 @@ struct pass {
 	uint64_t end_ns;              /* time-based: stop issuing at */
 	uint64_t ramp_end;            /* 0 = no ramp */
 	bool check;                   /* verify reads */
+	bool loop_invalidate;         /* fio's loops: drop the cache before each loop after the first */
 };
 
 /* One pass over the region (or until end_ns); every io drained before it

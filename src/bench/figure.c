@@ -13,6 +13,7 @@ int sb_engine_figure(const char *dev, enum sb_rw rw, uint64_t bs, unsigned qd, u
 	int rc;
 
 	sb_job_opts_init(&o);
+	sb_job_opts_suite(&o); /* O_DIRECT, libaio, whole-depth batches: asked for */
 	snprintf(o.name, sizeof(o.name), "sb-layer-%s", sb_rw_name(rw));
 	snprintf(o.phase, sizeof(o.phase), "per-layer %s %s", dev, sb_rw_name(rw));
 	snprintf(o.target, sizeof(o.target), "%s", dev);

@@ -44,7 +44,26 @@ void sb_job_opts_init(struct sb_job_opts *o)
 	o->bs = 4096;
 	o->iodepth = 1;
 	o->numjobs = 1;
+	o->loops = 1;
+	/* fio 3.33's defaults (options.c): buffered psync, one io per submit,
+	 * the cache invalidated on open, a random map, files kept */
+	o->ioengine = SB_IOENGINE_PSYNC;
+	o->iodepth_batch = 1;
+	o->batch_cmin = 1;
+	o->invalidate = true;
+	o->randommap = true;
+	o->keep_files = true;
+}
+
+void sb_job_opts_suite(struct sb_job_opts *o)
+{
 	o->direct = true;
+	o->ioengine = SB_IOENGINE_LIBAIO;
+	o->iodepth_batch = 0;
+	o->batch_cmax = UINT32_MAX;  /* reap whatever is done, up to the whole depth */
+	o->invalidate = false;
+	o->randommap = false;
+	o->keep_files = false;
 }
 
 int sb_job_parse_args(int argc, char **argv, struct sb_job_opts *o,
@@ -74,6 +93,8 @@ int sb_job_opts_check(const struct sb_job_opts *o, struct sb_err *err)
 		return sb_err_set(err, -EINVAL, "--size: smaller than --bs");
 	if (o->ramp_ns && !o->runtime_ns)
 		return sb_err_set(err, -EINVAL, "--ramp needs --runtime (a time-based job)");
+	if (o->verify && o->loops > 1)
+		return sb_err_set(err, -EINVAL, "not supported by stackbench job: --loops with --verify");
 	if (o->verify && o->runtime_ns)
 		return sb_err_set(err, -EINVAL, "--verify works on size-based jobs; drop --runtime");
 	if (o->verify && (o->rw == SB_RW_RW || o->rw == SB_RW_RANDRW))

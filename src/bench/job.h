@@ -16,8 +16,9 @@
 enum sb_rw { SB_RW_READ, SB_RW_WRITE, SB_RW_RANDREAD, SB_RW_RANDWRITE, SB_RW_RW, SB_RW_RANDRW };
 enum sb_dir { SB_DIR_READ = 0, SB_DIR_WRITE = 1 };
 enum sb_output_format { SB_OUT_TEXT, SB_OUT_JSON, SB_OUT_JSONPLUS };
-/* fio's ioengine: libaio (default), psync (pread/pwrite), sync (lseek + read/write) */
-enum sb_ioengine { SB_IOENGINE_LIBAIO, SB_IOENGINE_PSYNC, SB_IOENGINE_SYNC };
+/* fio's ioengine: libaio, psync (pread/pwrite; fio's default), sync (lseek +
+ * read/write), null (no I/O: every io completes at once, as fio's) */
+enum sb_ioengine { SB_IOENGINE_LIBAIO, SB_IOENGINE_PSYNC, SB_IOENGINE_SYNC, SB_IOENGINE_NULL };
 
 struct sb_job_opts {
 	char name[64];            /* jobname; also names the files in a directory target */
@@ -27,16 +28,25 @@ struct sb_job_opts {
 	uint64_t bs;              /* bytes (default 4KiB) */
 	uint32_t iodepth;         /* default 1 */
 	uint32_t numjobs;         /* threads (default 1) */
-	uint32_t iodepth_batch;   /* most ios per io_submit (fio's iodepth_batch_submit); 0 = iodepth */
+	uint32_t iodepth_batch;   /* most ios per io_submit (fio's iodepth_batch_submit, default 1); 0 = iodepth */
+	uint32_t batch_cmin;      /* fio's iodepth_batch_complete_min (default 1) */
+	uint32_t batch_cmax;      /* fio's iodepth_batch_complete_max; below the min: the min (fio's) */
 	uint64_t size;            /* bytes per job; 0 = whole device / 1GiB file default */
 	uint64_t runtime_ns;      /* 0 = size-based */
 	uint64_t ramp_ns;         /* I/O during the ramp is not counted */
-	bool direct;              /* O_DIRECT (default true) */
+	bool direct;              /* O_DIRECT (default false, as fio) */
+	bool invalidate;          /* fio's invalidate: drop the file's cached pages when opened (default true) */
+	bool randommap;           /* random I/O covers every block once per pass (fio's default; norandommap) */
+	uint64_t filesize;        /* fio's filesize (one file a job): the file's size; the job's size at most this */
+	uint64_t offset;          /* fio's offset: where the job's region starts in its file */
+	uint64_t offset_increment; /* fio's offset_increment: thread i starts at offset + i x this */
+	uint32_t loops;           /* fio's loops: the size-based job this many times (default 1) */
+	bool thread;              /* fio's thread: as given; stackbench's job threads are always threads */
 	uint32_t fsync_every;     /* fsync after every N writes (0 = never) */
 	bool verify;              /* write: write then read back and check; read: check only */
 	uint64_t verify_seed;     /* generation stamped in every block and checked on reads */
 	bool verify_seed_set;
-	bool keep_files;          /* directory target: leave the files for a later phase */
+	bool keep_files;          /* leave the files (fio's unlink=0, the default); false: remove them */
 	bool random_data_once;    /* internal: layout */
 	char phase[128];           /* label of the progress line */
 	/* fio's semantics, set by `stackbench job` (suites leave them zero) */
@@ -63,8 +73,12 @@ struct sb_job_opts {
 	char given[4096];         /* options as written: "key=value\n"..., fio's "job options" */
 };
 
-/* Defaults as documented in `stackbench help job`. */
+/* Defaults as documented in `stackbench help job`: fio 3.33's. */
 void sb_job_opts_init(struct sb_job_opts *o);
+/* What stackbench's own suites and figures ask for on top of those: O_DIRECT,
+ * libaio, the whole depth per io_submit, no invalidate (the suites drop the
+ * caches themselves), no random map, their files removed after the job. */
+void sb_job_opts_suite(struct sb_job_opts *o);
 
 /* Parse a `stackbench job` argv of exactly one job (argv[0] is the command
  * name; see bench/jobargs.h for several jobs and --watch). -EINVAL with a

@@ -62,13 +62,26 @@ static const struct jopt jopts[] = {
 	{ "bs", "blocksize", JT_SIZE, F(bs), 512, 64 * MiB, "4k", "block size, a multiple of 512" },
 	{ "size", NULL, JT_SIZE, F(size), 1, 0, NULL, "bytes per job thread (default: device / numjobs, 1 GiB file)" },
 	{ "iodepth", NULL, JT_U32, F(iodepth), 1, 4096, "1", "ios in flight per job thread" },
-	{ "iodepth_batch", "iodepth-batch", JT_U32, F(iodepth_batch), 1, 4096, NULL, "most ios per io_submit (fio's iodepth_batch_submit)" },
+	{ "iodepth_batch", "iodepth-batch", JT_U32, F(iodepth_batch), 0, 4096, "1", "most ios per io_submit (fio's iodepth_batch_submit; 0 = iodepth)" },
+	{ "iodepth_batch_complete_min", "iodepth_batch_complete", JT_U32, F(batch_cmin), 0, 4096, "1",
+	  "fewest completions to wait for when the queue is full" },
+	{ "iodepth_batch_complete_max", NULL, JT_U32, F(batch_cmax), 0, 4096, NULL,
+	  "most completions reaped at once (default: the min)" },
 	{ "numjobs", "numjob", JT_U32, F(numjobs), 1, SB_JOB_MAX_THREADS, "1", "job threads" },
-	{ "ioengine", NULL, JT_ENGINE, F(ioengine), 0, 0, "libaio", "libaio, psync or sync" },
+	{ "ioengine", NULL, JT_ENGINE, F(ioengine), 0, 0, "psync", "psync, sync, libaio or null" },
 	{ "iomem", "mem", JT_IOMEM, F(huge_buffers), 0, 0, "malloc",
 	  "I/O buffers: malloc, mmap, shm (pages) or mmaphuge, shmhuge (transparent huge pages)" },
-	{ "direct", NULL, JT_BOOL, F(direct), 0, 0, "1", "O_DIRECT" },
-	{ "buffered", NULL, JT_NBOOL, F(direct), 0, 0, "0", "through the page cache (direct=0)" },
+	{ "direct", NULL, JT_BOOL, F(direct), 0, 0, "0", "O_DIRECT" },
+	{ "buffered", NULL, JT_NBOOL, F(direct), 0, 0, "1", "through the page cache (direct=0)" },
+	{ "invalidate", NULL, JT_BOOL, F(invalidate), 0, 0, "1", "drop the file's cached pages when it is opened" },
+	{ "norandommap", NULL, JT_NBOOL, F(randommap), 0, 0, "0",
+	  "random offsets may repeat (default: every block once per pass)" },
+	{ "filesize", NULL, JT_SIZE, F(filesize), 1, 0, NULL, "the job's file is this long (size: at most this)" },
+	{ "offset", "fileoffset", JT_SIZE, F(offset), 0, 0, "0", "the job's region starts here in its file" },
+	{ "offset_increment", NULL, JT_SIZE, F(offset_increment), 0, 0, "0", "thread N starts at offset + N x this" },
+	{ "loops", "loop", JT_U32, F(loops), 1, UINT32_MAX, "1", "run the job this many times (the page cache dropped before each, as fio)" },
+	{ "thread", "threads", JT_BOOL, F(thread), 0, 0, "0", "job threads as threads (stackbench's always are; fio's default: processes)" },
+	{ "unlink", NULL, JT_NBOOL, F(keep_files), 0, 0, "0", "remove the job's files when it is done" },
 	{ "randrepeat", NULL, JT_BOOL, F(randrepeat), 0, 0, "1", "same random offsets every run" },
 	{ "time_based", NULL, JT_BOOL, F(time_based), 0, 0, "0", "run for runtime, wrapping around size" },
 	{ "runtime", NULL, JT_DUR, F(runtime_ns), 0, 0, NULL, "stop after this long (bare number: seconds)" },
@@ -83,7 +96,7 @@ static const struct jopt jopts[] = {
 	{ "log_avg_msec", NULL, JT_U32, F(log_avg_msec), 0, 86400000, "0", "average log entries over this many ms" },
 	{ "verify", NULL, JT_BOOL, F(verify), 0, 0, "0", "stackbench: write then read back and check (or check only)" },
 	{ "verify-seed", NULL, JT_U64, F(verify_seed), 0, 0, NULL, "stackbench: verify generation" },
-	{ "keep-files", NULL, JT_BOOL, F(keep_files), 0, 0, "0", "stackbench: leave a directory job's files" },
+	{ "keep-files", NULL, JT_BOOL, F(keep_files), 0, 0, "1", "stackbench: leave the job's files (unlink=0)" },
 	{ "output-format", NULL, JT_FMT, NOF, 0, 0, "normal", "normal (or text), json, json+" },
 	{ "output", NULL, JT_OUT, NOF, 0, 0, NULL, "write the report to FILE" },
 	{ "watch", NULL, JT_WATCH, NOF, 0, 0, NULL, "stackbench: also report this device's statistics" },
@@ -153,6 +166,11 @@ static int set_size(const struct jopt *o, const char *v, void *field, struct sb_
 	struct sb_err e = { 0 };
 	uint64_t u;
 
+	if (!strcmp(o->name, "filesize") && strchr(v, '-'))
+		return sb_err_set(err, -EINVAL, "not supported by stackbench job: --filesize=%s (a range)", v);
+	if (*v && v[strlen(v) - 1] == '%')
+		return sb_err_set(err, -EINVAL, "not supported by stackbench job: --%s=%s (a percentage)",
+				  o->name, v);
 	if (sb_jobfio_size(v, &u, &e) < 0)
 		return sb_err_set(err, -EINVAL, "--%s: %s", o->name, e.msg);
 	if (u < o->min || (o->max && u > o->max)) {
@@ -177,9 +195,11 @@ static int set_engine(const char *v, struct sb_job_opts *j, struct sb_err *err)
 		j->ioengine = SB_IOENGINE_PSYNC;
 	else if (!strcmp(v, "sync"))
 		j->ioengine = SB_IOENGINE_SYNC;
+	else if (!strcmp(v, "null"))
+		j->ioengine = SB_IOENGINE_NULL;
 	else
 		return sb_err_set(err, -EINVAL, "not supported by stackbench job: --ioengine=%s "
-				  "(libaio, psync or sync)", v);
+				  "(psync, sync, libaio or null)", v);
 	return 0;
 }
 
@@ -215,6 +235,9 @@ static int set_value(const struct jopt *o, const char *v, struct sb_job_opts *j,
 	case JT_FILES:
 		return sb_jobfio_one_name(o->name, v, field, o->size, err);
 	case JT_RW:
+		if (strchr(v, ':'))
+			return sb_err_set(err, -EINVAL, "not supported by stackbench job: --%s=%s (fio's "
+					  "<mode>:<offset> skips)", o->name, v);
 		if (sb_rw_parse(v, field) < 0)
 			return sb_err_set(err, -EINVAL, "--%s: '%s' is not one of %s", o->name, v, rw_list);
 		return 0;
@@ -305,7 +328,8 @@ int sb_job_cli_section(struct sb_job_cli *c, const char *name, struct sb_job_opt
 }
 
 /* fio's "job options" / "global options": each option as written, under
- * its own name, the last value winning. */
+ * its own name, the last value winning; a bare flag (v NULL) is not listed,
+ * as in fio's dicts. */
 static int remember(struct sb_job_opts *j, const char *name, const char *v, struct sb_err *err)
 {
 	size_t len = strlen(j->given), n = strlen(name);
@@ -319,6 +343,8 @@ static int remember(struct sb_job_opts *j, const char *name, const char *v, stru
 		}
 		p += n;
 	}
+	if (!v)
+		return 0;
 	if (len + n + strlen(v) + 2 >= sizeof(j->given))
 		return sb_err_set(err, -EINVAL, "--%s: the job's options are longer than %zu characters",
 				  name, sizeof(j->given) - 1);
@@ -338,9 +364,10 @@ static int unknown(const char *name, size_t n, bool file, struct sb_err *err)
 /* One option with its value (NULL when none was written). In a job file,
  * name= names the section's job (as fio); on the command line it starts one. */
 static int apply(struct sb_job_cli *c, struct sb_job_opts **cur, const struct jopt *o,
-		 const char *v, bool file, struct sb_err *err)
+		 const char *key, size_t klen, const char *v, bool file, struct sb_err *err)
 {
 	bool cli_only = o->type == JT_FMT || o->type == JT_OUT || o->type == JT_WATCH;
+	bool bare = !v;
 	int rc;
 
 	if (!v && takes_value_alone(o->type))
@@ -361,7 +388,11 @@ static int apply(struct sb_job_cli *c, struct sb_job_opts **cur, const struct jo
 		(*cur)->create = true;
 	if (!strcmp(o->name, "target"))
 		(*cur)->create = false;
-	return remember(*cur, o->name, v, err);
+	/* under the name as written (fio's dict says "threads" for threads=1) */
+	char name[64];
+
+	snprintf(name, sizeof(name), "%.*s", (int)(klen < sizeof(name) ? klen : sizeof(name) - 1), key);
+	return remember(*cur, name, bare ? NULL : v, err);
 }
 
 int sb_job_cli_option(struct sb_job_cli *c, struct sb_job_opts **cur, const char *key,
@@ -369,7 +400,7 @@ int sb_job_cli_option(struct sb_job_cli *c, struct sb_job_opts **cur, const char
 {
 	const struct jopt *o = find_opt(key, strlen(key));
 
-	return o ? apply(c, cur, o, v, file, err) : unknown(key, strlen(key), file, err);
+	return o ? apply(c, cur, o, key, strlen(key), v, file, err) : unknown(key, strlen(key), file, err);
 }
 
 /* A command-line value: "--opt=value", or the next word unless that is
@@ -401,7 +432,7 @@ static int parse_argv(struct sb_job_cli *c, int argc, char **argv, struct sb_err
 			if (!takes_value_alone(o->type) || !strcmp(argv[i + 1], "0") || !strcmp(argv[i + 1], "1"))
 				v = argv[++i];
 		}
-		if ((rc = apply(c, &cur, o, v, false, err)) < 0)
+		if ((rc = apply(c, &cur, o, a, n, v, false, err)) < 0)
 			return rc;
 	}
 	return 0;
@@ -424,10 +455,19 @@ static int finish_job(struct sb_job_opts *j, unsigned idx, struct sb_err *err)
 			memcpy(j->target, t, sizeof(t));
 		}
 	}
+	/* fio's filesize: the job's size is that of its file (capped, as fio's) */
+	if (j->filesize && j->size && j->size < j->filesize)
+		return sb_err_set(err, -EINVAL, "not supported by stackbench job: --filesize larger than "
+				  "--size (job %s)", j->name);
+	if (j->filesize)
+		j->size = j->filesize;
+	/* as fio: files NAME.N.0 in the current directory, of a size given */
+	if ((!j->target[0] || j->directory[0]) && !j->size && j->ioengine != SB_IOENGINE_NULL)
+		return sb_err_set(err, -EINVAL, "job %s: you need to specify size= (as fio, for its "
+				  "files NAME.N.0)", j->name[0] ? j->name : "job");
 	if (!j->target[0])
-		return sb_err_set(err, -EINVAL, "--target PATH is required (or fio's --filename "
-				  "or --directory; job %s)", j->name);
-	if (j->ioengine != SB_IOENGINE_LIBAIO)
+		snprintf(j->target, sizeof(j->target), ".");
+	if (j->ioengine == SB_IOENGINE_PSYNC || j->ioengine == SB_IOENGINE_SYNC)
 		j->iodepth = 1; /* synchronous engines have one io in flight, as fio */
 	j->runtime_limit = j->runtime_ns && !j->time_based;
 	if (j->time_based && !j->runtime_ns)

@@ -6,6 +6,7 @@
 #include "bench/engine_int.h"
 #include "util/clock.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,7 +82,7 @@ void sb_engine_rusage(double *usr, double *sys)
 
 /* fio's psync and sync engines: each prepared iocb done at once with
  * pread/pwrite (or lseek + read/write), its result put where io_getevents
- * would have put it. */
+ * would have put it; fio's null engine does no I/O and the io is done. */
 static unsigned sync_io(struct worker *w, struct iocb **batch, unsigned n, struct io_event *ev)
 {
 	unsigned i;
@@ -94,7 +95,9 @@ static unsigned sync_io(struct worker *w, struct iocb **batch, unsigned n, struc
 		off_t off = (off_t)cb->u.c.offset;
 		ssize_t r;
 
-		if (w->o->ioengine == SB_IOENGINE_SYNC)
+		if (w->o->ioengine == SB_IOENGINE_NULL)
+			r = (ssize_t)len;
+		else if (w->o->ioengine == SB_IOENGINE_SYNC)
 			r = lseek(w->fd, off, SEEK_SET) < 0 ? -1 : wr ? write(w->fd, buf, len) : read(w->fd, buf, len);
 		else
 			r = wr ? pwrite(w->fd, buf, len, off) : pread(w->fd, buf, len, off);
@@ -258,8 +261,16 @@ static int prepare(struct ps *s, unsigned *np)
 				return sb_err_sys(&w->err, -errno, "fsync %s", w->path);
 			s->since_fsync = 0;
 		}
-		if (s->random)
-			blk = w->use_perm ? perm_at(&w->perm, s->issued) : rng_below(&w->rng, s->nblocks);
+		/* as the first open's, a failed invalidate is not fatal (fio's too) */
+		if (p->loop_invalidate && s->issued && s->issued % s->nblocks == 0)
+			(void)posix_fadvise(w->fd, (off_t)w->start, (off_t)w->len, POSIX_FADV_DONTNEED);
+		if (s->random && w->use_perm) {
+			/* a new random order each pass over the blocks, as fio's map is reset */
+			if (s->issued && s->issued % s->nblocks == 0)
+				perm_init(&w->perm, s->nblocks, &w->rng);
+			blk = perm_at(&w->perm, s->issued % s->nblocks);
+		} else if (s->random)
+			blk = rng_below(&w->rng, s->nblocks);
 		else
 			blk = s->seq++ % s->nblocks;
 		off = w->start + blk * o->bs;
@@ -300,10 +311,11 @@ static int submit(struct ps *s, unsigned n)
 		((struct slot *)s->batch[i]->data)->t_start = s->now;
 	res->depth_level[bucket_depth((unsigned)s->inflight + n)]++;
 	if (s->o->ioengine != SB_IOENGINE_LIBAIO) {
-		/* synchronous: "submitted" when the call starts, as fio's psync */
+		/* synchronous: "submitted" when the call starts, as fio's psync;
+		 * fio's null engine is busy until its one io is reaped: the same */
 		for (i = 0; i < n; i++)
 			((struct slot *)s->batch[i]->data)->t_issue = s->now;
-		s->nsync = sync_io(s->w, s->batch, n, s->events);
+		s->nsync += sync_io(s->w, s->batch, n, s->events + s->nsync);
 		s->inflight += (int)n;
 		res->submit_batch[bucket_batch(n)]++;
 		return 0;
@@ -364,7 +376,7 @@ static int account(struct ps *s, struct slot *sl, long ev)
 	d->ios++;
 	s->win_bytes[sl->dir] += o->bs;
 	s->win_ios[sl->dir]++;
-	if (o->ioengine == SB_IOENGINE_LIBAIO)
+	if (o->ioengine == SB_IOENGINE_LIBAIO || o->ioengine == SB_IOENGINE_NULL)
 		sb_hist_add(&d->slat, slat); /* fio has no slat for synchronous engines */
 	sb_hist_add(&d->clat, clat);
 	sb_hist_add(&d->lat, lat);
@@ -378,7 +390,7 @@ static int account(struct ps *s, struct slot *sl, long ev)
 		if (logs_lat(o) && !o->log_avg_msec) {
 			uint64_t t_ms = (s->now - w->t0) / 1000000ULL;
 
-			if (o->ioengine == SB_IOENGINE_LIBAIO)
+			if (o->ioengine == SB_IOENGINE_LIBAIO || o->ioengine == SB_IOENGINE_NULL)
 				log_add(&w->res.log[SB_LOG_SLAT], t_ms, slat, sl->dir, (uint32_t)o->bs, sl->off);
 			log_add(&w->res.log[SB_LOG_CLAT], t_ms, clat, sl->dir, (uint32_t)o->bs, sl->off);
 			log_add(&w->res.log[SB_LOG_LAT], t_ms, lat, sl->dir, (uint32_t)o->bs, sl->off);
@@ -388,10 +400,22 @@ static int account(struct ps *s, struct slot *sl, long ev)
 	return rc;
 }
 
+/* fio's wait_for_completions: at least iodepth_batch_complete_min of
+ * those in flight (at least one), at most iodepth_batch_complete_max (which
+ * fio raises to the min: one by default); once nothing more is issued, all
+ * that are in flight at once (fio's last io_u_queued_complete) */
 static int reap(struct ps *s)
 {
-	int r = s->nsync ? (int)s->nsync : io_getevents(s->ctx, 1, (long)s->depth, s->events, NULL);
-	int i, rc = 0, rc1;
+	long cmin = s->o->batch_cmin ? s->o->batch_cmin : 1, cmax = s->o->batch_cmax;
+	int r, i, rc = 0, rc1;
+
+	if (cmin > s->inflight || s->stop)
+		cmin = s->inflight;
+	if (cmax > (long)s->depth)
+		cmax = (long)s->depth;
+	if (cmax < cmin)
+		cmax = cmin;
+	r = s->nsync ? (int)s->nsync : io_getevents(s->ctx, cmin, cmax, s->events, NULL);
 
 	s->nsync = 0;
 	if (r == -EINTR)

@@ -175,6 +175,7 @@ static int choose_size(struct sb_suite_ctx *c, struct sb_err *err)
 void sb_suite_job_init(struct sb_suite_ctx *c, struct sb_job_opts *o, const char *name)
 {
 	sb_job_opts_init(o);
+	sb_job_opts_suite(o); /* O_DIRECT, libaio, whole-depth batches: asked for */
 	snprintf(o->name, sizeof(o->name), "sb-%s", name);
 	snprintf(o->phase, sizeof(o->phase), "%s %s", c->suite, name);
 	snprintf(o->target, sizeof(o->target), "%s", c->target);

@@ -53,7 +53,7 @@ static void test_parse_ok(void **state)
 
 	assert_int_equal(parse(&o, &err, "--target", "/dev/null", "--rw", "randrw", "--bs", "4k",
 			       "--iodepth", "32", "--numjobs", "2", "--runtime", "5s", "--rwmixread", "70",
-			       "--ramp", "1s", "--fsync", "8", "--buffered", NULL), 0);
+			       "--ramp", "1s", "--fsync", "8", "--buffered", "--ioengine=libaio", NULL), 0);
 	assert_string_equal(o.target, "/dev/null");
 	assert_int_equal(o.rw, SB_RW_RANDRW);
 	assert_int_equal(o.bs, 4096);
@@ -68,7 +68,7 @@ static void test_parse_ok(void **state)
 	assert_int_equal(parse(&o, &err, "--target", "x", "--bs", "512KiB", "--size", "1g", NULL), 0);
 	assert_int_equal(o.bs, 512 * 1024);
 	assert_int_equal(o.size, 1ULL << 30);
-	assert_true(o.direct);
+	assert_false(o.direct);  /* fio: direct=0 */
 	assert_int_equal(o.rw, SB_RW_READ);
 	assert_int_equal(o.iodepth, 1);
 }
@@ -156,7 +156,7 @@ static void test_fio_jobs(void **state)
 	struct sb_job_cli c;
 	struct sb_err err = { 0 };
 
-	if (cli(&c, &err, "--filename=/dev/null", "--bs=8k", "--name=a", "--iodepth=4",
+	if (cli(&c, &err, "--filename=/dev/null", "--ioengine=libaio", "--bs=8k", "--name=a", "--iodepth=4",
 		"--name=b", "--rw=write", "--stonewall", "--name=c", NULL) < 0)
 		fail_msg("%s", err.msg);
 	assert_int_equal(c.njobs, 3);
@@ -235,6 +235,68 @@ static void test_fio_job_file(void **state)
 	unlink(path);
 }
 
+static void expect_reject(const char *want, ...);
+
+/* fio 3.33's defaults (options.c), not stackbench's suites' */
+static void test_fio_defaults(void **state)
+{
+	struct sb_job_opts o;
+	struct sb_err err = { 0 };
+
+	expect_reject("you need to specify size=", "--rw=read", NULL);
+	expect_reject("not supported by stackbench job: --offset=50%", "--size=1m", "--offset=50%", NULL);
+	expect_reject("not supported by stackbench job: --rw=read:8k", "--size=1m", "--rw=read:8k", NULL);
+	expect_reject("not supported by stackbench job: --filesize=1m-2m", "--filesize=1m-2m", NULL);
+	expect_reject("not supported by stackbench job: --filesize larger", "--size=1m", "--filesize=2m", NULL);
+	assert_int_equal(parse(&o, &err, "--filesize=2m", "--size=8m", NULL), 0);
+	assert_int_equal(o.size, 2 << 20);      /* fio caps size at the files' total */
+	assert_int_equal(parse(&o, &err, "--filesize=2m", NULL), 0);
+	assert_int_equal(o.size, 2 << 20);
+	expect_reject("not supported by stackbench job: --ioengine=io_uring", "--size=1m", "--ioengine=io_uring", NULL);
+	assert_int_equal(parse(&o, &err, "--rw=randread", "--iodepth=8", "--size=1m", NULL), 0);
+	assert_string_equal(o.target, ".");     /* NAME.N.0 in the current directory */
+	assert_false(o.direct);
+	assert_int_equal(o.ioengine, SB_IOENGINE_PSYNC);
+	assert_int_equal(o.iodepth, 1);         /* psync: one in flight */
+	assert_int_equal(o.iodepth_batch, 1);
+	assert_int_equal(o.batch_cmin, 1);
+	assert_int_equal(o.batch_cmax, 0);      /* raised to the min, as fio's fixup */
+	assert_true(o.invalidate);
+	assert_true(o.randommap);
+	assert_true(o.keep_files);
+	assert_int_equal(parse(&o, &err, "--size=1m", "--norandommap", "--unlink", "--invalidate=0", "--ioengine=libaio",
+			       "--iodepth=8", "--iodepth_batch_complete_min=2",
+			       "--iodepth_batch_complete_max=4", NULL), 0);
+	assert_false(o.randommap);
+	assert_false(o.keep_files);
+	assert_false(o.invalidate);
+	assert_int_equal(o.iodepth, 8);
+	assert_int_equal(o.batch_cmin, 2);
+	assert_int_equal(o.batch_cmax, 4);
+	assert_int_equal(parse(&o, &err, "--ioengine=null", "--iodepth=8", NULL), 0); /* no files: no size */
+	assert_int_equal(o.iodepth, 8);         /* as given (fio's text shows it) */
+}
+
+/* fio's null engine: no file at all, every io done at once */
+static void test_null_engine(void **state)
+{
+	struct sb_job_opts o;
+	struct sb_job_result *r = calloc(1, sizeof(*r));
+	struct sb_err err = { 0 };
+
+	assert_non_null(r);
+	assert_int_equal(parse(&o, &err, "--ioengine=null", "--filename=/nonexistent/sb-null", "--rw=randwrite",
+			       "--size=1m", "--iodepth=8", NULL), 0);
+	if (sb_engine_run(&o, r, &err) < 0)
+		fail_msg("engine: %s", err.msg);
+	assert_int_equal(r->dir[SB_DIR_WRITE].ios, 256);
+	assert_int_equal(r->dir[SB_DIR_WRITE].io_bytes, 1 << 20);
+	assert_int_equal(r->depth_level[0], 256); /* one at a time, as fio's null (busy until reaped) */
+	assert_int_equal(access("/nonexistent/sb-null", F_OK), -1);
+	sb_job_result_release(r);
+	free(r);
+}
+
 static void expect_reject(const char *want, ...)
 {
 	struct sb_job_opts o;
@@ -252,7 +314,6 @@ static void expect_reject(const char *want, ...)
 
 static void test_parse_reject(void **state)
 {
-	expect_reject("--target PATH is required", "--rw", "read", NULL);
 	expect_reject("--rw", "--target", "x", "--rw", "sideways", NULL);
 	expect_reject("multiple of 512", "--target", "x", "--bs", "1000", NULL);
 	expect_reject("--bs", "--target", "x", "--bs", "4q", NULL);
@@ -268,7 +329,8 @@ static void test_parse_reject(void **state)
 	expect_reject("--output-format", "--target", "x", "--output-format", "xml", NULL);
 	expect_reject("job file extra: No such file", "--target", "x", "extra", NULL);
 	expect_reject("not supported by stackbench job: --rate", "--target", "x", "--rate=1m", NULL);
-	expect_reject("not supported by stackbench job: --norandommap", "--norandommap", "--target", "x", NULL);
+	expect_reject("not supported by stackbench job: --thinktime", "--thinktime=1", "--target", "x", NULL);
+	expect_reject("not supported by stackbench job: --ioengine=posixaio", "--target", "x", "--ioengine=posixaio", NULL);
 	expect_reject("not supported by stackbench job: --ioengine=io_uring", "--target", "x",
 		      "--ioengine=io_uring", NULL);
 	expect_reject("--iodepth needs a value", "--target", "x", "--iodepth", NULL);
@@ -317,7 +379,7 @@ static void test_json_shape(void **state)
 
 	assert_non_null(mkdtemp(dir));
 	assert_int_equal(parse(&o, &err, "--target", dir, "--rw", "randrw", "--bs", "4k",
-			       "--size", "1m", "--iodepth", "4", "--buffered", NULL), 0);
+			       "--size", "1m", "--iodepth", "4", "--buffered", "--unlink", NULL), 0);
 	if (sb_engine_run(&o, r, &err) < 0)
 		fail_msg("engine: %s", err.msg);
 	j = sb_job_report_json(&o, r, &io);
@@ -406,6 +468,13 @@ static void test_fio_json(void **state)
 	sb_job_result_release(r);
 	free(r);
 	sb_job_cli_free(&c);
+	/* fio's unlink=0: the files t.0.0 and t.1.0 are kept */
+	for (int i = 0; i < 2; i++) {
+		char f[64];
+
+		snprintf(f, sizeof(f), "%s/t.%d.0", dir, i);
+		assert_int_equal(unlink(f), 0);
+	}
 	assert_int_equal(rmdir(dir), 0);
 }
 
@@ -413,6 +482,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_ok),
+		cmocka_unit_test(test_fio_defaults),
+		cmocka_unit_test(test_null_engine),
 		cmocka_unit_test(test_parse_reject),
 		cmocka_unit_test(test_fio_spellings),
 		cmocka_unit_test(test_fio_jobs),

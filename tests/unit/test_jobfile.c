@@ -74,7 +74,7 @@ static void test_long_values(void **state)
 {
 	static const char *const keys[] = { "filename", "directory", "write_bw_log", "write_iops_log",
 					    "write_lat_log" };
-	char text[16384] = "[j]\n", v[256], zeros[256];
+	char text[16384] = "[j]\nioengine=libaio\nsize=1m\n", v[256], zeros[256];
 	struct sb_job_cli c;
 	struct sb_err err;
 

@@ -34,14 +34,14 @@ print(f"{what}: {name} {rw}_ios={ios} {rw} MB/s={mb} util={d['util_pct']}%")
 PY
 }
 
-"$SB" -q job --target "$LOOP" --rw read --bs 64k --iodepth 8 --size 64M --output-format json \
+"$SB" -q job --direct=1 --ioengine=libaio --target "$LOOP" --rw read --bs 64k --iodepth 8 --size 64M --output-format json \
 	>"$TMP/a.json" || fail "block-device job failed"
 check "$TMP/a.json" "block device" read
 
 mkfs.ext4 -q -E lazy_itable_init=0,lazy_journal_init=0 "$LOOP" || fail mkfs
 mkdir "$TMP/mnt" && mount "$LOOP" "$TMP/mnt" || { fail mount; exit; }
 # watched explicitly by node too (deduplicated with the target's own device)
-"$SB" -q job --target "$TMP/mnt" --rw write --bs 1m --iodepth 4 --size 32M --watch "$LOOP" \
+"$SB" -q job --direct=1 --ioengine=libaio --unlink=1 --target "$TMP/mnt" --rw write --bs 1m --iodepth 4 --size 32M --watch "$LOOP" \
 	--output-format json >"$TMP/b.json" || fail "directory job failed"
 check "$TMP/b.json" "ext4 directory" write
 [ "$(python3 -c "import json;print(len(json.load(open('$TMP/b.json'))['disk_util']))")" = 1 ] ||

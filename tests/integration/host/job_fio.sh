@@ -76,7 +76,7 @@ python3 -c "import json,sys; j=json.load(open(sys.argv[1]))['jobs']; assert len(
 (cd "$TMP" && fio_jsonplus_clat2csv sb.json clat.csv >/dev/null) || fail "fio_jsonplus_clat2csv failed"
 [ "$(wc -l <"$TMP/clat_job0.csv" 2>/dev/null || echo 0)" -gt 10 ] || fail "fio_jsonplus_clat2csv wrote no rows"
 mkdir "$TMP/logs"
-"$SB" -q job --name=logs --filename="$LOOP" --rw=randread --bs=4k --iodepth=8 --runtime=1 --time_based \
+"$SB" -q job --name=logs --filename="$LOOP" --ioengine=libaio --rw=randread --bs=4k --iodepth=8 --runtime=1 --time_based \
 	--write_bw_log="$TMP/logs/sb" --write_iops_log="$TMP/logs/sb" --write_lat_log="$TMP/logs/sb" \
 	--log_avg_msec=100 >/dev/null || fail "logging job failed"
 for k in bw iops slat clat lat; do
@@ -95,7 +95,9 @@ mkdir "$TMP/d"
 (cd "$TMP" && "$SB" -q job --name=stressant --group_reporting --directory="$TMP/d" --size=4M --readwrite=randrw \
 	--direct=1 --numjobs=4 >out2.txt) || fail "004 command line failed"
 grep -q "stressant: (groupid=0, jobs=4)" "$TMP/out2.txt" || fail "004: not one group-reported job of 4"
-[ -z "$(ls -A "$TMP/d")" ] || fail "004: job files left behind"
+# fio's unlink=0: the four threads' files stay, named as fio's
+[ "$(ls "$TMP/d" | tr '\n' ' ')" = "stressant.0.0 stressant.1.0 stressant.2.0 stressant.3.0 " ] ||
+	fail "004: not fio's kept files: $(ls "$TMP/d")"
 
 # 4. a job file
 printf '[global]\nfilename=%s\nsize=4M\ndirect=1\n\n[seq]\nrw=read\nbs=64k\n\n[rand]\nstonewall\nrw=randread\n' \

@@ -140,6 +140,17 @@ void sb_layer_needs(const struct sb_layer_ops *ops, const struct sb_stack_spec *
 int sb_layer_teardown(const struct sb_layer_ops *ops, const struct sb_state_obj *obj, struct sb_err *err);
 bool sb_layer_exists(const struct sb_layer_ops *ops, const struct sb_state_obj *obj);
 
+/* queue/read_ahead_kb of each of l's devices set to kb (0: left as the
+ * kernel made it): the one place a read-ahead is written, for the
+ * members' devices.read_ahead_kb and every block layer's own key
+ * (sb_layer_read_ahead_apply). */
+int sb_layer_set_read_ahead(const struct sb_layer *l, uint32_t kb, struct sb_err *err);
+/* A block layer's read_ahead_kb (spec/part.h .block_device) on its
+ * devices, right after it is built; and what is in effect, for its
+ * results object (stack.built[].read_ahead_kb: null when unreadable). */
+int sb_layer_read_ahead_apply(const struct sb_layer *l, struct sb_err *err);
+void sb_layer_read_ahead_describe(const struct sb_layer *l, struct json_object *out);
+
 /* Is dev one of the block devices this stack's state records (a loop
  * device, the md array, the LV, the LUKS mapping it just created)? Matched
  * by device number, whatever name the layer recorded it under: the test a

@@ -114,6 +114,10 @@ struct sb_layer_ops {
 	/* bench.per_layer (run/per_layer.c). per_layer: its devices get the
 	 * raw jobs right after it is built (a block layer). */
 	bool per_layer;
+	/* A filesystem with no block device of its own (btrfs over its
+	 * members): the same jobs on a file of it, once the mount layer has
+	 * mounted it, as its row. */
+	bool pl_file;
 	/* Optional: what the layer itself reports around the raw jobs on its
 	 * device i (after: false before them, true after), added to that
 	 * row: dm-cache's hit counters, LUKS's cipher ceilings. */

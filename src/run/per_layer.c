@@ -2,8 +2,10 @@
  * layer's devices (every member, the md array, the LV, the dm-crypt
  * mapping) get the same raw jobs right after that layer is built and
  * before the next one exists, because the raw writes destroy whatever
- * would sit on top: build -> measure -> build the next. The order is
- * recorded. Which layers: those whose ops say per_layer; what each layer
+ * would sit on top: build -> measure -> build the next. A filesystem
+ * without a block device of its own (btrfs over its members, ops
+ * .pl_file) gets the same jobs on a file of it once the mount layer has
+ * mounted it. The order is recorded. Which layers: those whose ops say per_layer; what each layer
  * reports of itself around the jobs (pl_observe) and its model of the
  * expected figures (pl_model) are the layer's own; the expected figures,
  * the sentences and the limit line are recorded in the rows at the end

@@ -188,7 +188,8 @@ if [ ${#uml[@]} -gt 0 ]; then
 		[ "$shards" -le ${#uml[@]} ] || shards=${#uml[@]}
 		mapfile -t plan < <(for n in "${uml[@]}"; do
 			case "$n" in
-			crash_busy|crash_signals|prov_stacks|per_layer_models) w=900 ;;
+			crash_busy|crash_signals|prov_stacks) w=900 ;;
+			per_layer_models) w=230 ;;
 			verdict_ab) w=300 ;;
 			verdict_aa) w=200 ;;
 			crash_kill_steps|secrets_key) w=700 ;;

@@ -69,8 +69,11 @@ static const struct sb_opt read_ahead_row = {
  * be relocated or extended. An own section's sub-sections (one level:
  * export.link, export.sshfs) have bases relative to the layer's struct:
  * each sub-section row then points at a relocated copy. A block layer's
- * section gets the read_ahead_kb row last (its offset wraps around from
- * the section's base to the spec's read_ahead_kb[i], as join_fs's do). */
+ * section gets the read_ahead_kb row last, its offset the distance from
+ * the section's base to the spec's read_ahead_kb[i] (which comes after
+ * every section and slot: the distance is never negative). */
+_Static_assert(offsetof(struct sb_stack_spec, read_ahead_kb) > offsetof(struct sb_stack_spec, layer_data),
+	       "read_ahead_kb[] must follow every section's storage");
 static void copy_rows(unsigned i, const struct sb_spec_part *p)
 {
 	const struct sb_opt *o;

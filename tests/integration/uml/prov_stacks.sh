@@ -117,6 +117,12 @@ check_stack() { # name summary file
 			md_geometry "$md" "$name" "${BASH_REMATCH[1]}" "$(r56_layout_value "${BASH_REMATCH[1]}")" "${BASH_REMATCH[2]}"
 			data=$((raid_devs - lvl + 4))   # RAID5: n-1, RAID6: n-2
 		fi
+		# raid.stripe_cache_size (raid5-stripe-cache's matrix) as md took it
+		if [[ $sum =~ stripe\ cache\ ([0-9]+) ]]; then
+			[ "$(cat /sys/block/$md/md/stripe_cache_size)" = "${BASH_REMATCH[1]}" ] &&
+				ok "$name: md stripe_cache_size ${BASH_REMATCH[1]}" ||
+				bad "$name: md stripe_cache_size $(cat /sys/block/$md/md/stripe_cache_size), want ${BASH_REMATCH[1]}"
+		fi
 	fi
 	if [[ $sum =~ LUKS[12]\ ([^/]+)/([0-9]+),\ ([0-9]+)\ B\ sectors ]]; then
 		luks=$(cryptsetup status "sb-$name-crypt" 2>&1)
@@ -166,7 +172,7 @@ for f in "$@"; do
 	list=$("$sb" validate "${sets[@]}" "$f") || { bad "$f does not validate"; continue; }
 	# A matrix that sweeps only a tunable (raid5-stripe-cache: the same
 	# RAID5 built four times, one sysfs value apart): its first and last
-	# expansion (per_layer_models, run by hand, reads every value back)
+	# expansion, each stripe_cache_size read back from md
 	case ${f##*/} in raid5-stripe-cache.yml) list=$(sed -n '1p;$p' <<< "$list") ;; esac
 	while IFS= read -r line; do
 		# "ok FILE: NAME: SUMMARY"

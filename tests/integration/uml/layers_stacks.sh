@@ -3,7 +3,8 @@
 # geometry of every stack and matrix expansion is prov_stacks.sh's): build it
 # small, check with mdadm / sysfs / cryptsetup / lvm that md level,
 # layout, chunk, LUKS type, cipher, key size, sector size, PBKDF, LV and
-# extent size are exactly what the file asks, write and read back a random
+# extent size are exactly what the file asks (and the LV's and the LUKS
+# mapping's read_ahead_kb what --set asked), write and read back a random
 # file, tear it down and check nothing is left.
 #   scripts/uml-run.sh -- tests/integration/uml/layers_stacks.sh [STACK.yml...]
 set -u
@@ -91,7 +92,11 @@ for f in "${stacks[@]}"; do
 	f=$(sb_without_export "$f" "$state/noexport") || { bad "$f: cannot drop its export section"; continue; }
 	eval "$(expect "$f")"
 	echo "# $NAME ($f)"
-	if ! "$SB" build --set devices.loop.size="$LOOPSIZE" --set devices.loop.dir="$work" "$f"; then
+	# every block layer's read_ahead_kb (one shared key), read back below
+	ra=()
+	[ "$LVM" = 1 ] && ra+=(--set lvm.read_ahead_kb=1280)
+	[ "$LUKS" = 1 ] && ra+=(--set luks.read_ahead_kb=2560)
+	if ! "$SB" build --set devices.loop.size="$LOOPSIZE" --set devices.loop.dir="$work" "${ra[@]}" "$f"; then
 		bad "$NAME: build failed"
 		assert_clean "$NAME after failed build"
 		continue
@@ -100,6 +105,10 @@ for f in "${stacks[@]}"; do
 	[ "$LEVEL" != 0 ] && check_md
 	[ "$LVM" = 1 ] && check_lvm
 	[ "$LUKS" = 1 ] && check_luks
+	[ "$LVM" = 1 ] && check "$NAME: LV read_ahead_kb" 1280 \
+		"$(cat "/sys/block/$(basename "$(readlink -f "/dev/mapper/$VG-$LV")")/queue/read_ahead_kb")"
+	[ "$LUKS" = 1 ] && check "$NAME: LUKS mapping read_ahead_kb" 2560 \
+		"$(cat "/sys/block/$(basename "$(readlink -f "/dev/mapper/sb-$NAME-crypt")")/queue/read_ahead_kb")"
 	readwrite
 	if "$SB" teardown "$NAME"; then ok "$NAME: teardown"; else bad "$NAME: teardown failed"; fi
 	assert_clean "$NAME after teardown"

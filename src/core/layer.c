@@ -241,3 +241,38 @@ bool sb_layer_dev_is_ours(const struct sb_layer *l, const char *dev)
 	}
 	return false;
 }
+
+int sb_layer_set_read_ahead(const struct sb_layer *l, uint32_t kb, struct sb_err *err)
+{
+	char v[24];
+	unsigned i;
+	int rc = 0;
+
+	snprintf(v, sizeof(v), "%u", kb);
+	for (i = 0; kb && i < l->ndev && !rc; i++)
+		rc = sb_sysfs_dev_attr_write(l->dev[i], "queue/read_ahead_kb", v, err);
+	return rc;
+}
+
+static bool block_layer(const struct sb_layer *l)
+{
+	return l->ops->spec && l->ops->spec->block_device && l->ndev;
+}
+
+int sb_layer_read_ahead_apply(const struct sb_layer *l, struct sb_err *err)
+{
+	if (!block_layer(l))
+		return 0;
+	return sb_layer_set_read_ahead(l, sb_spec_read_ahead_kb(l->spec, l->ops->spec), err);
+}
+
+void sb_layer_read_ahead_describe(const struct sb_layer *l, struct json_object *out)
+{
+	uint64_t kb;
+
+	if (!block_layer(l))
+		return;
+	json_object_object_add(out, "read_ahead_kb",
+			       sb_sysfs_dev_attr_u64(l->dev[0], "queue/read_ahead_kb", &kb, NULL) == 0 ?
+			       json_object_new_int64((int64_t)kb) : NULL);
+}

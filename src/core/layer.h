@@ -122,6 +122,10 @@ struct sb_layer_ops {
 	/* bench.per_layer (run/per_layer.c). per_layer: its devices get the
 	 * raw jobs right after it is built (a block layer). */
 	bool per_layer;
+	/* A filesystem with no block device of its own (btrfs over its
+	 * members): the same jobs on a file of it, once the mount layer has
+	 * mounted it, as its row. */
+	bool pl_file;
 	/* Optional: what the layer itself reports around the raw jobs on its
 	 * device i (after: false before them, true after), added to that
 	 * row: dm-cache's hit counters, LUKS's cipher ceilings. */
@@ -154,6 +158,17 @@ void sb_layer_needs(const struct sb_layer_ops *ops, const struct sb_stack_spec *
 		    struct sb_kernel_needs *n);
 int sb_layer_teardown(const struct sb_layer_ops *ops, const struct sb_state_obj *obj, struct sb_err *err);
 bool sb_layer_exists(const struct sb_layer_ops *ops, const struct sb_state_obj *obj);
+
+/* queue/read_ahead_kb of each of l's devices set to kb (0: left as the
+ * kernel made it): the one place a read-ahead is written, for the
+ * members' devices.read_ahead_kb and every block layer's own key
+ * (sb_layer_read_ahead_apply). */
+int sb_layer_set_read_ahead(const struct sb_layer *l, uint32_t kb, struct sb_err *err);
+/* A block layer's read_ahead_kb (spec/part.h .block_device) on its
+ * devices, right after it is built; and what is in effect, for its
+ * results object (stack.built[].read_ahead_kb: null when unreadable). */
+int sb_layer_read_ahead_apply(const struct sb_layer *l, struct sb_err *err);
+void sb_layer_read_ahead_describe(const struct sb_layer *l, struct json_object *out);
 
 /* Is dev one of the block devices this stack's state records (a loop
  * device, the md array, the LV, the LUKS mapping it just created)? Matched

@@ -260,6 +260,8 @@ int sb_stack_build(struct sb_stack *s, const struct sb_build_ctx *ctx, struct sb
 		sb_progress("build step %u of %u: %s", k + 1, s->nlayers, l->ops->name);
 		l->ctx = c;
 		rc = l->ops->build(l, err);
+		if (!rc)
+			rc = sb_layer_read_ahead_apply(l, err);
 		l->ctx = NULL;
 		sb_progress_done();
 		if (rc) {
@@ -303,6 +305,7 @@ int sb_stack_describe(const struct sb_stack *s, struct json_object **out, struct
 		json_object_object_add(o, "devices", devs);
 		if (l->mountpoint[0])
 			json_object_object_add(o, "mountpoint", json_object_new_string(l->mountpoint));
+		sb_layer_read_ahead_describe(l, o);
 		if (l->ops->describe)
 			rc = l->ops->describe(l, o, err);
 		if (rc)

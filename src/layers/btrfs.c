@@ -20,6 +20,7 @@
 
 #include "core/layer.h"
 #include "core/stack.h"
+#include "layers/array_model.h"
 #include "layers/mkfs_int.h"
 #include "spec/part.h"
 #include "sys/sysfs.h"
@@ -478,6 +479,38 @@ static bool btrfs_exists(const struct sb_state_obj *obj)
 	return false;
 }
 
+/* bench.per_layer: the raw jobs on a file of the mounted filesystem
+ * (.pl_file), modelled from the devices below. raid1/raid10 as md's
+ * arithmetic (array_model.c) with btrfs's own numbers: two copies of
+ * every chunk whatever the device count, raid10 striping over n/2 pairs
+ * (an even count of devices per chunk), and a process reads the copy its
+ * pid picks (volumes.c find_live_mirror, read_policy "pid"): a stream or
+ * the random reads of one job read one copy, not every member.
+ * single/dup: what is below, dup writing each block twice. */
+static void btrfs_pl_model(const struct sb_stack_spec *spec, struct json_object *row,
+			   const struct sb_pl_below *b, struct sb_pl_model *m)
+{
+	const char *prof = btrfs_of(spec)->data_profile;
+	double d = b->n >= 4 && !strcmp(prof, "raid10") ? b->n / 2 : 1;
+
+	(void)row;
+	snprintf(m->note, sizeof(m->note), "btrfs: measured on a file of the mounted filesystem (O_DIRECT), "
+		 "so its checksums and metadata are in the figures");
+	if (btrfs_raid_profile(prof)) {
+		sb_pl_array(b, d, d, d, m);
+		sb_pl_why(m, 0, "btrfs %s: two copies of every block: %.0f x the slowest member", prof, d);
+		sb_pl_why(m, 1, "btrfs %s: a stream reads one copy (its pid picks the mirror): %.0f x a member", prof, d);
+		sb_pl_why(m, 2, "btrfs %s: one job's random reads go to the copy its pid picks: %.0f x a member", prof, d);
+		return;
+	}
+	if (!strcmp(prof, "dup") && m->exp.v[0] >= 0)
+		m->exp.v[0] /= 2;
+	sb_pl_why(m, 0, !strcmp(prof, "dup") ? "btrfs dup: every block written twice on the one device: 1/2 what is below"
+		  : "btrfs single: what is below");
+	sb_pl_why(m, 1, "btrfs %s: what is below", prof);
+	sb_pl_why(m, 2, "btrfs %s: what is below", prof);
+}
+
 const struct sb_layer_ops sb_layer_btrfs = {
 	.name = "btrfs",
 	.spec = &btrfs_part,
@@ -490,4 +523,6 @@ const struct sb_layer_ops sb_layer_btrfs = {
 	.describe = btrfs_describe,
 	.teardown = btrfs_teardown,
 	.exists = btrfs_exists,
+	.pl_file = true,
+	.pl_model = btrfs_pl_model,
 };

@@ -410,6 +410,7 @@ static const struct sb_spec_part cache_part = {
 	.data_size = sizeof(struct cache_spec),
 	.check = cache_check,
 	.summary = cache_summary,
+	.block_device = true,
 };
 
 static bool cache_wanted(const struct sb_stack_spec *spec)

@@ -425,6 +425,7 @@ static const struct sb_spec_part integrity_part = {
 	.data_size = sizeof(struct integrity_spec),
 	.check = integ_check,
 	.summary = integ_summary,
+	.block_device = true,
 };
 
 /* bench.per_layer: one integrity device on each member. With the journal

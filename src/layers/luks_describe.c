@@ -153,19 +153,11 @@ static void capture_luks2(struct crypt_device *cd, struct json_object *out)
 /* The header summary for the environment capture: type, cipher, key and
  * sector size, data offset, PBKDF, flags, and LUKS2's segments. Never the
  * key. */
-void sb_luks_capture(const struct sb_layer *l, struct json_object *out)
+struct json_object *sb_luks_header_summary(struct crypt_device *cd, const char *name)
 {
-	struct crypt_device *cd = NULL;
 	struct json_object *o = json_object_new_object();
-	char name[SB_NAME_MAX + 16], spec[160];
+	char spec[160];
 
-	sb_layer_luks_name(l->spec, name, sizeof(name));
-	sb_cs_reset();
-	if (crypt_init_by_name(&cd, name) < 0) {
-		json_object_object_add(out, "luks_header", json_object_new_string("not available: the mapping is not active"));
-		json_object_put(o);
-		return;
-	}
 	snprintf(spec, sizeof(spec), "%s-%s", crypt_get_cipher(cd) ? crypt_get_cipher(cd) : "?",
 		 crypt_get_cipher_mode(cd) ? crypt_get_cipher_mode(cd) : "?");
 	add_str(o, "type", crypt_get_type(cd));
@@ -177,6 +169,20 @@ void sb_luks_capture(const struct sb_layer *l, struct json_object *out)
 	describe_flags(cd, name, o);
 	if (crypt_get_type(cd) && !strcmp(crypt_get_type(cd), CRYPT_LUKS2))
 		capture_luks2(cd, o);
+	return o;
+}
+
+void sb_luks_capture(const struct sb_layer *l, struct json_object *out)
+{
+	struct crypt_device *cd = NULL;
+	char name[SB_NAME_MAX + 16];
+
+	sb_layer_luks_name(l->spec, name, sizeof(name));
+	sb_cs_reset();
+	if (crypt_init_by_name(&cd, name) < 0) {
+		json_object_object_add(out, "luks_header", json_object_new_string("not available: the mapping is not active"));
+		return;
+	}
+	json_object_object_add(out, "luks_header", sb_luks_header_summary(cd, name));
 	crypt_free(cd);
-	json_object_object_add(out, "luks_header", o);
 }

@@ -164,4 +164,5 @@ const struct sb_spec_part sb_spec_luks = {
 	.base = offsetof(struct sb_stack_spec, luks),
 	.check = check_luks,
 	.summary = luks_summary,
+	.block_device = true,
 };

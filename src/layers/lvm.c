@@ -495,6 +495,7 @@ static const struct sb_spec_part lvm_part = {
 	.check = check_lvm_room,
 	.summary = lvm_summary,
 	.json = lvm_json,
+	.block_device = true,
 };
 
 static bool lvm_wanted(const struct sb_stack_spec *spec)

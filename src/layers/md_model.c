@@ -5,10 +5,12 @@
  * member; RAID10 with c copies: writes n/c x the slowest, streams n/c
  * (near, offset) or n (far) x a member; RAID5/6 with p parity members:
  * full-stripe writes (n-p) x the slowest, streams (n-p)..n x a member;
- * random reads spread over every member at every level. */
+ * random reads spread over every member at every level. The arithmetic
+ * is sb_pl_array's (array_model.c), which btrfs's profiles share. */
 #include <stdio.h>
 #include <string.h>
 
+#include "layers/array_model.h"
 #include "layers/md_int.h"
 #include "util/units.h"
 
@@ -16,8 +18,7 @@
 
 static void raid1(const struct sb_pl_below *b, struct sb_pl_model *m)
 {
-	m->exp.v[0] = b->min.v[0];
-	m->exp.v[1] = b->mean.v[1];
+	sb_pl_array(b, 1, 1, b->n, m);
 	sb_pl_why(m, 0, "RAID1: every write goes to every member: the slowest member");
 	sb_pl_why(m, 1, "RAID1: one stream reads one member");
 }
@@ -27,8 +28,7 @@ static void raid10(const struct sb_stack_spec *spec, const struct sb_pl_below *b
 	double c = spec->raid.copies ? spec->raid.copies : 2, d = b->n / c;
 	bool far = spec->raid.md_layout[0] == 'f';
 
-	m->exp.v[0] = d * b->min.v[0];
-	m->exp.v[1] = (far ? b->n : d) * b->mean.v[1];
+	sb_pl_array(b, d, far ? b->n : d, b->n, m);
 	sb_pl_why(m, 0, "RAID10: every write goes to each copy: members / copies x the slowest");
 	sb_pl_why(m, 1, far ? "RAID10 far: a stream reads from every member"
 		  : "RAID10 near/offset: members / copies x one member");
@@ -59,8 +59,7 @@ static void raid56(const struct sb_stack_spec *spec, const struct sb_pl_below *b
 {
 	unsigned p = spec->raid.level == 6 ? 2 : 1, d = b->n > p ? b->n - p : 1;
 
-	m->exp.v[0] = d * b->min.v[0];
-	m->exp.v[1] = d * b->mean.v[1];
+	sb_pl_array(b, d, d, b->n, m);
 	sb_pl_why(m, 0, "RAID%u: full stripes write (members - %u) = %u x the slowest member, the rest is parity",
 		  spec->raid.level, p, d);
 	sb_pl_why(m, 1, "RAID%u: a stream reads (members - %u) = %u x a member (up to %u x when the parity "
@@ -71,21 +70,12 @@ static void raid56(const struct sb_stack_spec *spec, const struct sb_pl_below *b
 void sb_md_pl_model(const struct sb_stack_spec *spec, struct json_object *row,
 		    const struct sb_pl_below *b, struct sb_pl_model *m)
 {
-	unsigned k;
-
 	(void)row;
-	for (k = 0; k < SB_PL_NKEYS; k++)
-		m->base.v[k] = b->mean.v[k];
 	if (spec->raid.level == 10)
 		raid10(spec, b, m);
 	else if (spec->raid.level == 5 || spec->raid.level == 6)
 		raid56(spec, b, m);
 	else
 		raid1(b, m);
-	m->exp.v[2] = b->sum.v[2];
 	sb_pl_why(m, 2, "RAID%u: random reads spread over every member", spec->raid.level);
-	/* a figure unknown below leaves its expectation unknown */
-	for (k = 0; k < SB_PL_NKEYS; k++)
-		if (b->sum.v[k] < 0)
-			m->exp.v[k] = -1;
 }

@@ -51,8 +51,6 @@ static const struct sb_opt raid_opts[] = {
 	  "md/sync_speed_min in KiB/s per member: the resync speed md keeps even under other I/O (0: the system's)" },
 	{ "sync_speed_max", SB_OPT_U32, FLD(sb_raid_spec, sync_speed_max), "0", 0, 1U << 30, NULL, NULL,
 	  "md/sync_speed_max in KiB/s per member (0: the system's)" },
-	{ "read_ahead_kb", SB_OPT_U32, FLD(sb_raid_spec, read_ahead_kb), "0", 0, 1U << 20, NULL, NULL,
-	  "the array's queue/read_ahead_kb (0: the kernel's, which md sizes from the stripe)" },
 	{ .key = NULL },
 };
 
@@ -311,4 +309,5 @@ const struct sb_spec_part sb_spec_md = {
 	.check = check_raid,
 	.prefix = md_prefix,
 	.json = md_json,
+	.block_device = true,
 };

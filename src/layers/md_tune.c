@@ -1,6 +1,7 @@
-/* md's tunables (raid.stripe_cache_size, sync_speed_min/max,
- * read_ahead_kb): set through sysfs right after the array is created,
- * before its sync, and read back as the kernel took them (md.rst). */
+/* md's tunables (raid.stripe_cache_size, sync_speed_min/max): set
+ * through sysfs right after the array is created, before its sync, and
+ * read back as the kernel took them (md.rst). raid.read_ahead_kb is every
+ * block layer's key (spec/part.h .block_device). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,6 @@ static const struct { const char *attr, *key; size_t off; } tunables[] = {
 	{ "md/stripe_cache_size", "stripe_cache_size", offsetof(struct sb_raid_spec, stripe_cache_size) },
 	{ "md/sync_speed_min", "sync_speed_min", offsetof(struct sb_raid_spec, sync_speed_min) },
 	{ "md/sync_speed_max", "sync_speed_max", offsetof(struct sb_raid_spec, sync_speed_max) },
-	{ "queue/read_ahead_kb", "read_ahead_kb", offsetof(struct sb_raid_spec, read_ahead_kb) },
 };
 
 int sb_md_tune(const struct sb_raid_spec *rs, const char *node, struct sb_err *err)

@@ -21,10 +21,6 @@ int sb_layer_queue_apply(const struct sb_layer *l, struct sb_err *err)
 			snprintf(v, sizeof(v), "%u", d->nr_requests);
 			rc = sb_sysfs_dev_attr_write(l->dev[i], "queue/nr_requests", v, err);
 		}
-		if (!rc && d->read_ahead_kb) {
-			snprintf(v, sizeof(v), "%u", d->read_ahead_kb);
-			rc = sb_sysfs_dev_attr_write(l->dev[i], "queue/read_ahead_kb", v, err);
-		}
 	}
-	return rc;
+	return rc ? rc : sb_layer_set_read_ahead(l, d->read_ahead_kb, err);
 }

@@ -63,7 +63,17 @@ struct sb_spec_part {
 	/* Extra read-only values for sb_spec_to_json of its top-level section
 	 * (md: md_layout, copies). */
 	void (*json)(const struct sb_stack_spec *s, struct json_object *section);
+	/* Its layer exposes block devices of its own (md, LVM, LUKS,
+	 * integrity, cache): its top-level section gets the shared
+	 * read_ahead_kb row (parts.c), which the build sets on each of the
+	 * layer's devices once it is built (sb_layer_read_ahead_apply) and
+	 * the results read back (stack.built[].read_ahead_kb). */
+	bool block_device;
 };
+
+/* The read_ahead_kb a block layer's section asks for (0: the kernel's
+ * own, or p has no such key). */
+uint32_t sb_spec_read_ahead_kb(const struct sb_stack_spec *s, const struct sb_spec_part *p);
 
 /* The registry's parts, in registry order; provided by the layer registry
  * (src/core/layer.c, listing src/core/registry.h: the one list of layers). */

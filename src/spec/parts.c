@@ -13,7 +13,7 @@
 static struct sb_opt root_rows[ROOT_MAX], fs_rows[FS_MAX];
 /* which part joined each row in (NULL: a shared row) */
 static const struct sb_spec_part *root_owner[ROOT_MAX], *fs_owner[FS_MAX];
-#define OWN_ROWS 16   /* rows of an own top-level section (export: 5) */
+#define OWN_ROWS 32   /* rows of a copied top-level section (luks: 11, and read_ahead_kb) */
 #define OWN_SUBS 8    /* its sub-sections (export: link, sshfs, smb, nfs) */
 
 static struct sb_opt_section root_sec, fs_sec, own_secs[SB_LAYER_SLOTS];
@@ -56,23 +56,43 @@ const void *sb_spec_layer_cdata(const struct sb_stack_spec *s, const struct sb_s
 	return sb_spec_layer_data((struct sb_stack_spec *)s, p);
 }
 
-/* An own section's sub-sections (one level: export.link, export.sshfs)
- * have bases relative to the layer's struct too: copy its rows and point
- * each sub-section row at a relocated copy. */
-static void relocate_subs(unsigned i)
+/* The read_ahead_kb row every block layer's section ends with: one row
+ * for md, LVM, LUKS, integrity and cache alike, its storage the spec's
+ * read_ahead_kb[] at the part's position. */
+static const struct sb_opt read_ahead_row = {
+	"read_ahead_kb", SB_OPT_U32, 0, sizeof(uint32_t), "0", 0, 1U << 20, NULL, NULL,
+	"the layer's device's queue/read_ahead_kb, set once it is built and read back "
+	"(0: the kernel's own, which md sizes from the stripe and dm takes from below)"
+};
+
+/* A top-level section's rows copied into slot i (own_rows), so they can
+ * be relocated or extended. An own section's sub-sections (one level:
+ * export.link, export.sshfs) have bases relative to the layer's struct:
+ * each sub-section row then points at a relocated copy. A block layer's
+ * section gets the read_ahead_kb row last, its offset the distance from
+ * the section's base to the spec's read_ahead_kb[i] (which comes after
+ * every section and slot: the distance is never negative). */
+_Static_assert(offsetof(struct sb_stack_spec, read_ahead_kb) > offsetof(struct sb_stack_spec, layer_data),
+	       "read_ahead_kb[] must follow every section's storage");
+static void copy_rows(unsigned i, const struct sb_spec_part *p)
 {
 	const struct sb_opt *o;
 	unsigned n = 0, ns = 0;
 
-	for (o = own_secs[i].opts; o->key && n + 1 < OWN_ROWS; o++, n++) {
+	for (o = own_secs[i].opts; o->key && n + 2 < OWN_ROWS; o++, n++) {
 		own_rows[i][n] = *o;
-		if (o->type != SB_OPT_SECTION || !o->sub || ns >= OWN_SUBS)
+		if (p->base != SB_SPEC_OWN || o->type != SB_OPT_SECTION || !o->sub || ns >= OWN_SUBS)
 			continue;
 		own_subs[i][ns] = *o->sub;
 		own_subs[i][ns].base += slot_off(i);
 		if (own_subs[i][ns].enabled_off >= 0)
 			own_subs[i][ns].enabled_off += (ssize_t)slot_off(i);
 		own_rows[i][n].sub = &own_subs[i][ns++];
+	}
+	if (p->block_device) {
+		own_rows[i][n] = read_ahead_row;
+		own_rows[i][n++].off = offsetof(struct sb_stack_spec, read_ahead_kb) + i * sizeof(uint32_t) -
+				       own_secs[i].base;
 	}
 	own_rows[i][n].key = NULL;
 	own_secs[i].opts = own_rows[i];
@@ -85,14 +105,23 @@ static void join_root(unsigned *n, const struct sb_spec_part *p, unsigned i)
 
 	root_owner[*n - 1] = p;
 	*r = p->opts[0];
-	if (p->base != SB_SPEC_OWN || !r->sub)
+	if ((p->base != SB_SPEC_OWN && !p->block_device) || !r->sub)
 		return;
 	own_secs[i] = *r->sub;
-	own_secs[i].base += slot_off(i);
-	if (own_secs[i].enabled_off >= 0)
-		own_secs[i].enabled_off += (ssize_t)slot_off(i);
-	relocate_subs(i);
+	if (p->base == SB_SPEC_OWN) {
+		own_secs[i].base += slot_off(i);
+		if (own_secs[i].enabled_off >= 0)
+			own_secs[i].enabled_off += (ssize_t)slot_off(i);
+	}
+	copy_rows(i, p);
 	r->sub = &own_secs[i];
+}
+
+uint32_t sb_spec_read_ahead_kb(const struct sb_stack_spec *s, const struct sb_spec_part *p)
+{
+	int i = part_index(p);
+
+	return p && p->block_device && i >= 0 && i < SB_LAYER_SLOTS ? s->read_ahead_kb[i] : 0;
 }
 
 /* A filesystem's rows join fs; their offsets become relative to fs's base

@@ -70,7 +70,6 @@ struct sb_raid_spec {
 	uint32_t stripe_cache_size;  /* RAID5/6: pages per member in the stripe cache */
 	uint32_t sync_speed_min;     /* KiB/s per member */
 	uint32_t sync_speed_max;
-	uint32_t read_ahead_kb;      /* the array's */
 };
 
 struct sb_lvm_spec {
@@ -188,6 +187,11 @@ struct sb_stack_spec {
 	 * slot per registry position, so a new layer needs no edit here and a
 	 * spec stays plain, copyable data. */
 	_Alignas(max_align_t) unsigned char layer_data[SB_LAYER_SLOTS][SB_LAYER_DATA_MAX];
+	/* The read_ahead_kb key every block layer's section has (the one
+	 * shared row of a part with .block_device, spec/part.h), by the
+	 * part's registry position: its device's queue/read_ahead_kb, set
+	 * once the layer is built (0: the kernel's own). */
+	uint32_t read_ahead_kb[SB_LAYER_SLOTS];
 };
 
 /* A list of stacks: one file expands into several when it has a matrix. */

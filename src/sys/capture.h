@@ -15,4 +15,15 @@ struct json_object *sb_capture_member(const char *dev);
  * aes-xts-plain64 <key hidden> 0 /dev/md127 32768". NULL if unreadable. */
 struct json_object *sb_capture_dm_table(const char *name);
 
+/* The parts, for the tests: a queue/ directory's attributes (numbers as
+ * numbers, the rest as text, null where unreadable); smartctl --json's
+ * output and exit status as recorded (the identity, health, power-on time,
+ * temperature and reallocated sectors, or "not available: ..." with
+ * smartctl's own message); why a kernel name has no SMART (NULL: a disk);
+ * one dm table line with its keys hidden (-ENOMEM). */
+struct json_object *sb_capture_queue_dir(const char *qdir);
+struct json_object *sb_capture_smart_parse(const char *text, int exit_status);
+const char *sb_capture_no_smart(const char *kname);
+int sb_capture_dm_line(unsigned long long sectors, const char *target, const char *params, char *out, size_t len);
+
 #endif

@@ -164,7 +164,7 @@ weight() {
 	crash_kill_steps|secrets_key) echo 700 ;;
 	crash_kill_luks) echo 550 ;;
 	e2e_helios|layers_fail|safety_md_signature) echo 400 ;;
-	per_layer_models) echo 240 ;;
+	per_layer_models) echo 230 ;;
 	verdict_ab) echo 300 ;;
 	verdict_aa) echo 200 ;;
 	readme_examples) echo 150 ;;

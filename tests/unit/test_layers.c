@@ -147,6 +147,66 @@ static void test_layer_data_slots(void **ctx)
 	assert_null(sb_spec_layer_data(&s, &stranger));
 }
 
+/* read_ahead_kb: one shared row that every block layer's section has
+ * (md, LVM, LUKS, integrity, cache), each value in its own layer's slot,
+ * through the file, --set and a matrix; refused out of range and on
+ * sections without a block device of their own. */
+static void test_read_ahead_rows(void **ctx)
+{
+	static const char *const block[] = { "integrity", "md", "cache", "lvm", "luks" };
+	static const char yaml[] =
+		"devices: {loop: {size: 256MiB}}\n"
+		"integrity: {read_ahead_kb: 128}\n"
+		"raid: {level: 1, read_ahead_kb: 256}\n"
+		"cache: {read_ahead_kb: 512}\n"
+		"lvm: {vg: v, lv: l, read_ahead_kb: 1024}\n"
+		"luks: {read_ahead_kb: 2048}\n";
+	static const char *const sets[] = { "luks.read_ahead_kb=4096" };
+	struct sb_err err = { 0 };
+	struct sb_spec_list l = { 0 };
+	struct json_object *sec, *v;
+	const struct sb_layer_ops *ops;
+	unsigned i, n = 0;
+
+	(void)ctx;
+	for (i = 0; (ops = sb_layer_at(i)); i++) {
+		bool want = false;
+		unsigned k;
+
+		for (k = 0; k < 5; k++)
+			want |= !strcmp(ops->name, block[k]);
+		assert_true(!ops->spec || ops->spec->block_device == want);
+		n += want;
+	}
+	assert_int_equal(n, 5);
+	l = sb_t_load(yaml, 0, &err);
+	for (i = 0; i < 5; i++)
+		assert_int_equal(sb_spec_read_ahead_kb(&l.items[0], sb_layer_find(block[i])->spec), 128U << i);
+	assert_int_equal(sb_spec_read_ahead_kb(&l.items[0], sb_layer_find("loop")->spec), 0);
+	sec = sb_t_section(&l.items[0], "lvm");
+	assert_true(json_object_object_get_ex(sec, "read_ahead_kb", &v));
+	assert_int_equal(json_object_get_int(v), 1024);
+	json_object_put(sec);
+	sb_spec_list_free(&l);
+	/* --set and a matrix reach the same slots */
+	assert_int_equal(sb_spec_load_buffer(yaml, sizeof(yaml) - 1, "t.yml", sets, 1, &l, &err), 0);
+	assert_int_equal(sb_spec_read_ahead_kb(&l.items[0], sb_layer_find("luks")->spec), 4096);
+	assert_int_equal(sb_spec_read_ahead_kb(&l.items[0], sb_layer_find("md")->spec), 256);
+	sb_spec_list_free(&l);
+	l = sb_t_load("devices: {loop: {size: 256MiB}}\nraid: {level: 1}\nluks: {}\n"
+		      "matrix: {luks.read_ahead_kb: [0, 8192]}\n", 0, &err);
+	assert_int_equal(l.n, 2);
+	assert_int_equal(sb_spec_read_ahead_kb(&l.items[0], sb_layer_find("luks")->spec), 0);
+	assert_int_equal(sb_spec_read_ahead_kb(&l.items[1], sb_layer_find("luks")->spec), 8192);
+	assert_int_equal(sb_spec_read_ahead_kb(&l.items[1], sb_layer_find("md")->spec), 0);
+	sb_spec_list_free(&l);
+	sb_t_expect_error("raid: {level: 1}\nluks: {read_ahead_kb: 2000000}\n", "luks.read_ahead_kb");
+	sb_t_expect_error("raid: {level: 1}\ncache: {read_ahead_kb: -1}\n", "cache.read_ahead_kb");
+	sb_t_expect_error("raid: {level: 1}\nlvm: {read_ahead_kb: lots}\n", "lvm.read_ahead_kb");
+	sb_t_expect_error("raid: {level: 1}\nfaults: {read_ahead_kb: 64}\n", "unknown key");
+	sb_t_expect_error("fs: {type: ext4, read_ahead_kb: 64}\n", "unknown key");
+}
+
 /* Plans name the devices the layers will create (predict_dev). */
 static void test_predicted_devices(void **ctx)
 {
@@ -204,6 +264,7 @@ int main(void)
 		cmocka_unit_test(test_layer_data_slots),
 		cmocka_unit_test(test_predicted_devices),
 		cmocka_unit_test(test_ciphers_and_fault_target),
+		cmocka_unit_test(test_read_ahead_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,7 +3,8 @@
  * RAID5 and RAID6 over measured members, a mapping over what is below,
  * LUKS under a cipher ceiling and a userspace cipher figure that is no
  * ceiling, dm-integrity with and without its journal, dm-cache by the hit
- * rate it counted. */
+ * rate it counted, btrfs's raid1/raid10/dup profiles (a row measured on a
+ * file of the filesystem). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -174,6 +175,49 @@ static void test_raid5(void **state)
 	sb_spec_list_free(&l);
 }
 
+/* btrfs over its members: raid1 is md's RAID1 arithmetic for writes
+ * (the slowest member) and a stream (one member), but one job's random
+ * reads go to one copy: one member's IOPS, not the sum; raid10 on 4:
+ * 2 x each; on 3 devices a chunk still takes 2 (1 x); dup on one device
+ * halves the writes. */
+static void test_btrfs_profiles(void **state)
+{
+	static const char *const y[] = {
+		"devices: {loop: {count: 2, size: 1GiB}}\nfs: {type: btrfs, data_profile: raid1}\n",
+		"devices: {loop: {count: 4, size: 1GiB}}\nfs: {type: btrfs, data_profile: raid10}\n",
+		"devices: {loop: {count: 3, size: 1GiB}}\nfs: {type: btrfs, data_profile: raid10}\n",
+		"devices: {loop: {size: 1GiB}}\nfs: {type: btrfs, data_profile: dup}\n",
+	};
+	static const double want[4][3] = { { 90, 210, 1050 }, { 180, 460, 2300 }, { 90, 220, 1100 }, { 45, 200, 1000 } };
+	static const char *const words[4] = { "btrfs raid1: two copies of every block: 1 x the slowest",
+					      "btrfs raid10: two copies of every block: 2 x the slowest",
+					      "btrfs raid10: two copies of every block: 1 x the slowest",
+					      "btrfs dup: every block written twice" };
+	unsigned c, i, n;
+
+	(void)state;
+	for (c = 0; c < 4; c++) {
+		struct sb_spec_list l = load(y[c]);
+		struct json_object *rows = json_object_new_array();
+
+		n = c == 3 ? 1 : c == 2 ? 3 : c == 1 ? 4 : 2;
+		for (i = 0; i < n; i++)
+			json_object_array_add(rows, row("loop", 90 + i * 10, 200 + i * 20, 1000 + i * 100));
+		json_object_array_add(rows, row("btrfs", 80, 190, 900));
+		sb_per_layer_expect(rows, &l.items[0]);
+		for (i = 0; i < 3; i++)
+			if (get(rows, n, "expected", i) < want[c][i] - 1e-9 || get(rows, n, "expected", i) > want[c][i] + 1e-9)
+				fail_msg("case %u key %u: expected %g, the model gave %g", c, i, want[c][i],
+					 get(rows, n, "expected", i));
+		assert_non_null(strstr(model(rows, n, 0), words[c]));
+		if (c < 3)
+			assert_non_null(strstr(model(rows, n, 2), "its pid picks"));
+		assert_non_null(strstr(note(rows, n), "measured on a file of the mounted filesystem"));
+		json_object_put(rows);
+		sb_spec_list_free(&l);
+	}
+}
+
 /* RAID6 on 4 members with a 256 KiB chunk: 2 data members, 1 MiB is two
  * whole stripes. */
 static void test_raid6(void **state)
@@ -275,6 +319,7 @@ int main(void)
 		cmocka_unit_test(test_raid6),
 		cmocka_unit_test(test_integrity),
 		cmocka_unit_test(test_cache),
+		cmocka_unit_test(test_btrfs_profiles),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -205,7 +205,7 @@ static void test_tunables(void **state)
 	assert_int_equal(l.items[0].raid.stripe_cache_size, 4096);
 	assert_int_equal(l.items[0].raid.sync_speed_min, 1000);
 	assert_int_equal(l.items[0].raid.sync_speed_max, 2000);
-	assert_int_equal(l.items[0].raid.read_ahead_kb, 1024);
+	assert_int_equal(sb_spec_read_ahead_kb(&l.items[0], sb_layer_find("md")->spec), 1024);
 	assert_string_equal(l.items[0].devices.scheduler, "mq-deadline");
 	assert_int_equal(l.items[0].devices.nr_requests, 64);
 	assert_int_equal(l.items[0].devices.read_ahead_kb, 512);

@@ -332,7 +332,7 @@ static const struct bad_case bad_stacks[] = {
  * document, anchors and tags, YAML syntax, encoding. */
 static const struct bad_case bad_yaml[] = {
 	{ "luks:\n  cypher: aes-xts-plain64\n",
-	  "t.yml:2:3: unknown key 'cypher' in luks; allowed: type, cipher, key_size, sector_size, integrity, pbkdf, flags, no_read_workqueue, no_write_workqueue, same_cpu_crypt, allow_discards" },
+	  "t.yml:2:3: unknown key 'cypher' in luks; allowed: type, cipher, key_size, sector_size, integrity, pbkdf, flags, no_read_workqueue, no_write_workqueue, same_cpu_crypt, allow_discards, read_ahead_kb" },
 	{ "raid: [1, 10]\n",
 	  "t.yml:1:7: raid: expected a mapping (keys: level, devices, chunk, layout, metadata, bitmap, sync, consistency_policy, estimate_member_size, stripe_cache_size, sync_speed_min, sync_speed_max, read_ahead_kb), got a list" },
 	{ "fs: {lazy_init: yes}\n",

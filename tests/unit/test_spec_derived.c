@@ -54,7 +54,7 @@ static void test_matrix(void **st)
 		sb_spec_list_free(&l);
 	}
 	sb_t_load_bad("matrix:\n  luks.sektor: [1]\n",
-		 "t.yml:2:3: unknown key 'luks.sektor'; allowed in luks: type, cipher, key_size, sector_size, integrity, pbkdf, flags, no_read_workqueue, no_write_workqueue, same_cpu_crypt, allow_discards");
+		 "t.yml:2:3: unknown key 'luks.sektor'; allowed in luks: type, cipher, key_size, sector_size, integrity, pbkdf, flags, no_read_workqueue, no_write_workqueue, same_cpu_crypt, allow_discards, read_ahead_kb");
 	sb_t_load_bad("matrix:\n  luks.sector_size: 512\n",
 		 "t.yml:2:21: matrix: luks.sector_size: expected a non-empty list of values, got a scalar");
 	sb_t_load_bad("matrix: [1]\n",

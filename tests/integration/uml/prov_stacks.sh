@@ -25,6 +25,9 @@ sb_uml_test "$0" "$@"   # outside the throwaway kernel: boots one, runs there
 build=${SB_BUILD_DIR:-$src/build}
 sb=$build/stackbench
 [ -x "$sb" ] || { echo "FAIL: $sb not built"; exit 1; }
+shard=${SB_PROV_SHARD:-}
+[ -z "$shard" ] && [ -n "${SB_TEST_DIR:-}" ] && [ $# -eq 0 ] && shard=1/2
+[ -n "$shard" ] || shard=1/1
 if [ $# -eq 0 ]; then set -- "$src"/stacks/*.yml; fi
 # A binary built without the md/lvm/luks layers cannot run these.
 if "$sb" plan "$@" 2>&1 >/dev/null | grep -q "does not include"; then
@@ -175,7 +178,11 @@ lvm_more() { # name
 check_stack() { # name summary file
 	local name=$1 sum=$2 file=$3 out mnt top md lvl luks bs want chunk= raid_devs data stride width
 	eval "$(keys "$name" "$file")" || { bad "$name: no keys from validate --json"; return; }
-	out=$("$sb" -q build "${sets[@]}" --stack "$name" "$file" 2>"$tmp/err") ||
+	# every block layer's read_ahead_kb (one shared key), read back below
+	ra=()
+	[ -n "$VG" ] && ra+=(--set lvm.read_ahead_kb=1280)
+	[ -n "$LTYPE" ] && ra+=(--set luks.read_ahead_kb=2560)
+	out=$("$sb" -q build "${sets[@]}" "${ra[@]}" --stack "$name" "$file" 2>"$tmp/err") ||
 		{ bad "$name: build failed: $(cat "$tmp/err")"; return; }
 	mnt=$STACKBENCH_STATE_DIR/mnt/$name
 	head -c 8M /dev/urandom > "$tmp/random"
@@ -188,7 +195,8 @@ check_stack() { # name summary file
 		md=$(basename "$(readlink -f "$md")")
 		[ "$(cat /sys/block/$md/md/level)" = "raid$lvl" ] && ok "$name: md level raid$lvl" ||
 			bad "$name: md level $(cat /sys/block/$md/md/level), want raid$lvl"
-		md_more "$name" "$md"
+		# (as layers_stacks.sh did: on the stacks with LVM or LUKS)
+		{ [ -n "$VG" ] || [ -n "$LTYPE" ]; } && md_more "$name" "$md"
 		if [[ $sum =~ \+\ dm-integrity\ ([a-z0-9-]+)\  ]]; then   # md's members are the integrity mappings
 			want=${BASH_REMATCH[1]}; [[ $want == hmac-* ]] && want="hmac(${want#hmac-})"
 			[ "$(integritysetup status "sb-$name-integrity-0" | awk '$1 == "integrity:" { print $2 }')" = "$want" ] &&
@@ -203,6 +211,12 @@ check_stack() { # name summary file
 			md_geometry "$md" "$name" "${BASH_REMATCH[1]}" "$(r56_layout_value "${BASH_REMATCH[1]}")" "${BASH_REMATCH[2]}"
 			data=$((raid_devs - lvl + 4))   # RAID5: n-1, RAID6: n-2
 		fi
+		# raid.stripe_cache_size (raid5-stripe-cache's matrix) as md took it
+		if [[ $sum =~ stripe\ cache\ ([0-9]+) ]]; then
+			[ "$(cat /sys/block/$md/md/stripe_cache_size)" = "${BASH_REMATCH[1]}" ] &&
+				ok "$name: md stripe_cache_size ${BASH_REMATCH[1]}" ||
+				bad "$name: md stripe_cache_size $(cat /sys/block/$md/md/stripe_cache_size), want ${BASH_REMATCH[1]}"
+		fi
 	fi
 	if [[ $sum =~ LUKS[12]\ ([^/]+)/([0-9]+),\ ([0-9]+)\ B\ sectors ]]; then
 		luks=$(cryptsetup status "sb-$name-crypt" 2>&1)
@@ -213,8 +227,14 @@ check_stack() { # name summary file
 		echo "$luks" | grep -q "sector size: *${BASH_REMATCH[3]}$" && ok "$name: LUKS sector ${BASH_REMATCH[3]}" ||
 			bad "$name: sector size: $(echo "$luks" | grep 'sector size:')"
 		luks_more "$name"
+		check "$name: LUKS mapping read_ahead_kb" 2560 \
+			"$(cat "/sys/block/$(basename "$(readlink -f "/dev/mapper/sb-$name-crypt")")/queue/read_ahead_kb")"
 	fi
-	[ -n "$VG" ] && lvm_more "$name"
+	if [ -n "$VG" ]; then
+		lvm_more "$name"
+		check "$name: LV read_ahead_kb" 1280 \
+			"$(cat "/sys/block/$(basename "$(readlink -f "/dev/mapper/$VG-$LV")")/queue/read_ahead_kb")"
+	fi
 	if [[ $sum =~ ext4\ ([0-9]+)\ KiB ]]; then
 		top=$(findmnt -n -o SOURCE "$mnt")
 		bs=$(dumpe2fs -h "$top" 2>/dev/null | awk -F: '/^Block size/ { gsub(/ /, "", $2); print $2 }')
@@ -235,9 +255,6 @@ check_stack() { # name summary file
 
 nstacks=0
 idx=0
-shard=${SB_PROV_SHARD:-}
-[ -z "$shard" ] && [ -n "${SB_TEST_DIR:-}" ] && [ $# -eq 0 ] && shard=1/2
-[ -n "$shard" ] || shard=1/1
 [[ $shard =~ ^([0-9]+)/([0-9]+)$ ]] && [ "${BASH_REMATCH[1]}" -ge 1 ] &&
 	[ "${BASH_REMATCH[1]}" -le "${BASH_REMATCH[2]}" ] || { echo "FAIL: SB_PROV_SHARD=$shard: K/N, 1 <= K <= N"; exit 1; }
 shard_k=${BASH_REMATCH[1]}
@@ -262,7 +279,7 @@ for f in "$@"; do
 	list=$("$sb" validate "${sets[@]}" "$f") || { bad "$f does not validate"; continue; }
 	# A matrix that sweeps only a tunable (raid5-stripe-cache: the same
 	# RAID5 built four times, one sysfs value apart): its first and last
-	# expansion (per_layer_models, run by hand, reads every value back)
+	# expansion, each stripe_cache_size read back from md
 	case ${f##*/} in raid5-stripe-cache.yml) list=$(sed -n '1p;$p' <<< "$list") ;; esac
 	while IFS= read -r line; do
 		# "ok FILE: NAME: SUMMARY"

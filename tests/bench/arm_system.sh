@@ -15,7 +15,7 @@
 # caches it in $SB_ARM_CACHE (default /var/cache/stackbench-arm, never in
 # the repository); every run then boots (~30 s of guest time to /init) and
 # runs the stack (2.5-3.5 min: build-and-test took 143 and 192 s of guest
-# time, the whole script 195 and 276 s, on the shared 2-core host at load
+# time, the whole script 180-276 s (276 s from an empty cache), on the shared 2-core host at load
 # average 8-12; 2026-12-03, tests/bench/README.md). The binary: build-armhf/
 # (built with cross/armhf.ini if missing) or $STACKBENCH_ARMHF_BIN.
 #

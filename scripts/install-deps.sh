@@ -55,7 +55,7 @@ pkgs=(
 	# every program above is checked by tests/tools/program_packages.py
 	# the ARM builds (scripts/cross-test.sh): cross compilers and qemu-user
 	gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu qemu-user
-	# tests/bench/arm_system.sh: the armhf root from Debian's archive (debootstrap,
+	# tests/bench/arm_system.sh: the armhf root from the Debian archive (debootstrap,
 	# first stage only), packed as an initramfs (cpio), booted under qemu-system-arm
 	debootstrap cpio qemu-system-arm
 )

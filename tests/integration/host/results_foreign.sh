@@ -49,6 +49,12 @@ python3 -c 'import sys; sys.stdout.write(open(sys.argv[1]).read() * 2)' "$good" 
 refused two "not one JSON document: more follows the first"
 head -c $((9 << 20)) /dev/zero | tr '\0' ' ' > "$tmp/big.json"
 refused big "not a results file (a regular file of at most 8 MiB)"
+# a FIFO (the open blocked until a writer came: every reader hung) and a
+# link to /dev/zero: refused at once
+mkfifo "$tmp/fifo.json"
+refused fifo "not a results file (a regular file of at most 8 MiB)"
+ln -s /dev/zero "$tmp/zero.json"
+refused zero "not a results file (a regular file of at most 8 MiB)"
 
 # one bad file among good ones: its name and key, the others' rows, exit 2
 run "$sb" compare "$good" "$tmp/null-layer.json" "$src/tests/golden/results/luks512.json"

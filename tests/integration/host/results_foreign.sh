@@ -56,6 +56,26 @@ refused fifo "not a results file (a regular file of at most 8 MiB)"
 ln -s /dev/zero "$tmp/zero.json"
 refused zero "not a results file (a regular file of at most 8 MiB)"
 
+# numbers and nesting nobody writes: an integer past 64 bits (json-c read it
+# back as 2^64 and the table showed that), 1e308 (its %.0f was cut to a
+# wrong 63-digit number), NaN (json-c takes the literal; shown as "-"), a
+# nesting 100,000 deep
+mk bigint 'r["suites"][0]["figures"]["block_output"]["value"] = 10 ** 400'
+refused bigint "suites[0].figures.block_output.value: a number out of range (past 64 bits)"
+mk huge 'r["suites"][0]["figures"]["block_output"]["value"] = 1e308; r["suites"][0]["figures"]["block_input"]["value"] = float("nan")'
+run "$sb" compare --columns stack,write,read "$tmp/huge.json"
+[ $rc -eq 0 ] && grep -qE '^ext4 +1e\+308 +- *$' <<< "$out" && ok "1e308 and NaN render as 1e+308 and -" ||
+	bad "huge: rc $rc: $out"
+python3 -c 'import sys; t = open(sys.argv[1]).read().rstrip(); open(sys.argv[2], "w").write(t[:-1] + ", \"x\": " + "[" * 100000 + "]" * 100000 + "}")' \
+	"$good" "$tmp/deep.json"
+refused deep "not a valid JSON results file: nesting too deep"
+# Unicode bidirectional controls in names (U+202E turns "cod.exe" around on
+# the screen): '?' on the terminal, like the other controls
+mk bidi 'r["stack"]["name"] = "ab\u202ecod.exe\u2066x\u2069\u200f"'
+run "$sb" compare --columns stack,write "$tmp/bidi.json"
+[ $rc -eq 0 ] && ! grep -q $'\xe2\x80\xae\|\xe2\x81\xa6\|\xe2\x81\xa9\|\xe2\x80\x8f' <<< "$out" && grep -q '^ab?cod.exe?x??' <<< "$out" &&
+	ok "bidi controls in a name: '?' on the terminal" || bad "bidi: rc $rc: $out"
+
 # one bad file among good ones: its name and key, the others' rows, exit 2
 run "$sb" compare "$good" "$tmp/null-layer.json" "$src/tests/golden/results/luks512.json"
 [ $rc -eq 2 ] && grep -q "null-layer.json: stack.built\[2\].layer" <<< "$out" &&

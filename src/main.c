@@ -18,18 +18,33 @@
 
 static void usage(FILE *f)
 {
-	const struct sb_cmd *c;
+	const struct sb_cmd *const *c;
 
 	fprintf(f,
 		"usage: stackbench [GLOBAL OPTIONS] COMMAND [ARGS]\n\n"
 		"Build a storage stack (RAID -> LVM -> LUKS -> ext4) from a YAML description,\n"
 		"benchmark it, tear it down and compare the results.\n\n"
 		"Commands:\n");
-	for (c = sb_cmds; c->name; c++)
-		fprintf(f, "  %-16s %s\n", c->name, c->summary);
+	for (c = sb_cmds; *c; c++)
+		fprintf(f, "  %-16s %s\n", (*c)->name, (*c)->summary);
 	fprintf(f, "\nGlobal options:\n");
-	for (const struct sb_global_doc *g = sb_global_docs; g->flags; g++)
-		fprintf(f, "  %-27s %s\n", g->flags, g->text);
+	for (const struct sb_optdef *g = sb_global_opts; g->name; g++) {
+		char head[64];
+
+		if (!g->help)
+			continue;
+		sb_cmd_opt_head(g, head, sizeof(head));
+		fprintf(f, "  %-27s %s\n", head, g->help);
+	}
+	fprintf(f, "\nEnvironment:\n");
+	for (const struct sb_env_doc *e = sb_env_docs; e->name; e++)
+		if (!e->internal)
+			fprintf(f, "  %-27s %s\n", e->name, e->help);
+	fprintf(f, "  (and, set by stackbench itself or read by its tests:");
+	for (const struct sb_env_doc *e = sb_env_docs; e->name; e++)
+		if (e->internal)
+			fprintf(f, " %s", e->name);
+	fprintf(f, ")\n");
 	fprintf(f,
 		"\nCommand options may come before, between or after the files; `--` ends them.\n"
 		"\nExit codes (every command):\n");
@@ -51,41 +66,26 @@ static void print_version(void)
  * bad option: one line, not the whole usage). */
 static int parse_globals(int argc, char **argv, int *cmd_index)
 {
-	enum { G_SANDBOX = 1, G_NO_SANDBOX, G_IN_SANDBOX, G_VERBOSE, G_QUIET, G_PROGRESS,
-	       G_NO_PROGRESS, G_VERSION, G_HELP, G_HELP_MAN };
-	static const struct sb_optdef opts[] = {
-		{ "sandbox", 0, false, G_SANDBOX },
-		{ "no-sandbox", 0, false, G_NO_SANDBOX },
-		{ "in-sandbox", 0, false, G_IN_SANDBOX },
-		{ "verbose", 'v', false, G_VERBOSE },
-		{ "quiet", 'q', false, G_QUIET },
-		{ "progress", 0, false, G_PROGRESS },
-		{ "no-progress", 0, false, G_NO_PROGRESS },
-		{ "version", 0, false, G_VERSION },
-		{ "help", 'h', false, G_HELP },
-		{ "help-man", 0, false, G_HELP_MAN },   /* hidden: the man page, for the build */
-		{ NULL, 0, false, 0 },
-	};
 	struct sb_err err = { 0 };
 	struct sb_args ga;
 	const char *val;
 	int c, verbose = SB_LOG_INFO, done = -1;
 
-	if (sb_args_init(&ga, argc, argv, 1, opts, NULL, &err) < 0)
+	if (sb_args_init(&ga, argc, argv, 1, sb_global_opts, NULL, &err) < 0)
 		return SB_EXIT_FAIL;
 	ga.stop_at_operand = true;
 	while (done < 0 && (c = sb_args_next(&ga, &val, &err)) > 0) {
 		switch (c) {
-		case G_SANDBOX: sb_globals.sandbox = 1; break;
-		case G_NO_SANDBOX: sb_globals.sandbox = 0; break;
-		case G_IN_SANDBOX: sb_globals.in_sandbox = 1; sb_globals.sandbox = 0; break;
-		case G_VERBOSE: verbose++; break;
-		case G_QUIET: verbose = SB_LOG_QUIET; break;
-		case G_PROGRESS: sb_log_set_progress(1); break;
-		case G_NO_PROGRESS: sb_log_set_progress(0); break;
-		case G_VERSION: print_version(); done = SB_EXIT_OK; break;
-		case G_HELP: usage(stdout); done = SB_EXIT_OK; break;
-		case G_HELP_MAN: sb_cmd_print_man(stdout); done = SB_EXIT_OK; break;
+		case SB_G_SANDBOX: sb_globals.sandbox = 1; break;
+		case SB_G_NO_SANDBOX: sb_globals.sandbox = 0; break;
+		case SB_G_IN_SANDBOX: sb_globals.in_sandbox = 1; sb_globals.sandbox = 0; break;
+		case SB_G_VERBOSE: verbose++; break;
+		case SB_G_QUIET: verbose = SB_LOG_QUIET; break;
+		case SB_G_PROGRESS: sb_log_set_progress(1); break;
+		case SB_G_NO_PROGRESS: sb_log_set_progress(0); break;
+		case SB_G_VERSION: print_version(); done = SB_EXIT_OK; break;
+		case SB_G_HELP: usage(stdout); done = SB_EXIT_OK; break;
+		case SB_G_HELP_MAN: sb_cmd_print_man(stdout); done = SB_EXIT_OK; break;
 		}
 	}
 	*cmd_index = ga.i;
@@ -153,7 +153,7 @@ int main(int argc, char **argv)
 	 * automatic case themselves with sb_sandbox_decide(). */
 	/* build-and-test decides itself even then: it knows its stacks, so
 	 * the sandbox gets their members as its own block devices. */
-	if (sb_globals.sandbox == 1 && !sb_globals.in_sandbox && strcmp(cmd->name, "build-and-test")) {
+	if (sb_globals.sandbox == 1 && !sb_globals.in_sandbox && !(cmd->flags & SB_CMD_OWN_SANDBOX)) {
 		int code;
 
 		rc = sb_sandbox_rerun(cargc, cargv, NULL, &code, &err);

@@ -15,44 +15,19 @@
 
 #include "bench/engine.h"
 #include "bench/job.h"
+#include "sys/sysfs.h"
 #include "util/log.h"
 
 #define VERIFY_NAME "sb-fault-verify"
-
-/* Kernel name (md127, loop1, dm-3) of a device node, via /sys/dev/block. */
-static int kname_of(const char *dev, char *out, size_t len)
-{
-	char p[64], t[PATH_MAX];
-	struct stat st;
-	ssize_t n;
-	const char *b;
-
-	out[0] = '\0';
-	if (stat(dev, &st) < 0)
-		return -errno;
-	if (!S_ISBLK(st.st_mode))
-		return -ENOTBLK;
-	snprintf(p, sizeof(p), "/sys/dev/block/%u:%u", major(st.st_rdev), minor(st.st_rdev));
-	n = readlink(p, t, sizeof(t) - 1);
-	if (n <= 0)
-		return -ENODEV;
-	t[n] = '\0';
-	b = strrchr(t, '/');
-	b = b ? b + 1 : t;
-	if (strlen(b) >= len)
-		return -ENAMETOOLONG;
-	memcpy(out, b, strlen(b) + 1);
-	return 0;
-}
 
 int sb_md_set_faulty(const char *md_dev, const char *member_dev, struct sb_err *err)
 {
 	char md[64], mem[64], p[PATH_MAX];
 	int fd, r;
 
-	if ((r = kname_of(md_dev, md, sizeof(md))) < 0)
+	if ((r = sb_sysfs_dev_kname(md_dev, md, sizeof(md), NULL)) < 0)
 		return sb_err_sys(err, r, "fail: cannot find the kernel name of %s", md_dev);
-	if ((r = kname_of(member_dev, mem, sizeof(mem))) < 0)
+	if ((r = sb_sysfs_dev_kname(member_dev, mem, sizeof(mem), NULL)) < 0)
 		return sb_err_sys(err, r, "fail: cannot find the kernel name of %s", member_dev);
 	snprintf(p, sizeof(p), "/sys/block/%s/md/dev-%s/state", md, mem);
 	fd = open(p, O_WRONLY | O_CLOEXEC);
@@ -232,7 +207,7 @@ void sb_degrade_after_suite(struct sb_degrade *d, struct json_object *suite_obj,
 
 		if (!fired)
 			snprintf(mk, sizeof(mk), "%.63s", json_object_get_string(json_object_array_get_idx(failed, 0)));
-		else if (kname_of(d->member_dev, mk, sizeof(mk)) < 0)
+		else if (sb_sysfs_dev_kname(d->member_dev, mk, sizeof(mk), NULL) < 0)
 			snprintf(mk, sizeof(mk), "%.63s", d->member_dev);
 		if (fired)
 			snprintf(buf, sizeof(buf), "%s degraded during this suite: %s failed at %.1f s", kname, mk,

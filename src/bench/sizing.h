@@ -22,9 +22,10 @@ struct sb_sizing {
 
 /* The size suite `suite` writes: bench_size when given (never capped: an
  * explicit size that does not fit is refused by the suite), else its
- * default (bonnie: twice ram, as bonnie++; fio-matrix and dd 1 GiB,
- * smallfile 256 MiB, quick 64 MiB) capped to room when room is non-zero
- * and the default is larger. */
+ * default (the suite's default_size: bonnie twice ram, as bonnie++;
+ * fio-matrix and dd 1 GiB, smallfile and copy 256 MiB, quick 64 MiB)
+ * capped to room when room is non-zero and the default is larger. An
+ * unknown suite writes bench_size (0 when that is 0). */
 void sb_sizing_choose(const char *suite, uint64_t bench_size, uint64_t ram, uint64_t room,
 		      struct sb_sizing *out);
 
@@ -33,12 +34,26 @@ void sb_sizing_choose(const char *suite, uint64_t bench_size, uint64_t ram, uint
  * MiB. 0 if less than 1 MiB remains. */
 uint64_t sb_sizing_room(uint64_t free_bytes);
 
+/* One end of the estimate's range: sequential bytes/s, random operations/s,
+ * seconds per (fsync'd when bench.fsync) file operation. A suite's
+ * estimate (sb_suite_ops) turns them into its seconds. */
+struct sb_sizing_rates {
+	double seq_bps;
+	double iops;
+	double fileop_s;
+};
+
 /* Seconds the suite takes with these sizes, as a range: *min_s at 150
  * MB/s and 5000 random IOPS, *max_s at 25 MB/s and 300 IOPS (a loaded
  * machine, the throwaway kernel). One repetition; setup (build, teardown)
- * is not included, see SB_SIZING_STACK_*. */
+ * is not included, see SB_SIZING_STACK_*. 0 for an unknown suite. */
 void sb_sizing_estimate(const char *suite, const struct sb_sizing *sz, const struct sb_bench_spec *b,
 			double *min_s, double *max_s);
+/* Those ends: fast (*min_s) and slow (*max_s). */
+#define SB_SIZING_SEQ_FAST_BPS 150e6
+#define SB_SIZING_IOPS_FAST 5000.0
+#define SB_SIZING_SEQ_SLOW_BPS 25e6
+#define SB_SIZING_IOPS_SLOW 300.0
 
 /* Building and tearing down one stack, and booting the throwaway kernel. */
 #define SB_SIZING_STACK_MIN_S 1.0

@@ -18,24 +18,21 @@
 #include "bench/output.h"
 #include "bench/suites/suites.h"
 #include "spec/options.h"
+#include "sys/sysfs.h"
 #include "util/log.h"
 #include "util/names.h"
 #include "util/units.h"
 
 /* The one list of suites: their names everywhere (--suite, bench.suites'
  * messages, help, completion) come from here through sb_suite_name(). A
- * new suite is its file under suites/ and one row. */
-static const struct {
-	const char *name;
-	int (*fn)(struct sb_suite_ctx *c, struct sb_err *err);
-	unsigned nphases;    /* engine jobs it runs (bonnie sets its own) */
-} suites[] = {
-	{ "bonnie", sb_suite_bonnie, 6 },
-	{ "fio-matrix", sb_suite_fio_matrix, 12 },
-	{ "dd", sb_suite_dd, 6 },          /* 3 passes of write + read (up to 9: dd.c) */
-	{ "smallfile", sb_suite_smallfile, 4 },
-	{ "quick", sb_suite_quick, 4 },
-	{ "copy", sb_suite_copy, 13 },
+ * new suite is its file under suites/ (its sb_suite_ops) and one row. */
+static const struct sb_suite_ops *const suites[] = {
+	&sb_suite_bonnie_ops,
+	&sb_suite_fio_matrix_ops,
+	&sb_suite_dd_ops,
+	&sb_suite_smallfile_ops,
+	&sb_suite_quick_ops,
+	&sb_suite_copy_ops,
 };
 
 void sb_suite_phase(struct sb_suite_ctx *c, const char *what)
@@ -48,17 +45,32 @@ void sb_suite_phase(struct sb_suite_ctx *c, const char *what)
 
 #define NSUITES (sizeof(suites) / sizeof(suites[0]))
 
+double sb_suite_timed(const struct sb_bench_spec *b, unsigned phases, double untimed_s)
+{
+	return b->runtime_ns ? phases * (double)(b->runtime_ns + b->ramp_ns) / 1e9 : untimed_s;
+}
+
+const struct sb_suite_ops *sb_suite_at(size_t i)
+{
+	return i < NSUITES ? suites[i] : NULL;
+}
+
+const struct sb_suite_ops *sb_suite_find(const char *name)
+{
+	for (size_t i = 0; i < NSUITES; i++)
+		if (!strcmp(suites[i]->name, name))
+			return suites[i];
+	return NULL;
+}
+
 const char *sb_suite_name(size_t i)
 {
-	return i < NSUITES ? suites[i].name : NULL;
+	return i < NSUITES ? suites[i]->name : NULL;
 }
 
 bool sb_suite_exists(const char *name)
 {
-	for (size_t i = 0; i < NSUITES; i++)
-		if (!strcmp(suites[i].name, name))
-			return true;
-	return false;
+	return sb_suite_find(name) != NULL;
 }
 
 /* For the spec module: bench.suites' allowed values (spec/options.h). */
@@ -261,19 +273,13 @@ static void detect_md_sync(struct sb_suite_ctx *c)
 {
 	for (unsigned i = 0; i < c->io.n; i++) {
 		char path[256], buf[64] = "";
-		FILE *f;
 
 		snprintf(path, sizeof(path), "%s/md/sync_action", c->io.dev[i].sysdir);
-		f = fopen(path, "re");
-		if (!f)
+		if (sb_sysfs_read_str(path, buf, sizeof(buf), NULL))
 			continue;
-		if (fgets(buf, sizeof(buf), f)) {
-			buf[strcspn(buf, "\n")] = 0;
-			if (strcmp(buf, "idle"))
-				sb_suite_note(c, "md %s: %s running during the benchmark (sync_action=%s): "
-					      "figures are lowered by it", c->io.dev[i].name, buf, buf);
-		}
-		fclose(f);
+		if (buf[0] && strcmp(buf, "idle"))
+			sb_suite_note(c, "md %s: %s running during the benchmark (sync_action=%s): "
+				      "figures are lowered by it", c->io.dev[i].name, buf, buf);
 	}
 }
 
@@ -322,14 +328,11 @@ int sb_suite_run(const char *suite, const struct sb_bench_spec *b, const char *t
 	struct json_object *o;
 	struct sysinfo si;
 	struct stat st;
-	size_t i;
+	const struct sb_suite_ops *ops = sb_suite_find(suite);
 	int rc;
 
 	*out = NULL;
-	for (i = 0; i < sizeof(suites) / sizeof(suites[0]); i++)
-		if (!strcmp(suites[i].name, suite))
-			break;
-	if (i == sizeof(suites) / sizeof(suites[0]))
+	if (!ops)
 		return sb_err_set(err, -EINVAL, "unknown suite '%s' (known: %s)", suite, sb_suite_names());
 	if (stat(target_dir, &st) < 0)
 		return sb_err_sys(err, -errno, "target %s", target_dir);
@@ -355,8 +358,8 @@ int sb_suite_run(const char *suite, const struct sb_bench_spec *b, const char *t
 	detect_md_sync(&c);
 	detect_lazyinit(&c);
 	sb_iostat_start(&c.io);
-	c.nphases = suites[i].nphases;
-	rc = suites[i].fn(&c, err);
+	c.nphases = ops->phases;
+	rc = ops->run(&c, err);
 	sb_iostat_stop(&c.io);
 	sb_progress_done();
 	sb_progress_context(SB_PROGRESS_SUITE, NULL);

@@ -16,6 +16,8 @@ struct sb_optdef {
 	char shortname;       /* 0, or a one-letter alias (-v) */
 	bool value;           /* takes a value */
 	int id;               /* > 0, returned by sb_args_next */
+	const char *arg;      /* the value's name in the help (KEY=VALUE), or NULL */
+	const char *help;     /* one line for `stackbench help CMD` and the man page */
 };
 
 struct sb_args {

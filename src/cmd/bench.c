@@ -219,19 +219,21 @@ static int bench_run(struct sb_args *a, struct target_run *t, struct sb_err *err
 	return run_target(t, err);
 }
 
+/* The options, with the words `stackbench help bench` shows for each. */
+static const struct sb_optdef opts[] = {
+	{ "suite", 0, true, O_SUITE, "NAME[,NAME]", "the suites to run on --target" },
+	{ "target", 0, true, O_TARGET, "PATH", "a directory or block device to measure instead of a stack" },
+	{ "set", 0, true, O_SET, "bench.KEY=VALUE", "override a bench key (repeatable)" },
+	{ "output-format", 0, true, O_FMT, "text|json", "how --target figures are printed" },
+	{ "watch", 0, true, O_WATCH, "DEV", "device statistics of DEV during each phase (repeatable)" },
+	{ "results", 0, true, O_RESULTS, "DIR", "where results files go (default ./results)" },
+	{ "stack", 0, true, O_STACK, "NAME", "this expansion of a matrix file" },
+	{ "destroy-data", 0, true, O_DESTROY, "DEV", "consent to write a block device --target" },
+	{ NULL, 0, false, 0, NULL, NULL },
+};
+
 int sb_cmd_bench(int argc, char **argv, struct sb_err *err)
 {
-	static const struct sb_optdef opts[] = {
-		{ "suite", 0, true, O_SUITE },
-		{ "target", 0, true, O_TARGET },
-		{ "set", 0, true, O_SET },
-		{ "output-format", 0, true, O_FMT },
-		{ "watch", 0, true, O_WATCH },
-		{ "results", 0, true, O_RESULTS },
-		{ "stack", 0, true, O_STACK },
-		{ "destroy-data", 0, true, O_DESTROY },
-		{ NULL, 0, false, 0 },
-	};
 	struct target_run *t = calloc(1, sizeof(*t));
 	struct sb_args a;
 	int rc;
@@ -245,3 +247,20 @@ int sb_cmd_bench(int argc, char **argv, struct sb_err *err)
 	sb_args_free(&a);
 	return rc;
 }
+
+const struct sb_cmd sb_cmd_bench_row = {
+	.name = "bench",
+	.fn = sb_cmd_bench,
+	.flags = 0,
+	.opts = opts,
+	.summary = "run benchmark suites on a built stack, or on any directory or block device",
+	.usage =
+	  "usage: stackbench bench [--results DIR] [--set bench.KEY=VALUE]... [--stack NAME] STACK.yml\n"
+	  "       stackbench bench --suite NAME[,NAME] --target DIR [--set bench.KEY=VALUE]...\n"
+	  "                        [--watch DEV]... [--output-format text|json] [--results DIR]\n"
+	  "  The first form runs the stack's suites on a stack left up by `stackbench build`.\n"
+	  "  Suites: " SB_USAGE_SUITES ".\n"
+	  "  bench keys: " SB_USAGE_BENCH_KEYS ".\n"
+	  "  A block device --target needs --destroy-data=DEV and the checks of a stack's disks\n"
+	  "  (suites write).\n",
+};

@@ -226,3 +226,14 @@ int sb_cmd_bonnie(int argc, char **argv, struct sb_err *err)
 	json_object_put(suite);
 	return rc;
 }
+
+/* bonnie parses its own options (bonnie++'s getopt string); its text lists them. */
+const struct sb_cmd sb_cmd_bonnie_row = {
+	.name = "bonnie",
+	.fn = sb_cmd_bonnie,
+	.flags = SB_CMD_OWN_OPTIONS,
+	.opts = NULL,
+	.summary = "run bonnie++ 2.00a's tests with its options and output",
+	.usage =
+	  sb_cmd_bonnie_usage,
+};

@@ -80,15 +80,17 @@ static int build_signalled(struct sb_stack *s, struct sb_build_ctx *bc, struct s
 	return rc;
 }
 
+/* The options, with the words `stackbench help build` shows for each. */
+static const struct sb_optdef opts[] = {
+	{ "set", 0, true, 's', "KEY=VALUE", "override a stack key (repeatable)" },
+	{ "destroy-data", 0, true, 'd', "DEV,...", "consent to write these real disks (each must be named)" },
+	{ "wipe", 0, false, 'w', NULL, "also wipe signatures on the named disks before building" },
+	{ "stack", 0, true, 'n', "NAME", "build only this expansion of a matrix file" },
+	{ NULL, 0, false, 0, NULL, NULL },
+};
+
 int sb_cmd_build(int argc, char **argv, struct sb_err *err)
 {
-	static const struct sb_optdef opts[] = {
-		{ "set", 0, true, 's' },
-		{ "destroy-data", 0, true, 'd' },
-		{ "wipe", 0, false, 'w' },
-		{ "stack", 0, true, 'n' },
-		{ NULL, 0, false, 0 },
-	};
 	struct sb_args a;
 	const char *val;
 	struct sb_spec_list l = { 0 };
@@ -162,3 +164,14 @@ out:
 	free(sets);
 	return rc;
 }
+
+const struct sb_cmd sb_cmd_build_row = {
+	.name = "build",
+	.fn = sb_cmd_build,
+	.flags = 0,
+	.opts = opts,
+	.summary = "build a stack and leave it up",
+	.usage =
+	  "usage: stackbench build [--set KEY=VALUE]... [--destroy-data=DEV,...] [--wipe] STACK.yml\n"
+	  "  Needs root and a kernel with md and device-mapper (see --sandbox).\n",
+};

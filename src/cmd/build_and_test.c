@@ -78,28 +78,30 @@ static int auto_check(struct sb_run_ctx *ro, struct sb_err *err)
 	return 0;
 }
 
+/* The options, with the words `stackbench help build-and-test` shows for each. */
+static const struct sb_optdef opts[] = {
+	{ "set", 0, true, 's', "KEY=VALUE", "override a stack key (repeatable)" },
+	{ "repeat", 0, true, 'r', "N|auto", "runs of each stack (auto: until the figures are decided)" },
+	{ "interleave", 0, false, 'I', NULL, "round r runs repetition r of every stack, each rebuilt" },
+	{ "precision", 0, true, 'p', "PCT", "--repeat auto: the 95 % CI half-width wanted (default 5)" },
+	{ "min-repeat", 0, true, 'm', "N", "--repeat auto: at least N rounds (default 3)" },
+	{ "max-repeat", 0, true, 'M', "N", "--repeat auto: at most N rounds (default 10)" },
+	{ "max-time", 0, true, 'T', "DURATION", "--repeat auto: start no round that would pass this" },
+	{ "results", 0, true, 'R', "DIR", "where results files go (default ./results)" },
+	{ "format", 0, true, 'f', "FORMAT", "the table's format" },
+	{ "columns", 0, true, 'c', "LIST", "the table's columns" },
+	{ "baseline", 0, true, 'b', "NAME", "the stack the others are compared with" },
+	{ "chart", 0, true, 'C', "FILE", "an SVG or PNG chart of the figures" },
+	{ "report", 0, true, 'P', "FILE.html", "also write the HTML report of this run" },
+	{ "destroy-data", 0, true, 'D', "DEV,...", "consent to write these real disks" },
+	{ "wipe", 0, false, 'W', NULL, "also wipe signatures on the named disks" },
+	{ "host-label", 0, true, 'H', "NAME", "record which machine in host.label" },
+	{ "stack", 0, true, 'S', "NAME", "run only this expansion of a matrix file" },
+	{ NULL, 0, false, 0, NULL, NULL },
+};
+
 int sb_cmd_build_and_test(int argc, char **argv, struct sb_err *err)
 {
-	static const struct sb_optdef opts[] = {
-		{ "set", 0, true, 's' },
-		{ "repeat", 0, true, 'r' },
-		{ "interleave", 0, false, 'I' },
-		{ "precision", 0, true, 'p' },
-		{ "min-repeat", 0, true, 'm' },
-		{ "max-repeat", 0, true, 'M' },
-		{ "max-time", 0, true, 'T' },
-		{ "results", 0, true, 'R' },
-		{ "format", 0, true, 'f' },
-		{ "columns", 0, true, 'c' },
-		{ "baseline", 0, true, 'b' },
-		{ "chart", 0, true, 'C' },
-		{ "report", 0, true, 'P' },
-		{ "destroy-data", 0, true, 'D' },
-		{ "wipe", 0, false, 'W' },
-		{ "host-label", 0, true, 'H' },
-		{ "stack", 0, true, 'S' },
-		{ NULL, 0, false, 0 },
-	};
 	volatile sig_atomic_t stop = 0;   /* the pipeline has SIGINT/SIGTERM set it */
 	struct sb_run_ctx ro = {
 		.results_dir = "results", .stop = &stop,
@@ -164,3 +166,32 @@ int sb_cmd_build_and_test(int argc, char **argv, struct sb_err *err)
 	sb_args_free(&a);
 	return rc;
 }
+
+const struct sb_cmd sb_cmd_build_and_test_row = {
+	.name = "build-and-test",
+	.fn = sb_cmd_build_and_test,
+	.flags = SB_CMD_COLUMNS | SB_CMD_OWN_SANDBOX,
+	.opts = opts,
+	.summary = "build, benchmark and tear down each stack, then print the table",
+	.usage =
+	  "usage: stackbench build-and-test [--set KEY=VALUE]... [--repeat N [--interleave]] [--results DIR]\n"
+	  "                                 [--repeat auto [--precision PCT] [--min-repeat N] [--max-repeat N]\n"
+	  "                                  [--max-time DURATION]]\n"
+	  "                                 [--format " SB_USAGE_FORMATS "] [--chart FILE]\n"
+	  "                                 [--columns LIST] [--baseline NAME] [--report FILE.html]\n"
+	  "                                 [--destroy-data=DEV,...] [--wipe] [--host-label NAME]\n"
+	  "                                 [--stack NAME] STACK.yml...\n"
+	  "  Builds each stack (matrix files: each expansion), runs its bench suites, tears it down,\n"
+	  "  writes one results file per stack (default ./results) and prints the table;\n"
+	  "  --report FILE.html also writes the HTML report of this run (see stackbench report).\n"
+	  "  Runs in the throwaway kernel when this one lacks md or device-mapper.\n"
+	  "  --host-label NAME (or env STACKBENCH_HOST_LABEL) records which machine in host.label;\n"
+	  "  --stack NAME runs only that expansion of a matrix file.\n"
+	  "  --interleave: repetition r of every stack in round r, each stack rebuilt for each round,\n"
+	  "  so a machine whose speed drifts moves every stack alike (not with export, faults.fail or\n"
+	  "  faults.flakey).\n"
+	  "  --repeat auto: interleaved rounds until every figure of the table has a 95 % CI within\n"
+	  "  --precision (default 5 %) or a verdict against --baseline, at least --min-repeat (3) and at\n"
+	  "  most --max-repeat (10) rounds, none started that would pass --max-time; the results' run_order\n"
+	  "  says why it stopped (docs/statistics.md).\n",
+};

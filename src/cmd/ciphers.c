@@ -66,13 +66,18 @@ static int add_dm(struct sb_ciphers_args *a, const char *v, struct sb_err *err)
 	return 0;
 }
 
+/* The options, with the words `stackbench help ciphers` shows for each. */
+static const struct sb_optdef opts[] = {
+	{ "seconds", 0, true, O_SECONDS, "S", "per figure (default 0.1)" },
+	{ "time", 't', true, O_SECONDS, "S", "the same as --seconds" },
+	{ "json", 0, false, O_JSON, NULL, "print JSON" },
+	{ "dm-crypt", 0, true, O_DM, "CIPHER[:KEYBITS]", "a dm-crypt cipher to measure (repeatable; none: no dm-crypt rows)" },
+	{ "ssh", 0, true, O_SSH, "LIST", "comma list of ssh -c names, or none" },
+	{ NULL, 0, false, 0, NULL, NULL },
+};
+
 int sb_cmd_ciphers_parse(int argc, char **argv, struct sb_ciphers_args *a, struct sb_err *err)
 {
-	static const struct sb_optdef opts[] = {
-		{ "seconds", 0, true, O_SECONDS }, { "time", 't', true, O_SECONDS },
-		{ "json", 0, false, O_JSON }, { "dm-crypt", 0, true, O_DM }, { "ssh", 0, true, O_SSH },
-		{ NULL, 0, false, 0 },
-	};
 	struct sb_args p;
 	const char *val;
 	int c, rc = 0;
@@ -213,3 +218,26 @@ int sb_cmd_ciphers(int argc, char **argv, struct sb_err *err)
 	json_object_put(res);
 	return rc;
 }
+
+const struct sb_cmd sb_cmd_ciphers_row = {
+	.name = "ciphers",
+	.fn = sb_cmd_ciphers,
+	.flags = 0,
+	.opts = opts,
+	.summary = "measure this machine's dm-crypt and SSH ciphers (the ceilings of LUKS and SSHFS)",
+	.usage =
+	  "usage: stackbench ciphers [--seconds S] [--dm-crypt CIPHER[:KEYBITS]]... [--ssh LIST] [--json]\n"
+	  "  dm-crypt ciphers through the kernel crypto API (AF_ALG), one request per 512- and\n"
+	  "  4096-byte sector with dm-crypt's IV, encrypt and decrypt, and the kernel driver that\n"
+	  "  served each; SSH ciphers through OpenSSL's EVP interface at 16..16384-byte blocks, the\n"
+	  "  `openssl speed -evp` shape, and whether OpenSSL uses AES-NI (x86) or the ARMv8 AES,\n"
+	  "  PMULL and NEON instructions (ARM); an ARM SoC's crypto engine (the Helios4's CESA)\n"
+	  "  shows as the dm-crypt rows' kernel driver (mv-cbc-aes, marvell-cesa). MB/s = 10^6 B/s.\n"
+	  "  --seconds S (-t, --time): per figure, default 0.1 (about 5 s in all).\n"
+	  "  --dm-crypt: repeat for several, e.g. aes-xts-plain64:512, aes-cbc-essiv:sha256:256,\n"
+	  "  xchacha12,aes-adiantum-plain64 (key 256 bits unless given); `none` leaves them out.\n"
+	  "  --ssh: comma list of ssh -c names (chacha20-poly1305@openssh.com, aes128-ctr,\n"
+	  "  aes192-ctr, aes256-ctr, aes128-gcm@openssh.com, aes256-gcm@openssh.com) or `none`.\n"
+	  "  A kernel without AF_ALG (CONFIG_CRYPTO_USER_API_SKCIPHER) gets a row saying so;\n"
+	  "  `stackbench --sandbox ciphers` measures the throwaway kernel's (generic C) ciphers.\n",
+};

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "cmd/args.h"
 #include "util/err.h"
 
 struct sb_globals {
@@ -21,12 +22,31 @@ struct sb_globals {
 
 extern struct sb_globals sb_globals;
 
+/* What a command is, beyond its name: read by main.c and the help instead
+ * of comparing command names. */
+enum sb_cmd_flags {
+	SB_CMD_COLUMNS = 1 << 0,      /* prints compare's table: its help lists the columns */
+	SB_CMD_OWN_SANDBOX = 1 << 1,  /* decides --sandbox itself (knows its stacks' members) */
+	SB_CMD_OWN_OPTIONS = 1 << 2,  /* parses its own options (fio's, bonnie++'s): opts is NULL */
+};
+
+/* A command is one row (git's cmd_struct), defined in the command's own
+ * file beside its handler and option table; `stackbench help CMD`, the man
+ * page and the completion (which reads the help) come from these rows. */
 struct sb_cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv, struct sb_err *err);
+	unsigned flags;                /* enum sb_cmd_flags */
+	const struct sb_optdef *opts;  /* the table the handler parses with; NULL: own options */
 	const char *summary;  /* one line for `stackbench help` */
-	const char *usage;    /* full text for `stackbench help CMD` / `CMD --help` */
+	const char *usage;    /* synopsis and text; the options' lines are added from opts */
 };
+
+/* Where a usage text names the suites, the formats or the bench keys:
+ * sb_cmd_usage_text puts the registries' names there. */
+#define SB_USAGE_SUITES "@SUITES@"
+#define SB_USAGE_FORMATS "@FORMATS@"
+#define SB_USAGE_BENCH_KEYS "@BENCHKEYS@"
 
 int sb_cmd_validate(int argc, char **argv, struct sb_err *err);
 int sb_cmd_plan(int argc, char **argv, struct sb_err *err);
@@ -41,6 +61,9 @@ int sb_cmd_bonnie(int argc, char **argv, struct sb_err *err);
 int sb_cmd_fleet(int argc, char **argv, struct sb_err *err);
 int sb_cmd_ciphers(int argc, char **argv, struct sb_err *err);
 extern const char sb_cmd_bonnie_usage[];
+extern const struct sb_cmd sb_cmd_validate_row, sb_cmd_plan_row, sb_cmd_build_row, sb_cmd_bench_row,
+	sb_cmd_teardown_row, sb_cmd_build_and_test_row, sb_cmd_compare_row, sb_cmd_report_row,
+	sb_cmd_status_row, sb_cmd_job_row, sb_cmd_fleet_row, sb_cmd_ciphers_row, sb_cmd_bonnie_row;
 
 int sb_cmd_report(int argc, char **argv, struct sb_err *err);
 
@@ -64,7 +87,8 @@ int sb_cmd_results_load_ex(char *const *args, unsigned nargs, bool keep_going, s
 			   struct sb_err *err);
 void sb_cmd_results_free(struct sb_loaded *l);
 
-extern const struct sb_cmd sb_cmds[];
+/* Every command, in the order `stackbench help` lists them; NULL ends it. */
+extern const struct sb_cmd *const sb_cmds[];
 
 /* The exit codes, documented once (--help, the man page, README). */
 struct sb_exit_doc {
@@ -78,12 +102,24 @@ void sb_cmd_print_usage(const struct sb_cmd *c);
 /* The usage text and what follows from the tables (compare's columns). */
 void sb_cmd_usage_text(const struct sb_cmd *c, FILE *f);
 
-/* Global options, documented once (--help, the man page). */
-struct sb_global_doc {
-	const char *flags;    /* "-v, --verbose" */
-	const char *text;
+/* The environment variables (environ.c): internal ones are set by
+ * stackbench itself or read only by its tests. */
+struct sb_env_doc {
+	const char *name;
+	const char *help;
+	int internal;
 };
-extern const struct sb_global_doc sb_global_docs[];
+extern const struct sb_env_doc sb_env_docs[];
+
+/* The global options (before the command): main.c parses this table and
+ * --help and the man page list its rows that have a help text. */
+enum sb_global_opt {
+	SB_G_SANDBOX = 1, SB_G_NO_SANDBOX, SB_G_IN_SANDBOX, SB_G_VERBOSE, SB_G_QUIET, SB_G_PROGRESS,
+	SB_G_NO_PROGRESS, SB_G_VERSION, SB_G_HELP, SB_G_HELP_MAN,
+};
+extern const struct sb_optdef sb_global_opts[];
+/* How the help names an option: "-v, --verbose", "--results DIR". */
+void sb_cmd_opt_head(const struct sb_optdef *o, char *buf, size_t len);
 
 /* stackbench(1) in roff, from the tables above, the stack-key tables and
  * the column registry (`stackbench --help-man`; meson builds the page

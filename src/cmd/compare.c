@@ -223,18 +223,20 @@ int sb_cmd_table_print(struct sb_loaded *l, struct sb_table_opts *o, struct sb_e
 	return render(l, o, NULL, false, 0, err);
 }
 
+/* The options, with the words `stackbench help compare` shows for each. */
+static const struct sb_optdef opts[] = {
+	{ "columns", 0, true, 'c', "LIST", "the columns to show" },
+	{ "baseline", 0, true, 'b', "NAME", "each row against this stack, with verdicts when repeated" },
+	{ "format", 0, true, 'f', "FORMAT", "the output format" },
+	{ "chart", 0, true, 'C', "FILE.svg|FILE.png", "a chart of the figures" },
+	{ "per-layer", 0, false, 'P', NULL, "one row per layer device" },
+	{ "pivot", 0, true, 'p', "host", "stacks as rows, each figure once per host" },
+	{ "backup-size", 0, true, 'B', "SIZE", "how long a backup of SIZE takes at the copy suite's rates" },
+	{ NULL, 0, false, 0, NULL, NULL },
+};
+
 int sb_cmd_compare(int argc, char **argv, struct sb_err *err)
 {
-	static const struct sb_optdef opts[] = {
-		{ "columns", 0, true, 'c' },
-		{ "baseline", 0, true, 'b' },
-		{ "format", 0, true, 'f' },
-		{ "chart", 0, true, 'C' },
-		{ "per-layer", 0, false, 'P' },
-		{ "pivot", 0, true, 'p' },
-		{ "backup-size", 0, true, 'B' },
-		{ NULL, 0, false, 0 },
-	};
 	struct sb_table_opts o = { .format = SB_FMT_TEXT };
 	struct sb_loaded l = { 0 };
 	struct sb_args a;
@@ -278,3 +280,23 @@ int sb_cmd_compare(int argc, char **argv, struct sb_err *err)
 	sb_args_free(&a);
 	return r;
 }
+
+const struct sb_cmd sb_cmd_compare_row = {
+	.name = "compare",
+	.fn = sb_cmd_compare,
+	.flags = SB_CMD_COLUMNS,
+	.opts = opts,
+	.summary = "print a comparison table from results files",
+	.usage =
+	  "usage: stackbench compare [--columns LIST] [--baseline NAME]\n"
+	  "                          [--format " SB_USAGE_FORMATS "]\n"
+	  "                          [--chart FILE.svg|FILE.png] [--per-layer] [--pivot host] RESULTS.json...\n"
+	  "  --per-layer: one row per layer device (bench.per_layer figures, expected, % of the\n"
+	  "  layer below, the limit of each layer); with --chart, the waterfall of seq reads.\n"
+	  "  Results of one stack on one machine are pooled as repetitions; from several machines\n"
+	  "  the table gets a host column (host.label, else hostname). --pivot host: stacks as rows,\n"
+	  "  each figure once per host as columns. --backup-size SIZE (2TiB, 500GB): after the table,\n"
+	  "  how long a backup of SIZE takes at each tool's rates from the copy suite.\n"
+	  "  --baseline with repetitions: each figure's difference with its 95 % confidence interval and\n"
+	  "  a verdict (faster, slower, no detectable difference), outliers flagged (docs/statistics.md).\n",
+};

@@ -468,16 +468,18 @@ static int ansible_path_check(const char *what, const char *p, struct sb_err *er
 	return 0;
 }
 
+/* The options, with the words `stackbench help fleet` shows for each. */
+static const struct sb_optdef opts[] = {
+	{ "inventory", 'i', true, 'i', "INVENTORY", "the Ansible inventory of the hosts" },
+	{ "each", 0, false, 'e', NULL, "every stack on every host (default)" },
+	{ "spread", 0, false, 's', NULL, "each stack once, dealt across the hosts" },
+	{ "rerun", 0, false, 'r', NULL, "run cells already fetched again" },
+	{ "results", 0, true, 'R', "DIR", "where the hosts' results come back (default ./results)" },
+	{ NULL, 0, false, 0, NULL, NULL },
+};
+
 static int parse(int argc, char **argv, struct fleet_opts *o, struct sb_err *err)
 {
-	static const struct sb_optdef opts[] = {
-		{ "inventory", 'i', true, 'i' },
-		{ "each", 0, false, 'e' },
-		{ "spread", 0, false, 's' },
-		{ "rerun", 0, false, 'r' },
-		{ "results", 0, true, 'R' },
-		{ NULL, 0, false, 0 },
-	};
 	struct sb_args a;
 	const char *val;
 	int c, r = 0, each = 0, k;
@@ -560,3 +562,21 @@ out:
 	fleet_free(&f, &o);
 	return r;
 }
+
+const struct sb_cmd sb_cmd_fleet_row = {
+	.name = "fleet",
+	.fn = sb_cmd_fleet,
+	.flags = 0,
+	.opts = opts,
+	.summary = "run stacks on many machines with Ansible, then compare them",
+	.usage =
+	  "usage: stackbench fleet -i INVENTORY [--each | --spread] [--rerun] [--results DIR] STACK.yml...\n"
+	  "  Runs the shipped playbook (/usr/share/stackbench/ansible/fleet.yml) with ansible-playbook:\n"
+	  "  each host installs stackbench, runs build-and-test with its inventory variables\n"
+	  "  (stackbench_set, stackbench_destroy_data, ...), and is torn down and checked; results\n"
+	  "  come back to DIR/<inventory_hostname>/ (default ./results). --each (default): every\n"
+	  "  stack on every host; --spread: each stack (matrix expansions too) once, dealt across\n"
+	  "  the hosts. Cells already fetched are skipped unless --rerun. Shows which host is on\n"
+	  "  which stack, then compare's table with a host column and a line per failure.\n"
+	  "  Exit 6 (partial) when some hosts or stacks failed and the others' rows stand.\n",
+};

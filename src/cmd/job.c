@@ -179,3 +179,30 @@ out:
 	sb_job_cli_free(&c);
 	return rc;
 }
+
+/* job parses its own options (fio's option rows); its text lists them. */
+const struct sb_cmd sb_cmd_job_row = {
+	.name = "job",
+	.fn = sb_cmd_job,
+	.flags = SB_CMD_OWN_OPTIONS,
+	.opts = NULL,
+	.summary = "run I/O jobs, like fio (its options, job files and output)",
+	.usage =
+	  "usage: stackbench job [--OPTION=VALUE | --OPTION VALUE]... [JOBFILE.fio]...\n"
+	  "  fio's spellings: --name (starts a new job) --filename --directory --size --bs\n"
+	  "  --rw/--readwrite --rwmixread --rwmixwrite --iodepth --iodepth_batch --numjobs/--numjob\n"
+	  "  --ioengine=libaio|psync|sync --iomem --direct --buffered --randrepeat --time_based\n"
+	  "  --runtime --ramp_time --group_reporting --stonewall --end_fsync --fsync --write_bw_log\n"
+	  "  --write_iops_log --write_lat_log --log_avg_msec --output-format=normal|json|json+\n"
+	  "  --output FILE (--cmdhelp lists them); stackbench's own: --target PATH (must exist)\n"
+	  "  --verify [--verify-seed N]\n"
+	  "  --keep-files --watch DEV. Bools take 0|1 or stand alone; a bare time is seconds.\n"
+	  "  Options before the first --name are global; a job file has [global] and job sections\n"
+	  "  (';'/'#' comments, ${VAR} from the environment, name= and description=, 4096 jobs at\n"
+	  "  most; filename=a:b is two files, refused: one file a job, a\\:b names the file a:b).\n"
+	  "  Jobs run at the same time unless stonewall; an option fio has and stackbench does not\n"
+	  "  is refused (exit 2). MODE: read, write, randread, randwrite, rw, randrw.\n"
+	  "  PATH: a block device, a regular file, or a directory (one file per job thread).\n"
+	  "  A write MODE on a block device needs --destroy-data=PATH and a device that is not\n"
+	  "  mounted, held, open elsewhere or carrying a signature (exit 5 otherwise).\n",
+};

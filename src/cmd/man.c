@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/args.h"
 #include "config.h"
 #include "spec/spec.h"
 
@@ -70,9 +71,9 @@ static void roff_item(FILE *f, const char *head, const char *term, const char *t
 
 void sb_cmd_print_man(FILE *f)
 {
-	const struct sb_global_doc *g;
+	const struct sb_optdef *g;
 	const struct sb_exit_doc *e;
-	const struct sb_cmd *c;
+	const struct sb_cmd *const *c;
 
 	fprintf(f, ".TH STACKBENCH 1 \"\" \"stackbench %s\" \"User Commands\"\n", SB_VERSION);
 	fputs(".SH NAME\nstackbench \\- build storage stacks, benchmark them, tear them down, compare\n"
@@ -86,12 +87,18 @@ void sb_cmd_print_man(FILE *f)
 		"results. A command's options may come before, between or after its files; -- ends "
 		"them; option names are matched exactly.\n");
 	fputs(".SH GLOBAL OPTIONS\n", f);
-	for (g = sb_global_docs; g->flags; g++)
-		roff_item(f, ".TP\n.B ", g->flags, g->text, "\n");
+	for (g = sb_global_opts; g->name; g++) {
+		char head[64];
+
+		if (!g->help)
+			continue;
+		sb_cmd_opt_head(g, head, sizeof(head));
+		roff_item(f, ".TP\n.B ", head, g->help, "\n");
+	}
 	fputs(".SH COMMANDS\n", f);
-	for (c = sb_cmds; c->name; c++) {
-		roff_item(f, ".SS ", c->name, c->summary, ".\n.PP\n");
-		roff_block(f, usage_of, c);
+	for (c = sb_cmds; *c; c++) {
+		roff_item(f, ".SS ", (*c)->name, (*c)->summary, ".\n.PP\n");
+		roff_block(f, usage_of, *c);
 	}
 	fputs(".SH STACK KEYS\n", f);
 	roff(f, "Every key of a stack file, as `stackbench validate --keys` prints it; each can be "
@@ -105,17 +112,13 @@ void sb_cmd_print_man(FILE *f)
 		fputs("\n", f);
 	}
 	fputs(".SH ENVIRONMENT\n", f);
-	static const char *const env[][2] = {
-		{ "STACKBENCH_STATE_DIR", "where state files are kept (default /run/stackbench)" },
-		{ "STACKBENCH_UML_MEM", "memory of the throwaway kernel (default 1G)" },
-		{ "STACKBENCH_UML_TIMEOUT", "stop the throwaway kernel after this long (default: no limit)" },
-		{ "STACKBENCH_UML_INIT, STACKBENCH_UML_KERNEL", "another init script or kernel for it" },
-	};
-	for (size_t i = 0; i < sizeof(env) / sizeof(env[0]); i++) {
+	for (const struct sb_env_doc *v = sb_env_docs; v->name; v++) {
+		if (v->internal)
+			continue;
 		fputs(".TP\n.B ", f);
-		roff(f, env[i][0]);
+		roff(f, v->name);
 		fputs("\n", f);
-		roff(f, env[i][1]);
+		roff(f, v->help);
 		fputs("\n", f);
 	}
 	fputs(".SH FILES\n.TP\n.I /usr/share/stackbench/stacks\nthe shipped stack descriptions\n"

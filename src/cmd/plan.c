@@ -55,12 +55,14 @@ out:
 	return rc;
 }
 
+/* The options, with the words `stackbench help plan` shows for each. */
+static const struct sb_optdef opts[] = {
+	{ "set", 0, true, 's', "KEY=VALUE", "override a stack key (repeatable)" },
+	{ NULL, 0, false, 0, NULL, NULL },
+};
+
 int sb_cmd_plan(int argc, char **argv, struct sb_err *err)
 {
-	static const struct sb_optdef opts[] = {
-		{ "set", 0, true, 's' },
-		{ NULL, 0, false, 0 },
-	};
 	const char **sets, *val;
 	struct sb_args a;
 	unsigned nsets = 0, i, nstacks = 0;
@@ -110,3 +112,17 @@ out:
 	free(sets);
 	return rc;
 }
+
+const struct sb_cmd sb_cmd_plan_row = {
+	.name = "plan",
+	.fn = sb_cmd_plan,
+	.flags = 0,
+	.opts = opts,
+	.summary = "print the build and teardown steps and what the run costs (dry run)",
+	.usage =
+	  "usage: stackbench plan [--set KEY=VALUE]... STACK.yml...\n"
+	  "  Prints every build step, bottom up, then every teardown step, top down, then what\n"
+	  "  the run costs: the disk space and where, each suite's file size (bench.size, or the\n"
+	  "  default from the RAM of the machine that runs it, capped to what the filesystem will\n"
+	  "  hold) and the estimated time. Touches nothing.\n",
+};

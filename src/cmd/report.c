@@ -52,14 +52,16 @@ static int write_page(const struct sb_loaded *l, struct sb_table_opts *o, const 
 	return r;
 }
 
+/* The options, with the words `stackbench help report` shows for each. */
+static const struct sb_optdef opts[] = {
+	{ "output", 'o', true, 'o', "FILE.html", "the page to write (- for stdout)" },
+	{ "columns", 0, true, 'c', "LIST", "the table's columns" },
+	{ "baseline", 0, true, 'b', "NAME", "the stack the others are compared with" },
+	{ NULL, 0, false, 0, NULL, NULL },
+};
+
 int sb_cmd_report(int argc, char **argv, struct sb_err *err)
 {
-	static const struct sb_optdef opts[] = {
-		{ "output", 'o', true, 'o' },
-		{ "columns", 0, true, 'c' },
-		{ "baseline", 0, true, 'b' },
-		{ NULL, 0, false, 0 },
-	};
 	struct sb_table_opts o = { .format = SB_FMT_HTML };
 	struct sb_loaded l = { 0 };
 	struct sb_args a;
@@ -89,3 +91,18 @@ int sb_cmd_report(int argc, char **argv, struct sb_err *err)
 	sb_args_free(&a);
 	return r;
 }
+
+const struct sb_cmd sb_cmd_report_row = {
+	.name = "report",
+	.fn = sb_cmd_report,
+	.flags = 0,
+	.opts = opts,
+	.summary = "write one self-contained HTML page from results files",
+	.usage =
+	  "usage: stackbench report -o FILE.html [--columns LIST] [--baseline NAME] RESULTS...\n"
+	  "  RESULTS: results files or directories of them, as compare takes them. The page has\n"
+	  "  compare's table (same --columns and --baseline), a chart per figure group, each stack\n"
+	  "  as asked and as read back, its host, notes and command line, device statistics per\n"
+	  "  phase and the per-layer view; no network, scripts or fonts from elsewhere.\n"
+	  "  -o - writes it to stdout. `compare --format html` prints the same page.\n",
+};

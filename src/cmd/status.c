@@ -51,13 +51,17 @@ static void print_stack(const char *name)
 	free(st);
 }
 
+/* The options, with the words `stackbench help status` shows for each. */
+static const struct sb_optdef opts[] = {
+	{ NULL, 0, false, 0, NULL, NULL },
+};
+
 int sb_cmd_status(int argc, char **argv, struct sb_err *err)
 {
 	char **names;
 	unsigned n, i;
 	int rc;
 
-	static const struct sb_optdef opts[] = { { NULL, 0, false, 0 } };
 	struct sb_args a;
 	const char *val;
 
@@ -83,3 +87,13 @@ int sb_cmd_status(int argc, char **argv, struct sb_err *err)
 	free(names);
 	return 0;
 }
+
+const struct sb_cmd sb_cmd_status_row = {
+	.name = "status",
+	.fn = sb_cmd_status,
+	.flags = 0,
+	.opts = opts,
+	.summary = "list active stacks and their layers",
+	.usage =
+	  "usage: stackbench status\n",
+};

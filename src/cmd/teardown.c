@@ -14,12 +14,14 @@ static void swept(const char *path, long pid, void *ctx)
 	sb_info("removed %s, the copy suite's other directory of a run (pid %ld) that was killed", path, pid);
 }
 
+/* The options, with the words `stackbench help teardown` shows for each. */
+static const struct sb_optdef opts[] = {
+	{ "all", 0, false, 'a', NULL, "every stack with a state file" },
+	{ NULL, 0, false, 0, NULL, NULL },
+};
+
 int sb_cmd_teardown(int argc, char **argv, struct sb_err *err)
 {
-	static const struct sb_optdef opts[] = {
-		{ "all", 0, false, 'a' },
-		{ NULL, 0, false, 0 },
-	};
 	struct sb_args a;
 	const char *val;
 	int c, k, all = 0, rc = 0;
@@ -61,3 +63,15 @@ out:
 	sb_args_free(&a);
 	return rc;
 }
+
+const struct sb_cmd sb_cmd_teardown_row = {
+	.name = "teardown",
+	.fn = sb_cmd_teardown,
+	.flags = 0,
+	.opts = opts,
+	.summary = "remove everything a stack created (from its state file)",
+	.usage =
+	  "usage: stackbench teardown STACK-NAME...\n"
+	  "       stackbench teardown --all\n"
+	  "  Works from /run/stackbench/<name>.state, so the stack file need not exist.\n",
+};

@@ -46,14 +46,16 @@ static void add_json(struct json_object *all, const struct sb_stack_spec *s, con
 	json_object_array_add(all, o);
 }
 
+/* The options, with the words `stackbench help validate` shows for each. */
+static const struct sb_optdef opts[] = {
+	{ "set", 0, true, 's', "KEY=VALUE", "override a stack key for this run (repeatable)" },
+	{ "keys", 0, false, 'k', NULL, "print every key with its type, allowed values and default" },
+	{ "json", 0, false, 'j', NULL, "a JSON array of every stack's keys, effective values and summary" },
+	{ NULL, 0, false, 0, NULL, NULL },
+};
+
 int sb_cmd_validate(int argc, char **argv, struct sb_err *err)
 {
-	static const struct sb_optdef opts[] = {
-		{ "set", 0, true, 's' },
-		{ "keys", 0, false, 'k' },
-		{ "json", 0, false, 'j' },
-		{ NULL, 0, false, 0 },
-	};
 	struct sb_err last = { 0 };
 	struct sb_args a;
 	const char **sets = NULL, *val;
@@ -124,3 +126,20 @@ out:
 	free(sets);
 	return rc;
 }
+
+const struct sb_cmd sb_cmd_validate_row = {
+	.name = "validate",
+	.fn = sb_cmd_validate,
+	.flags = 0,
+	.opts = opts,
+	.summary = "check stack descriptions and print what they expand to",
+	.usage =
+	  "usage: stackbench validate [--set KEY=VALUE]... [--json] STACK.yml...\n"
+	  "       stackbench validate --keys\n"
+	  "  Parses, applies --set overrides, expands any matrix and validates.\n"
+	  "  --keys prints every key with its type, allowed values and default.\n"
+	  "  Prints one line per stack (--json: a JSON array of every stack's keys with their\n"
+	  "  effective values, sizes in bytes, and its summary); errors name FILE:LINE:COL.\n"
+	  "  Exit 0 if all are valid, 2 if not.\n"
+	  "  Warns (exit 0) when bench.size will not fit in the stack's filesystem.\n",
+};

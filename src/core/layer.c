@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "core/stack.h"
+#include "sys/sysfs.h"
 
 /* Strong references: libsb is a static archive, and only a strong
  * reference pulls a layer's object file into the binary. */
@@ -68,20 +69,13 @@ void sb_layer_each_sysblock(const char *prefix, const char *attr,
 	char path[PATH_MAX], val[PATH_MAX];
 	struct dirent *de;
 	DIR *d = opendir("/sys/block");
-	FILE *f;
 
 	while (d && (de = readdir(d))) {
 		if (strncmp(de->d_name, prefix, strlen(prefix)) ||
 		    snprintf(path, sizeof(path), "/sys/block/%s/%s", de->d_name, attr) >= (int)sizeof(path))
 			continue;
-		f = fopen(path, "re");
-		if (!f)
-			continue;
-		if (fgets(val, sizeof(val), f)) {
-			val[strcspn(val, "\n")] = '\0';
+		if (!sb_sysfs_read_str(path, val, sizeof(val), NULL))
 			fn(de->d_name, val, ctx);
-		}
-		fclose(f);
 	}
 	if (d)
 		closedir(d);

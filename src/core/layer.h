@@ -58,6 +58,14 @@ enum sb_layer_order {
 	SB_ORDER_MOUNT = 70,     /* mount */
 };
 
+/* What the layers of a stack ask `ciphers` to measure (the ciphers op). */
+struct sb_cipher_wants {
+	const char *dm_crypt;        /* a dm-crypt cipher spec, or NULL */
+	unsigned key_bits;
+	const char *ssh[8];          /* SSH cipher names, NULL-terminated */
+	unsigned nssh;
+};
+
 struct sb_layer_ops {
 	const char *name;                /* "loop", "md", ... also the state's layer field */
 	/* Its part of the stack description: option rows, checks, summary
@@ -129,7 +137,14 @@ struct sb_layer_ops {
 	 * figures (dm tables, the LUKS header summary, md's tunables), added
 	 * to out; never a key. */
 	void (*capture)(const struct sb_layer *l, struct json_object *out);
+	/* Optional: the ciphers its data passes through, measured beside the
+	 * figures (results "ciphers"): a dm-crypt cipher, SSH ciphers. */
+	void (*ciphers)(const struct sb_stack_spec *spec, struct sb_cipher_wants *w);
+	/* The layer faults.* act on (md): its array is dev[0], the members
+	 * the layer below's dev[]. */
+	bool fault_target;
 };
+
 
 /* The optional ops with their defaults: wanted (a filesystem's fs_type),
  * kernel_needs + needs, teardown (0: a layer without it records nothing)

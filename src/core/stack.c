@@ -168,30 +168,15 @@ static bool stopped(const struct sb_build_ctx *c)
 	return c->stop && *c->stop;
 }
 
-/* Test hook: STACKBENCH_TEST_PAUSE_AFTER=<layer> holds the build after that
- * layer for up to 60 s (a SIGINT/SIGTERM ends the pause), touching
- * $STACKBENCH_TEST_PAUSE_MARK first, so the kill and interrupt tests can
- * hit an exact step boundary instead of racing a timer. */
-static void test_pause(const struct sb_build_ctx *c, const char *layer)
+/* Test hook: $STACKBENCH_TEST_PAUSE_AT=after:LAYER holds the build after
+ * that layer (sb_test_pause, core/state.h), so the kill and interrupt tests
+ * can hit an exact step boundary instead of racing a timer. */
+static void test_pause(const char *layer)
 {
-	const char *after = getenv("STACKBENCH_TEST_PAUSE_AFTER");
-	const char *mark = getenv("STACKBENCH_TEST_PAUSE_MARK");
-	int i;
-
 	char point[32];
 
 	snprintf(point, sizeof(point), "after:%s", layer);
 	sb_test_pause(point);
-	if (!after || strcmp(after, layer))
-		return;
-	sb_warn("test hook: pausing after layer %s", layer);
-	if (mark && *mark) {
-		FILE *f = fopen(mark, "we");
-		if (f)
-			fclose(f);
-	}
-	for (i = 0; i < 600 && !stopped(c); i++)
-		usleep(100000);
 }
 
 /* Kernel objects named like the ones this stack would create, left by an
@@ -281,7 +266,7 @@ int sb_stack_build(struct sb_stack *s, const struct sb_build_ctx *ctx, struct sb
 			sb_err_prefix(err, "layer %s: ", l->ops->name);
 			break;
 		}
-		test_pause(c, l->ops->name);
+		test_pause(l->ops->name);
 		if (c->after_layer) {
 			rc = c->after_layer(s, k, c->after_ctx, err);
 			if (rc)

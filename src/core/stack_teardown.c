@@ -22,21 +22,9 @@
 #include <linux/dm-ioctl.h>
 
 #include "core/stack_int.h"
+#include "sys/sysfs.h"
 #include "sys/udev.h"
 #include "util/log.h"
-
-static void read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-
-	buf[0] = '\0';
-	if (!f)
-		return;
-	if (!fgets(buf, (int)len, f))
-		buf[0] = '\0';
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
-}
 
 /* dm name of a recorded object, as its layer names it; "" else. */
 static void dm_name_of(const struct sb_state_obj *o, char *out, size_t len)
@@ -68,11 +56,11 @@ static void resume_suspended(const struct sb_state *st)
 			continue;
 		if (snprintf(path, sizeof(path), "/sys/block/%s/dm/suspended", de->d_name) >= (int)sizeof(path))
 			continue;
-		read_line(path, val, sizeof(val));
+		sb_sysfs_read_str(path, val, sizeof(val), NULL);
 		if (strcmp(val, "1"))
 			continue;
 		snprintf(path, sizeof(path), "/sys/block/%s/dm/name", de->d_name);
-		read_line(path, name, sizeof(name));
+		sb_sysfs_read_str(path, name, sizeof(name), NULL);
 		for (i = 0; i < st->nobj; i++) {
 			char want[DM_NAME_LEN];
 			struct dm_ioctl io;

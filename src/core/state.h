@@ -83,8 +83,7 @@ int sb_state_delete(struct sb_state *st, struct sb_err *err);
  *   "LAYER:KIND:extra"  in sb_state_set_extra, right after an object was
  *                       created and its id recorded ("luks:dm:extra": LUKS
  *                       formatted, not opened)
- *   "after:LAYER"       at the layer boundary (same as the older
- *                       $STACKBENCH_TEST_PAUSE_AFTER=LAYER)
+ *   "after:LAYER"       at the layer boundary, once LAYER is built
  *   "luks:key"          while the luks layer holds the passphrase and the
  *                       mapping is open
  *   "disks:handoff"     in sb_safety_handoff, after the checks and the

@@ -171,6 +171,19 @@ static void export_programs(const struct sb_stack_spec *spec, struct sb_program_
 		sb_program_need(n, "tc", "iproute2");
 }
 
+/* The SSH ciphers its sshfs rows use (their ceiling, export_rows.c). */
+static void export_ciphers(const struct sb_stack_spec *spec, struct sb_cipher_wants *w)
+{
+	const struct sb_export_spec *e = sb_export_spec_of(spec);
+	unsigned i;
+
+	if (!(e->protocols & SB_EXPORT_SSHFS))
+		return;
+	for (i = 0; sb_export_ssh_ciphers[i] && w->nssh + 1 < sizeof(w->ssh) / sizeof(w->ssh[0]); i++)
+		if (e->sshfs.ciphers & (1u << i))
+			w->ssh[w->nssh++] = sb_export_ssh_ciphers[i];
+}
+
 /* No .needs: network namespaces, veth and tc are in every kernel this runs
  * on (host and the throwaway one); what a protocol's server needs (nfsd)
  * is checked when it is started, with why. .leftovers: what a killed run
@@ -189,4 +202,5 @@ const struct sb_layer_ops sb_layer_export = {
 	.exists = sb_export_obj_exists,
 	.release = export_release,
 	.attach = export_attach,
+	.ciphers = export_ciphers,
 };

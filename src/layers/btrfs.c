@@ -22,6 +22,7 @@
 #include "core/stack.h"
 #include "layers/mkfs_int.h"
 #include "spec/part.h"
+#include "sys/sysfs.h"
 #include "sys/udev.h"
 #include "util/log.h"
 #include "util/units.h"
@@ -385,16 +386,12 @@ static void btrfs_blkid(const char *dev, struct json_object *out, char *uuid, si
 static bool btrfs_sysfs(const char *uuid, const char *name, char *buf, size_t len)
 {
 	char path[SB_PATH_MAX];
-	FILE *f;
-	bool ok;
 
 	snprintf(path, sizeof(path), "/sys/fs/btrfs/%s/%s", uuid, name);
-	f = fopen(path, "re");
-	if (!f)
+	if (sb_sysfs_read_str(path, buf, len, NULL))
 		return false;
-	ok = fscanf(f, "%63s", buf) == 1 && len >= 64;
-	fclose(f);
-	return ok;
+	buf[strcspn(buf, " \t")] = '\0';
+	return buf[0] != '\0';
 }
 
 /* The profile in effect: the one allocation/KIND/PROFILE directory. */

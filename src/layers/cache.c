@@ -25,6 +25,7 @@
 #include "layers/loop_int.h"
 #include "layers/holders.h"
 #include "sys/dm.h"
+#include "sys/sysfs.h"
 #include "spec/part.h"
 #include "sys/udev.h"
 #include "util/log.h"
@@ -194,7 +195,7 @@ static int cache_build(struct sb_layer *l, struct sb_err *err)
 
 	if (!l->below || l->below->ndev != 1)
 		return sb_err_set(err, -EINVAL, "cache: needs exactly one device below");
-	origin = sb_dev_sectors(l->below->dev[0]);
+	origin = sb_sysfs_dev_sectors(l->below->dev[0]);
 	if (!origin)
 		return sb_err_set(err, -ENODEV, "cache: cannot read the size of %s", l->below->dev[0]);
 	cache_file(l->spec, file, sizeof(file));

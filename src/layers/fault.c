@@ -16,6 +16,7 @@
 #include "core/state.h"
 #include "layers/holders.h"
 #include "sys/dm.h"
+#include "sys/sysfs.h"
 #include "sys/udev.h"
 #include "util/log.h"
 
@@ -94,7 +95,7 @@ static int fault_build(struct sb_layer *l, struct sb_err *err)
 		if (!kind)
 			continue;
 		fault_name(l->spec, i, name, sizeof(name));
-		sectors = sb_dev_sectors(l->below->dev[i]);
+		sectors = sb_sysfs_dev_sectors(l->below->dev[i]);
 		if (!sectors)
 			return sb_err_set(err, -ENODEV, "fault: cannot read the size of %s", l->below->dev[i]);
 		snprintf(extra, sizeof(extra), "member=%u dev=%s", i, l->below->dev[i]);
@@ -147,7 +148,7 @@ static int fault_describe(const struct sb_layer *l, struct json_object *out, str
 
 		json_object_object_add(o, "member", json_object_new_int((int)i));
 		json_object_object_add(o, "device", json_object_new_string(l->dev[i]));
-		sb_dev_kname(l->dev[i], name, sizeof(name));
+		sb_sysfs_dev_kname(l->dev[i], name, sizeof(name), NULL);
 		json_object_object_add(o, "kernel_name", json_object_new_string(name));
 		json_object_object_add(o, "fault", kind ? json_object_new_string(kind) : NULL);
 		if (kind) {

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "sys/dm.h"
+#include "sys/sysfs.h"
 #include "sys/udev.h"
 
 int sb_retry_busy(int (*fn)(void *arg), void *arg, unsigned budget_ms)
@@ -35,19 +36,6 @@ int sb_retry_busy(int (*fn)(void *arg), void *arg, unsigned budget_ms)
 	}
 }
 
-void sb_dev_kname(const char *devnode, char *buf, size_t len)
-{
-	char rp[PATH_MAX];
-	struct stat st;
-	const char *b;
-
-	buf[0] = '\0';
-	if (!realpath(devnode, rp) || stat(rp, &st) < 0 || !S_ISBLK(st.st_mode))
-		return;
-	b = strrchr(rp, '/');
-	snprintf(buf, len, "%s", b ? b + 1 : rp);
-}
-
 static void append(char *buf, size_t len, const char *fmt, const char *a, const char *b)
 {
 	size_t used = strlen(buf);
@@ -64,7 +52,7 @@ void sb_holders_describe(const char *devnode, char *buf, size_t len)
 	DIR *d;
 
 	buf[0] = '\0';
-	sb_dev_kname(devnode, kname, sizeof(kname));
+	sb_sysfs_dev_kname(devnode, kname, sizeof(kname), NULL);
 	if (!kname[0] || !realpath(devnode, rp)) {
 		snprintf(buf, len, "%s does not exist", devnode);
 		return;
@@ -83,10 +71,9 @@ void sb_holders_describe(const char *devnode, char *buf, size_t len)
 	d = opendir("/proc");
 	if (d) {
 		while ((de = readdir(d))) {
-			char fdir[PATH_MAX], comm[64] = "?";
+			char fdir[PATH_MAX], comm[64];
 			struct dirent *fe;
 			DIR *fd;
-			FILE *f;
 			int hit = 0;
 
 			if (!isdigit((unsigned char)de->d_name[0]))
@@ -113,12 +100,8 @@ void sb_holders_describe(const char *devnode, char *buf, size_t len)
 			if (!hit)
 				continue;
 			snprintf(fdir, sizeof(fdir), "/proc/%s/comm", de->d_name);
-			f = fopen(fdir, "re");
-			if (f) {
-				if (fgets(comm, sizeof(comm), f))
-					comm[strcspn(comm, "\n")] = '\0';
-				fclose(f);
-			}
+			if (sb_sysfs_read_str(fdir, comm, sizeof(comm), NULL))
+				snprintf(comm, sizeof(comm), "?");
 			{
 				char who[384];
 
@@ -171,20 +154,4 @@ int sb_holders_dm_remove(const char *who, const char *name, struct sb_err *err)
 				  sb_dm_last()[0] ? sb_dm_last() : "device-mapper error");
 	(void)sb_udev_settle(SB_UDEV_TIMEOUT_MS, NULL);
 	return 0;
-}
-
-uint64_t sb_dev_sectors(const char *devnode)
-{
-	char kname[64], p[256], v[64] = "";
-	FILE *f;
-
-	sb_dev_kname(devnode, kname, sizeof(kname));
-	snprintf(p, sizeof(p), "/sys/class/block/%s/size", kname);
-	f = kname[0] ? fopen(p, "re") : NULL;
-	if (!f)
-		return 0;
-	if (!fgets(v, sizeof(v), f))
-		v[0] = '\0';
-	fclose(f);
-	return strtoull(v, NULL, 10);
 }

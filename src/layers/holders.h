@@ -26,15 +26,9 @@ void sb_holders_describe(const char *devnode, char *buf, size_t len);
  * Returns fn's last result (the caller words any other failure). */
 int sb_holders_retry_dm(const char *who, const char *name, int (*fn)(void *arg), void *arg, struct sb_err *err);
 
-/* Kernel name ("md127", "dm-3") of a device node, "" if it does not exist. */
-void sb_dev_kname(const char *devnode, char *buf, size_t len);
-
 /* Remove dm device name (settle, sb_dm_remove retried on EBUSY within the
  * budget, settle): on failure the message starts "who: " and names the
  * holders (busy) or libdevmapper's last error. Shared by fault and cache. */
 int sb_holders_dm_remove(const char *who, const char *name, struct sb_err *err);
-
-/* Size of a block device in 512-byte sectors (sysfs), 0 if unknown. */
-uint64_t sb_dev_sectors(const char *devnode);
 
 #endif

@@ -463,6 +463,13 @@ static void luks_dm_name(const struct sb_state_obj *o, char *out, size_t len)
 	snprintf(out, len, "%s", !strcmp(o->kind, "dm") ? o->id : "");
 }
 
+/* Its cipher, measured through the kernel crypto API beside the figures. */
+static void luks_ciphers(const struct sb_stack_spec *spec, struct sb_cipher_wants *w)
+{
+	w->dm_crypt = spec->luks.cipher;
+	w->key_bits = spec->luks.key_size;
+}
+
 const struct sb_layer_ops sb_layer_luks = {
 	.spec = &sb_spec_luks,
 	.order = SB_ORDER_CRYPT,
@@ -482,4 +489,5 @@ const struct sb_layer_ops sb_layer_luks = {
 	.pl_observe = sb_luks_pl_observe,
 	.pl_model = sb_luks_pl_model,
 	.capture = sb_luks_capture,
+	.ciphers = luks_ciphers,
 };

@@ -24,23 +24,10 @@
 #include "layers/md_int.h"
 #include "layers/md_sync.h"
 #include "sys/blockdev.h"
+#include "sys/sysfs.h"
 #include "sys/udev.h"
 #include "util/log.h"
 #include "util/units.h"
-
-int sb_md_read_sysfs(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-
-	buf[0] = '\0';
-	if (!f)
-		return -errno;
-	if (!fgets(buf, (int)len, f))
-		buf[0] = '\0';
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
 
 bool sb_md_present(const char *kname)
 {
@@ -61,7 +48,7 @@ static void holder_md(const char *member, char *out, size_t len)
 	DIR *d;
 
 	out[0] = '\0';
-	sb_dev_kname(member, kname, sizeof(kname));
+	sb_sysfs_dev_kname(member, kname, sizeof(kname), NULL);
 	if (!kname[0])
 		return;
 	snprintf(p, sizeof(p), "/sys/class/block/%s/holders", kname);
@@ -114,7 +101,7 @@ static void md_find(const struct sb_state_obj *obj, char *kname, size_t len)
 		if (!strcmp(h, kname))
 			return;
 	}
-	sb_dev_kname(obj->id, kname, len);
+	sb_sysfs_dev_kname(obj->id, kname, len, NULL);
 	if (sb_md_present(kname))
 		return;
 	kname[0] = '\0';
@@ -162,17 +149,6 @@ static void md_plan(const struct sb_layer *l, struct sb_plan *p)
 		      " (note: --assume-clean on RAID5/6 leaves the parity uncomputed: fine for a benchmark, unsafe for real data; sync: wait computes it)" : "");
 	sb_plan_teardown(p, "md: udev settle, mdadm --stop %s (retry while busy, at most %d s), then mdadm --zero-superblock on each member",
 			 path, SB_BUSY_BUDGET_MS / 1000);
-}
-
-static uint64_t dev_bytes(const char *dev)
-{
-	char kname[64], p[PATH_MAX], v[64];
-
-	sb_dev_kname(dev, kname, sizeof(kname));
-	snprintf(p, sizeof(p), "/sys/class/block/%s/size", kname);
-	if (!kname[0] || sb_md_read_sysfs(p, v, sizeof(v)) < 0)
-		return 0;
-	return strtoull(v, NULL, 10) * 512;
 }
 
 /* After the create: the kernel name and the array UUID, recorded in the
@@ -316,7 +292,7 @@ static int md_build(struct sb_layer *l, struct sb_err *err)
 		return r;
 	priv = l->priv;
 	if (rs->sync == SB_SYNC_WAIT)
-		return md_sync(l, priv, dev_bytes(disks[0]), t0, err);
+		return md_sync(l, priv, sb_sysfs_dev_sectors(disks[0]) * 512, t0, err);
 	return 0;
 }
 
@@ -334,7 +310,7 @@ static int stop_once(void *a)
 	if (!bd_md_deactivate(s->node, &gerr)) {
 		snprintf(s->msg, sizeof(s->msg), "%s", gerr ? gerr->message : "?");
 		g_clear_error(&gerr);
-		sb_dev_kname(s->node, kname, sizeof(kname));
+		sb_sysfs_dev_kname(s->node, kname, sizeof(kname), NULL);
 		if (!sb_md_present(kname))
 			return 0;
 		/* mdadm says "Cannot get exclusive access" / "Device or resource busy" */
@@ -509,4 +485,5 @@ const struct sb_layer_ops sb_layer_md = {
 	.per_layer = true,
 	.pl_model = sb_md_pl_model,
 	.capture = sb_md_capture,
+	.fault_target = true,
 };

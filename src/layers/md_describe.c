@@ -12,13 +12,14 @@
 #include "core/stack.h"
 #include "layers/md_int.h"
 #include "layers/md_sync.h"
+#include "sys/sysfs.h"
 
 static void add_sysfs(struct json_object *out, const char *kname, const char *attr, const char *key, bool num)
 {
 	char p[PATH_MAX], v[256];
 
 	snprintf(p, sizeof(p), "/sys/block/%s/md/%s", kname, attr);
-	if (sb_md_read_sysfs(p, v, sizeof(v)) < 0) {
+	if (sb_sysfs_read_str(p, v, sizeof(v), NULL) < 0) {
 		json_object_object_add(out, key, NULL);
 		return;
 	}
@@ -73,7 +74,7 @@ static void describe_members(const char *kname, struct json_object *out)
 			o = json_object_new_object();
 			json_object_object_add(o, "device", json_object_new_string(strrchr(t, '/') ? strrchr(t, '/') + 1 : t));
 			if (snprintf(sp, sizeof(sp), "%s/%s/state", p, de->d_name) < (int)sizeof(sp) &&
-			    sb_md_read_sysfs(sp, st, sizeof(st)) == 0)
+			    sb_sysfs_read_str(sp, st, sizeof(st), NULL) == 0)
 				json_object_object_add(o, "state", json_object_new_string(st));
 			json_object_array_add(mem, o);
 		}
@@ -93,10 +94,10 @@ int sb_md_describe(const struct sb_layer *l, struct json_object *out, struct sb_
 	json_object_object_add(out, "kernel_name", json_object_new_string(priv->kname));
 	json_object_object_add(out, "uuid", priv->uuid[0] ? json_object_new_string(priv->uuid) : NULL);
 	snprintf(p, sizeof(p), "/sys/block/%s/md/level", priv->kname);
-	sb_md_read_sysfs(p, level, sizeof(level));
+	sb_sysfs_read_str(p, level, sizeof(level), NULL);
 	json_object_object_add(out, "level", json_object_new_string(level));
 	snprintf(p, sizeof(p), "/sys/block/%s/md/layout", priv->kname);
-	if (strcmp(level, "raid1") && sb_md_read_sysfs(p, v, sizeof(v)) == 0) {
+	if (strcmp(level, "raid1") && sb_sysfs_read_str(p, v, sizeof(v), NULL) == 0) {
 		if (!strcmp(level, "raid10"))
 			decode_raid10_layout(strtol(v, NULL, 10), out);
 		else
@@ -109,7 +110,7 @@ int sb_md_describe(const struct sb_layer *l, struct json_object *out, struct sb_
 	add_sysfs(out, priv->kname, "raid_disks", "raid_disks", true);
 	add_sysfs(out, priv->kname, "metadata_version", "metadata_version", false);
 	snprintf(p, sizeof(p), "/sys/block/%s/md/bitmap/location", priv->kname);
-	if (sb_md_read_sysfs(p, v, sizeof(v)) == 0)
+	if (sb_sysfs_read_str(p, v, sizeof(v), NULL) == 0)
 		json_object_object_add(out, "bitmap", json_object_new_string(!strcmp(v, "none") ? "none" : "internal"));
 	add_sysfs(out, priv->kname, "array_state", "array_state", false);
 	add_sysfs(out, priv->kname, "sync_action", "sync_action", false);

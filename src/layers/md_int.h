@@ -19,10 +19,6 @@ struct md_priv {
 	struct sb_md_sync *sync;   /* sync: wait, as measured by this build; NULL otherwise */
 };
 
-/* One line of a sysfs file, without its newline ("" if empty); -errno if it
- * cannot be opened. */
-int sb_md_read_sysfs(const char *path, char *buf, size_t len);
-
 /* Whether /sys/block/<kname>/md exists. */
 bool sb_md_present(const char *kname);
 

@@ -14,6 +14,7 @@
 #include "layers/md_int.h"
 #include "util/clock.h"
 #include "layers/md_sync.h"
+#include "sys/sysfs.h"
 #include "util/log.h"
 
 #define SB_MD_SYNC_PERIOD_MS 250
@@ -24,7 +25,7 @@ static int attr(const char *kname, const char *name, char *buf, size_t len)
 	char p[PATH_MAX];
 
 	snprintf(p, sizeof(p), "/sys/block/%s/md/%s", kname, name);
-	return sb_md_read_sysfs(p, buf, len);
+	return sb_sysfs_read_str(p, buf, len, NULL);
 }
 
 /* resync stays PENDING on an auto-read-only array: make it active */

@@ -20,25 +20,9 @@
 #include "util/text.h"
 
 #include "config.h"
+#include "util/json.h"
 
 #define BON_FIELDS 50
-
-static struct json_object *get(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	if (o && json_object_is_type(o, json_type_object) && json_object_object_get_ex(o, key, &v))
-		return v;
-	return NULL;
-}
-
-static int num(struct json_object *o, double *v)
-{
-	if (!o || !(json_object_is_type(o, json_type_double) || json_object_is_type(o, json_type_int)))
-		return 0;
-	*v = json_object_get_double(o);
-	return isfinite(*v);
-}
 
 /* bonnie++'s latency style: "276us", "90292us", "104ms", "1146ms". */
 static void latency(double ns, char *buf, size_t len)
@@ -58,21 +42,21 @@ static void latency(double ns, char *buf, size_t len)
 static void pair(struct json_object *figs, const char *name, int kind,
 		 char f[][128], int i, char *lat, size_t latlen)
 {
-	struct json_object *fig = get(figs, name);
+	struct json_object *fig = sb_json_get(figs, name);
 	const char *unit;
 	double v, cpu, ns, el;
 
-	if (!num(get(fig, "value"), &v))
+	if (!sb_json_num(fig, "value", &v))
 		return;
-	if (lat && num(get(fig, "latency_ns"), &ns))
+	if (lat && sb_json_num(fig, "latency_ns", &ns))
 		latency(ns, lat, latlen);
 	/* bonnie++ does not time a test shorter than half a second (its MinTime) */
-	if (num(get(fig, "elapsed_s"), &el) && el < 0.5) {
+	if (sb_json_num(fig, "elapsed_s", &el) && el < 0.5) {
 		snprintf(f[i], 128, "+++++");
 		snprintf(f[i + 1], 128, "+++");
 		return;
 	}
-	unit = get(fig, "unit") ? json_object_get_string(get(fig, "unit")) : "MB/s";
+	unit = sb_json_get(fig, "unit") ? json_object_get_string(sb_json_get(fig, "unit")) : "MB/s";
 	if (kind == 0) {
 		if (sb_unit_convert(v, unit, "KiB/s", &v) < 0)
 			return;
@@ -82,7 +66,7 @@ static void pair(struct json_object *figs, const char *name, int kind,
 	} else {
 		snprintf(f[i], 128, "%.0f", v);
 	}
-	if (num(get(fig, "cpu_pct"), &cpu))
+	if (sb_json_num(fig, "cpu_pct", &cpu))
 		snprintf(f[i + 1], 128, "%.0f", cpu);
 }
 
@@ -118,9 +102,9 @@ static void file_params(struct json_object *suite, char f[][128])
 {
 	double v, max = 0, min = 0;
 
-	snprintf(f[21], 128, "%.0f", num(get(suite, "num_files"), &v) ? v : 1.0);
-	num(get(suite, "file_max_bytes"), &max);
-	num(get(suite, "file_min_bytes"), &min);
+	snprintf(f[21], 128, "%.0f", sb_json_num(suite, "num_files", &v) ? v : 1.0);
+	sb_json_num(suite, "file_max_bytes", &max);
+	sb_json_num(suite, "file_min_bytes", &min);
 	if (max == -1 || max == -2)
 		snprintf(f[22], 128, "%s", max == -1 ? "link" : "symlink");
 	else if (max > 0) {
@@ -128,7 +112,7 @@ static void file_params(struct json_object *suite, char f[][128])
 		if (min > 0)
 			snprintf(f[23], 128, "%.0f", min);
 	}
-	if (num(get(suite, "num_dirs"), &v) && v > 1)
+	if (sb_json_num(suite, "num_dirs", &v) && v > 1)
 		snprintf(f[25], 128, "%.0f", v);
 }
 
@@ -150,15 +134,15 @@ static void line(struct json_object *res, struct json_object *suite, bool hosts,
 	snprintf(f[1], 128, "stackbench-%s", SB_VERSION);
 	snprintf(name, sizeof(name), hosts ? "%s on %s" : "%s", sb_results_stack_name(res), sb_results_host_name(res));
 	clean_name(name, f[2], 128);
-	snprintf(f[3], 128, "%.0f", num(get(suite, "concurrency"), &v) ? v : 1.0);
-	if (num(get(suite, "seed"), &v))
+	snprintf(f[3], 128, "%.0f", sb_json_num(suite, "concurrency", &v) ? v : 1.0);
+	if (sb_json_num(suite, "seed", &v))
 		snprintf(f[4], 128, "%.0f", v);
-	if (num(get(suite, "file_size_bytes"), &v))
+	if (sb_json_num(suite, "file_size_bytes", &v))
 		mib_or_gib(v, f[5]);
 	/* f[6], the chunk size, stays empty: bonnie++ 2.00a never writes it */
-	if (num(get(suite, "seeks"), &v))
+	if (sb_json_num(suite, "seeks", &v))
 		snprintf(f[7], 128, "%.0f", v);
-	if (num(get(suite, "seek_procs"), &v))
+	if (sb_json_num(suite, "seek_procs", &v))
 		snprintf(f[8], 128, "%.0f", v);
 	for (i = 0; i < 6; i++)
 		if (io[i])

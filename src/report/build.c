@@ -2,12 +2,14 @@
  * baseline %). It renders nothing: format.c hands the model to a renderer. */
 #include "report/table.h"
 #include "report/results.h"
+#include "bench/suite.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define DEFAULT_COLUMNS "setup,luks_sector,cipher,write,rewrite,read"
+/* Before the suite's own default columns (bonnie's "write,rewrite,read"). */
+#define STACK_COLUMNS "setup,luks_sector,cipher"
 
 /* ---- the model ---- */
 
@@ -214,11 +216,13 @@ out:
 	return ret;
 }
 
-/* Without bonnie figures the Helios4 columns would all be empty: show the
- * stack and every SUITE.FIGURE the results hold instead (first seen first,
- * at most 12), e.g. fio-matrix's cells or quick's. 0 if some result has a
- * bonnie suite (then the Helios4 default stands). */
-static int figure_columns(struct json_object *const *results, unsigned n, char *buf, size_t len)
+/* The suite's default columns (sb_suite_ops.columns) are for its figures:
+ * without such a suite they would all be empty, so show the stack and every
+ * SUITE.FIGURE the results hold instead (first seen first, at most 12), e.g.
+ * fio-matrix's cells or quick's. 0 if some result has a suite with default
+ * columns (bonnie: the Helios4 columns), then in *fixed. */
+static int figure_columns(struct json_object *const *results, unsigned n, char *buf, size_t len,
+			  const char **fixed)
 {
 	unsigned i, ncols = 0;
 	size_t used;
@@ -231,12 +235,16 @@ static int figure_columns(struct json_object *const *results, unsigned n, char *
 		for (j = 0; (su = sb_results_suite(results[i], j)); j++) {
 			struct json_object *figs = sb_results_suite_figures(su);
 			const char *name = sb_results_suite_name(su);
+			const struct sb_suite_ops *ops;
 			char col[SB_COL_NAME_MAX + 2];
 
 			if (!*name || !figs)
 				continue;
-			if (!strcmp(name, "bonnie"))
+			ops = sb_suite_find(name);
+			if (ops && *ops->columns) {
+				*fixed = ops->columns;
 				return 0;
+			}
 			json_object_object_foreach(figs, fig, v) {
 				(void)v;
 				snprintf(col, sizeof(col), ",%s.%s", name, fig);
@@ -262,25 +270,40 @@ static int many_hosts(struct json_object *const *results, unsigned n)
 	return 0;
 }
 
+/* Results without figures: the first suite of the registry that has
+ * default columns (bonnie, the default suite). */
+static const char *registry_columns(void)
+{
+	const struct sb_suite_ops *s;
+	size_t i;
+
+	for (i = 0; (s = sb_suite_at(i)); i++)
+		if (*s->columns)
+			return s->columns;
+	return "";
+}
+
 static int build_default(struct json_object *const *results, unsigned n,
 			 const struct sb_table_opts *o, struct sb_table *t, struct sb_err *err)
 {
 	char figcols[2048], cols[2048 + 16];
-	const char *host = many_hosts(results, n) ? "host," : "";
+	const char *host = many_hosts(results, n) ? "host," : "", *fixed = NULL;
 	int r;
 
-	if (figure_columns(results, n, figcols, sizeof(figcols))) {
+	if (figure_columns(results, n, figcols, sizeof(figcols), &fixed)) {
 		/* "stack,SUITE.FIG..." -> "stack,host,SUITE.FIG..." */
 		snprintf(cols, sizeof(cols), "stack,%s%s", host, figcols + strlen("stack,"));
 		return build_once(results, n, cols, o->baseline, t, err);
 	}
-	snprintf(cols, sizeof(cols), "%s" DEFAULT_COLUMNS, host);
+	if (!fixed)
+		fixed = registry_columns();
+	snprintf(cols, sizeof(cols), "%s" STACK_COLUMNS "%s%s", host, *fixed ? "," : "", fixed);
 	r = build_once(results, n, cols, o->baseline, t, err);
 	if (r < 0 || !rows_ambiguous(t))
 		return r;
 	/* Identical setups (raid10-near2 vs raid10-far2): name the stacks. */
 	sb_table_free(t);
-	snprintf(cols, sizeof(cols), "stack,%s" DEFAULT_COLUMNS, host);
+	snprintf(cols, sizeof(cols), "stack,%s" STACK_COLUMNS "%s%s", host, *fixed ? "," : "", fixed);
 	return build_once(results, n, cols, o->baseline, t, err);
 }
 

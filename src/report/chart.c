@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "util/fs.h"
+#include "util/json.h"
 
 #define W_MIN 720.0
 #define PANEL_H 300.0
@@ -45,20 +46,6 @@ static const double *stack_colour(const struct sb_table *t, unsigned r)
 	return palette[h % NPAL];
 }
 
-static struct json_object *jget(struct json_object *o, const char *k)
-{
-	struct json_object *v;
-
-	return o && json_object_is_type(o, json_type_object) && json_object_object_get_ex(o, k, &v) ? v : NULL;
-}
-
-static const char *jstr(struct json_object *o, const char *k)
-{
-	struct json_object *v = jget(o, k);
-
-	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
-}
-
 /* "suites dd, bonnie · host vm (CPU) · kernel 6.1.176 · sandbox user-mode-linux · 2026-12-01":
  * what the figures are, where and when they were measured (first row's file;
  * "mixed" where rows differ). */
@@ -82,9 +69,9 @@ static void caption(const struct sb_table *t, char *out, size_t len)
 			if (*n && !strstr(suites, word) && o + strlen(n) + 3 < sizeof(suites))
 				o += snprintf(suites + o, sizeof(suites) - o, "%s%s", o ? ", " : "", n);
 		}
-		snprintf(hk, sizeof(hk), "%s", jstr(h, "kernel"));
-		snprintf(hh, sizeof(hh), "%s (%s)", outer ? jstr(outer, "hostname") : jstr(h, "hostname"),
-			 outer ? jstr(outer, "cpu_model") : jstr(h, "cpu_model"));
+		snprintf(hk, sizeof(hk), "%s", sb_json_str(h, "kernel", ""));
+		snprintf(hh, sizeof(hh), "%s (%s)", outer ? sb_json_str(outer, "hostname", "") : sb_json_str(h, "hostname", ""),
+			 outer ? sb_json_str(outer, "cpu_model", "") : sb_json_str(h, "cpu_model", ""));
 		if (!r) {
 			snprintf(kern, sizeof(kern), "%s", hk);
 			snprintf(host, sizeof(host), "%s", hh);

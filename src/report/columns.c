@@ -5,6 +5,7 @@
  * pattern. */
 #include "report/table.h"
 #include "report/results.h"
+#include "util/json.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -58,15 +59,6 @@ static void cell_from_samples(struct sb_cell *cell, const struct samples *s)
 	memcpy(cell->rep, s->rep, cell->nv * sizeof(*cell->rep));
 }
 
-static struct json_object *get(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	if (o && json_object_is_type(o, json_type_object) && json_object_object_get_ex(o, key, &v))
-		return v;
-	return NULL;
-}
-
 /* Length of o if it is an array, else 0: json-c asserts on non-arrays. */
 static size_t alen(struct json_object *o)
 {
@@ -98,21 +90,21 @@ static void figure_samples(const char *suite, const char *figure, const char *ke
 	struct json_object *s;
 
 	FOR_EACH_SUITE(res, n, suite, s) {
-		struct json_object *f = get(sb_results_suite_figures(s), figure), *v = get(f, key);
+		struct json_object *f = sb_json_get(sb_results_suite_figures(s), figure), *v = sb_json_get(f, key);
 		double x;
 
 		if (!is_num(v))
 			continue;
 		x = json_object_get_double(v);
 		/* one file's repetitions are rounds that can be paired */
-		out->next_rep = n == 1 && is_num(get(s, "repetition")) ?
-			(unsigned)json_object_get_int(get(s, "repetition")) : 0;
+		out->next_rep = n == 1 && is_num(sb_json_get(s, "repetition")) ?
+			(unsigned)json_object_get_int(sb_json_get(s, "repetition")) : 0;
 		if (want_unit && *want_unit &&
-		    sb_unit_convert(x, str_or(get(f, "unit"), want_unit), want_unit, &x) < 0)
+		    sb_unit_convert(x, str_or(sb_json_get(f, "unit"), want_unit), want_unit, &x) < 0)
 			continue;
 		add_sample(out, x);
-		if (!strcmp(key, "value") && get(f, "bound_by_machine") &&
-		    json_object_get_boolean(get(f, "bound_by_machine")))
+		if (!strcmp(key, "value") && sb_json_get(f, "bound_by_machine") &&
+		    json_object_get_boolean(sb_json_get(f, "bound_by_machine")))
 			out->bound = 1;
 	}
 }
@@ -157,7 +149,7 @@ static void probe_unit(struct sb_column *col, struct json_object *const *res, un
 
 	snprintf(suite, sizeof(suite), "%.*s", (int)(dot - col->arg), col->arg);
 	FOR_EACH_SUITE(res, n, suite, s) {
-		const char *u = str_or(get(get(sb_results_suite_figures(s), dot + 1), "unit"), NULL);
+		const char *u = str_or(sb_json_get(sb_json_get(sb_results_suite_figures(s), dot + 1), "unit"), NULL);
 		if (u) {
 			snprintf(col->unit, sizeof(col->unit), "%s", u);
 			return;
@@ -200,7 +192,7 @@ static void ex_latency(const struct sb_column *col, struct json_object *const *r
 	snprintf(suite, sizeof(suite), "%.*s", (int)(d1 - col->arg), col->arg);
 	snprintf(job, sizeof(job), "%.*s", (int)(d2 - d1 - 1), d1 + 1);
 	FOR_EACH_SUITE(res, n, suite, s) {
-		struct json_object *jobs = get(s, "jobs");
+		struct json_object *jobs = sb_json_get(s, "jobs");
 		size_t j;
 
 		for (j = 0; j < alen(jobs); j++) {
@@ -209,13 +201,13 @@ static void ex_latency(const struct sb_column *col, struct json_object *const *r
 			double worst = -1;
 			unsigned d;
 
-			if (strcmp(str_or(get(jo, "jobname"), str_or(get(jo, "name"), "")), job))
+			if (strcmp(str_or(sb_json_get(jo, "jobname"), str_or(sb_json_get(jo, "name"), "")), job))
 				continue;
 			for (d = 0; d < 2; d++) {
-				struct json_object *pct = get(get(get(jo, dirs[d]), "clat_ns"), "percentile");
+				struct json_object *pct = sb_json_get(sb_json_get(sb_json_get(jo, dirs[d]), "clat_ns"), "percentile");
 
-				if (!pct || !is_num(get(get(jo, dirs[d]), "io_bytes")) ||
-				    json_object_get_int64(get(get(jo, dirs[d]), "io_bytes")) <= 0)
+				if (!pct || !is_num(sb_json_get(sb_json_get(jo, dirs[d]), "io_bytes")) ||
+				    json_object_get_int64(sb_json_get(sb_json_get(jo, dirs[d]), "io_bytes")) <= 0)
 					continue;
 				json_object_object_foreach(pct, k, v) {
 					if (fabs(strtod(k, NULL) - want) < 1e-6 && is_num(v) &&
@@ -241,16 +233,16 @@ static void ex_util(const struct sb_column *col, struct json_object *const *res,
 		struct json_object *su;
 
 		for (size_t i = 0; (su = sb_results_suite(res[f], i)); i++) {
-			struct json_object *du = get(su, "disk_util");
+			struct json_object *du = sb_json_get(su, "disk_util");
 			double best = -1;
 
 			for (size_t j = 0; j < alen(du); j++) {
 				struct json_object *d = json_object_array_get_idx(du, j);
 
-				if (!strcmp(str_or(get(d, "name"), ""), col->arg) &&
-				    is_num(get(d, "util_pct")) &&
-				    json_object_get_double(get(d, "util_pct")) > best)
-					best = json_object_get_double(get(d, "util_pct"));
+				if (!strcmp(str_or(sb_json_get(d, "name"), ""), col->arg) &&
+				    is_num(sb_json_get(d, "util_pct")) &&
+				    json_object_get_double(sb_json_get(d, "util_pct")) > best)
+					best = json_object_get_double(sb_json_get(d, "util_pct"));
 			}
 			if (best >= 0)
 				add_sample(&smp, best);
@@ -277,7 +269,7 @@ static void ex_stack(const struct sb_column *col, struct json_object *const *res
  * (sb_spec_to_json writes a disabled section as {"enabled": false}). */
 static struct json_object *requested(struct json_object *r, const char *key)
 {
-	struct json_object *o = get(sb_results_requested(r), key), *en;
+	struct json_object *o = sb_json_get(sb_results_requested(r), key), *en;
 
 	if (o && json_object_object_get_ex(o, "enabled", &en) && !json_object_get_boolean(en))
 		return NULL;
@@ -308,15 +300,15 @@ static void ex_setup(const struct sb_column *col, struct json_object *const *res
 	if (len) {
 		for (i = (int)len - 1; i >= 0; i--) {
 			struct json_object *l = json_object_array_get_idx(built, (size_t)i);
-			const char *name = str_or(get(l, "layer"), "?");
+			const char *name = str_or(sb_json_get(l, "layer"), "?");
 
 			if (!strcmp(name, "mount") || !strcmp(name, "md") || !strcmp(name, "fault") || !strcmp(name, "export") ||
 			    !strcmp(name, "loop") || !strcmp(name, "disks"))
 				continue;
-			if (get(l, "fstype"))
-				name = str_or(get(l, "fstype"), name);
+			if (sb_json_get(l, "fstype"))
+				name = str_or(sb_json_get(l, "fstype"), name);
 			else if (!strcmp(name, "fs"))   /* a generic "fs" layer names its type */
-				name = str_or(get(l, "type"), name);
+				name = str_or(sb_json_get(l, "type"), name);
 			upper(word, name, sizeof(word));
 			snprintf(out + strlen(out), sizeof(out) - strlen(out), "%s%s",
 				 *out ? " on " : "", word);
@@ -324,15 +316,15 @@ static void ex_setup(const struct sb_column *col, struct json_object *const *res
 	} else {
 		struct json_object *fs = requested(res[0], "fs");
 
-		upper(word, str_or(get(fs, "type"), "ext4"), sizeof(word));
+		upper(word, str_or(sb_json_get(fs, "type"), "ext4"), sizeof(word));
 		snprintf(out, sizeof(out), "%s%s%s", word,
 			 requested(res[0], "luks") ? " on LUKS" : "",
 			 requested(res[0], "lvm") ? " on LVM" : "");
 	}
 	/* export: where the suites ran, "— local" or "— SSHFS chacha20" */
-	if (get(get(res[0], "export"), "label"))
+	if (sb_json_get(sb_json_get(res[0], "export"), "label"))
 		snprintf(out + strlen(out), sizeof(out) - strlen(out), " \xe2\x80\x94 %s",
-			 str_or(get(get(res[0], "export"), "label"), "?"));
+			 str_or(sb_json_get(sb_json_get(res[0], "export"), "label"), "?"));
 	set_str(cell, out);
 }
 
@@ -340,7 +332,7 @@ static void ex_luks_sector(const struct sb_column *col, struct json_object *cons
 			   unsigned n, struct sb_cell *cell)
 {
 	struct json_object *l = sb_results_built_layer(res[0], "luks");
-	struct json_object *ss = l ? get(l, "sector_size") : get(requested(res[0], "luks"), "sector_size");
+	struct json_object *ss = l ? sb_json_get(l, "sector_size") : sb_json_get(requested(res[0], "luks"), "sector_size");
 
 	if (!l && !requested(res[0], "luks"))
 		set_str(cell, "no luks");
@@ -357,13 +349,13 @@ static void ex_cipher(const struct sb_column *col, struct json_object *const *re
 
 	if (!l)
 		l = requested(res[0], "luks");
-	set_str(cell, l ? str_or(get(l, "cipher"), "?") : "none");
+	set_str(cell, l ? str_or(sb_json_get(l, "cipher"), "?") : "none");
 }
 
 static void ex_kernel(const struct sb_column *col, struct json_object *const *res,
 		      unsigned n, struct sb_cell *cell)
 {
-	set_str(cell, str_or(get(sb_results_host(res[0]), "kernel"), "?"));
+	set_str(cell, str_or(sb_json_get(sb_results_host(res[0]), "kernel"), "?"));
 }
 
 static void ex_host(const struct sb_column *col, struct json_object *const *res,
@@ -377,7 +369,7 @@ static void ex_host(const struct sb_column *col, struct json_object *const *res,
 static void ex_sandbox(const struct sb_column *col, struct json_object *const *res,
 		       unsigned n, struct sb_cell *cell)
 {
-	struct json_object *v = get(sb_results_host(res[0]), "sandbox");
+	struct json_object *v = sb_json_get(sb_results_host(res[0]), "sandbox");
 
 	set_str(cell, !v ? "?" : json_object_get_boolean(v) ? "yes (UML)" : "no");
 }
@@ -386,14 +378,14 @@ static void ex_crypto_driver(const struct sb_column *col, struct json_object *co
 			     unsigned n, struct sb_cell *cell)
 {
 	struct json_object *l = sb_results_built_layer(res[0], "luks");
-	struct json_object *cd = get(l, "crypto_driver");
+	struct json_object *cd = sb_json_get(l, "crypto_driver");
 
 	if (!l)
 		set_str(cell, requested(res[0], "luks") ? "?" : "none");
 	else if (!cd)
 		set_str(cell, "?");
 	else
-		set_str(cell, str_or(get(cd, "driver"), str_or(get(cd, "name"), "?")));
+		set_str(cell, str_or(sb_json_get(cd, "driver"), str_or(sb_json_get(cd, "name"), "?")));
 }
 
 /* "cipher_ceiling": results "ciphers" (build-and-test records the stack's
@@ -406,17 +398,17 @@ static void ex_cipher_ceiling(const struct sb_column *col, struct json_object *c
 
 	for (unsigned f = 0; f < n; f++) {
 		struct json_object *l = sb_results_built_layer(res[f], "luks");
-		struct json_object *dm = get(get(res[f], "ciphers"), "dm_crypt"), *sec;
-		const char *ss = str_or(get(l, "sector_size"), NULL);
+		struct json_object *dm = sb_json_get(sb_json_get(res[f], "ciphers"), "dm_crypt"), *sec;
+		const char *ss = str_or(sb_json_get(l, "sector_size"), NULL);
 		char key[16];
 
 		if (!l || !alen(dm))
 			continue;
-		snprintf(key, sizeof(key), "%d", ss ? atoi(ss) : json_object_get_int(get(l, "sector_size")));
-		sec = get(get(json_object_array_get_idx(dm, 0), "sectors"), key);
-		if (is_num(get(sec, "encrypt_mbs")) && is_num(get(sec, "decrypt_mbs")))
-			add_sample(&s, fmin(json_object_get_double(get(sec, "encrypt_mbs")),
-					    json_object_get_double(get(sec, "decrypt_mbs"))));
+		snprintf(key, sizeof(key), "%d", ss ? atoi(ss) : json_object_get_int(sb_json_get(l, "sector_size")));
+		sec = sb_json_get(sb_json_get(json_object_array_get_idx(dm, 0), "sectors"), key);
+		if (is_num(sb_json_get(sec, "encrypt_mbs")) && is_num(sb_json_get(sec, "decrypt_mbs")))
+			add_sample(&s, fmin(json_object_get_double(sb_json_get(sec, "encrypt_mbs")),
+					    json_object_get_double(sb_json_get(sec, "decrypt_mbs"))));
 	}
 	cell_from_samples(cell, &s);
 }
@@ -426,27 +418,27 @@ static void ex_cipher_ceiling(const struct sb_column *col, struct json_object *c
 static void ex_degraded(const struct sb_column *col, struct json_object *const *res,
 			unsigned n, struct sb_cell *cell)
 {
-	struct json_object *fail = get(get(res[0], "faults"), "fail");
+	struct json_object *fail = sb_json_get(sb_json_get(res[0], "faults"), "fail");
 	struct json_object *md = NULL, *failed;
 	char buf[SB_CELL_STR_MAX];
 	size_t len = sb_results_nsuites(res[0]);
 
 	if (len)
-		md = get(get(sb_results_suite(res[0], len - 1), "stack_state_after"), "md");
+		md = sb_json_get(sb_json_get(sb_results_suite(res[0], len - 1), "stack_state_after"), "md");
 	if (!md)
 		md = sb_results_built_layer(res[0], "md");
 	if (!md) {
 		set_str(cell, "-");
 		return;
 	}
-	failed = get(md, "failed_members");
-	if (fail && json_object_get_boolean(get(fail, "fired")) && failed &&
+	failed = sb_json_get(md, "failed_members");
+	if (fail && json_object_get_boolean(sb_json_get(fail, "fired")) && failed &&
 	    json_object_is_type(failed, json_type_array) && json_object_array_length(failed)) {
 		snprintf(buf, sizeof(buf), "%s at %.1f s", json_object_get_string(json_object_array_get_idx(failed, 0)),
-			 json_object_get_double(get(fail, "at_s")));
+			 json_object_get_double(sb_json_get(fail, "at_s")));
 		set_str(cell, buf);
-	} else if (is_num(get(md, "degraded"))) {
-		set_str(cell, json_object_get_int(get(md, "degraded")) ? "yes" : "no");
+	} else if (is_num(sb_json_get(md, "degraded"))) {
+		set_str(cell, json_object_get_int(sb_json_get(md, "degraded")) ? "yes" : "no");
 	} else {
 		set_str(cell, "?");
 	}
@@ -457,16 +449,16 @@ static void ex_degraded(const struct sb_column *col, struct json_object *const *
 static void ex_env(const struct sb_column *col, struct json_object *const *res, unsigned n,
 		   struct sb_cell *cell)
 {
-	struct json_object *env = get(res[0], "environment"), *v = NULL, *m;
+	struct json_object *env = sb_json_get(res[0], "environment"), *v = NULL, *m;
 	char buf[SB_CELL_STR_MAX];
 
 	(void)n;
 	if (!strcmp(col->def->name, "stripe_cache")) {
-		v = get(get(env, "md_tunables"), "stripe_cache_size");
+		v = sb_json_get(sb_json_get(env, "md_tunables"), "stripe_cache_size");
 	} else {
-		m = get(env, "members");
+		m = sb_json_get(env, "members");
 		if (m && json_object_is_type(m, json_type_array) && json_object_array_length(m))
-			v = get(get(json_object_array_get_idx(m, 0), "queue"), "scheduler");
+			v = sb_json_get(sb_json_get(json_object_array_get_idx(m, 0), "queue"), "scheduler");
 	}
 	snprintf(buf, sizeof(buf), "%s", v ? json_object_get_string(v) : "-");
 	set_str(cell, buf);

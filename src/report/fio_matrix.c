@@ -6,22 +6,14 @@
  * %util) measured during that cell alone. Reads first, as there. */
 #include "report/render.h"
 #include "report/results.h"
+#include "util/json.h"
 
 #include <math.h>
 #include <string.h>
 
-static struct json_object *get(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	if (o && json_object_is_type(o, json_type_object) && json_object_object_get_ex(o, key, &v))
-		return v;
-	return NULL;
-}
-
 static double dbl(struct json_object *o, const char *key)
 {
-	struct json_object *v = get(o, key);
+	struct json_object *v = sb_json_get(o, key);
 
 	return v ? json_object_get_double(v) : NAN;
 }
@@ -41,8 +33,8 @@ static void header(FILE *out)
 /* one cell: its bandwidth on the first device row, the devices below it */
 static void cell(FILE *out, const char *stack, struct json_object *job, const char *rw)
 {
-	struct json_object *opts = get(job, "job options"), *du = get(job, "disk_util");
-	double mbps = dbl(get(job, rw), "bw_bytes") / 1e6;
+	struct json_object *opts = sb_json_get(job, "job options"), *du = sb_json_get(job, "disk_util");
+	double mbps = dbl(sb_json_get(job, rw), "bw_bytes") / 1e6;
 	size_t i, n = du && json_object_is_type(du, json_type_array) ? json_object_array_length(du) : 0;
 
 	fprintf(out, "%-20.20s %-5s %4.0f %4.0f %9.1f", stack, rw, dbl(opts, "iodepth"), dbl(opts, "numjobs"), mbps);
@@ -53,7 +45,7 @@ static void cell(FILE *out, const char *stack, struct json_object *job, const ch
 
 		if (i)
 			fprintf(out, "%-20s %-5s %4s %4s %9s", "", "", "", "", "");
-		fprintf(out, "  %-10.10s", get(d, "name") ? json_object_get_string(get(d, "name")) : "?");
+		fprintf(out, "  %-10.10s", sb_json_get(d, "name") ? json_object_get_string(sb_json_get(d, "name")) : "?");
 		for (size_t k = 0; k < NDEV; k++) {
 			double v = dbl(d, dev_keys[k]);
 
@@ -73,14 +65,14 @@ static unsigned cells_of(FILE *out, struct json_object *res, const char *rw)
 	size_t s, j;
 
 	for (s = 0; (su = sb_results_suite(res, s)); s++) {
-		struct json_object *jobs = get(su, "jobs");
+		struct json_object *jobs = sb_json_get(su, "jobs");
 
 		if (strcmp(sb_results_suite_name(su), "fio-matrix"))
 			continue;
 		for (j = 0; jobs && json_object_is_type(jobs, json_type_array) &&
 			    j < json_object_array_length(jobs); j++) {
 			struct json_object *job = json_object_array_get_idx(jobs, j);
-			struct json_object *r = get(get(job, "job options"), "rw");
+			struct json_object *r = sb_json_get(sb_json_get(job, "job options"), "rw");
 
 			if (!r || strcmp(json_object_get_string(r), rw))
 				continue;

@@ -236,7 +236,7 @@ static void sources(const struct sb_html *h)
 		fputs(", host ", out);
 		sb_html_esc(out, *sb_results_host_name(r) ? sb_results_host_name(r) : "?");
 		fputs(", stackbench ", out);
-		sb_html_esc(out, sb_html_str(r, "stackbench_version", "?"));
+		sb_html_esc(out, sb_json_str(r, "stackbench_version", "?"));
 		fputs("</li>\n", out);
 	}
 	fputs("</ol></section>\n", out);

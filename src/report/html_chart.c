@@ -87,7 +87,7 @@ static void list_add(char *list, size_t len, unsigned *n, const char *name)
 static void jobs_latency(struct json_object *su, const char *suite, char *list, size_t len, unsigned *n,
 			 char *ambiguous, size_t alen)
 {
-	struct json_object *jobs = sb_html_get(su, "jobs");
+	struct json_object *jobs = sb_json_get(su, "jobs");
 	static const char *const pcts[] = { "p50", "p99", "p99.9" };
 	char name[SB_COL_NAME_MAX];
 
@@ -95,14 +95,14 @@ static void jobs_latency(struct json_object *su, const char *suite, char *list, 
 		return;
 	for (size_t j = 0; j < json_object_array_length(jobs); j++) {
 		struct json_object *jo = json_object_array_get_idx(jobs, j);
-		const char *jn = sb_html_str(jo, "jobname", sb_html_str(jo, "name", NULL));
+		const char *jn = sb_json_str(jo, "jobname", sb_json_str(jo, "name", NULL));
 
 		size_t same = 0;
 
 		for (size_t k = 0; jn && k < json_object_array_length(jobs); k++) {
 			struct json_object *o = json_object_array_get_idx(jobs, k);
 
-			same += !strcmp(jn, sb_html_str(o, "jobname", sb_html_str(o, "name", "")));
+			same += !strcmp(jn, sb_json_str(o, "jobname", sb_json_str(o, "name", "")));
 		}
 		/* jobs that share a name (quick's "sb-quick") would pool into one
 		 * column: different jobs shown as repetitions. Leave them out. */
@@ -111,8 +111,8 @@ static void jobs_latency(struct json_object *su, const char *suite, char *list, 
 			continue;
 		}
 		if (!jn || strchr(jn, ',') ||
-		    (!sb_html_get(sb_html_get(sb_html_get(jo, "read"), "clat_ns"), "percentile") &&
-		     !sb_html_get(sb_html_get(sb_html_get(jo, "write"), "clat_ns"), "percentile")))
+		    (!sb_json_get(sb_json_get(sb_json_get(jo, "read"), "clat_ns"), "percentile") &&
+		     !sb_json_get(sb_json_get(sb_json_get(jo, "write"), "clat_ns"), "percentile")))
 			continue;
 		for (size_t p = 0; p < 3; p++) {
 			snprintf(name, sizeof(name), "%s.%s.%s", suite, jn, pcts[p]);
@@ -141,7 +141,7 @@ static void discover(const struct sb_html *h, char lists[G_N][4096], unsigned co
 			if (!sb_results_suite_figures(su))
 				continue;
 			json_object_object_foreach(sb_results_suite_figures(su), fig, v) {
-				const char *u = sb_html_str(v, "unit", "");
+				const char *u = sb_json_str(v, "unit", "");
 				int g = is_rate(u) ? G_THROUGHPUT : !strcmp(u, "/s") ? G_OPS : -1;
 
 				if (g < 0 || strchr(fig, ',') || strchr(fig, '.'))

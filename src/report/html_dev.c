@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define G sb_html_get
-#define S sb_html_str
+#define G sb_json_get
+#define S sb_json_str
 #define MAX_DEV 64
 #define MAX_PH 64
 
@@ -55,12 +55,12 @@ static int await_ms(struct json_object *d, double *v)
 {
 	double rt, wt, ri, wi, ra, wa;
 
-	if (sb_html_dbl(d, "read_ticks", &rt) && sb_html_dbl(d, "write_ticks", &wt) &&
-	    sb_html_dbl(d, "read_ios", &ri) && sb_html_dbl(d, "write_ios", &wi)) {
+	if (sb_json_num(d, "read_ticks", &rt) && sb_json_num(d, "write_ticks", &wt) &&
+	    sb_json_num(d, "read_ios", &ri) && sb_json_num(d, "write_ios", &wi)) {
 		*v = ri + wi > 0 ? (rt + wt) / (ri + wi) : 0;
 		return 1;
 	}
-	if (sb_html_dbl(d, "r_await_ms", &ra) && sb_html_dbl(d, "w_await_ms", &wa)) {
+	if (sb_json_num(d, "r_await_ms", &ra) && sb_json_num(d, "w_await_ms", &wa)) {
 		*v = fmax(ra, wa);
 		return 1;
 	}
@@ -154,7 +154,7 @@ void sb_html_heat(const struct sb_html *hh, struct json_object *res, unsigned fi
 		for (unsigned d = 0; d < h.ndev; d++) {
 			struct json_object *x = dev_in(h.ph[p], h.dev[d]);
 			double u = 0, a = 0;
-			int hu = sb_html_dbl(x, "util_pct", &u), ha = x && await_ms(x, &a);
+			int hu = sb_json_num(x, "util_pct", &u), ha = x && await_ms(x, &a);
 
 			heat_cell(out, hu, u, u / 100);
 			heat_cell(out, ha, a, h.await_max > 0 ? a / h.await_max : 0);
@@ -178,20 +178,20 @@ static int layer_fig(struct json_object *e, const char *obj, const char *key, do
 	*bound = 0;
 	if (x && json_object_is_type(x, json_type_object)) {
 		*bound = json_object_get_boolean(G(x, "bound_by_machine"));
-		return sb_html_dbl(x, "value", v);
+		return sb_json_num(x, "value", v);
 	}
 	if (bm && !strcmp(obj, "figures"))
 		*bound |= json_object_is_type(bm, json_type_object) ? json_object_get_boolean(G(bm, key))
 								     : json_object_get_boolean(bm);
-	return sb_html_dbl(G(e, obj), key, v);
+	return sb_json_num(G(e, obj), key, v);
 }
 
 static int by_order(const void *a, const void *b)
 {
 	double x = 0, y = 0;
 
-	sb_html_dbl(*(struct json_object *const *)a, "order", &x);
-	sb_html_dbl(*(struct json_object *const *)b, "order", &y);
+	sb_json_num(*(struct json_object *const *)a, "order", &x);
+	sb_json_num(*(struct json_object *const *)b, "order", &y);
 	return x < y ? -1 : x > y;
 }
 
@@ -282,7 +282,7 @@ static void below_all(struct json_object **e, size_t n, double (*bl)[2])
 	int b, have_cur = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		int has_order = sb_html_dbl(e[i], "order", &o);
+		int has_order = sb_json_num(e[i], "order", &o);
 
 		key = has_order ? o : 0;   /* by_order's key */
 		if (i == 0 || key != prev_key) {

@@ -8,6 +8,7 @@
 #include <json-c/json.h>
 
 #include "report/table.h"
+#include "util/json.h"
 
 struct sb_html {
 	FILE *out;
@@ -46,11 +47,6 @@ void sb_html_swatch(FILE *out, unsigned row);
 void sb_html_verdicts(const struct sb_html *h);
 /* Numbers as the tables print them ("-" when not finite). */
 void sb_html_num(FILE *out, double v);
-
-/* json helpers that never fail */
-struct json_object *sb_html_get(struct json_object *o, const char *key);
-const char *sb_html_str(struct json_object *o, const char *key, const char *dflt);
-int sb_html_dbl(struct json_object *o, const char *key, double *v);
 
 /* html_chart.c: one chart per figure group; 0 or -errno (err set). */
 int sb_html_charts(const struct sb_html *h, struct sb_err *err);

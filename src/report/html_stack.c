@@ -12,8 +12,8 @@
 #include <string.h>
 #include <strings.h>
 
-#define G sb_html_get
-#define S sb_html_str
+#define G sb_json_get
+#define S sb_json_str
 
 /* 671088640 -> "640MiB"; sizes that are not whole units stay in bytes. */
 static void iec(double v, char *buf, size_t len)
@@ -367,7 +367,7 @@ static int max_repetition(struct json_object *res)
 	int m = 1;
 
 	for (size_t s = 0; s < sb_results_nsuites(res); s++)
-		if (sb_html_dbl(sb_results_suite(res, s), "repetition", &rep) && rep > m)
+		if (sb_json_num(sb_results_suite(res, s), "repetition", &rep) && rep > m)
 			m = (int)rep;
 	return m;
 }

@@ -41,32 +41,6 @@ void sb_html_escf(FILE *out, const char *fmt, ...)
 	sb_html_esc(out, buf);
 }
 
-struct json_object *sb_html_get(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	if (o && json_object_is_type(o, json_type_object) && json_object_object_get_ex(o, key, &v))
-		return v;
-	return NULL;
-}
-
-const char *sb_html_str(struct json_object *o, const char *key, const char *dflt)
-{
-	struct json_object *v = sb_html_get(o, key);
-
-	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : dflt;
-}
-
-int sb_html_dbl(struct json_object *o, const char *key, double *v)
-{
-	struct json_object *x = sb_html_get(o, key);
-
-	if (!x || !(json_object_is_type(x, json_type_double) || json_object_is_type(x, json_type_int)))
-		return 0;
-	*v = json_object_get_double(x);
-	return isfinite(*v);
-}
-
 void sb_html_num(FILE *out, double v)
 {
 	char buf[64];

@@ -3,17 +3,11 @@
  * sandbox) as numbered footnotes, and n per row, for every table format. */
 #include "report/notes.h"
 #include "report/results.h"
+#include "util/json.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static struct json_object *get(struct json_object *o, const char *k)
-{
-	struct json_object *v;
-
-	return o && json_object_is_type(o, json_type_object) && json_object_object_get_ex(o, k, &v) ? v : NULL;
-}
 
 static unsigned note_id(struct sb_notes *n, const char *s)
 {
@@ -58,10 +52,10 @@ void sb_notes_collect(const struct sb_table *t, struct sb_notes *n)
 			struct json_object *o = sb_results_host_outer(res);
 
 			snprintf(sb, sizeof(sb), "measured in the throwaway kernel (user-mode-linux %s%s%s)%s%s",
-				 get(h, "kernel") ? json_object_get_string(get(h, "kernel")) : "?",
-				 o ? " on " : "", o && get(o, "cpu_model") ? json_object_get_string(get(o, "cpu_model")) : "",
-				 get(h, "device_path") ? ": " : "",
-				 get(h, "device_path") ? json_object_get_string(get(h, "device_path")) : "");
+				 sb_json_get(h, "kernel") ? json_object_get_string(sb_json_get(h, "kernel")) : "?",
+				 o ? " on " : "", o && sb_json_get(o, "cpu_model") ? json_object_get_string(sb_json_get(o, "cpu_model")) : "",
+				 sb_json_get(h, "device_path") ? ": " : "",
+				 sb_json_get(h, "device_path") ? json_object_get_string(sb_json_get(h, "device_path")) : "");
 			row_add(n, r, sb);
 		}
 		for (i = 0; (s = sb_results_suite(res, i)); i++) {

@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "util/fs.h"
+#include "util/json.h"
 
 void sb_results_iso_time(time_t t, char *buf, size_t len)
 {
@@ -360,28 +361,21 @@ struct json_object *sb_results_built_layer(struct json_object *res, const char *
 /* o.key when it has type t (json_type_null: any), else NULL. */
 static struct json_object *get_typed(struct json_object *o, const char *key, json_type t)
 {
-	struct json_object *v;
+	struct json_object *v = sb_json_get(o, key);
 
-	if (!o || !json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, key, &v) || !v)
+	if (!v)
 		return NULL;
 	return t == json_type_null || json_object_is_type(v, t) ? v : NULL;
 }
 
-static const char *get_str(struct json_object *o, const char *key)
-{
-	struct json_object *v = get_typed(o, key, json_type_string);
-
-	return v ? json_object_get_string(v) : "";
-}
-
 const char *sb_results_started(struct json_object *res)
 {
-	return get_str(res, "started");
+	return sb_json_str(res, "started", "");
 }
 
 const char *sb_results_finished(struct json_object *res)
 {
-	return get_str(res, "finished");
+	return sb_json_str(res, "finished", "");
 }
 
 struct json_object *sb_results_host(struct json_object *res)
@@ -442,7 +436,7 @@ struct json_object *sb_results_suite(struct json_object *res, size_t i)
 
 const char *sb_results_suite_name(struct json_object *suite)
 {
-	return get_str(suite, "suite");
+	return sb_json_str(suite, "suite", "");
 }
 
 struct json_object *sb_results_suite_figures(struct json_object *suite)

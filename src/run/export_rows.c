@@ -11,13 +11,7 @@
 #include "report/results.h"
 #include "run/run_int.h"
 #include "util/log.h"
-
-static struct json_object *get(struct json_object *o, const char *k)
-{
-	struct json_object *v = NULL;
-
-	return o && json_object_object_get_ex(o, k, &v) ? v : NULL;
-}
+#include "util/json.h"
 
 void sb_export_rows_mark_local(const struct sb_stack *s, struct json_object *local)
 {
@@ -42,9 +36,9 @@ static double figure(struct json_object *res, const char *suite, const char *nam
 		struct json_object *su = sb_results_suite(res, i), *f;
 		const char *sn = sb_results_suite_name(su);
 
-		if (!sn || strcmp(sn, suite) || !(f = get(sb_results_suite_figures(su), name)) || !get(f, "value"))
+		if (!sn || strcmp(sn, suite) || !(f = sb_json_get(sb_results_suite_figures(su), name)) || !sb_json_get(f, "value"))
 			continue;
-		return json_object_get_double(get(f, "value"));
+		return json_object_get_double(sb_json_get(f, "value"));
 	}
 	return -1;
 }
@@ -55,17 +49,17 @@ static double figure(struct json_object *res, const char *suite, const char *nam
  * cannot be measured (then no cipher bound, and the note says so). */
 static double ssh_cipher_mbs(struct json_object *local, const char *cipher)
 {
-	struct json_object *ssh = get(get(local, "ciphers"), "ssh");
+	struct json_object *ssh = sb_json_get(sb_json_get(local, "ciphers"), "ssh");
 	struct sb_err e = { 0 };
 	double mbs = -1;
 	size_t i, n = ssh ? json_object_array_length(ssh) : 0;
 
 	for (i = 0; i < n; i++) {
 		struct json_object *c = json_object_array_get_idx(ssh, i);
-		const char *name = json_object_get_string(get(c, "cipher"));
+		const char *name = json_object_get_string(sb_json_get(c, "cipher"));
 
-		if (name && !strcmp(name, cipher) && get(get(c, "blocks"), "16384"))
-			return json_object_get_double(get(get(c, "blocks"), "16384"));
+		if (name && !strcmp(name, cipher) && sb_json_get(sb_json_get(c, "blocks"), "16384"))
+			return json_object_get_double(sb_json_get(sb_json_get(c, "blocks"), "16384"));
 	}
 	if (sb_ciphers_measure_ssh(cipher, 16384, 0.25, &mbs, NULL, 0, &e) < 0) {
 		sb_warn("export: SSH cipher %s: %s", cipher, e.msg);
@@ -123,9 +117,9 @@ static double bound(double link, double local, double cipher, const char **why)
 static void expected_row(struct json_object *remote, struct json_object *local, double ow, double orr,
 			 const char *label, const char *cipher, const struct json_object *link)
 {
-	struct json_object *m = get((struct json_object *)link, "measured"), *row, *rows;
-	double lw = json_object_get_double(get(m, "to_server_bps")) / 8e6;
-	double lr = json_object_get_double(get(m, "to_client_bps")) / 8e6;
+	struct json_object *m = sb_json_get((struct json_object *)link, "measured"), *row, *rows;
+	double lw = json_object_get_double(sb_json_get(m, "to_server_bps")) / 8e6;
+	double lr = json_object_get_double(sb_json_get(m, "to_client_bps")) / 8e6;
 	double c = cipher[0] ? ssh_cipher_mbs(local, cipher) : -1, w, r, ew, er;
 	const char *suite, *fw, *fr, *ww, *wr;
 	char line[512];
@@ -161,13 +155,13 @@ static void expected_row(struct json_object *remote, struct json_object *local, 
 static int remote_begin(struct json_object *local, const struct sb_export_target *t,
 			const struct sb_layer *l, struct json_object **out, struct sb_err *err)
 {
-	struct json_object *stack = get(local, "stack"), *req = NULL, *built = NULL, *o;
+	struct json_object *stack = sb_json_get(local, "stack"), *req = NULL, *built = NULL, *o;
 	char name[SB_NAME_MAX + 64];
 	int rc;
 
-	snprintf(name, sizeof(name), "%s.%s", json_object_get_string(get(stack, "name")), t->name);
-	if (json_object_deep_copy(get(stack, "requested"), &req, NULL) ||
-	    json_object_deep_copy(get(stack, "built"), &built, NULL))
+	snprintf(name, sizeof(name), "%s.%s", json_object_get_string(sb_json_get(stack, "name")), t->name);
+	if (json_object_deep_copy(sb_json_get(stack, "requested"), &req, NULL) ||
+	    json_object_deep_copy(sb_json_get(stack, "built"), &built, NULL))
 		return sb_err_set(err, -ENOMEM, "out of memory");
 	rc = sb_results_new(name, req, out, err);
 	if (rc < 0) {
@@ -231,7 +225,7 @@ static int suites_on(struct sb_stack *s, const char *dir, const char *where, uns
 static struct json_object *bound_side(struct json_object *m, const char *what, const char *when_key,
 				      const char *suite, const char *fw, const char *fr, double *w, double *r)
 {
-	struct json_object *o = json_object_new_object(), *t = get(m, when_key);
+	struct json_object *o = json_object_new_object(), *t = sb_json_get(m, when_key);
 
 	*w = figure(m, suite, fw);
 	*r = figure(m, suite, fr);
@@ -267,7 +261,7 @@ static void local_bound(struct json_object *res, struct json_object *prev, const
 	*orr = r1 > r2 ? r1 : r2;
 	json_object_object_add(o, "write_mbs", *ow < 0 ? NULL : json_object_new_double(*ow));
 	json_object_object_add(o, "read_mbs", *orr < 0 ? NULL : json_object_new_double(*orr));
-	json_object_object_add(get(res, "export"), "local_bound", o);
+	json_object_object_add(sb_json_get(res, "export"), "local_bound", o);
 }
 
 /* The local suites again, after the client row named after: appended to
@@ -275,7 +269,7 @@ static void local_bound(struct json_object *res, struct json_object *prev, const
 static int local_again(struct sb_stack *s, unsigned repeat, struct json_object *local, const char *after,
 		       struct json_object **entry, volatile sig_atomic_t *stop, struct sb_err *err)
 {
-	struct json_object *ex = get(local, "export"), *arr = get(ex, "local_again"), *o;
+	struct json_object *ex = sb_json_get(local, "export"), *arr = sb_json_get(ex, "local_again"), *o;
 	int rc;
 
 	if (!arr) {
@@ -310,7 +304,7 @@ int sb_export_rows_run(struct sb_stack *s, unsigned repeat, struct json_object *
 	int rc = 0;
 
 	*nout = 0;
-	now_in(get(local, "export"), "ended");
+	now_in(sb_json_get(local, "export"), "ended");
 	for (i = 0; i < n && i < max && !rc; i++) {
 		struct json_object *res = NULL, *ex;
 
@@ -318,7 +312,7 @@ int sb_export_rows_run(struct sb_stack *s, unsigned repeat, struct json_object *
 		if (rc < 0)
 			break;
 		out[(*nout)++] = res;
-		ex = get(res, "export");
+		ex = sb_json_get(res, "export");
 		snprintf(where, sizeof(where), "on the client, %s", t[i].label);
 		now_in(ex, "started");
 		rc = suites_on(s, t[i].mountpoint, where, repeat, res, stop, err);
@@ -331,7 +325,7 @@ int sb_export_rows_run(struct sb_stack *s, unsigned repeat, struct json_object *
 		}
 		snprintf(next_what, sizeof(next_what), "local again after %s", t[i].name);
 		local_bound(res, prev, prev_what, next, next_what, &ow, &orr);
-		expected_row(res, local, ow, orr, t[i].label, t[i].cipher, get(ex, "link"));
+		expected_row(res, local, ow, orr, t[i].label, t[i].cipher, sb_json_get(ex, "link"));
 		prev = next;
 		snprintf(prev_what, sizeof(prev_what), "%s", next_what);
 	}

@@ -22,10 +22,19 @@ const struct sb_layer *sb_run_find_layer(const struct sb_stack *s, const char *n
 	return NULL;
 }
 
+/* The layer faults.* act on (the one whose ops say fault_target: md). */
+static const struct sb_layer *fault_target(const struct sb_stack *s)
+{
+	for (unsigned i = 0; i < s->nlayers; i++)
+		if (s->layers[i].ops->fault_target)
+			return &s->layers[i];
+	return NULL;
+}
+
 /* faults.fail: the md layer's description after a suite (NULL if it fails). */
 static struct json_object *md_state(const struct sb_stack *s)
 {
-	const struct sb_layer *md = sb_run_find_layer(s, "md");
+	const struct sb_layer *md = fault_target(s);
 	struct json_object *o = json_object_new_object();
 	struct sb_err e = { 0 };
 
@@ -43,7 +52,7 @@ static int degrade_begin(const struct sb_stack *s, const struct sb_stack_spec *s
 			 struct sb_degrade **deg, struct sb_err *err)
 {
 	const struct sb_fault_fail_spec *ff = &spec->faults.fail;
-	const struct sb_layer *md = sb_run_find_layer(s, "md");
+	const struct sb_layer *md = fault_target(s);
 	int rc;
 
 	*deg = NULL;

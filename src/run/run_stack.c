@@ -22,24 +22,22 @@
  * from here (export_rows.c). */
 static void record_ciphers(const struct sb_stack_spec *spec, struct json_object *res)
 {
-	const struct sb_export_spec *e = sb_export_spec_of(spec);
-	const char *ssh[8] = { 0 };
+	struct sb_cipher_wants w = { 0 };
+	const struct sb_layer_ops *ops;
 	struct sb_err err = { 0 };
-	unsigned i, n = 0;
+	unsigned i;
 
-	if (e->enabled && (e->protocols & SB_EXPORT_SSHFS))
-		for (i = 0; sb_export_ssh_ciphers[i] && n + 1 < 8; i++)
-			if (e->sshfs.ciphers & (1u << i))
-				ssh[n++] = sb_export_ssh_ciphers[i];
-	if (!spec->luks.enabled && !n)
+	for (i = 0; (ops = sb_layer_at(i)); i++)
+		if (ops->ciphers && sb_layer_wanted(ops, spec))
+			ops->ciphers(spec, &w);
+	if (!w.dm_crypt && !w.nssh)
 		return;
-	if (spec->luks.enabled)
+	if (w.dm_crypt)
 		sb_info("%s: measuring the cipher %s (%u-bit key) through the kernel crypto API", spec->name,
-			spec->luks.cipher, spec->luks.key_size);
-	if (n)
-		sb_info("%s: measuring the export's SSH cipher%s (OpenSSL)", spec->name, n > 1 ? "s" : "");
-	if (sb_ciphers_record(res, spec->luks.enabled ? spec->luks.cipher : NULL, spec->luks.key_size,
-			      ssh, 0.25, &err) < 0)
+			w.dm_crypt, w.key_bits);
+	if (w.nssh)
+		sb_info("%s: measuring the export's SSH cipher%s (OpenSSL)", spec->name, w.nssh > 1 ? "s" : "");
+	if (sb_ciphers_record(res, w.dm_crypt, w.key_bits, w.ssh, 0.25, &err) < 0)
 		sb_warn("%s: ciphers: %s", spec->name, err.msg);
 }
 

@@ -4,6 +4,7 @@
  * O_EXCL claim, then the on-disk signatures. Nothing here writes to a disk. */
 #include "sys/safety.h"
 #include "sys/safety_int.h"
+#include "sys/sysfs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -45,7 +46,7 @@ void sb_safety_read_identity(const char *sysdir, struct sb_disk_info *info)
 	char p[PATH_MAX];
 
 	sb_safety_pathf(p, "%s/device/model", sysdir);
-	sb_safety_read_attr(p, info->model, sizeof(info->model));
+	sb_sysfs_read_str(p, info->model, sizeof(info->model), NULL);
 	udev = udev_new();
 	if (udev)
 		ud = udev_device_new_from_devnum(udev, 'b', info->dev);
@@ -64,9 +65,9 @@ void sb_safety_read_identity(const char *sysdir, struct sb_disk_info *info)
 		udev_unref(udev);
 	if (!info->serial[0]) {
 		sb_safety_pathf(p, "%s/device/serial", sysdir);
-		if (!sb_safety_read_attr(p, info->serial, sizeof(info->serial)) || !info->serial[0]) {
+		if (sb_sysfs_read_str(p, info->serial, sizeof(info->serial), NULL) || !info->serial[0]) {
 			sb_safety_pathf(p, "%s/serial", sysdir);   /* virtio-blk */
-			sb_safety_read_attr(p, info->serial, sizeof(info->serial));
+			sb_sysfs_read_str(p, info->serial, sizeof(info->serial), NULL);
 		}
 	}
 }
@@ -112,7 +113,7 @@ static int resolve(const char *path, struct sb_disk_info *info, struct sb_err *e
 				  "takes whole disks only", path, info->name, sb_safety_base(sysdir));
 	}
 	sb_safety_pathf(p, "%s/dm/name", sysdir);
-	if (sb_safety_read_attr(p, buf, sizeof(buf)))
+	if (!sb_sysfs_read_str(p, buf, sizeof(buf), NULL))
 		return sb_err_set(err, -SB_EREFUSED,
 				  "disk %s: %s is a device-mapper device (%s), not a whole disk",
 				  path, info->name, buf);
@@ -129,19 +130,19 @@ static int resolve(const char *path, struct sb_disk_info *info, struct sb_err *e
 
 	sb_safety_pathf(p, "%s/size", sysdir);
 	sectors = 0;
-	if (sb_safety_read_attr(p, buf, sizeof(buf)))
+	if (!sb_sysfs_read_str(p, buf, sizeof(buf), NULL))
 		sectors = strtoull(buf, NULL, 10);
 	info->size_bytes = (uint64_t)sectors * 512;
 	sb_safety_pathf(p, "%s/queue/logical_block_size", sysdir);
-	info->logical_block_size = sb_safety_read_attr(p, buf, sizeof(buf)) ? (unsigned)strtoul(buf, NULL, 10) : 512;
+	info->logical_block_size = !sb_sysfs_read_str(p, buf, sizeof(buf), NULL) ? (unsigned)strtoul(buf, NULL, 10) : 512;
 	sb_safety_pathf(p, "%s/queue/physical_block_size", sysdir);
-	info->physical_block_size = sb_safety_read_attr(p, buf, sizeof(buf)) ? (unsigned)strtoul(buf, NULL, 10) : 512;
+	info->physical_block_size = !sb_sysfs_read_str(p, buf, sizeof(buf), NULL) ? (unsigned)strtoul(buf, NULL, 10) : 512;
 	sb_safety_read_identity(sysdir, info);
 	if (!info->size_bytes)
 		return sb_err_set(err, -SB_EREFUSED, "disk %s: %s has size 0 (an unattached loop device or "
 				  "an empty drive)", path, info->name);
 	sb_safety_pathf(p, "%s/ro", sysdir);
-	if (sb_safety_read_attr(p, buf, sizeof(buf)) && strcmp(buf, "1") == 0)
+	if (!sb_sysfs_read_str(p, buf, sizeof(buf), NULL) && strcmp(buf, "1") == 0)
 		return sb_err_set(err, -SB_EREFUSED, "disk %s: %s is read-only", path, info->name);
 	return 0;
 }
@@ -493,7 +494,7 @@ static void show_disks(const struct sb_disk_info *infos, unsigned n)
 			infos[i].physical_block_size,
 			infos[i].model[0] ? infos[i].model : "-", infos[i].serial[0] ? infos[i].serial : "-");
 		sb_safety_pathf(p, SYSFS "/block/%s/loop/backing_file", infos[i].name);
-		if (sb_safety_read_attr(p, backing, sizeof(backing)) && backing[0])
+		if (!sb_sysfs_read_str(p, backing, sizeof(backing), NULL) && backing[0])
 			fprintf(stderr, "             loop device backed by %s\n", backing);
 	}
 }

@@ -4,6 +4,7 @@
  * probe that must come back clean). */
 #include "sys/safety.h"
 #include "sys/safety_int.h"
+#include "sys/sysfs.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -146,7 +147,7 @@ static int scan_fds(const dev_t *devs, unsigned n, char *out, size_t len)
 			    !dev_in(st.st_rdev, devs, n))
 				continue;
 			snprintf(p, sizeof(p), "/proc/%s/comm", pe->d_name);
-			if (!sb_safety_read_attr(p, comm, sizeof(comm)))
+			if (sb_sysfs_read_str(p, comm, sizeof(comm), NULL))
 				snprintf(comm, sizeof(comm), "?");
 			sb_safety_textf(out, len, "pid %s (%s) has %u:%u open", pe->d_name, comm,
 					major(st.st_rdev), minor(st.st_rdev));

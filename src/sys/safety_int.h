@@ -16,8 +16,6 @@ void sb_safety_pathf(char *out, const char *fmt, ...) __attribute__((format(prin
 void sb_safety_textf(char *out, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Whole file, NUL-terminated, malloc'd; NULL with errno on failure. */
 char *sb_safety_read_text(const char *path);
-/* First line of a sysfs attribute, trailing blanks removed; false if absent. */
-bool sb_safety_read_attr(const char *path, char *buf, size_t len);
 bool sb_safety_read_dev_attr(const char *path, dev_t *dev);
 bool sb_safety_exists(const char *path);
 /* Canonical sysfs directory of a block device (out: PATH_MAX). */

@@ -3,6 +3,7 @@
  * dm/md -> slaves), and which disks hold /, /boot and /boot/efi. Only reads. */
 #include "sys/safety.h"
 #include "sys/safety_int.h"
+#include "sys/sysfs.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -50,30 +51,12 @@ char *sb_safety_read_text(const char *path)
 	return sb_fs_read_text(path);
 }
 
-/* First line of a sysfs attribute, trailing blanks removed; false if absent. */
-bool sb_safety_read_attr(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-	size_t l;
-
-	buf[0] = '\0';
-	if (!f)
-		return false;
-	if (!fgets(buf, (int)len, f))
-		buf[0] = '\0';
-	fclose(f);
-	l = strlen(buf);
-	while (l && (buf[l - 1] == '\n' || buf[l - 1] == ' ' || buf[l - 1] == '\t'))
-		buf[--l] = '\0';
-	return true;
-}
-
 bool sb_safety_read_dev_attr(const char *path, dev_t *dev)
 {
 	char buf[32];
 	unsigned ma, mi;
 
-	if (!sb_safety_read_attr(path, buf, sizeof(buf)) || sscanf(buf, "%u:%u", &ma, &mi) != 2)
+	if (sb_sysfs_read_str(path, buf, sizeof(buf), NULL) || sscanf(buf, "%u:%u", &ma, &mi) != 2)
 		return false;
 	*dev = makedev(ma, mi);
 	return true;
@@ -146,7 +129,7 @@ static void add_holders(const char *sysfs, const char *dir, const char *of, char
 		if (de->d_name[0] == '.')
 			continue;
 		sb_safety_pathf(p, "%s/block/%s/dm/name", sysfs, de->d_name);
-		if (sb_safety_read_attr(p, dmname, sizeof(dmname)) && dmname[0])
+		if (!sb_sysfs_read_str(p, dmname, sizeof(dmname), NULL) && dmname[0])
 			sb_safety_textf(item, sizeof(item), "%s [%s]", de->d_name, dmname);
 		else
 			sb_safety_textf(item, sizeof(item), "%s", de->d_name);

@@ -19,6 +19,7 @@ int sb_sysfs_read_str(const char *path, char *buf, size_t len, struct sb_err *er
 	ssize_t n;
 	int fd;
 
+	buf[0] = '\0';
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return sb_err_sys(err, -errno, "cannot open %s", path);
@@ -26,11 +27,14 @@ int sb_sysfs_read_str(const char *path, char *buf, size_t len, struct sb_err *er
 	if (n < 0) {
 		int e = -errno;
 		close(fd);
+		buf[0] = '\0';
 		return sb_err_sys(err, e, "cannot read %s", path);
 	}
 	close(fd);
 	buf[n] = '\0';
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+	n = (ssize_t)strcspn(buf, "\n");
+	buf[n] = '\0';
+	while (n > 0 && (buf[n - 1] == ' ' || buf[n - 1] == '\t'))
 		buf[--n] = '\0';
 	return 0;
 }
@@ -130,12 +134,20 @@ int sb_sysfs_dev_kname(const char *devnode, char *out, size_t len, struct sb_err
 	const char *base;
 	int rc;
 
+	out[0] = '\0';
 	rc = sb_sysfs_dev_dir(devnode, dir, sizeof(dir), err);
 	if (rc)
 		return rc;
 	base = strrchr(dir, '/');
 	snprintf(out, len, "%s", base ? base + 1 : dir);
 	return 0;
+}
+
+uint64_t sb_sysfs_dev_sectors(const char *devnode)
+{
+	uint64_t v;
+
+	return sb_sysfs_dev_attr_u64(devnode, "size", &v, NULL) ? 0 : v;
 }
 
 static int path_matches(const char *target, const char *path, size_t plen, int prefix)
@@ -149,11 +161,12 @@ static int path_matches(const char *target, const char *path, size_t plen, int p
 
 static void append_holder(char *out, size_t len, int *count, const char *pid)
 {
-	char comm[64] = "?", p[300];
+	char comm[64], p[300];
 	size_t n = strlen(out);
 
 	snprintf(p, sizeof(p), "/proc/%s/comm", pid);
-	sb_sysfs_read_str(p, comm, sizeof(comm), NULL);
+	if (sb_sysfs_read_str(p, comm, sizeof(comm), NULL))
+		snprintf(comm, sizeof(comm), "?");
 	if (n < len)
 		snprintf(out + n, len - n, "%spid %s (%s)", *count ? ", " : "", pid, comm);
 	(*count)++;
@@ -318,15 +331,7 @@ int sb_proc_with_env(const char *entry, char *out, size_t len)
 			if (strncmp(buf + off, entry, elen) || buf[off + elen])
 				continue;
 			snprintf(p, sizeof(p), "/proc/%s/comm", de->d_name);
-			fd = open(p, O_RDONLY | O_CLOEXEC);
-			comm[0] = '\0';
-			if (fd >= 0) {
-				ssize_t c = read(fd, comm, sizeof(comm) - 1);
-
-				comm[c > 0 ? c : 0] = '\0';
-				comm[strcspn(comm, "\n")] = '\0';
-				close(fd);
-			}
+			sb_sysfs_read_str(p, comm, sizeof(comm), NULL);
 			if (!count++)
 				snprintf(out, len, "pid %s (%s)", de->d_name, comm);
 			break;

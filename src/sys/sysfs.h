@@ -10,7 +10,8 @@
 
 #include "util/err.h"
 
-/* Read a whole (small) attribute, trailing newline stripped. */
+/* The one reader of a sysfs (or /proc) attribute: its first line, trailing
+ * blanks stripped; buf is "" when it fails. 0 or -errno (err set if given). */
 int sb_sysfs_read_str(const char *path, char *buf, size_t len, struct sb_err *err);
 int sb_sysfs_read_u64(const char *path, uint64_t *out, struct sb_err *err);
 /* /dev/loop3, /dev/md/x, /dev/mapper/y -> /sys/devices/.../block/loop3
@@ -23,8 +24,11 @@ int sb_sysfs_dev_attr_u64(const char *devnode, const char *attr, uint64_t *out,
 			  struct sb_err *err);
 /* Write val to a device's attribute ("queue/scheduler", "md/stripe_cache_size"). */
 int sb_sysfs_dev_attr_write(const char *devnode, const char *attr, const char *val, struct sb_err *err);
-/* Kernel name of a device node ("loop3", "md127", "dm-0"). */
+/* Kernel name of a device node ("loop3", "md127", "dm-0"); out is "" when
+ * it fails (no such node, not a block device, gone from sysfs). */
 int sb_sysfs_dev_kname(const char *devnode, char *out, size_t len, struct sb_err *err);
+/* Size of a block device in 512-byte sectors (its sysfs "size"), 0 if unknown. */
+uint64_t sb_sysfs_dev_sectors(const char *devnode);
 
 /* Processes whose open files or cwd are `path` (or below it when prefix is
  * nonzero), as "pid 12 (bash), pid 34 (fio)"; "" if none found. Returns

@@ -1,4 +1,5 @@
 #include "util/jschema.h"
+#include "util/json.h"
 
 #include <regex.h>
 #include <stdbool.h>
@@ -19,13 +20,6 @@ struct vctx {
 };
 
 static int check(struct vctx *c, struct json_object *s, struct json_object *d);
-
-static struct json_object *kw(struct json_object *s, const char *k)
-{
-	struct json_object *v;
-
-	return json_object_is_type(s, json_type_object) && json_object_object_get_ex(s, k, &v) ? v : NULL;
-}
 
 static int fail(struct vctx *c, const char *fmt, const char *a, const char *b)
 {
@@ -117,7 +111,7 @@ static struct json_object *resolve(struct vctx *c, const char *ref)
 		return NULL;
 	snprintf(buf, sizeof(buf), "%s", ref + 2);
 	for (p = strtok_r(buf, "/", &save); p && s; p = strtok_r(NULL, "/", &save))
-		s = kw(s, p);
+		s = sb_json_get(s, p);
 	return s;
 }
 
@@ -139,8 +133,8 @@ static int check_at(struct vctx *c, struct json_object *s, struct json_object *d
 
 static int check_object(struct vctx *c, struct json_object *s, struct json_object *d)
 {
-	struct json_object *props = kw(s, "properties"), *req = kw(s, "required");
-	struct json_object *add = kw(s, "additionalProperties"), *sub;
+	struct json_object *props = sb_json_get(s, "properties"), *req = sb_json_get(s, "required");
+	struct json_object *add = sb_json_get(s, "additionalProperties"), *sub;
 	size_t i;
 
 	if (!json_object_is_type(d, json_type_object))
@@ -152,7 +146,7 @@ static int check_object(struct vctx *c, struct json_object *s, struct json_objec
 			return fail(c, "has no \"%s\"%s", k, "");
 	}
 	json_object_object_foreach(d, key, val) {
-		sub = props ? kw(props, key) : NULL;
+		sub = props ? sb_json_get(props, key) : NULL;
 		if (!sub && json_object_is_type(add, json_type_boolean) && !json_object_get_boolean(add))
 			return fail(c, "unexpected key \"%s\"%s", key, "");
 		if (!sub && json_object_is_type(add, json_type_object))
@@ -165,18 +159,18 @@ static int check_object(struct vctx *c, struct json_object *s, struct json_objec
 
 static int check_array(struct vctx *c, struct json_object *s, struct json_object *d)
 {
-	struct json_object *items = kw(s, "items"), *v;
+	struct json_object *items = sb_json_get(s, "items"), *v;
 	size_t i, n;
 	char num[32];
 
 	if (!json_object_is_type(d, json_type_array))
 		return 0;
 	n = json_object_array_length(d);
-	if ((v = kw(s, "minItems")) && n < (size_t)json_object_get_int64(v)) {
+	if ((v = sb_json_get(s, "minItems")) && n < (size_t)json_object_get_int64(v)) {
 		snprintf(num, sizeof(num), "%lld", (long long)json_object_get_int64(v));
 		return fail(c, "expected at least %s item%s", num, "s");
 	}
-	if ((v = kw(s, "maxItems")) && n > (size_t)json_object_get_int64(v)) {
+	if ((v = sb_json_get(s, "maxItems")) && n > (size_t)json_object_get_int64(v)) {
 		snprintf(num, sizeof(num), "%lld", (long long)json_object_get_int64(v));
 		return fail(c, "expected at most %s item%s", num, "s");
 	}
@@ -204,44 +198,44 @@ static int check_scalar(struct vctx *c, struct json_object *s, struct json_objec
 	size_t i;
 	char num[64];
 
-	if ((v = kw(s, "const")) && !json_object_equal(v, d))
+	if ((v = sb_json_get(s, "const")) && !json_object_equal(v, d))
 		return fail(c, "expected %s%s", json_object_to_json_string(v), "");
-	if ((v = kw(s, "enum")) && json_object_is_type(v, json_type_array)) {
+	if ((v = sb_json_get(s, "enum")) && json_object_is_type(v, json_type_array)) {
 		for (i = 0; i < json_object_array_length(v); i++)
 			if (json_object_equal(json_object_array_get_idx(v, i), d))
 				break;
 		if (i == json_object_array_length(v))
 			return fail(c, "expected one of %s%s", json_object_to_json_string(v), "");
 	}
-	if ((v = kw(s, "minimum")) && (json_object_is_type(d, json_type_int) ||
+	if ((v = sb_json_get(s, "minimum")) && (json_object_is_type(d, json_type_int) ||
 				       json_object_is_type(d, json_type_double)) &&
 	    !(json_object_get_double(d) >= json_object_get_double(v))) {
 		snprintf(num, sizeof(num), "%g", json_object_get_double(v));
 		return fail(c, "expected at least %s%s", num, "");
 	}
-	if ((v = kw(s, "minLength")) && json_object_is_type(d, json_type_string) &&
+	if ((v = sb_json_get(s, "minLength")) && json_object_is_type(d, json_type_string) &&
 	    (size_t)json_object_get_string_len(d) < (size_t)json_object_get_int64(v))
 		return fail(c, "expected a longer string%s%s", "", "");
-	if ((v = kw(s, "pattern")) && json_object_is_type(v, json_type_string))
+	if ((v = sb_json_get(s, "pattern")) && json_object_is_type(v, json_type_string))
 		return check_pattern(c, json_object_get_string(v), d);
 	return 0;
 }
 
 static int check_cond(struct vctx *c, struct json_object *s, struct json_object *d)
 {
-	struct json_object *v = kw(s, "allOf"), *branch;
+	struct json_object *v = sb_json_get(s, "allOf"), *branch;
 	size_t i;
 	int r;
 
 	for (i = 0; v && json_object_is_type(v, json_type_array) && i < json_object_array_length(v); i++)
 		if (check(c, json_object_array_get_idx(v, i), d) < 0)
 			return -1;
-	if (!(v = kw(s, "if")))
+	if (!(v = sb_json_get(s, "if")))
 		return 0;
 	c->quiet++;
 	r = check(c, v, d);
 	c->quiet--;
-	branch = kw(s, r == 0 ? "then" : "else");
+	branch = sb_json_get(s, r == 0 ? "then" : "else");
 	return branch ? check(c, branch, d) : 0;
 }
 
@@ -256,12 +250,12 @@ static int check(struct vctx *c, struct json_object *s, struct json_object *d)
 		c->depth--;
 		return fail(c, "nested too deep%s%s", "", "");
 	}
-	if ((v = kw(s, "$ref"))) {
+	if ((v = sb_json_get(s, "$ref"))) {
 		struct json_object *target = resolve(c, json_object_get_string(v));
 
 		r = target ? check(c, target, d) : 0;
 	} else {
-		r = (v = kw(s, "type")) ? check_type(c, v, d) : 0;
+		r = (v = sb_json_get(s, "type")) ? check_type(c, v, d) : 0;
 		if (r == 0)
 			r = check_scalar(c, s, d);
 		if (r == 0)

@@ -297,8 +297,8 @@ sb_tap_end() {
 	exit 0
 }
 
-# A shipped stack for the generic provisioning tests (prov_stacks,
-# layers_stacks), without its export: section and its bench.size: they
+# A shipped stack for the generic provisioning test (prov_stacks),
+# without its export: section and its bench.size: they
 # check the storage stack below (md, LVM, LUKS, fs: still built and checked
 # here) with 64-256 MiB members; the export layer (namespaces, veth, private
 # daemons, client mounts, its own leak checks) needs build-and-test and is

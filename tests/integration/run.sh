@@ -2,12 +2,20 @@
 # Integration harness. Runs every executable tests/integration/host/*.sh on
 # this kernel, then every tests/integration/uml/*.sh where md and
 # device-mapper exist: natively when this kernel has them, otherwise inside
-# ONE boot of the throwaway user-mode-linux kernel (scripts/uml-run.sh),
-# sequentially. Each test gets a private STACKBENCH_STATE_DIR and SB_TEST_DIR
-# (put every file it creates there), a timeout, and a leak check afterwards:
+# throwaway user-mode-linux kernels (scripts/uml-run.sh), one per core, each
+# taking the next test from one shared queue (heaviest first) until none is
+# left. Each test gets a private STACKBENCH_STATE_DIR and SB_TEST_DIR (put
+# every file it creates there), a timeout, and a leak check afterwards:
 # loop devices, md arrays, dm devices, mounts and state files it left make it
 # FAIL, and are cleaned up.
 #   tests/integration/run.sh [--native|--sandbox] [NAME-FILTER...]
+#   tests/integration/run.sh --host-only [NAME-FILTER...]
+# The throwaway-kernel part in pieces, so another long job can share the
+# cores (scripts/test.sh runs the relations benchmark beside the host tests
+# and each side then joins the queue):
+#   tests/integration/run.sh --queue DIR [NAME-FILTER...]   make the queue
+#   tests/integration/run.sh --worker DIR    one kernel working the queue
+#   tests/integration/run.sh --collect DIR   count it: "N passed, N failed"
 # Environment: STACKBENCH_BIN (default build/stackbench), SB_TEST_TIMEOUT
 # (seconds per test, default 1500). Ends with "N passed, N failed".
 set -u
@@ -18,15 +26,18 @@ export STACKBENCH_BIN=${STACKBENCH_BIN:-$root/build/stackbench}
 timeout_s=${SB_TEST_TIMEOUT:-1500}
 . "$root/tests/integration/lib.sh"
 mode=auto
-inside=
+part=all
+queue=
 results=
 filters=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--native) mode=native ;;
 	--sandbox) mode=sandbox ;;
-	--inside) inside=1; results=$2; shift ;;  # internal: we are the boot's PID-1 job
-	-h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+	--host-only) part=host ;;
+	--queue|--worker|--collect|--inside)  # --inside: internal, the boot's PID-1 job
+		part=${1#--}; queue=${2:?$1 needs a directory}; shift ;;
+	-h|--help) sed -n '2,21p' "$0"; exit 0 ;;
 	*) filters+=("$1") ;;
 	esac
 	shift
@@ -143,13 +154,96 @@ run_one() {
 	rm -rf "$dir"
 }
 
-if [ -n "$inside" ]; then
-	# Inside the throwaway kernel: run the uml tests given, record each.
-	for n in "${filters[@]}"; do
-		run_one "$n" "tests/integration/uml/$n.sh" 1
-	done
-	exit 0
-fi
+# weight NAME: a throwaway-kernel test's runtime in seconds on a quiet
+# 2-core machine, roughly (unknown: 300); the queue runs the heaviest first
+# so that no long test starts last.
+weight() {
+	case "$1" in
+	crash_busy|crash_signals) echo 900 ;;
+	prov_stacks|prov_stacks_2) echo 500 ;;
+	crash_kill_steps|secrets_key) echo 700 ;;
+	crash_kill_luks) echo 550 ;;
+	e2e_helios|layers_fail|safety_md_signature) echo 400 ;;
+	per_layer_models) echo 240 ;;
+	verdict_ab) echo 300 ;;
+	verdict_aa) echo 200 ;;
+	readme_examples) echo 150 ;;
+	sandbox_kernel) echo 100 ;;
+	*) echo 300 ;;
+	esac
+}
+
+# The queue DIR: DIR/list (the tests, heaviest first), DIR/claim.NAME made
+# (mkdir: atomic through hostfs too) by the kernel that runs NAME, and
+# DIR/result.NAME ("PASS|FAIL NAME SECONDS") written when it ends.
+make_queue() {
+	local n
+	mkdir -p "$1" || return 1
+	for n in "${uml[@]}"; do echo "$(weight "$n") $n"; done | sort -rn | awk '{print $2}' > "$1/list"
+}
+
+# Inside a throwaway kernel (or natively): take tests off the queue until
+# none is left.
+work_queue() {
+	local n
+	while read -r n; do
+		mkdir "$queue/claim.$n" 2>/dev/null || continue
+		results=$queue/result.$n
+		run_one "$n" "tests/integration/uml/$n.sh" "$1"
+	done < "$queue/list"
+}
+
+# One throwaway kernel working the queue; its console after it ends.
+boot_worker() {
+	local n console rc
+	n=$(wc -l < "$queue/list")
+	console=$(mktemp "${TMPDIR:-/tmp}/sb-uml-console.XXXXXX")
+	# at most every test's timeout plus boot time
+	timeout --kill-after=30 $(( timeout_s * n + 300 )) \
+		scripts/uml-run.sh -- "$root/tests/integration/run.sh" --inside "$queue" > "$console" 2>&1
+	rc=$?
+	echo "-- throwaway kernel (pid $$, exit $rc):"
+	cat "$console"
+	rm -f "$console"
+}
+
+# Count the queue's results: a test no kernel reported on failed.
+collect_queue() {
+	local n p=0 f=0
+	while read -r n; do
+		if grep -qs "^PASS $n " "$queue/result.$n"; then
+			p=$((p + 1))
+		elif grep -qs "^FAIL $n " "$queue/result.$n"; then
+			f=$((f + 1))
+		else
+			echo "FAIL $n (did not run: no throwaway kernel reached it, or it ended during it)"
+			f=$((f + 1))
+		fi
+	done < "$queue/list"
+	passed=$((passed + p))
+	failed=$((failed + f))
+}
+
+has_md_dm() {
+	{ [ -e /proc/mdstat ] || [ -e /sys/module/md_mod ]; } &&
+		{ [ -e /dev/mapper/control ] || grep -q device-mapper /proc/misc 2>/dev/null; }
+}
+
+case $part in
+inside)
+	private=
+	grep -q "User Mode Linux" /proc/cpuinfo 2>/dev/null && private=1
+	work_queue "$private"
+	exit 0 ;;
+worker)
+	boot_worker
+	exit 0 ;;
+collect)
+	collect_queue
+	echo "$passed passed, $failed failed"
+	[ $failed -eq 0 ]
+	exit ;;
+esac
 
 if [ ! -x "$STACKBENCH_BIN" ]; then
 	echo "run.sh: $STACKBENCH_BIN not found; build first (meson setup build && ninja -C build)" >&2
@@ -157,82 +251,50 @@ if [ ! -x "$STACKBENCH_BIN" ]; then
 	exit 1
 fi
 
-for t in tests/integration/host/*.sh; do
-	[ -e "$t" ] || continue
-	n=$(basename "$t" .sh)
-	[ -x "$t" ] && matches "$n" && run_one "$n" "$t" ""
-done
+if [ "$part" = all ] || [ "$part" = host ]; then
+	for t in tests/integration/host/*.sh; do
+		[ -e "$t" ] || continue
+		n=$(basename "$t" .sh)
+		[ -x "$t" ] && matches "$n" && run_one "$n" "$t" ""
+	done
+fi
 
 uml=()
-for t in tests/integration/uml/*.sh; do
-	[ -e "$t" ] || continue
-	n=$(basename "$t" .sh)
-	[ -x "$t" ] && matches "$n" && uml+=("$n")
-done
+if [ "$part" != host ]; then
+	for t in tests/integration/uml/*.sh; do
+		[ -e "$t" ] || continue
+		n=$(basename "$t" .sh)
+		[ -x "$t" ] && matches "$n" && uml+=("$n")
+	done
+fi
+if [ "$part" = queue ]; then
+	make_queue "$queue" || { echo "run.sh: cannot make the queue in $queue" >&2; exit 1; }
+	echo "run.sh: queued ${#uml[@]} throwaway-kernel tests in $queue"
+	exit 0
+fi
 if [ ${#uml[@]} -gt 0 ]; then
-	has_md_dm=
-	{ [ -e /proc/mdstat ] || [ -e /sys/module/md_mod ]; } &&
-		{ [ -e /dev/mapper/control ] || grep -q device-mapper /proc/misc 2>/dev/null; } && has_md_dm=1
-	if [ "$mode" = native ] || { [ "$mode" = auto ] && [ -n "$has_md_dm" ]; }; then
+	queue=$logdir/queue
+	make_queue "$queue" || exit 1
+	if [ "$mode" = native ] || { [ "$mode" = auto ] && has_md_dm; }; then
 		private=
 		grep -q "User Mode Linux" /proc/cpuinfo 2>/dev/null && private=1
-		for n in "${uml[@]}"; do
-			run_one "$n" "tests/integration/uml/$n.sh" "$private"
-		done
+		work_queue "$private"
 	else
-		# One boot per core, run side by side: a throwaway kernel uses one
-		# CPU. Tests are dealt out heaviest first to the lighter shard, by
-		# the runtimes measured on a quiet 2-core machine (unknown: 300 s).
+		# One kernel per core (a throwaway kernel uses one CPU), all
+		# taking from the one queue.
 		shards=${SB_UML_SHARDS:-$(nproc)}
 		[ "$shards" -ge 1 ] 2>/dev/null || shards=1
 		[ "$shards" -le ${#uml[@]} ] || shards=${#uml[@]}
-		mapfile -t plan < <(for n in "${uml[@]}"; do
-			case "$n" in
-			crash_busy|crash_signals|prov_stacks|per_layer_models) w=900 ;;
-			verdict_ab) w=300 ;;
-			verdict_aa) w=200 ;;
-			crash_kill_steps|secrets_key) w=700 ;;
-			crash_kill_luks|layers_stacks) w=550 ;;
-			e2e_helios|layers_fail|safety_md_signature) w=400 ;;
-			sandbox_kernel) w=100 ;;
-			readme_examples) w=150 ;;
-			*) w=300 ;;
-			esac
-			echo "$w $n"
-		done | sort -rn | awk -v k="$shards" '{ best = 0; for (i = 1; i < k; i++) if (load[i] < load[best]) best = i; load[best] += $1; print best, $2 }')
 		t0=$(date +%s)
 		pids=()
 		for ((i = 0; i < shards; i++)); do
-			mine=()
-			for line in "${plan[@]}"; do
-				[ "${line%% *}" = "$i" ] && mine+=("${line#* }")
-			done
-			[ ${#mine[@]} -gt 0 ] || continue
-			: > "$logdir/uml-results.$i"
-			echo "-- throwaway kernel $((i + 1)) of $shards (one boot): ${mine[*]}"
-			# The batch gets the sum of its per-test timeouts plus boot time.
-			timeout --kill-after=30 $(( timeout_s * ${#mine[@]} + 300 )) \
-				scripts/uml-run.sh -- "$root/tests/integration/run.sh" --inside "$logdir/uml-results.$i" "${mine[@]}" \
-				> "$logdir/uml-console.$i" 2>&1 &
+			boot_worker > "$logdir/worker.$i" 2>&1 &
 			pids+=($!)
 		done
 		wait "${pids[@]}"
-		for ((i = 0; i < shards; i++)); do
-			[ -f "$logdir/uml-console.$i" ] && { echo "-- throwaway kernel $((i + 1)):"; cat "$logdir/uml-console.$i"; }
-		done
+		cat "$logdir"/worker.*
 		echo "-- the throwaway kernels ran $(( $(date +%s) - t0 ))s"
-		cat "$logdir"/uml-results.* > "$logdir/uml-results" 2>/dev/null
-		res=$logdir/uml-results
-		for n in "${uml[@]}"; do
-			if grep -q "^PASS $n " "$res"; then
-				passed=$((passed + 1))
-			elif grep -q "^FAIL $n " "$res"; then
-				failed=$((failed + 1))
-			else
-				echo "FAIL $n (did not run: the throwaway kernel ended before it)"
-				failed=$((failed + 1))
-			fi
-		done
+		collect_queue
 	fi
 fi
 echo "$passed passed, $failed failed"

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <ctype.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -12,15 +13,16 @@
 #include "bench/suite.h"
 #include "cmd/args.h"
 #include "cmd/cmd.h"
+#include "spec/options.h"
 
 static const struct sb_optdef defs[] = {
-	{ "set", 0, true, 's' },
-	{ "output", 0, true, 'o' },
-	{ "output-format", 0, true, 'f' },
-	{ "wipe", 0, false, 'w' },
-	{ "verbose", 'v', false, 'v' },
-	{ "quiet", 'q', false, 'q' },
-	{ NULL, 0, false, 0 },
+	{ "set", 0, true, 's', NULL, NULL },
+	{ "output", 0, true, 'o', NULL, NULL },
+	{ "output-format", 0, true, 'f', NULL, NULL },
+	{ "wipe", 0, false, 'w', NULL, NULL },
+	{ "verbose", 'v', false, 'v', NULL, NULL },
+	{ "quiet", 'q', false, 'q', NULL, NULL },
+	{ NULL, 0, false, 0, NULL, NULL },
 };
 
 /* Parse argv (NULL-terminated after the command name); the options seen as
@@ -134,7 +136,7 @@ static void test_usage_suites(void **state)
 	assert_non_null(f);
 	sb_cmd_usage_text(sb_cmd_find("bench"), f);
 	fclose(f);
-	snprintf(want, sizeof(want), "  Suites: %s. bench keys:", sb_suite_names());
+	snprintf(want, sizeof(want), "  Suites: %s.\n  bench keys:", sb_suite_names());
 	assert_non_null(strstr(buf, want));
 	assert_null(strchr(buf, '@'));
 	free(buf);
@@ -151,6 +153,106 @@ static void test_usage_suites(void **state)
 	}
 }
 
+/* The option of --NAME in cmd's table, or the global table's; NULL if neither has it. */
+static const struct sb_optdef *opt_named(const struct sb_cmd *c, const char *name, size_t n)
+{
+	const struct sb_optdef *tabs[] = { c->opts, sb_global_opts }, *o;
+
+	for (size_t t = 0; t < 2; t++)
+		for (o = tabs[t]; o && o->name; o++)
+			if (strlen(o->name) == n && !strncmp(o->name, name, n))
+				return o;
+	return NULL;
+}
+
+/* True when p is inside a `code span` of its line that starts with another
+ * command ("`compare --format html`", "`stackbench bench ...`"). */
+static bool in_other_command(const char *buf, const char *p, const struct sb_cmd *c)
+{
+	const char *line = p, *tick = NULL, *w;
+	int ticks = 0;
+	size_t n;
+
+	while (line > buf && line[-1] != '\n')
+		line--;
+	for (w = line; w < p; w++)
+		if (*w == '`') {
+			ticks++;
+			tick = w;
+		}
+	if (!(ticks % 2))
+		return false;
+	w = tick + 1;
+	if (!strncmp(w, "stackbench ", 11))
+		w += 11;
+	n = strcspn(w, " `");
+	for (const struct sb_cmd *const *o = sb_cmds; *o; o++)
+		if (*o != c && strlen((*o)->name) == n && !strncmp((*o)->name, w, n))
+			return true;
+	return false;
+}
+
+/* Issue 26: a command is one row, its help made from the table its handler
+ * parses with. For every command: each option has its help line and is
+ * accepted by the parser under that table; every --option its text names is
+ * one it has (the drift `build --stack` / help naming what --set rejects);
+ * every bench.KEY it names is a stack key. */
+static void test_command_rows(void **state)
+{
+	const struct sb_cmd *const *c;
+	const struct sb_optdef *o;
+	struct sb_err err = { 0 };
+
+	(void)state;
+	for (c = sb_cmds; *c; c++) {
+		char *buf = NULL, *p;
+		size_t len;
+		FILE *f;
+
+		assert_ptr_equal(sb_cmd_find((*c)->name), *c);
+		if ((*c)->flags & SB_CMD_OWN_OPTIONS)
+			assert_null((*c)->opts);
+		else
+			assert_non_null((*c)->opts);
+		for (o = (*c)->opts; o && o->name; o++) {
+			char opt[64], *argv[4] = { (char *)(*c)->name, opt, (char *)"x", NULL };
+			struct sb_args a;
+			const char *val;
+
+			if (!o->help || (o->value && !o->arg))
+				fail_msg("%s --%s: no help line or no value name", (*c)->name, o->name);
+			snprintf(opt, sizeof(opt), "--%s", o->name);
+			assert_int_equal(sb_args_init(&a, o->value ? 3 : 2, argv, 1, (*c)->opts, (*c)->name, &err), 0);
+			assert_int_equal(sb_args_next(&a, &val, &err), o->id);
+			sb_args_free(&a);
+		}
+		f = open_memstream(&buf, &len);
+		assert_non_null(f);
+		sb_cmd_usage_text(*c, f);
+		fclose(f);
+		for (p = buf; (p = strstr(p, "--")); p += 2) {
+			size_t n = strspn(p + 2, "abcdefghijklmnopqrstuvwxyz-");
+
+			if (n == 0 || ((*c)->flags & SB_CMD_OWN_OPTIONS) || (p > buf && isalnum((unsigned char)p[-1])) ||
+			    in_other_command(buf, p, *c))
+				continue;
+			if (!opt_named(*c, p + 2, n))
+				fail_msg("`stackbench help %s` names --%.*s, which it does not take", (*c)->name, (int)n, p + 2);
+		}
+		for (p = buf; (p = strstr(p, "bench.")); p += 6) {
+			char key[64];
+			size_t n = strspn(p + 6, "abcdefghijklmnopqrstuvwxyz_");
+
+			if (n == 0 || (p > buf && isalnum((unsigned char)p[-1])))
+				continue;
+			snprintf(key, sizeof(key), "bench.%.*s", (int)n, p + 6);
+			if (!sb_opt_lookup(key, NULL))
+				fail_msg("`stackbench help %s` names %s, which is not a stack key", (*c)->name, key);
+		}
+		free(buf);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -160,6 +262,7 @@ int main(void)
 		cmocka_unit_test(test_missing_value),
 		cmocka_unit_test(test_short_and_global),
 		cmocka_unit_test(test_usage_suites),
+		cmocka_unit_test(test_command_rows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

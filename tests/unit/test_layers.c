@@ -168,6 +168,31 @@ static void test_predicted_devices(void **ctx)
 	sb_spec_list_free(&l);
 }
 
+/* The ciphers a stack's layers ask for come from the layers' own op (luks:
+ * its dm-crypt cipher), and exactly one layer is what faults.* act on. */
+static void test_ciphers_and_fault_target(void **ctx)
+{
+	struct sb_err err = { 0 };
+	struct sb_spec_list l = sb_t_load(full, 0, &err);
+	struct sb_cipher_wants w = { 0 };
+	const struct sb_layer_ops *ops;
+	unsigned i, targets = 0;
+
+	(void)ctx;
+	for (i = 0; (ops = sb_layer_at(i)); i++) {
+		targets += ops->fault_target;
+		if (ops->ciphers && sb_layer_wanted(ops, &l.items[0]))
+			ops->ciphers(&l.items[0], &w);
+	}
+	assert_int_equal(targets, 1);
+	assert_true(sb_layer_find("md")->fault_target);
+	assert_non_null(w.dm_crypt);
+	assert_string_equal(w.dm_crypt, l.items[0].luks.cipher);
+	assert_int_equal(w.key_bits, l.items[0].luks.key_size);
+	assert_int_equal(w.nssh, 0);
+	sb_spec_list_free(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -178,6 +203,7 @@ int main(void)
 		cmocka_unit_test(test_json_from_parts),
 		cmocka_unit_test(test_layer_data_slots),
 		cmocka_unit_test(test_predicted_devices),
+		cmocka_unit_test(test_ciphers_and_fault_target),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

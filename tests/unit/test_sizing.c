@@ -3,11 +3,15 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
+#include <json-c/json.h>
 
 #include "bench/sizing.h"
 #include "bench/suite.h"
@@ -117,6 +121,69 @@ static void test_estimate(void **state)
 	assert_true(lo1 == 60 && hi1 == 60);
 }
 
+/* dd's passes as dd.c states its own rule in every result ("median of 3
+ * to 9 passes: 3, and two more at a time while the writes measured so far
+ * took under 8 s"), for writes of pass_s seconds each. */
+static unsigned dd_rule_passes(const char *rule, double pass_s)
+{
+	unsigned lo, hi, first, k;
+	double under_s;
+
+	if (sscanf(rule, "median of %u to %u passes: %u, and two more at a time while the writes measured "
+		   "so far took under %lf s", &lo, &hi, &first, &under_s) != 4)
+		fail_msg("dd's pass_rule is not in the form this test reads: \"%s\"", rule);
+	for (k = first; k + 2 <= hi && k * pass_s < under_s; k += 2)
+		;
+	return k;
+}
+
+/* The plan's estimate of dd follows dd.c's own timing (it still had the
+ * 2 s / 7-pass rule after dd.c moved to 8 s / 9 passes): a real, tiny dd run
+ * states its rule and takes all its passes; the estimate at both ends of
+ * its range is that many passes of a write and a read, for sizes from a
+ * few MiB (every pass) to GiBs (the first three only). */
+static void test_dd_estimate_follows_dd(void **state)
+{
+	char dir[] = "/var/tmp/sb-test-sizing.XXXXXX";
+	const double bps[2] = { SB_SIZING_SEQ_FAST_BPS, SB_SIZING_SEQ_SLOW_BPS };
+	struct sb_bench_spec b;
+	struct sb_err err = { 0 };
+	struct json_object *s = NULL, *v;
+	struct sb_sizing z;
+	char rule[256];
+	double size, est[2];
+	unsigned ran;
+
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(sb_spec_bench_keys(NULL, 0, &b, NULL), 0);
+	b.size = 4 * MiB;
+	if (sb_suite_run("dd", &b, dir, NULL, 0, 1, &s, &err) < 0)
+		fail_msg("dd: %s", err.msg);
+	assert_int_equal(rmdir(dir), 0);
+	assert_true(json_object_object_get_ex(s, "pass_rule", &v));
+	snprintf(rule, sizeof(rule), "%s", json_object_get_string(v));
+	assert_true(json_object_object_get_ex(s, "passes", &v));
+	ran = (unsigned)json_object_get_int(v);
+	json_object_put(s);
+	for (size = 1 * MiB; size < 8.0 * GiB; size *= 1.37) {
+		sb_sizing_choose("dd", (uint64_t)size, 1 * GiB, 0, &z);
+		sb_sizing_estimate("dd", &z, &b, &est[0], &est[1]);
+		for (unsigned e = 0; e < 2; e++) {
+			double pass_s = (double)z.size / bps[e];
+			unsigned k = dd_rule_passes(rule, pass_s);
+
+			if (fabs(est[e] - 2 * k * pass_s) > 1e-9 * est[e])
+				fail_msg("dd of %.0f MiB at %.0f MB/s: estimate %.2f s, dd.c's rule makes %u passes of "
+					 "%.2f s write + read = %.2f s", size / MiB, bps[e] / 1e6, est[e], k, pass_s,
+					 2 * k * pass_s);
+		}
+	}
+	/* 4 MiB at either end: every pass, as the run above */
+	sb_sizing_choose("dd", 4 * MiB, 1 * GiB, 0, &z);
+	sb_sizing_estimate("dd", &z, &b, &est[0], &est[1]);
+	assert_int_equal((unsigned)(est[0] / (2 * 4 * MiB / bps[0]) + 0.5), ran);
+}
+
 static void test_duration_text(void **state)
 {
 	char b[32];
@@ -137,6 +204,7 @@ int main(void)
 		cmocka_unit_test(test_room_margin),
 		cmocka_unit_test(test_fs_estimate),
 		cmocka_unit_test(test_estimate),
+		cmocka_unit_test(test_dd_estimate_follows_dd),
 		cmocka_unit_test(test_duration_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

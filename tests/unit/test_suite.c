@@ -12,6 +12,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "bench/sizing.h"
 #include "bench/suite.h"
 #include "spec/options.h"
 
@@ -147,6 +148,39 @@ static void test_registry_names(void **state)
 	assert_false(sb_suite_exists("iozone"));
 }
 
+/* A suite is its table (bench/suite.h): every suite of the registry has
+ * every member - sizing, the plan's estimate, the progress line and
+ * compare's default columns ask it, and a suite lacking one would be
+ * sized, estimated or shown by nothing. */
+static void test_registry_hooks(void **state)
+{
+	struct sb_bench_spec b;
+	const struct sb_suite_ops *s;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(sb_spec_bench_keys(NULL, 0, &b, NULL), 0);
+	for (i = 0; (s = sb_suite_at(i)); i++) {
+		if (!s->name || !*s->name)
+			fail_msg("suite %zu has no name", i);
+		if (!s->run || !s->default_size || !s->estimate || !s->phases || !s->columns)
+			fail_msg("suite %s lacks a member:%s%s%s%s%s", s->name, s->run ? "" : " run",
+				 s->default_size ? "" : " default_size", s->estimate ? "" : " estimate",
+				 s->phases ? "" : " phases", s->columns ? "" : " columns");
+		assert_ptr_equal(sb_suite_find(s->name), s);
+		assert_string_equal(sb_suite_name(i), s->name);
+		{
+			const struct sb_sizing_rates fast = { 150e6, 5000, 0.0003 }, slow = { 25e6, 300, 0.004 };
+			double lo = s->estimate(64 << 20, &b, &fast), hi = s->estimate(64 << 20, &b, &slow);
+
+			if (!(lo > 0 && hi >= lo))
+				fail_msg("suite %s: estimate %.2f s fast, %.2f s slow", s->name, lo, hi);
+		}
+	}
+	assert_int_equal(sb_suite_name(i), NULL);
+	assert_null(sb_suite_find("iozone"));
+}
+
 /* bench.suites' allowed names are the registry's (spec/parts.c takes them
  * from it), in its order: what validation accepts and its messages list. */
 static void test_spec_allows_the_registry(void **state)
@@ -203,6 +237,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_suite),
 		cmocka_unit_test(test_bench_set),
 		cmocka_unit_test(test_registry_names),
+		cmocka_unit_test(test_registry_hooks),
 		cmocka_unit_test(test_spec_allows_the_registry),
 	};
 

@@ -246,7 +246,7 @@ static int setup(struct sb_bonnie *bn, struct sb_suite_ctx *c, struct sb_err *er
 	return 0;
 }
 
-int sb_suite_bonnie(struct sb_suite_ctx *c, struct sb_err *err)
+static int sb_suite_bonnie(struct sb_suite_ctx *c, struct sb_err *err)
 {
 	struct sb_bonnie bn = { 0 };
 	int rc;
@@ -274,3 +274,22 @@ out:
 	free(bn.buf);
 	return rc;
 }
+
+/* Block output, rewrite (read + write), block input: the file four times;
+ * the seeks (10% also write); files*1024 files created, stat()ed and
+ * deleted, in name order then in random order. */
+static double bonnie_estimate(double size, const struct sb_bench_spec *b, const struct sb_sizing_rates *r)
+{
+	double seeks = b->bonnie.seeks ? b->bonnie.seeks : SEEKS_TOTAL;
+
+	return 4 * size / r->seq_bps + seeks * 1.1 / r->iops + (double)b->files * 1024 * 6 * r->fileop_s;
+}
+
+const struct sb_suite_ops sb_suite_bonnie_ops = {
+	.name = "bonnie",
+	.run = sb_suite_bonnie,
+	.default_size = SB_SUITE_TWICE_RAM,
+	.estimate = bonnie_estimate,
+	.phases = 6,
+	.columns = "write,rewrite,read",   /* the Helios4 write-up's */
+};

@@ -35,6 +35,7 @@
 #define PHOTO_MIN (3 * MiB)
 #define PHOTO_SPAN (5 * MiB)   /* sizes 3..8 MiB */
 #define MAX_PHOTOS 4096
+#define COPY_DEFAULT_SIZE (256 * MiB)
 
 
 struct copy_run {
@@ -510,7 +511,7 @@ static int make_dirs(struct copy_run *r, uint64_t size, struct sb_err *err)
 	return 0;
 }
 
-int sb_suite_copy(struct sb_suite_ctx *c, struct sb_err *err)
+static int sb_suite_copy(struct sb_suite_ctx *c, struct sb_err *err)
 {
 	struct copy_run r = { .c = c };
 	uint64_t size = sb_suite_size(c);
@@ -555,3 +556,18 @@ out:
 	rm_tree(r.other);
 	return rc;
 }
+
+/* Writing the sources, then each tool x (in + out) x (copy + check). */
+static double copy_estimate(double size, const struct sb_bench_spec *b, const struct sb_sizing_rates *r)
+{
+	return (1 + 4 * NTOOLS) * size / r->seq_bps;
+}
+
+const struct sb_suite_ops sb_suite_copy_ops = {
+	.name = "copy",
+	.run = sb_suite_copy,
+	.default_size = COPY_DEFAULT_SIZE,
+	.estimate = copy_estimate,
+	.phases = 1 + 4 * NTOOLS,
+	.columns = "",
+};

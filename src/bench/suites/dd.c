@@ -32,6 +32,7 @@
 #define DD_MIN_PASSES 3
 #define DD_MAX_PASSES 9
 #define DD_MIN_WRITE_NS (8ULL * 1000000000ULL)
+#define DD_DEFAULT_SIZE (1ULL << 30)
 
 struct dd_fig {
 	double mbs[DD_MAX_PASSES], cpu[DD_MAX_PASSES];
@@ -64,6 +65,13 @@ static void dd_figure(struct sb_suite_ctx *c, const char *name, const struct dd_
 		json_object_object_add(fig, "passes", arr);
 	else
 		json_object_put(arr);
+}
+
+/* The pass rule, for the run and its estimate alike: after k passes whose
+ * writes took write_ns in all, two more? */
+static bool dd_two_more(unsigned k, uint64_t write_ns)
+{
+	return k + 2 <= DD_MAX_PASSES && write_ns < DD_MIN_WRITE_NS;
 }
 
 /* One pass: write the file (fsync'd), read it back with caches dropped;
@@ -113,7 +121,7 @@ static void dd_params(struct sb_suite_ctx *c, unsigned n, uint64_t write_ns)
 			       json_object_new_double(round(write_ns / 1e6) / 1000.0));
 }
 
-int sb_suite_dd(struct sb_suite_ctx *c, struct sb_err *err)
+static int sb_suite_dd(struct sb_suite_ctx *c, struct sb_err *err)
 {
 	struct sb_job_opts o;
 	struct sb_job_result *r = malloc(sizeof(*r));
@@ -136,7 +144,7 @@ int sb_suite_dd(struct sb_suite_ctx *c, struct sb_err *err)
 	while (rc == 0 && k < DD_MIN_PASSES)
 		rc = dd_pass(c, &o, r, k++, &w, &rd, &write_ns, err);
 	/* two at a time, so the count stays odd */
-	while (rc == 0 && k + 2 <= DD_MAX_PASSES && write_ns < DD_MIN_WRITE_NS) {
+	while (rc == 0 && dd_two_more(k, write_ns)) {
 		c->nphases = 2 * (k + 2);
 		rc = dd_pass(c, &o, r, k++, &w, &rd, &write_ns, err);
 		if (rc == 0)
@@ -152,3 +160,24 @@ out:
 	free(r);
 	return rc;
 }
+
+/* The passes the run makes when every write of size bytes takes as long as
+ * the rate says, each a write and a read of the size. */
+static double dd_estimate(double size, const struct sb_bench_spec *b, const struct sb_sizing_rates *r)
+{
+	double pass_s = size / r->seq_bps;
+	unsigned k = DD_MIN_PASSES;
+
+	while (dd_two_more(k, (uint64_t)fmin(k * pass_s * 1e9, 1e18)))
+		k += 2;
+	return 2 * k * pass_s;
+}
+
+const struct sb_suite_ops sb_suite_dd_ops = {
+	.name = "dd",
+	.run = sb_suite_dd,
+	.default_size = DD_DEFAULT_SIZE,
+	.estimate = dd_estimate,
+	.phases = 2 * DD_MIN_PASSES,    /* up to 2 * DD_MAX_PASSES: the run says */
+	.columns = "",
+};

@@ -46,7 +46,22 @@ static int matrix_cell(struct sb_suite_ctx *c, unsigned q, unsigned j, uint64_t 
 	return rc;
 }
 
-int sb_suite_fio_matrix(struct sb_suite_ctx *c, struct sb_err *err)
+static int sb_suite_fio_matrix(struct sb_suite_ctx *c, struct sb_err *err)
 {
 	return sb_suite_grid(c, 2, 3, matrix_cell, err);
 }
+
+/* 6 cells, each writes then reads the total (or runs bench.runtime). */
+static double matrix_estimate(double size, const struct sb_bench_spec *b, const struct sb_sizing_rates *r)
+{
+	return sb_suite_timed(b, 12, 12 * size / r->seq_bps);
+}
+
+const struct sb_suite_ops sb_suite_fio_matrix_ops = {
+	.name = "fio-matrix",
+	.run = sb_suite_fio_matrix,
+	.default_size = MATRIX_DEFAULT_SIZE,
+	.estimate = matrix_estimate,
+	.phases = 12,
+	.columns = "",
+};

@@ -9,7 +9,7 @@
 #define QUICK_DEFAULT_SIZE (64ULL << 20)
 #define QUICK_DEFAULT_RUNTIME 2000000000ULL
 
-int sb_suite_quick(struct sb_suite_ctx *c, struct sb_err *err)
+static int sb_suite_quick(struct sb_suite_ctx *c, struct sb_err *err)
 {
 	struct sb_job_opts o;
 	struct sb_job_result *r = malloc(sizeof(*r));
@@ -56,3 +56,20 @@ out:
 	free(r);
 	return rc;
 }
+
+/* Sequential write and read of the size, then the two timed random phases. */
+static double quick_estimate(double size, const struct sb_bench_spec *b, const struct sb_sizing_rates *r)
+{
+	double rt = (double)(b->runtime_ns ? b->runtime_ns : QUICK_DEFAULT_RUNTIME) / 1e9;
+
+	return 2 * size / r->seq_bps + 2 * (rt + (double)b->ramp_ns / 1e9);
+}
+
+const struct sb_suite_ops sb_suite_quick_ops = {
+	.name = "quick",
+	.run = sb_suite_quick,
+	.default_size = QUICK_DEFAULT_SIZE,
+	.estimate = quick_estimate,
+	.phases = 4,
+	.columns = "",
+};

@@ -44,7 +44,22 @@ static int small_cell(struct sb_suite_ctx *c, unsigned m, unsigned d, uint64_t t
 	return rc;
 }
 
-int sb_suite_smallfile(struct sb_suite_ctx *c, struct sb_err *err)
+static int sb_suite_smallfile(struct sb_suite_ctx *c, struct sb_err *err)
 {
 	return sb_suite_grid(c, 2, 2, small_cell, err);
 }
+
+/* 4 phases of 4 KiB operations over the whole size (or bench.runtime each). */
+static double small_estimate(double size, const struct sb_bench_spec *b, const struct sb_sizing_rates *r)
+{
+	return sb_suite_timed(b, 4, 4 * size / 4096 / r->iops);
+}
+
+const struct sb_suite_ops sb_suite_smallfile_ops = {
+	.name = "smallfile",
+	.run = sb_suite_smallfile,
+	.default_size = SMALL_DEFAULT_SIZE,
+	.estimate = small_estimate,
+	.phases = 4,
+	.columns = "",
+};

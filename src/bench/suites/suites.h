@@ -10,6 +10,7 @@
 
 #include "bench/iostat.h"
 #include "bench/sizing.h"
+#include "bench/suite.h"
 #include "bench/job.h"
 #include "spec/spec.h"
 #include "util/err.h"
@@ -67,11 +68,12 @@ void sb_suite_phase(struct sb_suite_ctx *c, const char *what);
 /* Remove the files a directory job left (keep_files). */
 void sb_suite_remove_files(const struct sb_job_opts *o);
 
-int sb_suite_bonnie(struct sb_suite_ctx *c, struct sb_err *err);
-int sb_suite_fio_matrix(struct sb_suite_ctx *c, struct sb_err *err);
-int sb_suite_dd(struct sb_suite_ctx *c, struct sb_err *err);
-int sb_suite_smallfile(struct sb_suite_ctx *c, struct sb_err *err);
-int sb_suite_quick(struct sb_suite_ctx *c, struct sb_err *err);
-int sb_suite_copy(struct sb_suite_ctx *c, struct sb_err *err);
+/* Each suite's table (bench/suite.h), in its own file. */
+extern const struct sb_suite_ops sb_suite_bonnie_ops;
+extern const struct sb_suite_ops sb_suite_fio_matrix_ops;
+extern const struct sb_suite_ops sb_suite_dd_ops;
+extern const struct sb_suite_ops sb_suite_smallfile_ops;
+extern const struct sb_suite_ops sb_suite_quick_ops;
+extern const struct sb_suite_ops sb_suite_copy_ops;
 
 #endif

@@ -105,7 +105,7 @@ expect_clean "teardown"
 # --- 2. kill -9 at a step boundary, then teardown --all -----------------
 for after in loop ext4 mount; do
 	rm -f "$tmp/mark"
-	STACKBENCH_TEST_PAUSE_AFTER=$after STACKBENCH_TEST_PAUSE_MARK=$tmp/mark \
+	STACKBENCH_TEST_PAUSE_AT=after:$after STACKBENCH_TEST_PAUSE_MARK=$tmp/mark \
 		"$sb" -q build "${sets[@]}" "$stack" >/dev/null 2>&1 &
 	bgpid=$!
 	for _ in $(seq 300); do [ -e "$tmp/mark" ] && break; sleep 0.1; done
@@ -120,7 +120,7 @@ done
 
 # --- 3. SIGINT mid-build rolls back --------------------------------------
 rm -f "$tmp/mark"
-STACKBENCH_TEST_PAUSE_AFTER=ext4 STACKBENCH_TEST_PAUSE_MARK=$tmp/mark \
+STACKBENCH_TEST_PAUSE_AT=after:ext4 STACKBENCH_TEST_PAUSE_MARK=$tmp/mark \
 	"$sb" build "${sets[@]}" "$stack" >/dev/null 2>"$tmp/err" &
 bgpid=$!
 for _ in $(seq 300); do [ -e "$tmp/mark" ] && break; sleep 0.1; done

@@ -68,48 +68,6 @@ cleanup() {
 }
 trap 'cleanup; exit $?' EXIT
 
-# Shell assignments for what a stack file asks, with stackbench's own
-# defaults: read from `validate --json` (the tables), never restated here.
-# NAME LEVEL RDEV LAYOUT CHUNK BITMAP LVM VG LV EXTENT LVSIZE LUKS LTYPE
-# CIPHER KEY SECTOR ITER FS BLOCK, and LOOPSIZE: $SIZE, or the stack's
-# smallest loop size where that is more (xfs: mkfs.xfs needs 300 MiB)
-expect() { # expect FILE [KEY=VALUE...]  (overrides, as --set)
-	local sets=() kv
-	for kv in "${@:2}"; do sets+=(--set "$kv"); done
-	"$SB" validate --json "${sets[@]}" "$1" | python3 -c '
-import json, re, sys
-d = json.load(sys.stdin)[0]
-m = re.fullmatch(r"([0-9]+)(B|KiB|MiB|GiB)", sys.argv[1])
-size = int(m.group(1)) << {"B": 0, "KiB": 10, "MiB": 20, "GiB": 30}[m.group(2)]
-r, l, k, f = d["raid"], d["lvm"], d["luks"], d["fs"]
-on = lambda s: bool(s.get("enabled"))
-m = re.fullmatch(r"([a-z]+)([0-9])", r.get("layout") or "") if on(r) else None
-out = {
-    "NAME": d["name"],
-    "LEVEL": r["level"] if on(r) else 0,
-    "RDEV": r["devices"] if on(r) else 0,
-    "LAYOUT": "%s=%s" % m.groups() if m else (r.get("layout") or "") if on(r) and r["level"] in (5, 6) else "",
-    "CHUNK": r.get("chunk", 0),
-    "BITMAP": r.get("bitmap", ""),
-    "LVM": int(on(l)),
-    "VG": "sb_" + l["vg"] if on(l) else "", "LV": "sb_" + l["lv"] if on(l) else "",
-    "EXTENT": l.get("extent_size", 0),
-    "LVSIZE": l.get("size", ""),
-    "LUKS": int(on(k)),
-    "LTYPE": k.get("type", "").upper(),
-    "CIPHER": k.get("cipher", ""),
-    "KEY": k.get("key_size", 0),
-    "SECTOR": k.get("sector_size", 0),
-    "ITER": (k.get("pbkdf") or {}).get("iterations", 0),
-    "FS": f["type"],
-    "BLOCK": f["block_size"],
-    "LOOPSIZE": "%dB" % max(size, d.get("min_loop_size", 0)),
-    }
-for key, v in out.items():
-    print("%s=%s" % (key, "\x27%s\x27" % v))
-' "$SIZE"
-}
-
 # Mount point of a built stack, from its state file.
 mountpoint_of() {
 	python3 - "$state/$1.state" <<'PY'

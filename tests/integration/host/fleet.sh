@@ -33,8 +33,9 @@
 # dpkg-buildpackage from a copy of the tree (1-3 minutes more),
 # SB_FLEET_DEB=FILE uses a .deb built already, SB_FLEET_DEB=none gives all
 # three hosts the build tree's binary (stackbench_binary), as h3 and h4 have.
-# Needs root, ansible, openssh-server. About 3 minutes on a lightly loaded
-# 2-core machine (was 12-17 with seven playbook runs and the full .deb).
+# Needs root, ansible, openssh-server. Measured only on the shared, loaded
+# 2-core machine: 318-393 s at load average 7-15 (the version with seven
+# playbook runs and the full .deb: 1005 s at load 6-15); not yet timed quiet.
 set -u
 . "$(dirname "$0")/../lib.sh"
 sb_host_test fleet

@@ -272,31 +272,26 @@ static void noop_line(struct fleet *f, char *line)
 	(void)line;
 }
 
-/* RESULTS/fleet-ansible.log, new: made under a fresh name (O_EXCL: never
- * through a link) and renamed over the old one, so a symlink planted at
- * that name is replaced, not written through. */
-static FILE *open_log(const char *dir, const char *path, struct sb_err *err)
+/* RESULTS/fleet-ansible.log, new: made beside it and renamed over the old
+ * one at once (util/fs.c's output helper; followed while Ansible runs), so
+ * a symlink planted at that name is replaced, not written through. */
+static FILE *open_log(const char *path, struct sb_err *err)
 {
-	char tmp[PATH_MAX + 48];
+	char tmp[PATH_MAX + 48], what[PATH_MAX + 48];
 	FILE *log;
 	int fd;
 
-	snprintf(tmp, sizeof(tmp), "%s/.fleet-ansible.log.XXXXXX", dir);
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		sb_err_sys(err, -errno, "fleet: cannot create a log in %s", dir);
+	snprintf(what, sizeof(what), "fleet: %s", path);
+	fd = sb_fs_out_begin(path, tmp, sizeof(tmp), what, err);
+	if (fd < 0)
 		return NULL;
-	}
-	fchmod(fd, 0644);
-	if (rename(tmp, path) < 0) {
-		sb_err_sys(err, -errno, "fleet: cannot create %s", path);
-		unlink(tmp);
+	if (sb_fs_out_end(tmp, path, 0, what, err) < 0) {
 		close(fd);
 		return NULL;
 	}
 	log = fdopen(fd, "w");
 	if (!log) {
-		sb_err_sys(err, -errno, "fleet: %s", path);
+		sb_err_sys(err, -errno, "%s", what);
 		close(fd);
 	}
 	return log;
@@ -321,7 +316,7 @@ static int run_playbook(struct fleet *f, const struct fleet_opts *o, struct sb_e
 	snprintf(ev, sizeof(ev), "@%s", vars);
 	st = write_vars(f, o, vars, err);
 	snprintf(logp, sizeof(logp), "%s/fleet-ansible.log", o->results_abs);
-	log = st < 0 ? NULL : open_log(o->results_abs, logp, err);
+	log = st < 0 ? NULL : open_log(logp, err);
 	if (st == 0 && !log)
 		st = -EIO;
 	/* the output this reads: the default callback, JSON results, no colour */

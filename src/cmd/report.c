@@ -5,10 +5,37 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cmd/args.h"
 #include "report/html.h"
 #include "util/log.h"
+#include "util/text.h"
+
+/* -o -: the page goes through the terminal filter compare's stdout goes
+ * through (util/text.c): names and notes from other machines' results files
+ * are escaped for HTML, but an ESC or BEL in them is not HTML's business and
+ * would reach the terminal the page is printed on. */
+static int page_to_stdout(const struct sb_loaded *l, struct sb_table_opts *o, struct sb_err *err)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	int r;
+
+	if (!mem)
+		return sb_err_sys(err, -errno, "report -o -");
+	r = sb_html_render(l->res, o->paths, l->n, o, mem, err);
+	if (fclose(mem) != 0 && r == 0)
+		r = sb_err_sys(err, -errno, "report -o -");
+	if (r == 0) {
+		sb_text_term_write(stdout, buf, len);
+		if (fflush(stdout) != 0 || ferror(stdout))
+			r = sb_err_sys(err, -EIO, "report -o -: writing to stdout");
+	}
+	free(buf);
+	return r;
+}
 
 static int write_page(const struct sb_loaded *l, struct sb_table_opts *o, const char *path,
 		      struct sb_err *err)
@@ -18,7 +45,7 @@ static int write_page(const struct sb_loaded *l, struct sb_table_opts *o, const 
 
 	o->paths = (const char *const *)l->paths;
 	if (to_stdout)
-		return sb_html_render(l->res, o->paths, l->n, o, stdout, err);
+		return page_to_stdout(l, o, err);
 	r = sb_html_write(l->res, o->paths, l->n, o, path, err);
 	if (r == 0)
 		sb_info("report written to %s (%u results file%s)", path, l->n, l->n == 1 ? "" : "s");

@@ -32,8 +32,16 @@ void sb_backup_duration(double s, char *buf, size_t len)
 		snprintf(buf, len, "%.0f d %.0f h", floor(m / 1440), fmod(floor(m / 60 + 0.5), 24));
 }
 
-/* Median MB/s of copy figure `name` over the files of stack `stack`. */
-static double median_of(struct json_object *const *res, unsigned n, const char *stack, const char *name)
+/* Whether two results files are of one row: the same stack on the same host
+ * (a fleet's files of one stack from two hosts are two rows). */
+static bool same_row(struct json_object *a, struct json_object *b)
+{
+	return !strcmp(sb_results_stack_name(a), sb_results_stack_name(b)) &&
+	       !strcmp(sb_results_host_name(a), sb_results_host_name(b));
+}
+
+/* Median MB/s of copy figure `name` over the files of row0's row. */
+static double median_of(struct json_object *const *res, unsigned n, struct json_object *row0, const char *name)
 {
 	double v[256];
 	unsigned k = 0;
@@ -41,7 +49,7 @@ static double median_of(struct json_object *const *res, unsigned n, const char *
 	for (unsigned f = 0; f < n; f++) {
 		struct json_object *suites, *s, *fig, *val;
 
-		if (strcmp(sb_results_stack_name(res[f]), stack) ||
+		if (!same_row(res[f], row0) ||
 		    !json_object_object_get_ex(res[f], "suites", &suites) || !json_object_is_type(suites, json_type_array))
 			continue;
 		for (size_t i = 0; i < json_object_array_length(suites) && k < 256; i++) {
@@ -54,8 +62,8 @@ static double median_of(struct json_object *const *res, unsigned n, const char *
 	return k ? sb_stats_median(v, k) : -1;
 }
 
-static void print_row(struct json_object *const *res, unsigned n, const char *stack, const char *tool,
-		      uint64_t bytes, FILE *f)
+static void print_row(struct json_object *const *res, unsigned n, struct json_object *row0,
+		      const char *stack, const char *tool, uint64_t bytes, FILE *f)
 {
 	char name[64], cell[NKINDS][64], d[32];
 	bool any = false;
@@ -64,7 +72,7 @@ static void print_row(struct json_object *const *res, unsigned n, const char *st
 		double mbs;
 
 		snprintf(name, sizeof(name), "%s_%s", tool, kinds[k][0]);
-		mbs = median_of(res, n, stack, name);
+		mbs = median_of(res, n, row0, name);
 		if (mbs <= 0) {
 			snprintf(cell[k], sizeof(cell[k]), "-");
 			continue;
@@ -77,10 +85,19 @@ static void print_row(struct json_object *const *res, unsigned n, const char *st
 		fprintf(f, "%-28s %-6s %-24s %-24s %-24s %s\n", stack, tool, cell[0], cell[1], cell[2], cell[3]);
 }
 
+static bool many_hosts(struct json_object *const *res, unsigned n)
+{
+	for (unsigned i = 1; i < n; i++)
+		if (strcmp(sb_results_host_name(res[0]), sb_results_host_name(res[i])))
+			return true;
+	return false;
+}
+
 unsigned sb_backup_render(struct json_object *const *res, unsigned n, uint64_t bytes, FILE *f)
 {
 	unsigned stacks = 0;
 	char human[32];
+	bool hosts = many_hosts(res, n);
 
 	sb_size_format_human(bytes, human, sizeof(human));
 	fprintf(f, "\nA backup of %s (%.4g TB, %llu bytes) at the copy suite's speeds "
@@ -89,19 +106,24 @@ unsigned sb_backup_render(struct json_object *const *res, unsigned n, uint64_t b
 	fprintf(f, "%-28s %-6s %-24s %-24s %-24s %s\n", "stack", "tool", kinds[0][1], kinds[1][1], kinds[2][1],
 		kinds[3][1]);
 	for (unsigned i = 0; i < n; i++) {
-		const char *stack = sb_results_stack_name(res[i]);
 		bool seen = false, has = false;
+		char stack[256];
 
 		for (unsigned j = 0; j < i && !seen; j++)
-			seen = !strcmp(sb_results_stack_name(res[j]), stack);
+			seen = same_row(res[j], res[i]);
 		if (seen)
 			continue;
+		if (hosts)
+			snprintf(stack, sizeof(stack), "%s on %s", sb_results_stack_name(res[i]),
+				 sb_results_host_name(res[i]));
+		else
+			snprintf(stack, sizeof(stack), "%s", sb_results_stack_name(res[i]));
 		for (unsigned t = 0; t < 3; t++) {
 			char name[32];
 
 			snprintf(name, sizeof(name), "%s_tree_in", tools[t]);
-			has |= median_of(res, n, stack, name) > 0;
-			print_row(res, n, stack, tools[t], bytes, f);
+			has |= median_of(res, n, res[i], name) > 0;
+			print_row(res, n, res[i], stack, tools[t], bytes, f);
 		}
 		stacks += has;
 	}

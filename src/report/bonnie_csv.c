@@ -116,20 +116,24 @@ static void file_params(struct json_object *suite, char f[][128])
 		snprintf(f[25], 128, "%.0f", v);
 }
 
-static void line(struct json_object *res, struct json_object *suite, FILE *out)
+/* hosts: the files come from more than one host; the name (bonnie++'s
+ * machine field) is then "STACK on HOST", so two hosts' lines of one stack
+ * stay apart. */
+static void line(struct json_object *res, struct json_object *suite, bool hosts, FILE *out)
 {
 	static const char *io[] = { NULL, "block_output", "rewrite", NULL, "block_input", "seeks" };
 	static const char *files[] = { "seq_create", "seq_stat", "seq_delete",
 				       "ran_create", "ran_stat", "ran_delete" };
 	struct json_object *figs = sb_results_suite_figures(suite);
-	char f[BON_FIELDS][128];
+	char f[BON_FIELDS][128], name[256];
 	double v;
 	int i, any_file = 0;
 
 	memset(f, 0, sizeof(f));
 	snprintf(f[0], 128, "1.98");
 	snprintf(f[1], 128, "stackbench-%s", SB_VERSION);
-	clean_name(sb_results_stack_name(res), f[2], 128);
+	snprintf(name, sizeof(name), hosts ? "%s on %s" : "%s", sb_results_stack_name(res), sb_results_host_name(res));
+	clean_name(name, f[2], 128);
 	snprintf(f[3], 128, "%.0f", sb_json_num(suite, "concurrency", &v) ? v : 1.0);
 	if (sb_json_num(suite, "seed", &v))
 		snprintf(f[4], 128, "%.0f", v);
@@ -161,7 +165,10 @@ static void line(struct json_object *res, struct json_object *suite, FILE *out)
 int sb_bonnie_csv_write(struct json_object *const *results, unsigned n, FILE *out, struct sb_err *err)
 {
 	unsigned i, lines = 0;
+	bool hosts = false;
 
+	for (i = 1; i < n; i++)
+		hosts |= strcmp(sb_results_host_name(results[0]), sb_results_host_name(results[i])) != 0;
 	for (i = 0; i < n; i++) {
 		struct json_object *s;
 		size_t j;
@@ -169,7 +176,7 @@ int sb_bonnie_csv_write(struct json_object *const *results, unsigned n, FILE *ou
 		for (j = 0; (s = sb_results_suite(results[i], j)); j++) {
 			if (strcmp(sb_results_suite_name(s), "bonnie"))
 				continue;
-			line(results[i], s, out);
+			line(results[i], s, hosts, out);
 			lines++;
 		}
 	}

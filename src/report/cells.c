@@ -85,6 +85,8 @@ void sb_num_format(double v, char *buf, size_t len)
 {
 	if (!isfinite(v))
 		snprintf(buf, len, "-");
+	else if (fabs(v) >= 1e15)   /* %.0f of 1e308 is 309 digits: cut, a wrong number */
+		snprintf(buf, len, "%.4g", v);
 	else if (fabs(v) >= 10 || v == 0)
 		snprintf(buf, len, "%.0f", v);
 	else

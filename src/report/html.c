@@ -222,7 +222,7 @@ static void sources(const struct sb_html *h)
 	      "from one of these files (stackbench results schema <code>" SB_RESULTS_SCHEMA "</code>); "
 	      "<code>stackbench compare</code> on them prints the same table.</p>\n<ol class=\"src\">\n", out);
 	for (unsigned i = 0; i < h->n; i++) {
-		struct json_object *r = h->res[i], *host = sb_results_host(r);
+		struct json_object *r = h->res[i];
 		char buf[64];
 
 		fprintf(out, "<li id=\"src-%u\"><code>", i + 1);
@@ -234,7 +234,7 @@ static void sources(const struct sb_html *h)
 		fputs(" \xe2\x80\x93 ", out);
 		sb_html_esc(out, *sb_results_finished(r) ? sb_results_finished(r) : "?");
 		fputs(", host ", out);
-		sb_html_esc(out, sb_json_str(host, "hostname", "?"));
+		sb_html_esc(out, *sb_results_host_name(r) ? sb_results_host_name(r) : "?");
 		fputs(", stackbench ", out);
 		sb_html_esc(out, sb_json_str(r, "stackbench_version", "?"));
 		fputs("</li>\n", out);
@@ -271,14 +271,14 @@ static void lede(const struct sb_html *h)
 
 static void nav(const struct sb_html *h)
 {
-	char id[160];
+	char id[160], name[512];
 
 	fputs("<nav aria-label=\"contents\"><ul><li><a href=\"#comparison\">Comparison</a></li>"
 	      "<li><a href=\"#charts\">Charts</a></li>", h->out);
 	for (unsigned r = 0; r < h->t->nrows; r++) {
 		sb_html_stack_id(h, r, id, sizeof(id));
 		fprintf(h->out, "<li><a href=\"#%s\">", id);
-		sb_html_esc(h->out, h->t->row_stack[r]);
+		sb_html_esc(h->out, sb_html_row_name(h, r, name, sizeof(name)));
 		fputs("</a></li>", h->out);
 	}
 	fputs("<li><a href=\"#sources\">Results files</a></li></ul></nav>\n", h->out);

@@ -210,16 +210,18 @@ static void bar(const struct sb_html *h, const struct sb_table *t, unsigned r, u
 	const struct sb_cell *x = sb_table_cell(t, r, c);
 	double med, min, max, end;
 	FILE *out = h->out;
+	char name[512];
+	const char *rn = sb_html_row_name(h, r, name, sizeof(name));
 
 	fprintf(out, "<g><text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">", PX - 6, y + 11);
-	sb_html_escf(out, "%.28s", t->row_stack[r]);
+	sb_html_escf(out, "%.28s", rn);
 	fputs("</text>", out);
 	if (!cell_in(&t->cols[c], x, unit, &med, &min, &max)) {
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" fill=\"#555\">no data</text></g>", PX + 4, y + 11);
 		return;
 	}
 	fputs("<title>", out);
-	sb_html_escf(out, "%s, %s: ", t->row_stack[r], t->cols[c].name);
+	sb_html_escf(out, "%s, %s: ", rn, t->cols[c].name);
 	sb_html_num(out, med);
 	sb_html_escf(out, " %s", unit);
 	if (x->n > 1) {
@@ -231,7 +233,7 @@ static void bar(const struct sb_html *h, const struct sb_table *t, unsigned r, u
 		fputs(")", out);
 	}
 	fputs(", from ", out);
-	sb_html_stack_files(h, t->row_stack[r]);
+	sb_html_stack_files(h, r);
 	fputs("</title>", out);
 	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.2f\" height=\"12\" fill=\"url(#sbp-%u)\" "
 		"stroke=\"#000\" stroke-width=\".6\"/>", PX, y + 1, med / xmax * PW, r);
@@ -306,12 +308,14 @@ static void chart(const struct sb_html *h, const struct sb_table *t, enum group 
 
 static void legend(const struct sb_html *h)
 {
+	char name[512];
+
 	fputs("<ul class=\"legend\" aria-label=\"stacks and their fills\">", h->out);
 	for (unsigned r = 0; r < h->t->nrows; r++) {
 		fputs("<li>", h->out);
 		sb_html_swatch(h->out, r);
 		fputc(' ', h->out);
-		sb_html_esc(h->out, h->t->row_stack[r]);
+		sb_html_esc(h->out, sb_html_row_name(h, r, name, sizeof(name)));
 		fputs("</li>", h->out);
 	}
 	fputs("</ul>\n", h->out);

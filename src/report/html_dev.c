@@ -270,32 +270,47 @@ static void layer_table(FILE *out, struct json_object **e, size_t n)
 		fputs("<p class=\"fn\">* bound by the machine, not the stack.</p>\n", out);
 }
 
-/* The value of the layer below entry i for figure f: the largest among the
- * entries of the highest order below i's (two members are one level). */
-static int below(struct json_object **e, size_t i, int f, double *v)
+/* For every entry i (sorted by order) and the waterfall's two figures, the
+ * value of the layer below: the largest among the entries of the highest
+ * order below i's (two members are one level); NAN where there is none.
+ * One pass over the sorted entries: the group of the highest order below a
+ * key is the last group started before that key's first entry (a per-entry
+ * search of the entries before it was quadratic in the rows). */
+static void below_all(struct json_object **e, size_t n, double (*bl)[2])
 {
-	double oi = 0, o, best_o = -1, x;
-	int b, have = 0;
+	double key = 0, prev_key = 0, cur_order = 0, o, x, cur[2] = { NAN, NAN }, ans[2] = { NAN, NAN };
+	int b, have_cur = 0;
 
-	sb_json_num(e[i], "order", &oi);
-	for (size_t j = 0; j < i; j++)
-		if (sb_json_num(e[j], "order", &o) && o < oi && o > best_o)
-			best_o = o;
-	for (size_t j = 0; j < i; j++)
-		if (sb_json_num(e[j], "order", &o) && o == best_o && layer_fig(e[j], "figures", figs[f], &x, &b) &&
-		    (!have || x > *v)) {
-			*v = x;
-			have = 1;
+	for (size_t i = 0; i < n; i++) {
+		int has_order = sb_json_num(e[i], "order", &o);
+
+		key = has_order ? o : 0;   /* by_order's key */
+		if (i == 0 || key != prev_key) {
+			ans[0] = have_cur ? cur[0] : NAN;
+			ans[1] = have_cur ? cur[1] : NAN;
 		}
-	return have;
+		prev_key = key;
+		bl[i][0] = ans[0];
+		bl[i][1] = ans[1];
+		if (!has_order)
+			continue;
+		if (!have_cur || cur_order != o) {
+			have_cur = 1;
+			cur_order = o;
+			cur[0] = cur[1] = NAN;
+		}
+		for (int f = 0; f < 2; f++)
+			if (layer_fig(e[i], "figures", figs[f], &x, &b) && (isnan(cur[f]) || x > cur[f]))
+				cur[f] = x;
+	}
 }
 
 #define WX 230.0
 #define WW 330.0
 #define WROW 20.0
 
-static void waterfall_panel(FILE *out, struct json_object **e, size_t n, int f, double y,
-			    double xmax, unsigned row)
+static void waterfall_panel(FILE *out, struct json_object **e, double (*below)[2], size_t n, int f,
+			    double y, double xmax, unsigned row)
 {
 	double v, x, bl;
 	int b;
@@ -313,16 +328,17 @@ static void waterfall_panel(FILE *out, struct json_object **e, size_t n, int f, 
 		}
 		fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.2f\" height=\"14\" fill=\"url(#sbp-%u)\" "
 			"stroke=\"#000\" stroke-width=\".6\"/>", WX, y + 1, v / xmax * WW, row);
-		if (below(e, i, f, &bl) && bl > v)
+		bl = below[i][f];
+		if (!isnan(bl) && bl > v)
 			fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.2f\" height=\"14\" fill=\"url(#sbp-drop)\" "
 				"stroke=\"#888\" stroke-width=\".6\"/>", WX + v / xmax * WW, y + 1, (bl - v) / xmax * WW);
 		if (layer_fig(e[i], "expected", figs[f], &x, &b) && x > 0)
 			fprintf(out, "<path d=\"M%.1f %.1fV%.1f\" stroke=\"#000\" stroke-width=\"2\" "
 				"stroke-dasharray=\"3 2\"/>", WX + x / xmax * WW, y - 1, y + 17);
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10.5\">", WX + fmax(v, below(e, i, f, &bl) ? bl : 0) /
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10.5\">", WX + fmax(v, isnan(bl) ? 0 : bl) /
 			xmax * WW + 4, y + 12);
 		sb_html_num(out, v);
-		if (below(e, i, f, &bl) && bl > v) {
+		if (!isnan(bl) && bl > v) {
 			fputs(" (\xe2\x88\x92", out);
 			sb_html_num(out, bl - v);
 			fputs(")", out);
@@ -335,7 +351,8 @@ static void waterfall_panel(FILE *out, struct json_object **e, size_t n, int f, 
 	}
 }
 
-static void waterfall(FILE *out, struct json_object **e, size_t n, unsigned file, unsigned row)
+static void waterfall(FILE *out, struct json_object **e, double (*below)[2], size_t n, unsigned file,
+		      unsigned row)
 {
 	double xmax = 0, v, height = 2 * (22 + n * WROW + 10) + 8, step, mag;
 	char id[32];
@@ -358,7 +375,7 @@ static void waterfall(FILE *out, struct json_object **e, size_t n, unsigned file
 		"aria-labelledby=\"%s-t\"><title id=\"%s-t\">Per-layer waterfall: sequential write and read "
 		"per layer, MB/s</title>", id, height, id, id);
 	for (int f = 0; f < 2; f++)
-		waterfall_panel(out, e, n, f, 4 + f * (22 + n * WROW + 10), xmax, row);
+		waterfall_panel(out, e, below, n, f, 4 + f * (22 + n * WROW + 10), xmax, row);
 	fputs("</svg>\n<figcaption>Waterfall: each layer's bar is what it measured; the hatched grey part "
 	      "is what it lost against the layer below it (\xe2\x88\x92N MB/s); the dashed line and \"exp.\" are "
 	      "what it was expected to do. "
@@ -370,6 +387,7 @@ static void waterfall(FILE *out, struct json_object **e, size_t n, unsigned file
 void sb_html_per_layer(const struct sb_html *h, struct json_object *res, unsigned file, unsigned row)
 {
 	struct json_object *pl = sb_results_per_layer(res), **e;
+	double (*below)[2];
 	size_t n;
 	FILE *out = h->out;
 	int lim = 0;
@@ -377,16 +395,18 @@ void sb_html_per_layer(const struct sb_html *h, struct json_object *res, unsigne
 	if (!pl || !(n = json_object_array_length(pl)))
 		return;
 	e = calloc(n, sizeof(*e));
-	if (!e)
-		return;
+	below = calloc(n, sizeof(*below));
+	if (!e || !below)
+		goto out;
 	for (size_t i = 0; i < n; i++)
 		e[i] = json_object_array_get_idx(pl, i);
 	qsort(e, n, sizeof(*e), by_order);
+	below_all(e, n, below);
 	fputs("<h4>Per layer</h4>\n<p>From ", out);
 	sb_html_src_link(h, file);
 	fputs(".</p>\n", out);
 	layer_table(out, e, n);
-	waterfall(out, e, n, file, row);
+	waterfall(out, e, below, n, file, row);
 	for (size_t i = 0; i < n; i++) {
 		const char *l = S(e[i], "limit", NULL);
 
@@ -399,5 +419,7 @@ void sb_html_per_layer(const struct sb_html *h, struct json_object *res, unsigne
 	}
 	if (lim)
 		fputs("</ul>\n", out);
+out:
+	free(below);
 	free(e);
 }

@@ -28,8 +28,15 @@ int sb_html_file_index(const struct sb_html *h, struct json_object *r);
 const char *sb_html_path(const struct sb_html *h, unsigned i, char *buf, size_t len);
 /* <a href="#src-N">path</a> for file i. */
 void sb_html_src_link(const struct sb_html *h, unsigned i);
-/* The files of a stack, comma-separated and escaped (for <title>s). */
-void sb_html_stack_files(const struct sb_html *h, const char *stack);
+/* The files of table row `row`, comma-separated and escaped (for <title>s). */
+void sb_html_stack_files(const struct sb_html *h, unsigned row);
+/* Whether results file res is one of row `row`'s: the same stack on the same
+ * host; whether the files come from more than one host. */
+int sb_html_in_row(const struct sb_html *h, unsigned row, struct json_object *res);
+int sb_html_many_hosts(const struct sb_html *h);
+/* Row `row` as the page names it: its stack, "STACK on HOST" when the files
+ * come from more than one host (buf holds it then). */
+const char *sb_html_row_name(const struct sb_html *h, unsigned row, char *buf, size_t len);
 /* id-safe "stack-ROW-NAME" for a table row. */
 void sb_html_stack_id(const struct sb_html *h, unsigned row, char *buf, size_t len);
 /* A stack's fill is "url(#sbp-ROW)": its colour and pattern. */

@@ -458,19 +458,19 @@ static void stack_section(const struct sb_html *h, unsigned row)
 	const char *desc = S(sb_results_requested(first), "description", S(G(first, "stack"), "description", NULL));
 	FILE *out = h->out;
 	unsigned nf = 0;
-	char id[160];
+	char id[160], name[512];
 
 	files = calloc(h->n, sizeof(*files));
 	if (!files)
 		return;
 	for (unsigned i = 0; i < h->n; i++)
-		if (!strcmp(sb_results_stack_name(h->res[i]), h->t->row_stack[row]))
+		if (sb_html_in_row(h, row, h->res[i]))
 			files[nf++] = h->res[i];
 	sb_html_stack_id(h, row, id, sizeof(id));
 	fprintf(out, "<section class=\"stack\" id=\"%s\">\n<h3>", id);
 	sb_html_swatch(out, row);
 	fputc(' ', out);
-	sb_html_esc(out, h->t->row_stack[row]);
+	sb_html_esc(out, sb_html_row_name(h, row, name, sizeof(name)));
 	fputs("</h3>\n", out);
 	if (desc) {
 		fputs("<p>", out);

@@ -74,13 +74,37 @@ void sb_html_src_link(const struct sb_html *h, unsigned i)
 	fputs("</code></a>", h->out);
 }
 
-void sb_html_stack_files(const struct sb_html *h, const char *stack)
+/* Whether results file res belongs to table row `row`: the same stack on the
+ * same machine (a fleet's rows are keyed by host and stack, never pooled). */
+int sb_html_in_row(const struct sb_html *h, unsigned row, struct json_object *res)
+{
+	return !strcmp(sb_results_stack_name(res), h->t->row_stack[row]) &&
+	       !strcmp(sb_results_host_name(res), sb_results_host_name(h->t->row_first[row]));
+}
+
+int sb_html_many_hosts(const struct sb_html *h)
+{
+	for (unsigned i = 1; i < h->n; i++)
+		if (strcmp(sb_results_host_name(h->res[0]), sb_results_host_name(h->res[i])))
+			return 1;
+	return 0;
+}
+
+const char *sb_html_row_name(const struct sb_html *h, unsigned row, char *buf, size_t len)
+{
+	if (!sb_html_many_hosts(h))
+		return h->t->row_stack[row];
+	snprintf(buf, len, "%s on %s", h->t->row_stack[row], sb_results_host_name(h->t->row_first[row]));
+	return buf;
+}
+
+void sb_html_stack_files(const struct sb_html *h, unsigned row)
 {
 	char buf[64];
 	int k = 0;
 
 	for (unsigned i = 0; i < h->n; i++)
-		if (!strcmp(sb_results_stack_name(h->res[i]), stack)) {
+		if (sb_html_in_row(h, row, h->res[i])) {
 			fputs(k++ ? ", " : "", h->out);
 			sb_html_esc(h->out, sb_html_path(h, i, buf, sizeof(buf)));
 		}

@@ -60,7 +60,25 @@ static const char *const heads[NCOL] = {
 	"% of the layer below", "expected", "% of expected",
 };
 
-static void cells(struct json_object *res, struct json_object *row, char c[NCOL][160])
+/* Whether the files come from more than one host: a fleet's files of one
+ * stack are then told apart by host ("STACK on HOST"), never pooled. */
+static bool many_hosts(struct json_object *const *res, unsigned n)
+{
+	for (unsigned i = 1; i < n; i++)
+		if (strcmp(sb_results_host_name(res[0]), sb_results_host_name(res[i])))
+			return true;
+	return false;
+}
+
+static void stack_of(struct json_object *res, bool hosts, char *buf, size_t len)
+{
+	if (hosts)
+		snprintf(buf, len, "%s on %s", sb_results_stack_name(res), sb_results_host_name(res));
+	else
+		snprintf(buf, len, "%s", sb_results_stack_name(res));
+}
+
+static void cells(struct json_object *res, bool hosts, struct json_object *row, char c[NCOL][160])
 {
 	struct sb_pl_figs m, e, b, pe;
 	unsigned k;
@@ -70,7 +88,7 @@ static void cells(struct json_object *res, struct json_object *row, char c[NCOL]
 	sb_pl_get(row, "pct_of_below", &b);
 	for (k = 0; k < SB_PL_NKEYS; k++)
 		pe.v[k] = m.v[k] >= 0 && e.v[k] > 0 ? 100 * m.v[k] / e.v[k] : -1;
-	snprintf(c[0], 160, "%s", sb_results_stack_name(res));
+	stack_of(res, hosts, c[0], 160);
 	snprintf(c[1], 160, "%s", str_of(row, "order"));
 	snprintf(c[2], 160, "%s", str_of(row, "layer"));
 	snprintf(c[3], 160, "%s", str_of(row, "device"));
@@ -90,6 +108,7 @@ static void render_json(struct json_object *const *res, unsigned n, FILE *out)
 		struct json_object *o = json_object_new_object(), *rows = sb_results_per_layer(res[i]);
 
 		json_object_object_add(o, "stack", json_object_new_string(sb_results_stack_name(res[i])));
+		json_object_object_add(o, "host", json_object_new_string(sb_results_host_name(res[i])));
 		json_object_object_add(o, "per_layer", rows ? json_object_get(rows) : json_object_new_array());
 		json_object_array_add(all, o);
 	}
@@ -138,12 +157,13 @@ static unsigned each_row(struct json_object *const *res, unsigned n,
 	const char *v[NCOL];
 	unsigned i, k, total = 0;
 	size_t j;
+	bool hosts = many_hosts(res, n);
 
 	for (k = 0; k < NCOL; k++)
 		v[k] = c[k];
 	for (i = 0; i < n; i++)
 		for (j = 0; j < nrows(res[i]); j++) {
-			cells(res[i], json_object_array_get_idx(sb_results_per_layer(res[i]), j), c);
+			cells(res[i], hosts, json_object_array_get_idx(sb_results_per_layer(res[i]), j), c);
 			fn(v, arg);
 			total++;
 		}
@@ -179,14 +199,17 @@ static void render_limits(struct json_object *const *res, unsigned n, int format
 {
 	unsigned i;
 	size_t j;
+	bool hosts = many_hosts(res, n);
+	char name[256];
 
 	fputc('\n', out);
 	for (i = 0; i < n; i++)
 		for (j = 0; j < nrows(res[i]); j++) {
 			struct json_object *row = json_object_array_get_idx(sb_results_per_layer(res[i]), j);
 
+			stack_of(res[i], hosts, name, sizeof(name));
 			fprintf(out, "%s%s %s (%s): %s\n", format == SB_FMT_MARKDOWN ? "- " : "",
-				sb_results_stack_name(res[i]), str_of(row, "layer"), str_of(row, "device"),
+				name, str_of(row, "layer"), str_of(row, "device"),
 				strchr(str_of(row, "limit"), ':') ? strchr(str_of(row, "limit"), ':') + 2 : "");
 			/* the layer model's note, as the run recorded it (md's stripes) */
 			if (str_of(row, "model_note")[0])
@@ -264,7 +287,7 @@ static int chart_file(struct json_object *const *res, unsigned n, const char *pa
 	for (i = 0; i < n; i++) {
 		struct json_object *rows = sb_results_per_layer(res[i]);
 		double y0 = 20 + i * (ph + top + 40), base = y0 + top + ph, max = 1, prev = -1;
-		char cap[256], v[32];
+		char cap[400], v[32], name[256];
 		struct sb_pl_figs f;
 
 		for (j = 0; rows && j < json_object_array_length(rows); j++) {
@@ -274,8 +297,8 @@ static int chart_file(struct json_object *const *res, unsigned n, const char *pa
 		}
 		cairo_set_source_rgb(cr, 0, 0, 0);
 		cairo_set_font_size(cr, 13);
-		snprintf(cap, sizeof(cap), "%s: sequential read per layer (MB/s, 1 MiB QD4, raw device)",
-			 sb_results_stack_name(res[i]));
+		stack_of(res[i], many_hosts(res, n), name, sizeof(name));
+		snprintf(cap, sizeof(cap), "%s: sequential read per layer (MB/s, 1 MiB QD4, raw device)", name);
 		wf_text(cr, left, y0 + 16, cap, 0);
 		cairo_set_font_size(cr, 10);
 		for (j = 0; rows && j < json_object_array_length(rows); j++) {

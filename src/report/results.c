@@ -266,14 +266,23 @@ static int parse_file(const char *path, struct json_object **out, struct sb_err 
 	FILE *f;
 	int rc = 0;
 
+	int fd;
+
 	*out = NULL;
-	f = fopen(path, "re");
-	if (!f)
+	/* O_NONBLOCK: a FIFO at the path (or a link to one) would block the open
+	 * until a writer came; it opens at once and fails the regular-file check */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
 		return sb_err_set(err, -EINVAL, "%s: cannot read results file: %s", path, strerror(errno));
-	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > SB_RESULTS_MAX_BYTES) {
-		fclose(f);
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > SB_RESULTS_MAX_BYTES) {
+		close(fd);
 		return sb_err_set(err, -EINVAL, "%s: not a results file (a regular file of at most %d MiB)",
 				  path, SB_RESULTS_MAX_BYTES >> 20);
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return sb_err_set(err, -ENOMEM, "%s: cannot read results file: %s", path, strerror(errno));
 	}
 	buf = malloc((size_t)st.st_size + 1);
 	if (!buf) {

@@ -207,7 +207,7 @@ int sb_fs_out_begin(const char *path, char *tmp, size_t len, const char *what, s
 
 	if ((size_t)snprintf(tmp, len, "%s.XXXXXX", path) >= len)
 		return sb_err_set(err, -ENAMETOOLONG, "%s: the name is too long", what);
-	fd = mkstemp(tmp);
+	fd = mkostemp(tmp, O_CLOEXEC);   /* fleet's log: not for its children */
 	if (fd < 0)
 		return sb_err_sys(err, -errno, "%s: cannot create a file beside it", what);
 	if (fchmod(fd, 0644) < 0) {

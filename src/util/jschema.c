@@ -4,6 +4,7 @@
 #include <regex.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <string.h>
 
 #define PATH_MAX_LEN 512
@@ -74,6 +75,12 @@ static int check_type(struct vctx *c, struct json_object *t, struct json_object 
 {
 	char want[128] = "";
 	size_t i, n;
+
+	/* json-c saturates an integer past 64 bits (a 400-digit "value" read
+	 * back as 2^64): refuse it rather than render a number nobody wrote */
+	if (json_object_is_type(d, json_type_int) &&
+	    (json_object_get_uint64(d) == UINT64_MAX || json_object_get_int64(d) == INT64_MIN))
+		return fail(c, "a number out of range (past 64 bits)%s%s", "", "");
 
 	if (json_object_is_type(t, json_type_string)) {
 		if (type_is(json_object_get_string(t), d))

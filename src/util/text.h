@@ -12,8 +12,8 @@
 #include <stdio.h>
 
 /* In place: every C0 control (but newline, tab and CR before a newline
- * when keep_lines), DEL and
- * the C1 controls (UTF-8 U+0080..U+009F) become '?'. */
+ * when keep_lines), DEL, the C1 controls (UTF-8 U+0080..U+009F) and the
+ * bidirectional controls (U+200E/F, U+202A..E, U+2066..9) become '?'. */
 void sb_text_term(char *s, bool keep_lines);
 /* Write len bytes of buf to out with the same replacement (lines kept). */
 void sb_text_term_write(FILE *out, const char *buf, size_t len);

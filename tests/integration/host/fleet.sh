@@ -34,7 +34,7 @@
 # SB_FLEET_DEB=FILE uses a .deb built already, SB_FLEET_DEB=none gives all
 # three hosts the build tree's binary (stackbench_binary), as h3 and h4 have.
 # Needs root, ansible, openssh-server. Measured only on the shared, loaded
-# 2-core machine: 318-393 s at load average 7-15 (the version with seven
+# 2-core machine: 265 s at load average 5-6, 318-393 s at 7-15 (with seven
 # playbook runs and the full .deb: 1005 s at load 6-15); not yet timed quiet.
 set -u
 . "$(dirname "$0")/../lib.sh"

@@ -127,9 +127,10 @@ static int disks_open(struct sb_layer *l, struct sb_err *err)
 	}
 	for (i = 0; i < d->ndisks; i++)
 		if ((size_t)snprintf(l->dev[i], SB_PATH_MAX, "%s", infos[i].resolved) >= SB_PATH_MAX) {
+			rc = sb_err_set(err, -ENAMETOOLONG, "%s: path too long", infos[i].resolved);
 			sb_safety_release(infos, d->ndisks);
 			free(infos);
-			return sb_err_set(err, -ENAMETOOLONG, "%s: path too long", infos[i].resolved);
+			return rc;
 		}
 	l->priv = infos;
 #endif

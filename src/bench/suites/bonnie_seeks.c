@@ -34,6 +34,7 @@
 struct seeker {
 	struct sb_bonnie *bn;
 	int pipe_rd;
+	int fd;              /* opened before any seeker starts: see sb_bonnie_seeks */
 	pthread_t tid;
 	uint64_t lmax, t0, t1;
 	double cpu;
@@ -80,13 +81,13 @@ static void *seeker_main(void *arg)
 	char *buf = NULL;
 	uint64_t prev;
 	double cpu0;
-	int fd = -1, t, more;
+	int fd = s->fd, t, more;
 
 	/* malloc()ed, as bonnie++'s seekers' new char[chunk]: not page-aligned */
 	if (!(buf = malloc(s->bn->chunk)))
 		s->rc = -ENOMEM;
-	else if ((fd = open(s->bn->path, O_RDWR | O_CLOEXEC)) < 0)
-		s->rc = -errno;
+	else if (fd < 0)
+		s->rc = fd;
 	/* a seeker that failed still takes its tickets, so the writer never blocks */
 	more = ticket(s->pipe_rd, &t);
 	cpu0 = sb_bonnie_cpu(RUSAGE_SELF);
@@ -190,12 +191,24 @@ int sb_bonnie_seeks(struct sb_bonnie *bn, struct sb_err *err)
 	sb_suite_drop_caches(bn->c);
 	sb_suite_phase(bn->c, NULL);
 	sb_progress("seeks: %u seeks by %u seekers", bn->seeks, bn->procs);
+	/* Every seeker's file is open before the first starts: the first to
+	 * finish unlinks the name (as bonnie++'s do), and a seeker opening it
+	 * only then got ENOENT whenever another had already run through its
+	 * share (a few seeks; seen under load). Each closes its own fd. */
 	for (i = 0; i < bn->procs; i++) {
 		s[i] = (struct seeker){ .bn = bn, .pipe_rd = fds[0] };
+		s[i].fd = open(bn->path, O_RDWR | O_CLOEXEC);
+		if (s[i].fd < 0)
+			s[i].fd = -errno;
+	}
+	for (i = 0; i < bn->procs; i++) {
 		if (pthread_create(&s[i].tid, NULL, seeker_main, &s[i]))
 			break;
 		n++;
 	}
+	for (i = n; i < bn->procs; i++)   /* never started: their fds are ours to close */
+		if (s[i].fd >= 0)
+			close(s[i].fd);
 	/* seekers that did not start leave their end tickets in the pipe:
 	 * a few bytes, which it holds; with none started nothing is written */
 	if (n < bn->procs)

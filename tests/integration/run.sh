@@ -154,22 +154,23 @@ run_one() {
 	rm -rf "$dir"
 }
 
-# weight NAME: a throwaway-kernel test's runtime in seconds on a quiet
-# 2-core machine, roughly (unknown: 300); the queue runs the heaviest first
-# so that no long test starts last.
+# weight NAME: a throwaway-kernel test's runtime in seconds, as measured in
+# CI's own run of 2026-12-03 (two kernels side by side on a 2-core machine;
+# readme_examples from a loaded run); unknown: 60. The queue runs the
+# heaviest first so that no long test starts last.
 weight() {
 	case "$1" in
-	crash_busy|crash_signals) echo 900 ;;
-	prov_stacks|prov_stacks_2) echo 500 ;;
-	crash_kill_steps|secrets_key) echo 700 ;;
-	crash_kill_luks) echo 550 ;;
-	e2e_helios|layers_fail|safety_md_signature) echo 400 ;;
-	per_layer_models) echo 230 ;;
-	verdict_ab) echo 300 ;;
-	verdict_aa) echo 200 ;;
-	readme_examples) echo 150 ;;
-	sandbox_kernel) echo 100 ;;
-	*) echo 300 ;;
+	readme_examples) echo 370 ;;
+	prov_stacks|prov_stacks_2) echo 300 ;;
+	export_luks) echo 190 ;;
+	e2e_helios) echo 170 ;;
+	crash_signals|per_layer_models) echo 145 ;;
+	export_kill|crash_kill_steps) echo 100 ;;
+	layers_fail|crash_kill_luks|crash_busy|secrets_key) echo 90 ;;
+	verdict_ab|crash_hang) echo 75 ;;
+	copy_luks|verdict_aa) echo 50 ;;
+	cache_stack|fault_degraded) echo 45 ;;
+	*) echo 60 ;;
 	esac
 }
 

@@ -16,91 +16,65 @@
 #include <string.h>
 
 #include "bench/jobfio.h"
+#include "bench/jobopt.h"
 #include "util/units.h"
 
-enum jt {
-	JT_STR,    /* char[] field */
-	JT_FILES,  /* char[] field: fio's ':' list of names, of which stackbench takes one */
-	JT_RW,     /* enum sb_rw */
-	JT_SIZE,   /* uint64_t bytes, min..max */
-	JT_U32,    /* uint32_t, min..max */
-	JT_BOOL,   /* fio bool: 0 | 1, alone = 1 */
-	JT_NBOOL,  /* fio bool stored inverted (buffered = !direct) */
-	JT_DUR,    /* uint64_t ns; a bare number is seconds, as fio */
-	JT_U64,    /* uint64_t, any base */
-	JT_ENGINE, /* enum sb_ioengine */
-	JT_IOMEM,  /* fio's iomem: plain pages, or huge ones */
-	JT_MIXW,   /* rwmixwrite: stored as rwmixread = 100 - v */
-	/* command-line only (fio's too): not in job files */
-	JT_FMT,    /* --output-format */
-	JT_OUT,    /* --output FILE */
-	JT_WATCH,  /* --watch DEV (stackbench), repeatable */
-};
-
-struct jopt {
-	const char *name, *alias;
-	enum jt type;
-	size_t off, size;
-	uint64_t min, max;
-	const char *def;           /* as `help job` shows it */
-	const char *help;
-};
-
-#define F(f) offsetof(struct sb_job_opts, f), sizeof(((struct sb_job_opts *)0)->f)
-#define NOF 0, 0
-#define MiB (1ULL << 20)
-
-static const struct jopt jopts[] = {
-	{ "name", NULL, JT_STR, F(name), 0, 0, "job", "job name; on the command line it starts a new job, as in fio" },
-	{ "description", NULL, JT_STR, F(description), 0, 0, NULL, "text describing the job (fio's)" },
-	{ "filename", NULL, JT_FILES, F(target), 0, 0, NULL, "file or block device (a missing file is created)" },
-	{ "target", NULL, JT_STR, F(target), 0, 0, NULL, "stackbench: block device, file or directory; must exist" },
-	{ "directory", NULL, JT_FILES, F(directory), 0, 0, NULL, "directory: one file NAME.N.0 per job thread" },
-	{ "rw", "readwrite", JT_RW, F(rw), 0, 0, "read", "read, write, randread, randwrite, rw (readwrite), randrw" },
-	{ "rwmixread", NULL, JT_U32, F(rwmixread), 0, 100, "50", "% reads of rw/randrw" },
-	{ "rwmixwrite", NULL, JT_MIXW, F(rwmixread), 0, 100, "50", "% writes of rw/randrw" },
-	{ "bs", "blocksize", JT_SIZE, F(bs), 512, 64 * MiB, "4k", "block size, a multiple of 512" },
-	{ "size", NULL, JT_SIZE, F(size), 1, 0, NULL, "bytes per job thread (default: device / numjobs, 1 GiB file)" },
-	{ "iodepth", NULL, JT_U32, F(iodepth), 1, 4096, "1", "ios in flight per job thread" },
-	{ "iodepth_batch", "iodepth-batch", JT_U32, F(iodepth_batch), 0, 4096, "1", "most ios per io_submit (fio's iodepth_batch_submit; 0 = iodepth)" },
+static const struct jopt jopts_core[] = {
+	{ "name", NULL, JT_STR, F(name), 0, 0, "job", "job name; on the command line it starts a new job, as in fio", NULL },
+	{ "description", NULL, JT_STR, F(description), 0, 0, NULL, "text describing the job (fio's)", NULL },
+	{ "filename", NULL, JT_FILES, F(target), 0, 0, NULL, "file or block device (a missing file is created)", NULL },
+	{ "target", NULL, JT_STR, F(target), 0, 0, NULL, "stackbench: block device, file or directory; must exist", NULL },
+	{ "directory", NULL, JT_FILES, F(directory), 0, 0, NULL, "directory: one file NAME.N.0 per job thread", NULL },
+	{ "rw", "readwrite", JT_RW, F(rw), 0, 0, "read", "read, write, randread, randwrite, rw (readwrite), randrw", NULL },
+	{ "rwmixread", NULL, JT_U32, F(rwmixread), 0, 100, "50", "% reads of rw/randrw", NULL },
+	{ "rwmixwrite", NULL, JT_MIXW, F(rwmixread), 0, 100, "50", "% writes of rw/randrw", NULL },
+	{ "bs", "blocksize", JT_SIZE, F(bs), 512, 64 * MiB, "4k", "block size, a multiple of 512", NULL },
+	{ "size", NULL, JT_SIZE, F(size), 1, 0, NULL, "bytes per job thread (default: device / numjobs, 1 GiB file)", NULL },
+	{ "iodepth", NULL, JT_U32, F(iodepth), 1, 4096, "1", "ios in flight per job thread", NULL },
+	{ "iodepth_batch", "iodepth-batch", JT_U32, F(iodepth_batch), 0, 4096, "1", "most ios per io_submit (fio's iodepth_batch_submit; 0 = iodepth)", NULL },
 	{ "iodepth_batch_complete_min", "iodepth_batch_complete", JT_U32, F(batch_cmin), 0, 4096, "1",
-	  "fewest completions to wait for when the queue is full" },
+	  "fewest completions to wait for when the queue is full", NULL },
 	{ "iodepth_batch_complete_max", NULL, JT_U32, F(batch_cmax), 0, 4096, NULL,
-	  "most completions reaped at once (default: the min)" },
-	{ "numjobs", "numjob", JT_U32, F(numjobs), 1, SB_JOB_MAX_THREADS, "1", "job threads" },
-	{ "ioengine", NULL, JT_ENGINE, F(ioengine), 0, 0, "psync", "psync, sync, libaio or null" },
+	  "most completions reaped at once (default: the min)", NULL },
+	{ "numjobs", "numjob", JT_U32, F(numjobs), 1, SB_JOB_MAX_THREADS, "1", "job threads", NULL },
+	{ "ioengine", NULL, JT_ENGINE, F(ioengine), 0, 0, "psync", "psync, sync, libaio or null", NULL },
 	{ "iomem", "mem", JT_IOMEM, F(huge_buffers), 0, 0, "malloc",
-	  "I/O buffers: malloc, mmap, shm (pages) or mmaphuge, shmhuge (transparent huge pages)" },
-	{ "direct", NULL, JT_BOOL, F(direct), 0, 0, "0", "O_DIRECT" },
-	{ "buffered", NULL, JT_NBOOL, F(direct), 0, 0, "1", "through the page cache (direct=0)" },
-	{ "invalidate", NULL, JT_BOOL, F(invalidate), 0, 0, "1", "drop the file's cached pages when it is opened" },
+	  "I/O buffers: malloc, mmap, shm (pages) or mmaphuge, shmhuge (transparent huge pages)", NULL },
+	{ "direct", NULL, JT_BOOL, F(direct), 0, 0, "0", "O_DIRECT", NULL },
+	{ "buffered", NULL, JT_NBOOL, F(direct), 0, 0, "1", "through the page cache (direct=0)", NULL },
+	{ "invalidate", NULL, JT_BOOL, F(invalidate), 0, 0, "1", "drop the file's cached pages when it is opened", NULL },
 	{ "norandommap", NULL, JT_NBOOL, F(randommap), 0, 0, "0",
-	  "random offsets may repeat (default: every block once per pass)" },
-	{ "filesize", NULL, JT_SIZE, F(filesize), 1, 0, NULL, "the job's file is this long (size: at most this)" },
-	{ "offset", "fileoffset", JT_SIZE, F(offset), 0, 0, "0", "the job's region starts here in its file" },
-	{ "offset_increment", NULL, JT_SIZE, F(offset_increment), 0, 0, "0", "thread N starts at offset + N x this" },
-	{ "loops", "loop", JT_U32, F(loops), 1, UINT32_MAX, "1", "run the job this many times (the page cache dropped before each, as fio)" },
-	{ "thread", "threads", JT_BOOL, F(thread), 0, 0, "0", "job threads as threads (stackbench's always are; fio's default: processes)" },
-	{ "unlink", NULL, JT_NBOOL, F(keep_files), 0, 0, "0", "remove the job's files when it is done" },
-	{ "randrepeat", NULL, JT_BOOL, F(randrepeat), 0, 0, "1", "same random offsets every run" },
-	{ "time_based", NULL, JT_BOOL, F(time_based), 0, 0, "0", "run for runtime, wrapping around size" },
-	{ "runtime", NULL, JT_DUR, F(runtime_ns), 0, 0, NULL, "stop after this long (bare number: seconds)" },
-	{ "ramp_time", "ramp", JT_DUR, F(ramp_ns), 0, 0, NULL, "run this long before measuring" },
-	{ "group_reporting", NULL, JT_BOOL, F(group_reporting), 0, 0, "0", "report a job's threads as one" },
-	{ "stonewall", "wait_for_previous", JT_BOOL, F(stonewall), 0, 0, "0", "start after the jobs before it (a new group)" },
-	{ "end_fsync", NULL, JT_BOOL, F(end_fsync), 0, 0, "0", "fsync when the writes are done" },
-	{ "fsync", NULL, JT_U32, F(fsync_every), 0, UINT32_MAX, "0", "fsync after every N writes" },
-	{ "write_bw_log", NULL, JT_STR, F(log_bw), 0, 0, NULL, "bandwidth log PREFIX_bw.N.log" },
-	{ "write_iops_log", NULL, JT_STR, F(log_iops), 0, 0, NULL, "IOPS log PREFIX_iops.N.log" },
-	{ "write_lat_log", NULL, JT_STR, F(log_lat), 0, 0, NULL, "latency logs PREFIX_{slat,clat,lat}.N.log" },
-	{ "log_avg_msec", NULL, JT_U32, F(log_avg_msec), 0, 86400000, "0", "average log entries over this many ms" },
-	{ "verify", NULL, JT_BOOL, F(verify), 0, 0, "0", "stackbench: write then read back and check (or check only)" },
-	{ "verify-seed", NULL, JT_U64, F(verify_seed), 0, 0, NULL, "stackbench: verify generation" },
-	{ "keep-files", NULL, JT_BOOL, F(keep_files), 0, 0, "1", "stackbench: leave the job's files (unlink=0)" },
-	{ "output-format", NULL, JT_FMT, NOF, 0, 0, "normal", "normal (or text), json, json+" },
-	{ "output", NULL, JT_OUT, NOF, 0, 0, NULL, "write the report to FILE" },
-	{ "watch", NULL, JT_WATCH, NOF, 0, 0, NULL, "stackbench: also report this device's statistics" },
+	  "random offsets may repeat (default: every block once per pass)", NULL },
+	{ "filesize", NULL, JT_SIZE, F(filesize), 1, 0, NULL, "the job's file is this long (size: at most this)", NULL },
+	{ "offset", "fileoffset", JT_SIZE, F(offset), 0, 0, "0", "the job's region starts here in its file", NULL },
+	{ "offset_increment", NULL, JT_SIZE, F(offset_increment), 0, 0, "0", "thread N starts at offset + N x this", NULL },
+	{ "loops", "loop", JT_U32, F(loops), 1, UINT32_MAX, "1", "run the job this many times (the page cache dropped before each, as fio)", NULL },
+	{ "thread", "threads", JT_BOOL, F(thread), 0, 0, "0", "job threads as threads (stackbench's always are; fio's default: processes)", NULL },
+	{ "unlink", NULL, JT_NBOOL, F(keep_files), 0, 0, "0", "remove the job's files when it is done", NULL },
+	{ "randrepeat", NULL, JT_BOOL, F(randrepeat), 0, 0, "1", "same random offsets every run", NULL },
+	{ "time_based", NULL, JT_BOOL, F(time_based), 0, 0, "0", "run for runtime, wrapping around size", NULL },
+	{ "runtime", NULL, JT_DUR, F(runtime_ns), 0, 0, NULL, "stop after this long (bare number: seconds)", NULL },
+	{ "ramp_time", "ramp", JT_DUR, F(ramp_ns), 0, 0, NULL, "run this long before measuring", NULL },
+	{ "group_reporting", NULL, JT_BOOL, F(group_reporting), 0, 0, "0", "report a job's threads as one", NULL },
+	{ "stonewall", "wait_for_previous", JT_BOOL, F(stonewall), 0, 0, "0", "start after the jobs before it (a new group)", NULL },
+	{ "end_fsync", NULL, JT_BOOL, F(end_fsync), 0, 0, "0", "fsync when the writes are done", NULL },
+	{ "fsync", NULL, JT_U32, F(fsync_every), 0, UINT32_MAX, "0", "fsync after every N writes", NULL },
+	{ "write_bw_log", NULL, JT_STR, F(log_bw), 0, 0, NULL, "bandwidth log PREFIX_bw.N.log", NULL },
+	{ "write_iops_log", NULL, JT_STR, F(log_iops), 0, 0, NULL, "IOPS log PREFIX_iops.N.log", NULL },
+	{ "write_lat_log", NULL, JT_STR, F(log_lat), 0, 0, NULL, "latency logs PREFIX_{slat,clat,lat}.N.log", NULL },
+	{ "log_avg_msec", NULL, JT_U32, F(log_avg_msec), 0, 86400000, "0", "average log entries over this many ms", NULL },
+	{ "verify", NULL, JT_BOOL, F(verify), 0, 0, "0", "stackbench: write then read back and check (or check only)", NULL },
+	{ "verify-seed", NULL, JT_U64, F(verify_seed), 0, 0, NULL, "stackbench: verify generation", NULL },
+	{ "keep-files", NULL, JT_BOOL, F(keep_files), 0, 0, "1", "stackbench: leave the job's files (unlink=0)", NULL },
+	{ "output-format", NULL, JT_FMT, NOF, 0, 0, "normal", "normal (or text), json, json+", NULL },
+	{ "output", NULL, JT_OUT, NOF, 0, 0, NULL, "write the report to FILE", NULL },
+	{ "watch", NULL, JT_WATCH, NOF, 0, 0, NULL, "stackbench: also report this device's statistics", NULL },
 	{ NULL },
+};
+
+/* Every table of options; a family's file adds its table here. */
+static const struct jopt *const jopt_tables[] = {
+	jopts_core,
 };
 
 static const char *const rw_list = "read, write, randread, randwrite, rw, readwrite, randrw";
@@ -109,13 +83,15 @@ static const struct jopt *find_opt(const char *name, size_t n)
 {
 	const struct jopt *o;
 	const char *fio = sb_jobfio_alias(name, n);
+	size_t t;
 
 	if (fio)
 		return find_opt(fio, strlen(fio));
-	for (o = jopts; o->name; o++)
-		if ((strlen(o->name) == n && !strncmp(o->name, name, n)) ||
-		    (o->alias && strlen(o->alias) == n && !strncmp(o->alias, name, n)))
-			return o;
+	for (t = 0; t < sizeof(jopt_tables) / sizeof(jopt_tables[0]); t++)
+		for (o = jopt_tables[t]; o->name; o++)
+			if ((strlen(o->name) == n && !strncmp(o->name, name, n)) ||
+			    (o->alias && strlen(o->alias) == n && !strncmp(o->alias, name, n)))
+				return o;
 	return NULL;
 }
 
@@ -273,6 +249,8 @@ static int set_value(const struct jopt *o, const char *v, struct sb_job_opts *j,
 		return 0;
 	case JT_ENGINE:
 		return set_engine(v, j, err);
+	case JT_CB:
+		return o->cb(o, v, j, err);
 	case JT_IOMEM:
 		return parse_iomem(j, v, err);
 	case JT_FMT:
@@ -543,10 +521,13 @@ void sb_job_cli_help(FILE *f)
 {
 	const struct jopt *o;
 	char name[64];
+	size_t t;
 
-	for (o = jopts; o->name; o++) {
-		snprintf(name, sizeof(name), "--%s%s%s", o->name, o->alias ? " --" : "", o->alias ? o->alias : "");
-		fprintf(f, "  %-30s %s%s%s%s\n", name, o->help, o->def ? " (default " : "",
-			o->def ? o->def : "", o->def ? ")" : "");
-	}
+	for (t = 0; t < sizeof(jopt_tables) / sizeof(jopt_tables[0]); t++)
+		for (o = jopt_tables[t]; o->name; o++) {
+			snprintf(name, sizeof(name), "--%s%s%s", o->name, o->alias ? " --" : "",
+				 o->alias ? o->alias : "");
+			fprintf(f, "  %-30s %s%s%s%s\n", name, o->help, o->def ? " (default " : "",
+				o->def ? o->def : "", o->def ? ")" : "");
+		}
 }

@@ -1,0 +1,48 @@
+/* The rows of `stackbench job`'s option table, shared by jobargs.c (the
+ * parser, help) and the files that own a family of options (as fio's
+ * engines own their .options): each such file defines one NULL-ended
+ * table and adds it to the list in jobargs.c. Not for other modules. */
+#ifndef SB_BENCH_JOBOPT_H
+#define SB_BENCH_JOBOPT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bench/job.h"
+
+enum jt {
+	JT_STR,    /* char[] field */
+	JT_FILES,  /* char[] field: fio's ':' list of names, of which stackbench takes one */
+	JT_RW,     /* enum sb_rw */
+	JT_SIZE,   /* uint64_t bytes, min..max */
+	JT_U32,    /* uint32_t, min..max */
+	JT_BOOL,   /* fio bool: 0 | 1, alone = 1 */
+	JT_NBOOL,  /* fio bool stored inverted (buffered = !direct) */
+	JT_DUR,    /* uint64_t ns; a bare number is seconds, as fio */
+	JT_U64,    /* uint64_t, any base */
+	JT_ENGINE, /* enum sb_ioengine */
+	JT_IOMEM,  /* fio's iomem: plain pages, or huge ones */
+	JT_MIXW,   /* rwmixwrite: stored as rwmixread = 100 - v */
+	JT_CB,     /* the row's own parser: cb (fio's .cb) */
+	/* command-line only (fio's too): not in job files */
+	JT_FMT,    /* --output-format */
+	JT_OUT,    /* --output FILE */
+	JT_WATCH,  /* --watch DEV (stackbench), repeatable */
+};
+
+struct jopt {
+	const char *name, *alias;
+	enum jt type;
+	size_t off, size;
+	uint64_t min, max;
+	const char *def;           /* as `help job` shows it */
+	const char *help;
+	/* JT_CB: parse v into the job (fields at off/size if the row has them) */
+	int (*cb)(const struct jopt *o, const char *v, struct sb_job_opts *j, struct sb_err *err);
+};
+
+#define F(f) offsetof(struct sb_job_opts, f), sizeof(((struct sb_job_opts *)0)->f)
+#define NOF 0, 0
+#define MiB (1ULL << 20)
+
+#endif

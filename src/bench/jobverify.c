@@ -182,9 +182,6 @@ int sb_jobverify_finish(struct sb_job_opts *j, struct sb_err *err)
 	if (f->only && writes(j->rw) && sb_rw_random(j->rw) && !j->randommap)
 		return sb_err_set(err, -EINVAL, "not supported by stackbench job: --verify_only of random "
 				  "writes with --norandommap (which blocks were written is not known)");
-	if (!f->no_verify && !f->only && writes(j->rw) && j->loops > 1)
-		return sb_err_set(err, -EINVAL, "not supported by stackbench job: --loops with --verify=%s "
-				  "(fio checks after every loop)", sb_fv_name(f->type));
 	if (!f->backlog_batch || f->backlog_batch > f->backlog)
 		f->backlog_batch = (uint32_t)(f->backlog < UINT32_MAX ? f->backlog : UINT32_MAX);
 	return 0;

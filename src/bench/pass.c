@@ -262,12 +262,12 @@ static int prepare(struct ps *s, unsigned *np)
 				return sb_err_sys(&w->err, -errno, "fsync %s", w->path);
 			s->since_fsync = 0;
 		}
-		if (sb_fvw_backlog_due(w)) {
+		if (sb_fvw_due(w, s->issued, s->nblocks)) {
 			int rc;
 
 			if (s->inflight > 0 || n > 0)
-				break; /* drain first, then check the backlog (fio's verify_backlog) */
-			if ((rc = sb_fvw_backlog(w)) < 0)
+				break; /* drain first, then check (fio's verify_backlog, loops) */
+			if ((rc = sb_fvw_run(w, s->issued, s->nblocks)) < 0)
 				return rc;
 		}
 		/* as the first open's, a failed invalidate is not fatal (fio's too) */

@@ -24,6 +24,7 @@ struct sb_fvw {
 	uint64_t rcap, rhead, rlen;
 	void *rbuf;          /* the backlog's read buffer */
 	uint64_t cursor;     /* the verify pass's next block */
+	uint64_t loop_at;    /* ios issued when the last loop was checked */
 	bool pass_all;       /* verify_only: every block of the region */
 };
 
@@ -59,11 +60,13 @@ int sb_fvw_init(struct worker *w)
 			return sb_err_set(&w->err, -ENOMEM, "verify: no memory for the written map of %llu blocks",
 					  (unsigned long long)v->nblk);
 	}
-	if (o->fv.backlog && v->gen) {
-		v->rcap = o->fv.backlog < v->nblk ? o->fv.backlog : v->nblk;
-		v->ring = calloc(v->rcap + 1, sizeof(*v->ring));
+	if ((o->fv.backlog || o->loops > 1) && v->gen) {
+		if (o->fv.backlog) {
+			v->rcap = o->fv.backlog < v->nblk ? o->fv.backlog : v->nblk;
+			v->ring = calloc(v->rcap + 1, sizeof(*v->ring));
+		}
 		v->rbuf = mmap(NULL, (size_t)o->bs, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (!v->ring || v->rbuf == MAP_FAILED) {
+		if ((o->fv.backlog && !v->ring) || v->rbuf == MAP_FAILED) {
 			v->rbuf = NULL;
 			return sb_err_set(&w->err, -ENOMEM, "verify_backlog: out of memory");
 		}
@@ -195,39 +198,73 @@ int sb_fvw_read(struct worker *w, void *buf, uint64_t off)
 			  (unsigned long long)off, (unsigned long long)o->bs);
 }
 
-bool sb_fvw_backlog_due(const struct worker *w)
+static bool loop_due(const struct worker *w, uint64_t issued, uint64_t nblocks)
 {
-	return w->fv && w->fv->ring && w->fv->rlen >= w->fv->rcap;
+	const struct sb_job_opts *o = w->o;
+
+	return o->loops > 1 && !o->fv.no_verify && w->fv->gen && issued && nblocks && issued % nblocks == 0 &&
+	       issued != w->fv->loop_at;
 }
 
-int sb_fvw_backlog(struct worker *w)
+bool sb_fvw_due(const struct worker *w, uint64_t issued, uint64_t nblocks)
+{
+	return w->fv && ((w->fv->ring && w->fv->rlen >= w->fv->rcap) || loop_due(w, issued, nblocks));
+}
+
+/* Read block blk synchronously and check it. */
+static int check_block(struct worker *w, uint64_t blk)
 {
 	const struct sb_job_opts *o = w->o;
 	struct sb_fvw *v = w->fv;
 	struct sb_dir_result *d = &w->res.dir[SB_DIR_READ];
-	uint64_t n = o->fv.backlog_batch < v->rlen ? o->fv.backlog_batch : v->rlen;
+	uint64_t off = w->start + blk * o->bs, t0 = sb_clock_ns(), t1;
+	ssize_t r = o->ioengine == SB_IOENGINE_NULL ? (ssize_t)o->bs
+						    : pread(w->fd, v->rbuf, (size_t)o->bs, (off_t)off);
 	int rc;
 
+	if (r != (ssize_t)o->bs)
+		return sb_err_sys(&w->err, r < 0 ? -errno : -EIO, "verify: read of %llu bytes at offset %llu on %s",
+				  (unsigned long long)o->bs, (unsigned long long)off, w->path);
+	t1 = sb_clock_ns();
+	d->ios++;
+	d->io_bytes += o->bs;
+	sb_hist_add(&d->clat, t1 - t0);
+	sb_hist_add(&d->lat, t1 - t0);
+	if ((rc = sb_fvw_read(w, v->rbuf, off)) < 0) {
+		w->res.verify_errors++;
+		return rc;
+	}
+	w->res.verified_blocks++;
+	return 0;
+}
+
+int sb_fvw_run(struct worker *w, uint64_t issued, uint64_t nblocks)
+{
+	const struct sb_job_opts *o = w->o;
+	struct sb_fvw *v = w->fv;
+	uint64_t n = o->fv.backlog_batch < v->rlen ? o->fv.backlog_batch : v->rlen, b;
+	int rc;
+
+	if (loop_due(w, issued, nblocks)) {
+		/* the loop's writes, all of them, before the next loop overwrites them */
+		v->loop_at = issued;
+		v->rlen = 0;
+		if (w->fd >= 0 && !o->direct && fsync(w->fd) < 0)
+			return sb_err_sys(&w->err, -errno, "fsync %s", w->path);
+		if (w->fd >= 0 && !o->direct && o->invalidate)
+			(void)posix_fadvise(w->fd, (off_t)w->start, (off_t)w->len, POSIX_FADV_DONTNEED);
+		for (b = 0; b < v->nblk; b++)
+			if (v->gen[b] && !(v->gen[b] & GEN_CHECKED) && (rc = check_block(w, b)) < 0)
+				return rc;
+		return 0;
+	}
 	for (; n > 0; n--) {
-		uint64_t blk = v->ring[v->rhead], off = w->start + blk * o->bs, t0 = sb_clock_ns(), t1;
-		ssize_t r = o->ioengine == SB_IOENGINE_NULL ? (ssize_t)o->bs
-							    : pread(w->fd, v->rbuf, (size_t)o->bs, (off_t)off);
+		uint64_t blk = v->ring[v->rhead];
 
 		v->rhead = (v->rhead + 1) % (v->rcap + 1);
 		v->rlen--;
-		if (r != (ssize_t)o->bs)
-			return sb_err_sys(&w->err, r < 0 ? -errno : -EIO, "verify_backlog: read of %llu bytes at "
-					  "offset %llu on %s", (unsigned long long)o->bs, (unsigned long long)off, w->path);
-		t1 = sb_clock_ns();
-		d->ios++;
-		d->io_bytes += o->bs;
-		sb_hist_add(&d->clat, t1 - t0);
-		sb_hist_add(&d->lat, t1 - t0);
-		if ((rc = sb_fvw_read(w, v->rbuf, off)) < 0) {
-			w->res.verify_errors++;
+		if ((rc = check_block(w, blk)) < 0)
 			return rc;
-		}
-		w->res.verified_blocks++;
 	}
 	return 0;
 }

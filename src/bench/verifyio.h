@@ -21,10 +21,11 @@ void sb_fvw_pass_setup(struct worker *w, struct pass *p);
 void sb_fvw_write(struct worker *w, void *buf, uint64_t off);
 /* A verified read at off: 0, or -EILSEQ with w->err set (and the dumps). */
 int sb_fvw_read(struct worker *w, void *buf, uint64_t off);
-/* verify_backlog: due once that many writes wait; run: check them (the
- * queue drained first; the reads count as reads). */
-bool sb_fvw_backlog_due(const struct worker *w);
-int sb_fvw_backlog(struct worker *w);
+/* Due: verify_backlog's count of writes waits, or a loop of a job with
+ * loops is over (fio checks after every loop). Run: check them with
+ * synchronous reads, the queue drained first (counted as reads). */
+bool sb_fvw_due(const struct worker *w, uint64_t issued, uint64_t nblocks);
+int sb_fvw_run(struct worker *w, uint64_t issued, uint64_t nblocks);
 /* The verify pass's next block (the written ones, once each); false: done. */
 bool sb_fvw_next(struct worker *w, uint64_t *blk);
 /* After the writes: fio's do_verify (sync, invalidate, read back what was

@@ -206,7 +206,7 @@ static void test_options(void **state)
 	assert_non_null(strstr(err.msg, "not supported by stackbench job: --verify=sha256"));
 	assert_int_equal(parse(&c, &err, "--filename=x", "--size=1m", "--verify_async=2", NULL), -EINVAL);
 	assert_non_null(strstr(err.msg, "not supported by stackbench job: --verify_async"));
-	assert_int_equal(parse(&c, &err, "--filename=x", "--size=1m", "--verify=md5", "--verify_offset=500",
+	assert_int_equal(parse(&c, &err, "--filename=x", "--size=1m", "--bs=512", "--verify=md5", "--verify_offset=500",
 			       NULL), -EINVAL);
 }
 

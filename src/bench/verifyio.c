@@ -293,7 +293,7 @@ int sb_fvw_phase(struct worker *w, io_context_t ctx, struct slot *slots, struct 
 	uint64_t ms = 0, t0, b;
 	int rc;
 
-	if (!v || !v->gen || o->fv.no_verify || o->fv.only || o->fv.type == SB_FV_NULL)
+	if (!v || !v->gen || o->fv.no_verify || o->fv.only)
 		return 0;
 	for (b = 0; b < v->nblk; b++)
 		p.nios += v->gen[b] && !(v->gen[b] & GEN_CHECKED);

@@ -33,6 +33,7 @@ struct sb_fv_opts {
 	bool type_set;                /* verify= given (verify_pattern then keeps it) */
 	bool no_verify;               /* do_verify=0 (fio's default 1) */
 	bool fatal, dump, only, experimental;
+	bool create_serialize;        /* fio's, as given (not verify's; for surface-scan.fio) */
 	uint32_t interval;            /* verify_interval; 0 = the block size */
 	uint32_t offset;              /* verify_offset: the header swapped to here */
 	uint64_t backlog;             /* verify_backlog: check after this many writes */

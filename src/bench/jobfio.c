@@ -18,7 +18,7 @@ static const char *const fio_only[] = {
 	"buffer_compress_percentage", "buffer_pattern", "bwavgtime", "cgroup", "cgroup_nodelete",
 	"cgroup_weight", "clat_percentiles", "clocksource", "continue_on_error", "cpuclock-test",
 	"cpumask", "cpus_allowed", "cpus_allowed_policy", "crctest", "create_fsync", "create_on_open",
-	"create_only", "create_serialize", "debug", "dedupe_global", "dedupe_mode", "dedupe_percentage",
+	"create_only", "debug", "dedupe_global", "dedupe_mode", "dedupe_percentage",
 	"dedupe_working_set_percentage", "disable_bw_measurement", "disable_clat",
 	"disable_lat", "disable_slat", "disk_util", "eta", "eta-newline", "eta-interval",
 	"error_dump", "exec_postrun", "exec_prerun", "exit_what", "exitall", "exitall_on_error",

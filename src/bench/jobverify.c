@@ -149,6 +149,11 @@ const struct jopt sb_jopts_verify[] = {
 	{ "experimental_verify", NULL, JT_BOOL, F(fv.experimental), 0, 0, "0",
 	  "fio's replayed verify: the same check here (stackbench's verify always replays the offsets)", NULL },
 	{ "verify_state_save", NULL, JT_CB, NOF, 0, 0, "0", "fio's state file on exit: not written (0 only)", cb_state_save },
+	/* examples/surface-scan.fio's: stackbench lays the files out one after
+	 * another before any I/O is timed, which is what 1 means and all 0
+	 * changes is the order of the layouts */
+	{ "create_serialize", NULL, JT_BOOL, F(fv.create_serialize), 0, 0, "1",
+	  "lay the job threads' files out one after another (stackbench always does)", NULL },
 	{ NULL },
 };
 

@@ -408,7 +408,8 @@ static int parse_argv(struct sb_job_cli *c, int argc, char **argv, struct sb_err
 		if (eq) {
 			v = eq + 1;
 		} else if (i + 1 < argc && strncmp(argv[i + 1], "--", 2)) {
-			if (!takes_value_alone(o->type) || !strcmp(argv[i + 1], "0") || !strcmp(argv[i + 1], "1"))
+			if (!takes_value_alone(o->type) || !strcmp(argv[i + 1], "0") || !strcmp(argv[i + 1], "1") ||
+			    (!strcmp(o->name, "verify") && sb_jobverify_is_type(argv[i + 1])))
 				v = argv[++i];
 		}
 		if ((rc = apply(c, &cur, o, a, n, v, false, err)) < 0)

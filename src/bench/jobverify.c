@@ -42,6 +42,14 @@ int sb_jobverify_set(const char *v, struct sb_job_opts *j, struct sb_err *err)
 	return 0;
 }
 
+bool sb_jobverify_is_type(const char *s)
+{
+	const char *why;
+	unsigned t;
+
+	return sb_fv_parse_type(s, &t, &why) != -EINVAL;
+}
+
 static int hexval(int c)
 {
 	return isdigit(c) ? c - '0' : tolower(c) - 'a' + 10;

@@ -193,6 +193,9 @@ static void test_options(void **state)
 	assert_false(c.jobs[0].verify);
 	assert_int_equal(c.jobs[0].fv.interval, 65536);  /* at most the block, as fio */
 	sb_job_cli_free(&c);
+	assert_int_equal(parse(&c, &err, "--filename=x", "--size=1m", "--verify", "crc32c", NULL), 0);
+	assert_int_equal(c.jobs[0].fv.type, SB_FV_CRC32C);    /* fio's getopt: the next word */
+	sb_job_cli_free(&c);
 	assert_int_equal(parse(&c, &err, "--filename=x", "--size=1m", "--verify", NULL), 0);
 	assert_true(c.jobs[0].verify);
 	assert_int_equal(c.jobs[0].fv.type, SB_FV_NONE);

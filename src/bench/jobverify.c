@@ -15,6 +15,7 @@
 
 #include "bench/jobfio.h"
 #include "bench/jobopt.h"
+#include "util/log.h"
 
 int sb_jobverify_set(const char *v, struct sb_job_opts *j, struct sb_err *err)
 {
@@ -195,6 +196,10 @@ int sb_jobverify_finish(struct sb_job_opts *j, struct sb_err *err)
 	if (f->only && writes(j->rw) && sb_rw_random(j->rw) && !j->randommap)
 		return sb_err_set(err, -EINVAL, "not supported by stackbench job: --verify_only of random "
 				  "writes with --norandommap (which blocks were written is not known)");
+	if ((j->rw == SB_RW_WRITE || j->rw == SB_RW_RANDWRITE) && !f->no_verify && j->time_based &&
+	    !f->backlog)
+		sb_warn("job %s: verification read phase will never start because write phase uses all of "
+			"runtime (as fio)", j->name);
 	if (!f->backlog_batch || f->backlog_batch > f->backlog)
 		f->backlog_batch = (uint32_t)(f->backlog < UINT32_MAX ? f->backlog : UINT32_MAX);
 	return 0;

@@ -297,6 +297,13 @@ int sb_fvw_phase(struct worker *w, io_context_t ctx, struct slot *slots, struct 
 		return 0;
 	for (b = 0; b < v->nblk; b++)
 		p.nios += v->gen[b] && !(v->gen[b] & GEN_CHECKED);
+	/* fio's runtime covers the verify phase too (do_verify stops once it is
+	 * exceeded: a time-based job's writes leave it nothing) */
+	if (o->runtime_ns) {
+		p.end_ns = w->t0 + o->runtime_ns;
+		if (sb_clock_ns() >= p.end_ns)
+			return 0;
+	}
 	if (!p.nios)
 		return 0;
 	/* fio's do_verify: sync, then drop the cache, so the reads come from the disk */

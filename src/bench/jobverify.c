@@ -71,6 +71,8 @@ static int cb_pattern(const struct jopt *o, const char *v, struct sb_job_opts *j
 			const char *h = p + 2;
 			size_t k = strspn(h, "0123456789abcdefABCDEF"), i = 0;
 
+			if (k && (h[k] == 'x' || h[k] == 'X') && h[k - 1] == '0')
+				k--;   /* 0xff0x14: two pieces, as fio's parse_number */
 			if (!k)
 				goto bad;
 			if (k % 2) {   /* an odd count: the first nibble alone, as fio */

@@ -206,6 +206,11 @@ static void test_options(void **state)
 	assert_int_equal(c.jobs[0].fv.pattern_len, 4);
 	assert_int_equal(c.jobs[0].fv.pattern[1], 0x55);
 	sb_job_cli_free(&c);
+	/* fio's parse_number: an odd count starts with one nibble; 0x..0x.. are two pieces */
+	assert_int_equal(parse(&c, &err, "--filename=x", "--size=1m", "--verify_pattern=0xaaa0x14\"ab\"", NULL), 0);
+	assert_int_equal(c.jobs[0].fv.pattern_len, 5);
+	assert_memory_equal(c.jobs[0].fv.pattern, "\x0a\xaa\x14" "ab", 5);
+	sb_job_cli_free(&c);
 	assert_int_equal(parse(&c, &err, "--filename=x", "--size=1m", "--verify=sha256", NULL), -EINVAL);
 	assert_non_null(strstr(err.msg, "not supported by stackbench job: --verify=sha256"));
 	assert_int_equal(parse(&c, &err, "--filename=x", "--size=1m", "--verify_async=2", NULL), -EINVAL);

@@ -48,6 +48,7 @@ struct worker {
 	void *bufs;                   /* every slot's buffer, one mapping */
 	uint64_t buf_len;
 	uint64_t t0;                  /* pass start: log times count from here */
+	struct sb_fvw *fv;            /* fio's verify=<type> (bench/verifyio.c), or NULL */
 };
 
 struct pass {
@@ -57,6 +58,8 @@ struct pass {
 	uint64_t ramp_end;            /* 0 = no ramp */
 	bool check;                   /* verify reads */
 	bool loop_invalidate;         /* fio's loops: drop the cache before each loop after the first */
+	bool fv_pass;                 /* fio's verify phase: the blocks sb_fvw_next gives */
+	bool fv_check;                /* reads checked as fio's verify=<type> */
 };
 
 /* One pass over the region (or until end_ns); every io drained before it

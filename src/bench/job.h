@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bench/fioverify.h"
 #include "bench/hist.h"
 #include "util/err.h"
 
@@ -71,6 +72,8 @@ struct sb_job_opts {
 	bool per_thread;          /* keep every thread's result (res->thread) */
 	char description[256];    /* fio's description= */
 	char given[4096];         /* options as written: "key=value\n"..., fio's "job options" */
+	/* VERIFY family: fio's verify=<type>, do_verify, verify_* (bench/jobverify.c) */
+	struct sb_fv_opts fv;
 };
 
 /* Defaults as documented in `stackbench help job`: fio 3.33's. */

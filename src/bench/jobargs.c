@@ -17,6 +17,7 @@
 
 #include "bench/jobfio.h"
 #include "bench/jobopt.h"
+#include "bench/jobverify.h"
 #include "util/units.h"
 
 static const struct jopt jopts_core[] = {
@@ -63,7 +64,7 @@ static const struct jopt jopts_core[] = {
 	{ "write_iops_log", NULL, JT_STR, F(log_iops), 0, 0, NULL, "IOPS log PREFIX_iops.N.log", NULL },
 	{ "write_lat_log", NULL, JT_STR, F(log_lat), 0, 0, NULL, "latency logs PREFIX_{slat,clat,lat}.N.log", NULL },
 	{ "log_avg_msec", NULL, JT_U32, F(log_avg_msec), 0, 86400000, "0", "average log entries over this many ms", NULL },
-	{ "verify", NULL, JT_BOOL, F(verify), 0, 0, "0", "stackbench: write then read back and check (or check only)", NULL },
+	{ "verify", NULL, JT_BOOL, F(verify), 0, 0, "0", "fio's md5, crc32c, meta, ... (fio's header); 1 or alone: stackbench's own (write then read back and check, or check only)", NULL },
 	{ "verify-seed", NULL, JT_U64, F(verify_seed), 0, 0, NULL, "stackbench: verify generation", NULL },
 	{ "keep-files", NULL, JT_BOOL, F(keep_files), 0, 0, "1", "stackbench: leave the job's files (unlink=0)", NULL },
 	{ "output-format", NULL, JT_FMT, NOF, 0, 0, "normal", "normal (or text), json, json+", NULL },
@@ -75,6 +76,7 @@ static const struct jopt jopts_core[] = {
 /* Every table of options; a family's file adds its table here. */
 static const struct jopt *const jopt_tables[] = {
 	jopts_core,
+	sb_jopts_verify,
 };
 
 static const char *const rw_list = "read, write, randread, randwrite, rw, readwrite, randrw";
@@ -228,9 +230,8 @@ static int set_value(const struct jopt *o, const char *v, struct sb_job_opts *j,
 		return 0;
 	case JT_BOOL:
 	case JT_NBOOL:
-		if (strcmp(v, "0") && strcmp(v, "1") && !strcmp(o->name, "verify"))
-			return sb_err_set(err, -EINVAL, "not supported by stackbench job: --verify=%s "
-					  "(stackbench's --verify checks its own block header)", v);
+		if (!strcmp(o->name, "verify"))
+			return sb_jobverify_set(v, j, err);
 		if (strcmp(v, "0") && strcmp(v, "1"))
 			return sb_err_set(err, -EINVAL, "--%s: '%s' is not 0 or 1", o->name, v);
 		*(bool *)field = (v[0] == '1') != (o->type == JT_NBOOL);
@@ -407,7 +408,8 @@ static int parse_argv(struct sb_job_cli *c, int argc, char **argv, struct sb_err
 		if (eq) {
 			v = eq + 1;
 		} else if (i + 1 < argc && strncmp(argv[i + 1], "--", 2)) {
-			if (!takes_value_alone(o->type) || !strcmp(argv[i + 1], "0") || !strcmp(argv[i + 1], "1"))
+			if (!takes_value_alone(o->type) || !strcmp(argv[i + 1], "0") || !strcmp(argv[i + 1], "1") ||
+			    (!strcmp(o->name, "verify") && sb_jobverify_is_type(argv[i + 1])))
 				v = argv[++i];
 		}
 		if ((rc = apply(c, &cur, o, a, n, v, false, err)) < 0)
@@ -420,6 +422,8 @@ static int parse_argv(struct sb_job_cli *c, int argc, char **argv, struct sb_err
  * filename, the runtime's meaning, the group of each job. */
 static int finish_job(struct sb_job_opts *j, unsigned idx, struct sb_err *err)
 {
+	int rc;
+
 	if (!j->name[0])
 		snprintf(j->name, sizeof(j->name), "job%u", idx);
 	if (j->directory[0]) {
@@ -450,6 +454,8 @@ static int finish_job(struct sb_job_opts *j, unsigned idx, struct sb_err *err)
 	j->runtime_limit = j->runtime_ns && !j->time_based;
 	if (j->time_based && !j->runtime_ns)
 		return sb_err_set(err, -EINVAL, "job %s: --time_based needs --runtime", j->name);
+	if ((rc = sb_jobverify_finish(j, err)) < 0)
+		return rc;
 	return sb_job_opts_check(j, err);
 }
 

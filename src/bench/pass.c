@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "bench/engine.h"
+#include "bench/verifyio.h"
 
 #define SAMPLE_NS 500000000ULL /* fio's bwavgtime / iopsavgtime */
 
@@ -261,10 +262,23 @@ static int prepare(struct ps *s, unsigned *np)
 				return sb_err_sys(&w->err, -errno, "fsync %s", w->path);
 			s->since_fsync = 0;
 		}
+		if (sb_fvw_due(w, s->issued, s->nblocks)) {
+			int rc;
+
+			if (s->inflight > 0 || n > 0)
+				break; /* drain first, then check (fio's verify_backlog, loops) */
+			if ((rc = sb_fvw_run(w, s->issued, s->nblocks)) < 0)
+				return rc;
+		}
 		/* as the first open's, a failed invalidate is not fatal (fio's too) */
 		if (p->loop_invalidate && s->issued && s->issued % s->nblocks == 0)
 			(void)posix_fadvise(w->fd, (off_t)w->start, (off_t)w->len, POSIX_FADV_DONTNEED);
-		if (s->random && w->use_perm) {
+		if (p->fv_pass) {
+			if (!sb_fvw_next(w, &blk)) {
+				s->stop = true;
+				break;
+			}
+		} else if (s->random && w->use_perm) {
 			/* a new random order each pass over the blocks, as fio's map is reset */
 			if (s->issued && s->issued % s->nblocks == 0)
 				perm_init(&w->perm, s->nblocks, &w->rng);
@@ -283,7 +297,10 @@ static int prepare(struct ps *s, unsigned *np)
 		sl->off = off;
 		sl->dir = dir;
 		if (dir == SB_DIR_WRITE) {
-			stamp_block(w, sl->buf, o->bs);
+			if (w->fv)
+				sb_fvw_write(w, sl->buf, off);
+			else
+				stamp_block(w, sl->buf, o->bs);
 			if (o->verify)
 				verify_stamp(o, sl->buf, off);
 			io_prep_pwrite(&sl->cb, w->fd, sl->buf, (size_t)o->bs, (long long)off);
@@ -363,8 +380,8 @@ static int account(struct ps *s, struct slot *sl, long ev)
 					sl->dir ? "write" : "read", ev, (unsigned long long)o->bs,
 					(unsigned long long)sl->off, w->path);
 		s->stop = true;
-	} else if (s->p->check && sl->dir == SB_DIR_READ) {
-		if (verify_check(w, sl->buf, sl->off) < 0) {
+	} else if ((s->p->check || s->p->fv_check) && sl->dir == SB_DIR_READ) {
+		if ((s->p->fv_check ? sb_fvw_read(w, sl->buf, sl->off) : verify_check(w, sl->buf, sl->off)) < 0) {
 			rc = w->err.code;
 			w->res.verify_errors++;
 			s->stop = true;

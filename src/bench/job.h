@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "bench/hist.h"
+#include "bench/jobbs.h"
 #include "util/err.h"
 
 #define SB_JOB_MAX_WATCH 32
@@ -71,6 +72,8 @@ struct sb_job_opts {
 	bool per_thread;          /* keep every thread's result (res->thread) */
 	char description[256];    /* fio's description= */
 	char given[4096];         /* options as written: "key=value\n"..., fio's "job options" */
+	/* block size / offset / distribution family (bench/jobbs.c, bench/dist.c) */
+	struct sb_job_bs bsd;
 };
 
 /* Defaults as documented in `stackbench help job`: fio 3.33's. */

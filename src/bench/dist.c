@@ -188,7 +188,7 @@ int sb_bsgen_init(struct sb_bsgen *g, const struct sb_job_bs *b, uint64_t len, b
 	g->len = len;
 	g->budget = budget;
 	g->at_offset = at_offset;
-	g->seq_left = b->seq_nr;
+	g->seq_left = 1;
 	g->unit = gcd64(gcd64(b->min_bs[0], b->min_bs[1]), gcd64(b->ba[0], b->ba[1]));
 	g->nunits = len / g->unit;
 	g->last_start[0] = g->last_start[1] = UINT64_MAX;
@@ -324,8 +324,9 @@ static bool rand_offset(struct sb_bsgen *g, int d, uint64_t *off)
 /* fio's get_next_seq_offset: after the last io, skipping seq_add bytes
  * (backwards when negative), wrapping at the region's ends. A size-based
  * pass whose last io ended at the region's end is over (that loop of it):
- * false. */
-static bool seq_offset(struct sb_bsgen *g, int d, uint64_t *off)
+ * false; in a random job (rw=<random>:N, percentage_random) fio then takes
+ * a random offset instead. */
+static bool seq_offset(struct sb_bsgen *g, int d, bool random, uint64_t *off)
 {
 	const struct sb_job_bs *b = g->b;
 	uint64_t lim = b->strided && b->zonerange && b->zonerange < g->len ? b->zonerange : g->len;
@@ -333,6 +334,8 @@ static bool seq_offset(struct sb_bsgen *g, int d, uint64_t *off)
 	int64_t p;
 
 	if (pos >= g->len) {
+		if (g->budget && random)
+			return false; /* fio: a random one instead */
 		if (g->budget) {
 			/* fio: the file's end ends this loop; the next loop has its own bytes */
 			uint64_t next = (g->issued + g->len - 1) / g->len * g->len;
@@ -404,23 +407,25 @@ bool sb_bsgen_next(struct sb_bsgen *g, int d, bool random, uint64_t *off, uint64
 		g->zone_base = (g->zone_base + (b->zonerange ? b->zonerange : b->zonesize) + b->zoneskip) % g->len;
 		g->last_pos[0] = g->last_pos[1] = 0;
 	}
-	if (random && b->seq_nr > 1 && --g->seq_left) {
+	/* fio's ddir_seq_nr: the first io is random (the count starts at 1), then
+	 * every seq_nr-th; 0: never again */
+	if (random && !(b->seq_nr && --g->seq_left == 0)) {
 		/* rw=<random>:N: N-1 ios after each random one, where rw_sequencer says */
 		busy_ok = true;
 		if (b->rw_seq_identical)
 			*off = g->last_start[d] == UINT64_MAX ? 0 : g->last_start[d];
-		else if (!seq_offset(g, d, off))
+		else if (!seq_offset(g, d, true, off) && !rand_offset(g, d, off))
 			return false;
 	} else if (random && b->perc_rand[d] < 100 && rng_below(g->rng, 100) >= b->perc_rand[d]) {
 		g->seq_left = b->seq_nr;
 		busy_ok = true; /* percentage_random: this one sequential */
-		if (!seq_offset(g, d, off))
+		if (!seq_offset(g, d, true, off) && !rand_offset(g, d, off))
 			return false;
 	} else if (random) {
 		g->seq_left = b->seq_nr;
 		if (!rand_offset(g, d, off))
 			return false;
-	} else if (!seq_offset(g, d, off)) {
+	} else if (!seq_offset(g, d, false, off)) {
 		return false;
 	}
 	*len = pick_len(g, d, *off);

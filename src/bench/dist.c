@@ -246,6 +246,13 @@ static uint64_t last_bytes(const struct sb_bsgen *g, int d)
 	return m - m % b->ba[d];
 }
 
+/* every block done: the pass is over, unless time-based or loops are left
+ * (fio resets its map and lfsr for each) */
+static bool last_loop(const struct sb_bsgen *g)
+{
+	return g->budget && g->budget - g->issued < g->len;
+}
+
 /* a uniform pick, or the lfsr's next block (fio's __get_next_rand_offset
  * before its map check); false when the lfsr has given every block */
 static bool uniform_pick(struct sb_bsgen *g, int d, uint64_t lastb, uint64_t *blk)
@@ -255,7 +262,7 @@ static bool uniform_pick(struct sb_bsgen *g, int d, uint64_t lastb, uint64_t *bl
 		return true;
 	}
 	if (g->perm_n != lastb || g->perm_i >= g->perm_n) {
-		if (g->perm_n == lastb && g->budget)
+		if (g->perm_n == lastb && last_loop(g))
 			return false; /* every block once: a size-based pass is over */
 		perm_init(&g->perm, lastb, g->rng);
 		g->perm_n = lastb;
@@ -306,7 +313,7 @@ static bool rand_offset(struct sb_bsgen *g, int d, uint64_t *off)
 		uint64_t u = map_next_free(g, *off / g->unit);
 
 		if (u == g->nunits) {
-			if (g->budget)
+			if (last_loop(g))
 				return false;
 			memset(g->map, 0, (g->nunits + 63) / 64 * sizeof(uint64_t)); /* fio_file_reset */
 			g->mapped = 0;

@@ -319,7 +319,7 @@ struct trace {
 	uint64_t n, bytes, off[1 << 16], len[1 << 16];
 };
 
-static void run_gen(struct sb_job_opts *o, uint64_t region, int dir, struct trace *t)
+static void run_gen_budget(struct sb_job_opts *o, uint64_t region, uint64_t budget, int dir, struct trace *t)
 {
 	struct sb_bsgen g;
 	struct sb_err err = { 0 };
@@ -327,7 +327,7 @@ static void run_gen(struct sb_job_opts *o, uint64_t region, int dir, struct trac
 	uint64_t off, len;
 
 	rng_seed(&r, 11);
-	if (sb_bsgen_init(&g, &o->bsd, region, o->offset != 0, o->randommap, region, &r, &err) < 0)
+	if (sb_bsgen_init(&g, &o->bsd, region, o->offset != 0, o->randommap, budget, &r, &err) < 0)
 		fail_msg("init: %s", err.msg);
 	t->n = t->bytes = 0;
 	while (t->n < (1 << 16) && sb_bsgen_next(&g, dir, sb_rw_random(o->rw), &off, &len)) {
@@ -337,6 +337,11 @@ static void run_gen(struct sb_job_opts *o, uint64_t region, int dir, struct trac
 		t->bytes += len;
 	}
 	sb_bsgen_free(&g);
+}
+
+static void run_gen(struct sb_job_opts *o, uint64_t region, int dir, struct trace *t)
+{
+	run_gen_budget(o, region, region, dir, t);
 }
 
 /* fio's random map with several sizes (mark_random_map shortens an io to
@@ -358,6 +363,16 @@ static void test_map_variable_sizes(void **state)
 			assert_int_equal(seen[b], 0);
 			seen[b] = 1;
 		}
+	/* loops=3: the map starts over for each loop (fio resets it) */
+	uint8_t times[1024] = { 0 };
+
+	run_gen_budget(o, 4 << 20, 3 << 22, SB_DIR_WRITE, t);
+	assert_int_equal(t->bytes, 3 << 22);
+	for (i = 0; i < t->n; i++)
+		for (b = t->off[i] / 4096; b < (t->off[i] + t->len[i]) / 4096; b++)
+			times[b]++;
+	for (b = 0; b < 1024; b++)
+		assert_int_equal(times[b], 3);
 	/* lfsr: every block once without a map */
 	job(o, "--rw=randread", "--random_generator=lfsr", "--norandommap", NULL);
 	run_gen(o, 4 << 20, SB_DIR_READ, t);

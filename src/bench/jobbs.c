@@ -489,14 +489,6 @@ static int cb_word(const struct jopt *o, const char *v, struct sb_job_opts *j, s
 	return 0;
 }
 
-static int cb_unaligned(const struct jopt *o, const char *v, struct sb_job_opts *j, struct sb_err *err)
-{
-	if (strcmp(v, "0") && strcmp(v, "1"))
-		return sb_err_set(err, -EINVAL, "--%s: '%s' is not 0 or 1", o->name, v);
-	j->bsd.unaligned = v[0] == '1';
-	return 0;
-}
-
 #define B(f) offsetof(struct sb_job_opts, bsd.f), sizeof(((struct sb_job_opts *)0)->bsd.f)
 
 const struct jopt sb_jobbs_opts[] = {
@@ -505,8 +497,8 @@ const struct jopt sb_jobbs_opts[] = {
 	  "sizes LOW-HIGH (R,W per direction), multiples of LOW", cb_bsrange },
 	{ "bssplit", NULL, JT_CB, NOF, 0, 0, NULL, "sizes by share: BS/PERC:BS/PERC...[,writes]", cb_bssplit },
 	{ "blockalign", "ba", JT_CB, NOF, 0, 0, NULL, "random offsets aligned to this (default: the smallest bs)", cb_ba },
-	{ "bs_unaligned", "blocksize_unaligned", JT_CB, NOF, 0, 0, "0",
-	  "bsrange sizes need not be multiples of the smallest", cb_unaligned },
+	{ "bs_unaligned", "blocksize_unaligned", JT_BOOL, B(unaligned), 0, 0, "0",
+	  "bsrange sizes need not be multiples of the smallest", NULL },
 	{ "rw_sequencer", NULL, JT_CB, NOF, 0, 0, "sequential",
 	  "rw=<random>:N: the ios between random ones: sequential, or identical (the same offset)", cb_word },
 	{ "random_distribution", NULL, JT_CB, NOF, 0, 0, "random",

@@ -107,6 +107,8 @@ static void test_bs_per_direction(void **state)
 	assert_int_equal(o->bsd.ba[0], 4096);
 	job(o, "--rw=read", "--bsrange=512-64k", "--ba=4k", NULL);
 	assert_int_equal(o->bsd.ba[0], 512);
+	job(o, "--bsrange=1k-4k", "--bs_unaligned", NULL); /* a bare flag, as fio's bools */
+	assert_true(o->bsd.unaligned);
 	reject("more than 3", "--bs=1k,2k,3k,4k", NULL);
 	reject("--bsrange: '4k' is not a range", "--bsrange=4k", NULL);
 	free(o);

@@ -18,6 +18,7 @@ struct slot {
 	uint64_t t_start;             /* before io_submit (fio's start_time) */
 	uint64_t t_issue;             /* io_submit returned (fio's issue_time) */
 	uint64_t off;
+	uint64_t len;                 /* bytes of this io (o->bs unless the job varies them) */
 	int dir;
 };
 

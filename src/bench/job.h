@@ -9,6 +9,7 @@
 
 #include "bench/fioverify.h"
 #include "bench/hist.h"
+#include "bench/jobbs.h"
 #include "util/err.h"
 
 #define SB_JOB_MAX_WATCH 32
@@ -74,6 +75,8 @@ struct sb_job_opts {
 	char given[4096];         /* options as written: "key=value\n"..., fio's "job options" */
 	/* VERIFY family: fio's verify=<type>, do_verify, verify_* (bench/jobverify.c) */
 	struct sb_fv_opts fv;
+	/* block size / offset / distribution family (bench/jobbs.c, bench/dist.c) */
+	struct sb_job_bs bsd;
 };
 
 /* Defaults as documented in `stackbench help job`: fio 3.33's. */

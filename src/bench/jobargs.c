@@ -29,7 +29,6 @@ static const struct jopt jopts_core[] = {
 	{ "rw", "readwrite", JT_RW, F(rw), 0, 0, "read", "read, write, randread, randwrite, rw (readwrite), randrw", NULL },
 	{ "rwmixread", NULL, JT_U32, F(rwmixread), 0, 100, "50", "% reads of rw/randrw", NULL },
 	{ "rwmixwrite", NULL, JT_MIXW, F(rwmixread), 0, 100, "50", "% writes of rw/randrw", NULL },
-	{ "bs", "blocksize", JT_SIZE, F(bs), 512, 64 * MiB, "4k", "block size, a multiple of 512", NULL },
 	{ "size", NULL, JT_SIZE, F(size), 1, 0, NULL, "bytes per job thread (default: device / numjobs, 1 GiB file)", NULL },
 	{ "iodepth", NULL, JT_U32, F(iodepth), 1, 4096, "1", "ios in flight per job thread", NULL },
 	{ "iodepth_batch", "iodepth-batch", JT_U32, F(iodepth_batch), 0, 4096, "1", "most ios per io_submit (fio's iodepth_batch_submit; 0 = iodepth)", NULL },
@@ -77,9 +76,8 @@ static const struct jopt jopts_core[] = {
 static const struct jopt *const jopt_tables[] = {
 	jopts_core,
 	sb_jopts_verify,
+	sb_jobbs_opts,
 };
-
-static const char *const rw_list = "read, write, randread, randwrite, rw, readwrite, randrw";
 
 static const struct jopt *find_opt(const char *name, size_t n)
 {
@@ -213,12 +211,7 @@ static int set_value(const struct jopt *o, const char *v, struct sb_job_opts *j,
 	case JT_FILES:
 		return sb_jobfio_one_name(o->name, v, field, o->size, err);
 	case JT_RW:
-		if (strchr(v, ':'))
-			return sb_err_set(err, -EINVAL, "not supported by stackbench job: --%s=%s (fio's "
-					  "<mode>:<offset> skips)", o->name, v);
-		if (sb_rw_parse(v, field) < 0)
-			return sb_err_set(err, -EINVAL, "--%s: '%s' is not one of %s", o->name, v, rw_list);
-		return 0;
+		return sb_jobbs_rw(o->name, v, j, err);
 	case JT_SIZE:
 		return set_size(o, v, field, err);
 	case JT_U32:
@@ -451,6 +444,8 @@ static int finish_job(struct sb_job_opts *j, unsigned idx, struct sb_err *err)
 		snprintf(j->target, sizeof(j->target), ".");
 	if (j->ioengine == SB_IOENGINE_PSYNC || j->ioengine == SB_IOENGINE_SYNC)
 		j->iodepth = 1; /* synchronous engines have one io in flight, as fio */
+	if ((rc = sb_jobbs_finish(j, err)) < 0)
+		return rc;
 	j->runtime_limit = j->runtime_ns && !j->time_based;
 	if (j->time_based && !j->runtime_ns)
 		return sb_err_set(err, -EINVAL, "job %s: --time_based needs --runtime", j->name);

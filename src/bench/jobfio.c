@@ -13,8 +13,8 @@
 /* fio 3.33's options (`fio --cmdhelp=all`, and command-line-only ones)
  * that stackbench job does not take: refused by name, never ignored. */
 static const char *const fio_only[] = {
-	"allow_file_create", "allow_mounted_write", "allrandrepeat", "atomic", "ba", "bandwidth-log",
-	"block_error_percentiles", "bs_unaligned", "bsrange", "bssplit", "buffer_compress_chunk",
+	"allow_file_create", "allow_mounted_write", "allrandrepeat", "atomic", "bandwidth-log",
+	"block_error_percentiles", "buffer_compress_chunk",
 	"buffer_compress_percentage", "buffer_pattern", "bwavgtime", "cgroup", "cgroup_nodelete",
 	"cgroup_weight", "clat_percentiles", "clocksource", "continue_on_error", "cpuclock-test",
 	"cpumask", "cpus_allowed", "cpus_allowed_policy", "crctest", "create_fsync", "create_on_open",
@@ -36,12 +36,12 @@ static const char *const fio_only[] = {
 	"merge_blktrace_scalars", "minimal", "new_group", "nice", "nrfiles",
 	"numa_cpu_nodes", "numa_mem_policy", "number_ios", "offset_align",
 	"opendir", "openfiles", "overwrite", "parse-only", "per_job_logs",
-	"percentage_random", "percentile_list", "pre_read", "prio", "prioclass", "profile",
-	"random_distribution", "random_generator", "randseed", "rate", "rate_cycle",
+	"percentile_list", "pre_read", "prio", "prioclass", "profile",
+	"randseed", "rate", "rate_cycle",
 	"rate_ignore_thinktime", "rate_iops", "rate_iops_min", "rate_min", "rate_process",
 	"read_beyond_wp", "read_iolog", "read_iolog_chunked", "refill_buffers", "replay_align",
 	"replay_no_stall", "replay_redirect", "replay_scale", "replay_skip", "replay_time_scale",
-	"rw_sequencer", "scramble_buffers", "section", "serialize_overlap", "server",
+	"scramble_buffers", "section", "serialize_overlap", "server",
 	"significant_figures", "slat_percentiles", "startdelay", "stats", "status-interval",
 	"steadystate", "steadystate_duration", "steadystate_ramp_time", "sync", "sync_file_range",
 	"terse-version", "thinktime", "thinktime_blocks", "thinktime_blocks_type", "thinktime_iotime",
@@ -49,8 +49,8 @@ static const char *const fio_only[] = {
 	"trim_percentage", "trim_verify_zero", "uid", "unified_rw_reporting", "unique_filename",
 	"unit_base", "unlink_each_loop", "verify_async", "verify_state_load", "wait_for",
 	"write_barrier", "write_hint", "write_hist_log", "write_iolog", "zero_buffers",
-	"zone_reset_frequency", "zone_reset_threshold", "zonecapacity", "zonemode", "zonerange",
-	"zonesize", "zoneskip", NULL,
+	"zone_reset_frequency", "zone_reset_threshold", "zonecapacity", 
+	NULL,
 };
 
 /* fio's .alias of options stackbench takes under their other name */

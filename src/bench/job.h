@@ -18,7 +18,10 @@ enum sb_dir { SB_DIR_READ = 0, SB_DIR_WRITE = 1 };
 enum sb_output_format { SB_OUT_TEXT, SB_OUT_JSON, SB_OUT_JSONPLUS };
 /* fio's ioengine: libaio, psync (pread/pwrite; fio's default), sync (lseek +
  * read/write), null (no I/O: every io completes at once, as fio's) */
-enum sb_ioengine { SB_IOENGINE_LIBAIO, SB_IOENGINE_PSYNC, SB_IOENGINE_SYNC, SB_IOENGINE_NULL };
+enum sb_ioengine { SB_IOENGINE_LIBAIO, SB_IOENGINE_PSYNC, SB_IOENGINE_SYNC, SB_IOENGINE_NULL,
+	/* the engines family (src/bench/engines/) */
+	SB_IOENGINE_VSYNC, SB_IOENGINE_PVSYNC, SB_IOENGINE_PVSYNC2, SB_IOENGINE_POSIXAIO,
+	SB_IOENGINE_FTRUNCATE, SB_IOENGINE_COUNT };
 
 struct sb_job_opts {
 	char name[64];            /* jobname; also names the files in a directory target */

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/ioengine.h"
 #include "bench/jobfio.h"
 #include "bench/jobopt.h"
 #include "util/units.h"
@@ -37,7 +38,7 @@ static const struct jopt jopts_core[] = {
 	{ "iodepth_batch_complete_max", NULL, JT_U32, F(batch_cmax), 0, 4096, NULL,
 	  "most completions reaped at once (default: the min)", NULL },
 	{ "numjobs", "numjob", JT_U32, F(numjobs), 1, SB_JOB_MAX_THREADS, "1", "job threads", NULL },
-	{ "ioengine", NULL, JT_ENGINE, F(ioengine), 0, 0, "psync", "psync, sync, libaio or null", NULL },
+	{ "ioengine", NULL, JT_ENGINE, F(ioengine), 0, 0, "psync", "psync, sync, vsync, pvsync, pvsync2, libaio, posixaio, null or ftruncate", NULL },
 	{ "iomem", "mem", JT_IOMEM, F(huge_buffers), 0, 0, "malloc",
 	  "I/O buffers: malloc, mmap, shm (pages) or mmaphuge, shmhuge (transparent huge pages)", NULL },
 	{ "direct", NULL, JT_BOOL, F(direct), 0, 0, "0", "O_DIRECT", NULL },
@@ -165,17 +166,12 @@ static int set_size(const struct jopt *o, const char *v, void *field, struct sb_
 
 static int set_engine(const char *v, struct sb_job_opts *j, struct sb_err *err)
 {
-	if (!strcmp(v, "libaio"))
-		j->ioengine = SB_IOENGINE_LIBAIO;
-	else if (!strcmp(v, "psync"))
-		j->ioengine = SB_IOENGINE_PSYNC;
-	else if (!strcmp(v, "sync"))
-		j->ioengine = SB_IOENGINE_SYNC;
-	else if (!strcmp(v, "null"))
-		j->ioengine = SB_IOENGINE_NULL;
-	else
-		return sb_err_set(err, -EINVAL, "not supported by stackbench job: --ioengine=%s "
-				  "(psync, sync, libaio or null)", v);
+	const struct sb_ioengine_ops *e = sb_ioengine_find(v);
+
+	if (!e)
+		return sb_err_set(err, -EINVAL, "not supported by stackbench job: --ioengine=%s (%s)", v,
+				  sb_ioengine_list());
+	j->ioengine = e->id;
 	return 0;
 }
 
@@ -445,7 +441,7 @@ static int finish_job(struct sb_job_opts *j, unsigned idx, struct sb_err *err)
 				  "files NAME.N.0)", j->name[0] ? j->name : "job");
 	if (!j->target[0])
 		snprintf(j->target, sizeof(j->target), ".");
-	if (j->ioengine == SB_IOENGINE_PSYNC || j->ioengine == SB_IOENGINE_SYNC)
+	if (sb_ioengine_get(j->ioengine)->flags & SB_IOF_SYNC)
 		j->iodepth = 1; /* synchronous engines have one io in flight, as fio */
 	j->runtime_limit = j->runtime_ns && !j->time_based;
 	if (j->time_based && !j->runtime_ns)

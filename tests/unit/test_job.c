@@ -330,7 +330,7 @@ static void test_parse_reject(void **state)
 	expect_reject("job file extra: No such file", "--target", "x", "extra", NULL);
 	expect_reject("not supported by stackbench job: --rate", "--target", "x", "--rate=1m", NULL);
 	expect_reject("not supported by stackbench job: --thinktime", "--thinktime=1", "--target", "x", NULL);
-	expect_reject("not supported by stackbench job: --ioengine=posixaio", "--target", "x", "--ioengine=posixaio", NULL);
+	expect_reject("not supported by stackbench job: --ioengine=mmap", "--target", "x", "--ioengine=mmap", NULL);
 	expect_reject("not supported by stackbench job: --ioengine=io_uring", "--target", "x",
 		      "--ioengine=io_uring", NULL);
 	expect_reject("--iodepth needs a value", "--target", "x", "--iodepth", NULL);

@@ -1,0 +1,46 @@
+/* The engines stackbench job knows, by fio's names. */
+#include "bench/ioengine.h"
+
+#include <string.h>
+
+static const struct sb_ioengine_ops *const engines[SB_IOENGINE_COUNT] = {
+	[SB_IOENGINE_LIBAIO] = &sb_ioe_libaio,
+	[SB_IOENGINE_PSYNC] = &sb_ioe_psync,
+	[SB_IOENGINE_SYNC] = &sb_ioe_sync,
+	[SB_IOENGINE_NULL] = &sb_ioe_null,
+	[SB_IOENGINE_VSYNC] = &sb_ioe_vsync,
+	[SB_IOENGINE_PVSYNC] = &sb_ioe_pvsync,
+	[SB_IOENGINE_PVSYNC2] = &sb_ioe_pvsync2,
+	[SB_IOENGINE_POSIXAIO] = &sb_ioe_posixaio,
+	[SB_IOENGINE_FTRUNCATE] = &sb_ioe_ftruncate,
+};
+
+const struct sb_ioengine_ops *sb_ioengine_find(const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < SB_IOENGINE_COUNT; i++)
+		if (engines[i] && !strcmp(engines[i]->name, name))
+			return engines[i];
+	return NULL;
+}
+
+const struct sb_ioengine_ops *sb_ioengine_get(enum sb_ioengine id)
+{
+	return (unsigned)id < SB_IOENGINE_COUNT && engines[id] ? engines[id] : &sb_ioe_psync;
+}
+
+const char *sb_ioengine_name(enum sb_ioengine id)
+{
+	return sb_ioengine_get(id)->name;
+}
+
+bool sb_ioengine_has_slat(enum sb_ioengine id)
+{
+	return !(sb_ioengine_get(id)->flags & SB_IOF_SYNC);
+}
+
+const char *sb_ioengine_list(void)
+{
+	return "psync, sync, vsync, pvsync, pvsync2, libaio, posixaio, null or ftruncate";
+}

@@ -599,12 +599,11 @@ int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct
 	oc = *o;
 	if (!oc.verify_seed_set)
 		oc.verify_seed = seed;
-	if (sb_ioengine_get(oc.ioengine)->job_init)
-		sb_ioengine_get(oc.ioengine)->job_init(&oc);
 	for (i = 0; i < o->numjobs; i++) {
 		ws[i].idx = i;
 		ws[i].fd = -1;
 		ws[i].ioe = sb_ioengine_get(oc.ioengine);
+		ws[i].ioe_flags = sb_ioengine_job_flags(&oc);
 		ws[i].batch = o->iodepth_batch && o->iodepth_batch < o->iodepth ? o->iodepth_batch : o->iodepth;
 		/* fio's randrepeat: the same offsets every run, per job thread */
 		rng_seed(&ws[i].rng, (o->randrepeat ? 0x5eed5eedULL : seed) + i * 0x1000193ULL + 1);

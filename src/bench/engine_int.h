@@ -52,6 +52,7 @@ struct worker {
 	uint64_t t0;                  /* pass start: log times count from here */
 	/* the engines family (bench/ioengine.h) */
 	const struct sb_ioengine_ops *ioe;
+	unsigned ioe_flags;           /* sb_ioengine_job_flags */
 	void *ioe_data;               /* the engine's per-thread state (libaio's context) */
 	uint64_t ioe_pos;             /* where the file offset is (fio's engine_pos: sync's lseek) */
 };

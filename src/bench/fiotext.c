@@ -165,7 +165,7 @@ static void job_text(FILE *f, const struct sb_job_opts *o, const struct sb_job_r
 	fprintf(f, "%s: (groupid=%u, jobs=%u): err= 0: pid=%d: %s\n", o->name, o->groupid, jobs,
 		(int)getpid(), tbuf);
 	for (d = 0; d < 2; d++)
-		dir_lines(f, d, &r->dir[d], sb_ioengine_has_slat(o->ioengine));
+		dir_lines(f, d, &r->dir[d], sb_ioengine_has_slat(o));
 	lat_buckets(f, r);
 	fprintf(f, "  cpu          : usr=%.2f%%, sys=%.2f%%, ctx=%llu, majf=%llu, minf=%llu\n",
 		el > 0 ? r->usr_sec / el * 100 : 0, el > 0 ? r->sys_sec / el * 100 : 0,

@@ -27,10 +27,9 @@ struct sb_ioengine_ops {
 	enum sb_ioengine id;
 	unsigned flags;
 	const struct jopt *options;   /* its own options (fio's .options), or NULL */
-	/* the whole job, before any file is opened: may change the job (libaio
+	/* per job thread, after its file is open: the engine's state in
+	 * w->ioe_data; it may hand the thread to another engine (w->ioe: libaio
 	 * on a kernel without AIO runs with psync) */
-	void (*job_init)(struct sb_job_opts *o);
-	/* per job thread, after its file is open: the engine's state in w->ioe_data */
 	int (*setup)(struct worker *w, struct slot *slots, unsigned depth);
 	void (*cleanup)(struct worker *w);
 	/* open thread w's file and set its region (NULL: the generic open) */
@@ -49,8 +48,10 @@ const struct sb_ioengine_ops *sb_ioengine_find(const char *name);
 /* The engine of a job (never NULL). */
 const struct sb_ioengine_ops *sb_ioengine_get(enum sb_ioengine id);
 const char *sb_ioengine_name(enum sb_ioengine id);
+/* The engine's flags for this job: fio's null is synchronous at iodepth 1. */
+unsigned sb_ioengine_job_flags(const struct sb_job_opts *o);
 /* fio reports submission latency for every engine but the synchronous ones. */
-bool sb_ioengine_has_slat(enum sb_ioengine id);
+bool sb_ioengine_has_slat(const struct sb_job_opts *o);
 /* "psync, sync, ..." for messages and help. */
 const char *sb_ioengine_list(void);
 

@@ -363,7 +363,7 @@ static int account(struct ps *s, struct slot *sl, long ev)
 	d->ios++;
 	s->win_bytes[sl->dir] += o->bs;
 	s->win_ios[sl->dir]++;
-	if (!(w->ioe->flags & SB_IOF_SYNC))
+	if (!(w->ioe_flags & SB_IOF_SYNC))
 		sb_hist_add(&d->slat, slat); /* fio has no slat for synchronous engines */
 	sb_hist_add(&d->clat, clat);
 	sb_hist_add(&d->lat, lat);
@@ -377,7 +377,7 @@ static int account(struct ps *s, struct slot *sl, long ev)
 		if (logs_lat(o) && !o->log_avg_msec) {
 			uint64_t t_ms = (s->now - w->t0) / 1000000ULL;
 
-			if (!(w->ioe->flags & SB_IOF_SYNC))
+			if (!(w->ioe_flags & SB_IOF_SYNC))
 				log_add(&w->res.log[SB_LOG_SLAT], t_ms, slat, sl->dir, (uint32_t)o->bs, sl->off);
 			log_add(&w->res.log[SB_LOG_CLAT], t_ms, clat, sl->dir, (uint32_t)o->bs, sl->off);
 			log_add(&w->res.log[SB_LOG_LAT], t_ms, lat, sl->dir, (uint32_t)o->bs, sl->off);

@@ -12,7 +12,17 @@ static int aio_setup(struct worker *w, struct slot *slots, unsigned depth)
 	int rc;
 
 	(void)slots;
-	if ((rc = io_setup((int)depth, &ctx)) < 0)
+	/* a kernel without AIO (CONFIG_AIO off, or qemu-user, which does not
+	 * implement io_setup) runs a libaio job with psync, and says so */
+	if ((rc = io_setup((int)depth, &ctx)) == -ENOSYS) {
+		if (w->idx == 0)
+			sb_warn("this kernel has no AIO (io_setup: %s): job %s runs with ioengine=psync "
+				"instead of libaio", strerror(-rc), w->o->name);
+		w->ioe = &sb_ioe_psync;
+		w->ioe_flags = sb_ioe_psync.flags;
+		return w->ioe->setup ? w->ioe->setup(w, slots, depth) : 0;
+	}
+	if (rc < 0)
 		return sb_err_sys(&w->err, rc, "io_setup(%u) (see /proc/sys/fs/aio-max-nr)", depth);
 	w->ioe_data = ctx;
 	return 0;
@@ -45,28 +55,9 @@ static int aio_getevents(struct worker *w, long min, long max, struct io_event *
 	return r < 0 ? 0 : r;
 }
 
-/* A kernel without AIO (CONFIG_AIO off, or qemu-user, which does not
- * implement io_setup) runs a libaio job with psync, and says so. */
-static void aio_job_init(struct sb_job_opts *o)
-{
-	io_context_t ctx = 0;
-	int rc = io_setup(1, &ctx);
-
-	if (rc == 0) {
-		io_destroy(ctx);
-		return;
-	}
-	if (rc != -ENOSYS)
-		return;  /* the worker reports it with its own io_setup */
-	sb_warn("this kernel has no AIO (io_setup: %s): job %s runs with ioengine=psync instead of libaio",
-		strerror(-rc), o->name);
-	o->ioengine = SB_IOENGINE_PSYNC;
-}
-
 const struct sb_ioengine_ops sb_ioe_libaio = {
 	.name = "libaio",
 	.id = SB_IOENGINE_LIBAIO,
-	.job_init = aio_job_init,
 	.setup = aio_setup,
 	.cleanup = aio_cleanup,
 	.commit = aio_commit,

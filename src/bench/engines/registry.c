@@ -35,9 +35,19 @@ const char *sb_ioengine_name(enum sb_ioengine id)
 	return sb_ioengine_get(id)->name;
 }
 
-bool sb_ioengine_has_slat(enum sb_ioengine id)
+unsigned sb_ioengine_job_flags(const struct sb_job_opts *o)
 {
-	return !(sb_ioengine_get(id)->flags & SB_IOF_SYNC);
+	unsigned f = sb_ioengine_get(o->ioengine)->flags;
+
+	/* fio's null_init: FIO_SYNCIO at iodepth 1, queued and committed above */
+	if (o->ioengine == SB_IOENGINE_NULL && o->iodepth == 1)
+		f |= SB_IOF_SYNC;
+	return f;
+}
+
+bool sb_ioengine_has_slat(const struct sb_job_opts *o)
+{
+	return !(sb_ioengine_job_flags(o) & SB_IOF_SYNC);
 }
 
 const char *sb_ioengine_list(void)

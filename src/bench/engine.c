@@ -132,7 +132,7 @@ static int worker_measure(struct worker *w, struct wio *io)
 	w->res.elapsed_ns = sb_clock_ns() - measure_start;
 	worker_usage(w);
 	for (i = 0; i < 2; i++)
-		w->res.dir[i].runtime_ns = w->res.dir[i].ios ? w->res.elapsed_ns : 0;
+		w->res.dir[i].runtime_ns = w->res.dir[i].io_bytes ? w->res.elapsed_ns : 0;
 	if (rc == 0 && o->verify && (o->rw == SB_RW_WRITE || o->rw == SB_RW_RANDWRITE)) {
 		/* read everything back and check it (counted as reads, outside the write runtime) */
 		struct pass v = { .rw = SB_RW_READ, .nios = w->len / o->bs, .check = true };

@@ -20,6 +20,7 @@ enum {
 	SB_IOF_SYNC = 1 << 0,   /* fio's FIO_SYNCIO: one io in flight, done in .queue, no slat */
 	SB_IOF_NOFILE = 1 << 1, /* fio's FIO_DISKLESSIO: no file is opened */
 	SB_IOF_FAKEIO = 1 << 2, /* fio's FIO_FAKEIO: no data moves */
+	SB_IOF_NOIO = 1 << 3,   /* fio's FIO_NOIO: ios are counted, no bytes (cpuio) */
 };
 
 struct sb_ioengine_ops {
@@ -27,6 +28,8 @@ struct sb_ioengine_ops {
 	enum sb_ioengine id;
 	unsigned flags;
 	const struct jopt *options;   /* its own options (fio's .options), or NULL */
+	/* the job as parsed: -EINVAL with a message if the engine cannot run it */
+	int (*check)(struct sb_job_opts *o, struct sb_err *err);
 	/* per job thread, after its file is open: the engine's state in
 	 * w->ioe_data; it may hand the thread to another engine (w->ioe: libaio
 	 * on a kernel without AIO runs with psync) */
@@ -41,6 +44,8 @@ struct sb_ioengine_ops {
 	int (*commit)(struct worker *w, struct iocb **cbs, unsigned n);
 	/* at least min, at most max completions into ev; their count or -errno */
 	int (*getevents)(struct worker *w, long min, long max, struct io_event *ev);
+	/* after each reap (cpuio: its idle share, fio's thinktime, not past end_ns) */
+	void (*reaped)(struct worker *w, uint64_t end_ns);
 };
 
 /* The engine called name (fio's spelling), NULL if stackbench has none. */
@@ -56,7 +61,7 @@ bool sb_ioengine_has_slat(const struct sb_job_opts *o);
 const char *sb_ioengine_list(void);
 
 /* the engines (src/bench/engines/) */
-extern const struct sb_ioengine_ops sb_ioe_libaio, sb_ioe_posixaio, sb_ioe_null, sb_ioe_ftruncate;
+extern const struct sb_ioengine_ops sb_ioe_libaio, sb_ioe_posixaio, sb_ioe_null, sb_ioe_ftruncate, sb_ioe_cpuio;
 extern const struct sb_ioengine_ops sb_ioe_sync, sb_ioe_psync, sb_ioe_vsync, sb_ioe_pvsync, sb_ioe_pvsync2;
 
 #endif

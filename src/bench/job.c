@@ -53,6 +53,7 @@ void sb_job_opts_init(struct sb_job_opts *o)
 	o->invalidate = true;
 	o->randommap = true;
 	o->keep_files = true;
+	o->eng.cpuchunks = 50000; /* fio's cpuio */
 }
 
 void sb_job_opts_suite(struct sb_job_opts *o)

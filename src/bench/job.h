@@ -21,7 +21,7 @@ enum sb_output_format { SB_OUT_TEXT, SB_OUT_JSON, SB_OUT_JSONPLUS };
 enum sb_ioengine { SB_IOENGINE_LIBAIO, SB_IOENGINE_PSYNC, SB_IOENGINE_SYNC, SB_IOENGINE_NULL,
 	/* the engines family (src/bench/engines/) */
 	SB_IOENGINE_VSYNC, SB_IOENGINE_PVSYNC, SB_IOENGINE_PVSYNC2, SB_IOENGINE_POSIXAIO,
-	SB_IOENGINE_FTRUNCATE, SB_IOENGINE_COUNT };
+	SB_IOENGINE_FTRUNCATE, SB_IOENGINE_CPUIO, SB_IOENGINE_COUNT };
 
 struct sb_job_opts {
 	char name[64];            /* jobname; also names the files in a directory target */
@@ -74,6 +74,12 @@ struct sb_job_opts {
 	bool per_thread;          /* keep every thread's result (res->thread) */
 	char description[256];    /* fio's description= */
 	char given[4096];         /* options as written: "key=value\n"..., fio's "job options" */
+	/* engines family (src/bench/engines/): the engines' own options, fio's .options */
+	struct {
+		uint32_t cpuload;         /* cpuio: % of a CPU to burn (1..100) */
+		uint32_t cpuchunks;       /* cpuio: usecs a burn cycle (default 50000) */
+		uint32_t cpumode;         /* cpuio: 0 noop (spin), 1 qsort */
+	} eng;
 };
 
 /* Defaults as documented in `stackbench help job`: fio 3.33's. */

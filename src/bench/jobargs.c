@@ -38,7 +38,7 @@ static const struct jopt jopts_core[] = {
 	{ "iodepth_batch_complete_max", NULL, JT_U32, F(batch_cmax), 0, 4096, NULL,
 	  "most completions reaped at once (default: the min)", NULL },
 	{ "numjobs", "numjob", JT_U32, F(numjobs), 1, SB_JOB_MAX_THREADS, "1", "job threads", NULL },
-	{ "ioengine", NULL, JT_ENGINE, F(ioengine), 0, 0, "psync", "psync, sync, vsync, pvsync, pvsync2, libaio, posixaio, null or ftruncate", NULL },
+	{ "ioengine", NULL, JT_ENGINE, F(ioengine), 0, 0, "psync", "psync, sync, vsync, pvsync, pvsync2, libaio, posixaio, null, ftruncate or cpuio", NULL },
 	{ "iomem", "mem", JT_IOMEM, F(huge_buffers), 0, 0, "malloc",
 	  "I/O buffers: malloc, mmap, shm (pages) or mmaphuge, shmhuge (transparent huge pages)", NULL },
 	{ "direct", NULL, JT_BOOL, F(direct), 0, 0, "0", "O_DIRECT", NULL },
@@ -76,6 +76,7 @@ static const struct jopt jopts_core[] = {
 /* Every table of options; a family's file adds its table here. */
 static const struct jopt *const jopt_tables[] = {
 	jopts_core,
+	sb_jopts_cpuio,
 };
 
 static const char *const rw_list = "read, write, randread, randwrite, rw, readwrite, randrw";
@@ -416,6 +417,9 @@ static int parse_argv(struct sb_job_cli *c, int argc, char **argv, struct sb_err
  * filename, the runtime's meaning, the group of each job. */
 static int finish_job(struct sb_job_opts *j, unsigned idx, struct sb_err *err)
 {
+	const struct sb_ioengine_ops *e = sb_ioengine_get(j->ioengine);
+	int rc;
+
 	if (!j->name[0])
 		snprintf(j->name, sizeof(j->name), "job%u", idx);
 	if (j->directory[0]) {
@@ -436,13 +440,15 @@ static int finish_job(struct sb_job_opts *j, unsigned idx, struct sb_err *err)
 	if (j->filesize)
 		j->size = j->filesize;
 	/* as fio: files NAME.N.0 in the current directory, of a size given */
-	if ((!j->target[0] || j->directory[0]) && !j->size && j->ioengine != SB_IOENGINE_NULL)
+	if ((!j->target[0] || j->directory[0]) && !j->size && !(e->flags & SB_IOF_NOFILE))
 		return sb_err_set(err, -EINVAL, "job %s: you need to specify size= (as fio, for its "
 				  "files NAME.N.0)", j->name[0] ? j->name : "job");
 	if (!j->target[0])
 		snprintf(j->target, sizeof(j->target), ".");
-	if (sb_ioengine_get(j->ioengine)->flags & SB_IOF_SYNC)
+	if (e->flags & SB_IOF_SYNC)
 		j->iodepth = 1; /* synchronous engines have one io in flight, as fio */
+	if (e->check && (rc = e->check(j, err)) < 0)
+		return rc;
 	j->runtime_limit = j->runtime_ns && !j->time_based;
 	if (j->time_based && !j->runtime_ns)
 		return sb_err_set(err, -EINVAL, "job %s: --time_based needs --runtime", j->name);

@@ -41,6 +41,9 @@ struct jopt {
 	int (*cb)(const struct jopt *o, const char *v, struct sb_job_opts *j, struct sb_err *err);
 };
 
+/* the families' tables (each in its own file) */
+extern const struct jopt sb_jopts_cpuio[]; /* src/bench/engines/cpuio.c */
+
 #define F(f) offsetof(struct sb_job_opts, f), sizeof(((struct sb_job_opts *)0)->f)
 #define NOF 0, 0
 #define MiB (1ULL << 20)

@@ -338,6 +338,7 @@ static int account(struct ps *s, struct slot *sl, long ev)
 	struct worker *w = s->w;
 	struct sb_dir_result *d = &w->res.dir[sl->dir];
 	uint64_t slat = sl->t_issue - sl->t_start, clat = s->now - sl->t_issue, lat = s->now - sl->t_start;
+	uint64_t moved = w->ioe_flags & SB_IOF_NOIO ? 0 : o->bs; /* fio's FIO_NOIO: no bytes */
 	int rc = 0;
 
 	if (ev != (long)o->bs) {
@@ -359,16 +360,16 @@ static int account(struct ps *s, struct slot *sl, long ev)
 			w->res.verified_blocks++;
 		}
 	}
-	d->io_bytes += o->bs;
+	d->io_bytes += moved;
 	d->ios++;
-	s->win_bytes[sl->dir] += o->bs;
+	s->win_bytes[sl->dir] += moved;
 	s->win_ios[sl->dir]++;
 	if (!(w->ioe_flags & SB_IOF_SYNC))
 		sb_hist_add(&d->slat, slat); /* fio has no slat for synchronous engines */
 	sb_hist_add(&d->clat, clat);
 	sb_hist_add(&d->lat, lat);
 	if (s->logging) {
-		s->lwin_bytes[sl->dir] += o->bs;
+		s->lwin_bytes[sl->dir] += moved;
 		s->lwin_ios[sl->dir]++;
 		s->lwin_n[sl->dir]++;
 		s->lwin_sum[0][sl->dir] += slat;
@@ -416,6 +417,10 @@ static int reap(struct ps *s)
 		if ((rc1 = account(s, s->events[i].data, (long)s->events[i].res)) < 0 && rc == 0)
 			rc = rc1;
 	sample(s);
+	if (s->w->ioe->reaped) {
+		s->w->ioe->reaped(s->w, s->p->end_ns);
+		s->now = sb_clock_ns();
+	}
 	atomic_store_explicit(&s->w->prog_bytes,
 			      atomic_load_explicit(&s->w->prog_bytes, memory_order_relaxed) +
 			      (uint64_t)r * s->o->bs, memory_order_relaxed);

@@ -13,6 +13,7 @@ static const struct sb_ioengine_ops *const engines[SB_IOENGINE_COUNT] = {
 	[SB_IOENGINE_PVSYNC2] = &sb_ioe_pvsync2,
 	[SB_IOENGINE_POSIXAIO] = &sb_ioe_posixaio,
 	[SB_IOENGINE_FTRUNCATE] = &sb_ioe_ftruncate,
+	[SB_IOENGINE_CPUIO] = &sb_ioe_cpuio,
 };
 
 const struct sb_ioengine_ops *sb_ioengine_find(const char *name)
@@ -52,5 +53,5 @@ bool sb_ioengine_has_slat(const struct sb_job_opts *o)
 
 const char *sb_ioengine_list(void)
 {
-	return "psync, sync, vsync, pvsync, pvsync2, libaio, posixaio, null or ftruncate";
+	return "psync, sync, vsync, pvsync, pvsync2, libaio, posixaio, null, ftruncate or cpuio";
 }

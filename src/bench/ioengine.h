@@ -62,6 +62,7 @@ const char *sb_ioengine_list(void);
 
 /* the engines (src/bench/engines/) */
 extern const struct sb_ioengine_ops sb_ioe_libaio, sb_ioe_posixaio, sb_ioe_null, sb_ioe_ftruncate, sb_ioe_cpuio;
+extern const struct sb_ioengine_ops sb_ioe_io_uring; /* with liburing (SB_HAVE_IO_URING) */
 extern const struct sb_ioengine_ops sb_ioe_sync, sb_ioe_psync, sb_ioe_vsync, sb_ioe_pvsync, sb_ioe_pvsync2;
 
 #endif

@@ -21,7 +21,7 @@ enum sb_output_format { SB_OUT_TEXT, SB_OUT_JSON, SB_OUT_JSONPLUS };
 enum sb_ioengine { SB_IOENGINE_LIBAIO, SB_IOENGINE_PSYNC, SB_IOENGINE_SYNC, SB_IOENGINE_NULL,
 	/* the engines family (src/bench/engines/) */
 	SB_IOENGINE_VSYNC, SB_IOENGINE_PVSYNC, SB_IOENGINE_PVSYNC2, SB_IOENGINE_POSIXAIO,
-	SB_IOENGINE_FTRUNCATE, SB_IOENGINE_CPUIO, SB_IOENGINE_COUNT };
+	SB_IOENGINE_FTRUNCATE, SB_IOENGINE_CPUIO, SB_IOENGINE_IO_URING, SB_IOENGINE_COUNT };
 
 struct sb_job_opts {
 	char name[64];            /* jobname; also names the files in a directory target */

@@ -1,6 +1,8 @@
 /* The engines stackbench job knows, by fio's names. */
 #include "bench/ioengine.h"
 
+#include "config.h"
+
 #include <string.h>
 
 static const struct sb_ioengine_ops *const engines[SB_IOENGINE_COUNT] = {
@@ -14,6 +16,9 @@ static const struct sb_ioengine_ops *const engines[SB_IOENGINE_COUNT] = {
 	[SB_IOENGINE_POSIXAIO] = &sb_ioe_posixaio,
 	[SB_IOENGINE_FTRUNCATE] = &sb_ioe_ftruncate,
 	[SB_IOENGINE_CPUIO] = &sb_ioe_cpuio,
+#if SB_HAVE_IO_URING
+	[SB_IOENGINE_IO_URING] = &sb_ioe_io_uring,
+#endif
 };
 
 const struct sb_ioengine_ops *sb_ioengine_find(const char *name)
@@ -53,5 +58,6 @@ bool sb_ioengine_has_slat(const struct sb_job_opts *o)
 
 const char *sb_ioengine_list(void)
 {
-	return "psync, sync, vsync, pvsync, pvsync2, libaio, posixaio, null, ftruncate or cpuio";
+	return SB_HAVE_IO_URING ? "psync, sync, vsync, pvsync, pvsync2, libaio, posixaio, io_uring, null, ftruncate or cpuio"
+				: "psync, sync, vsync, pvsync, pvsync2, libaio, posixaio, null, ftruncate or cpuio (io_uring: not in this build)";
 }

@@ -6,16 +6,17 @@
 # engine's own calls (io_submit, ...) are the same in kind and number (the
 # file set-up's fallocate and fadvise are not the engine's: not compared); the
 # JSON has the same ios per direction, slat for exactly the engines fio
-# measures it for, and the same iodepth_level. An engine stackbench lacks is
-# refused by name. Runtime: about 10 s. Needs root, strace and Debian's fio.
+# measures it for, and the same iodepth_level; cpuio burns about as many
+# ios as fio's in a second, with no bytes. An engine stackbench lacks is
+# refused by name. Runtime: about 25 s on a loaded machine. Needs root, strace and Debian's fio.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 sb_host_test job-engines
 command -v fio >/dev/null && command -v strace >/dev/null ||
 	{ echo "FAIL: needs fio and strace" >&2; FAILED=1; exit; }
 SB=$(readlink -f "$SB")
-ENGINES="sync psync vsync pvsync pvsync2 libaio posixaio null ftruncate"
-TRACE=read,write,lseek,pread64,pwrite64,readv,writev,preadv,pwritev,preadv2,pwritev2,ftruncate,io_setup,io_submit,io_getevents
+ENGINES="sync psync vsync pvsync pvsync2 libaio posixaio io_uring null ftruncate"
+TRACE=read,write,lseek,pread64,pwrite64,readv,writev,preadv,pwritev,preadv2,pwritev2,ftruncate,io_setup,io_submit,io_getevents,io_uring_setup,io_uring_register,io_uring_enter
 
 # run TOOL ENGINE RW: in $TMP/TOOL-ENGINE (the file stays between write and read)
 run() {
@@ -27,6 +28,9 @@ run() {
 		fail "$tool $e $rw: $(tail -3 "$d/err-$rw")"
 }
 
+# a build without liburing refuses io_uring by name (meson: optional)
+"$SB" -q job --name=x --size=1m --ioengine=io_uring --rw=write --output=/dev/null 2>"$TMP/e" >/dev/null ||
+	{ grep -q "ioengine=io_uring" "$TMP/e" || fail "io_uring: $(cat "$TMP/e")"; ENGINES=${ENGINES/io_uring/}; }
 for e in $ENGINES; do
 	for rw in write read; do
 		[ "$e" = ftruncate ] && [ "$rw" = read ] && continue   # fio's ftruncate: writes only
@@ -44,7 +48,7 @@ def err(msg):
     print("FAIL:", msg)
     bad = 1
 
-OWN = ("io_submit", "io_getevents", "io_setup")
+OWN = ("io_submit", "io_getevents", "io_setup", "io_uring_setup", "io_uring_register", "io_uring_enter")
 def calls(path):
     """calls on the job's file t.0.0 by name, and the engine's own"""
     c = collections.Counter()
@@ -64,6 +68,11 @@ for e in engines:
         if not os.path.exists(d["fio"] + f"/calls-{rw}"):
             continue
         c = {t: calls(d[t] + f"/calls-{rw}") for t in d}
+        # io_uring: one enter per submit (with GETEVENTS), one more per wait
+        # that found the completion ring empty: a few either way
+        enter = {t: c[t].pop("io_uring_enter", 0) for t in d}
+        if abs(enter["fio"] - enter["sb"]) > 16 or (enter["fio"] >= 64) != (enter["sb"] >= 64):
+            err(f"{e} {rw}: io_uring_enter fio {enter['fio']} stackbench {enter['sb']}")
         if c["fio"] != c["sb"]:
             err(f"{e} {rw}: system calls fio {dict(c['fio'])} stackbench {dict(c['sb'])}")
         try:
@@ -81,6 +90,29 @@ for e in engines:
             err(f"{e} {rw}: iodepth_level fio {j['fio']['iodepth_level']} stackbench {j['sb']['iodepth_level']}")
     print(f"{e}: same calls as fio")
 sys.exit(bad)
+PY
+
+# cpuio: no file, ios without bytes (runtime and bandwidth 0), the burn
+# cpuload % of the time: about as many ios as fio's in the same second
+for t in fio sb; do
+	if [ $t = fio ]; then cmd=(fio); else cmd=("$SB" -q job); fi
+	"${cmd[@]}" --name=c --ioengine=cpuio --cpuload=50 --cpuchunks=20000 --time_based --runtime=1 \
+		--output-format=json --output="$TMP/cpu-$t.json" >/dev/null 2>&1 || fail "$t cpuio"
+done
+python3 - "$TMP" <<'PY' || fail "cpuio differs from fio's (above)"
+import json, sys
+j = {t: json.load(open(f"{sys.argv[1]}/cpu-{t}.json"))["jobs"][0]["read"] for t in ("fio", "sb")}
+for t in j:
+    r = j[t]
+    if r["io_bytes"] or r["runtime"] or r["bw"] or r["slat_ns"]["N"] or r["clat_ns"]["N"] != r["total_ios"]:
+        print(f"FAIL: cpuio {t}: bytes {r['io_bytes']} runtime {r['runtime']} bw {r['bw']} "
+              f"slat {r['slat_ns']['N']} clat {r['clat_ns']['N']} of {r['total_ios']} ios")
+        sys.exit(1)
+f, s = j["fio"]["total_ios"], j["sb"]["total_ios"]
+if not (f / 2 <= s <= f * 2):
+    print(f"FAIL: cpuio: {s} ios in 1 s, fio {f}")
+    sys.exit(1)
+print(f"cpuio: {s} ios (fio {f}), no bytes, as fio's")
 PY
 
 # an engine stackbench lacks is refused by name (exit 2)

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "bench/engine_int.h"
+#include "util/log.h"
 
 #if SB_HAVE_IO_URING
 #include <liburing.h>
@@ -66,7 +67,15 @@ static int ur_setup(struct worker *w, struct slot *slots, unsigned depth)
 	if ((rc = ur_init(u, depth)) < 0) {
 		free(u->iov);
 		free(u);
-		return sb_err_sys(&w->err, rc, "io_uring_setup(%u)", depth);
+		if (rc != -ENOSYS)
+			return sb_err_sys(&w->err, rc, "io_uring_setup(%u)", depth);
+		/* as libaio's: a kernel (or qemu-user) without io_uring runs psync, and says so */
+		if (w->idx == 0)
+			sb_warn("this kernel has no io_uring (io_uring_setup: %s): job %s runs with "
+				"ioengine=psync instead", strerror(-rc), w->o->name);
+		w->ioe = &sb_ioe_psync;
+		w->ioe_flags = sb_ioe_psync.flags;
+		return w->ioe->setup ? w->ioe->setup(w, slots, depth) : 0;
 	}
 	/* fio's nonvectored=-1: READ/WRITE when the kernel has them */
 	probe = io_uring_get_probe_ring(&u->ring);

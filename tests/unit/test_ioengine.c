@@ -103,6 +103,11 @@ static void test_options(void **state)
 	assert_int_equal(parse(&o, &err, "--size=1m", "--ioengine=posixaio", "--iodepth=8", NULL), 0);
 	assert_int_equal(o.iodepth, 8);
 	assert_int_equal(o.ioengine, SB_IOENGINE_POSIXAIO);
+	/* the options of fio's engines that stackbench's do not take: refused by name */
+	assert_int_equal(parse(&o, &err, "--size=1m", "--ioengine=io_uring", "--fixedbufs", NULL), -EINVAL);
+	assert_non_null(strstr(err.msg, "not supported by stackbench job: --fixedbufs"));
+	assert_int_equal(parse(&o, &err, "--ioengine=cpuio", "--cpuload=5", "--exit_on_io_done=1", NULL), -EINVAL);
+	assert_non_null(strstr(err.msg, "not supported by stackbench job: --exit_on_io_done"));
 }
 
 /* one 64 KiB job of rw with engine e in dir; the result's bytes */

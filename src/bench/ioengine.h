@@ -44,8 +44,8 @@ struct sb_ioengine_ops {
 	int (*commit)(struct worker *w, struct iocb **cbs, unsigned n);
 	/* at least min, at most max completions into ev; their count or -errno */
 	int (*getevents)(struct worker *w, long min, long max, struct io_event *ev);
-	/* after each reap (cpuio: its idle share, fio's thinktime, not past end_ns) */
-	void (*reaped)(struct worker *w, uint64_t end_ns);
+	/* after each reap (cpuio, exec: fio's thinktime, which they set) */
+	void (*reaped)(struct worker *w);
 };
 
 /* The engine called name (fio's spelling), NULL if stackbench has none. */
@@ -57,11 +57,13 @@ const char *sb_ioengine_name(enum sb_ioengine id);
 unsigned sb_ioengine_job_flags(const struct sb_job_opts *o);
 /* fio reports submission latency for every engine but the synchronous ones. */
 bool sb_ioengine_has_slat(const struct sb_job_opts *o);
+/* Sleep us microseconds (interrupted sleeps go on). */
+void sb_ioengine_sleep_us(uint64_t us);
 /* "psync, sync, ..." for messages and help. */
 const char *sb_ioengine_list(void);
 
 /* the engines (src/bench/engines/) */
-extern const struct sb_ioengine_ops sb_ioe_libaio, sb_ioe_posixaio, sb_ioe_null, sb_ioe_ftruncate, sb_ioe_cpuio;
+extern const struct sb_ioengine_ops sb_ioe_libaio, sb_ioe_posixaio, sb_ioe_null, sb_ioe_ftruncate, sb_ioe_cpuio, sb_ioe_exec;
 extern const struct sb_ioengine_ops sb_ioe_io_uring; /* with liburing (SB_HAVE_IO_URING) */
 extern const struct sb_ioengine_ops sb_ioe_sync, sb_ioe_psync, sb_ioe_vsync, sb_ioe_pvsync, sb_ioe_pvsync2;
 

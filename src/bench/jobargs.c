@@ -38,7 +38,7 @@ static const struct jopt jopts_core[] = {
 	{ "iodepth_batch_complete_max", NULL, JT_U32, F(batch_cmax), 0, 4096, NULL,
 	  "most completions reaped at once (default: the min)", NULL },
 	{ "numjobs", "numjob", JT_U32, F(numjobs), 1, SB_JOB_MAX_THREADS, "1", "job threads", NULL },
-	{ "ioengine", NULL, JT_ENGINE, F(ioengine), 0, 0, "psync", "psync, sync, vsync, pvsync, pvsync2, libaio, posixaio, io_uring, null, ftruncate or cpuio", NULL },
+	{ "ioengine", NULL, JT_ENGINE, F(ioengine), 0, 0, "psync", "psync, sync, vsync, pvsync, pvsync2, libaio, posixaio, io_uring, null, ftruncate, cpuio or exec", NULL },
 	{ "iomem", "mem", JT_IOMEM, F(huge_buffers), 0, 0, "malloc",
 	  "I/O buffers: malloc, mmap, shm (pages) or mmaphuge, shmhuge (transparent huge pages)", NULL },
 	{ "direct", NULL, JT_BOOL, F(direct), 0, 0, "0", "O_DIRECT", NULL },
@@ -77,6 +77,7 @@ static const struct jopt jopts_core[] = {
 static const struct jopt *const jopt_tables[] = {
 	jopts_core,
 	sb_jopts_cpuio,
+	sb_jopts_exec,
 };
 
 static const char *const rw_list = "read, write, randread, randwrite, rw, readwrite, randrw";

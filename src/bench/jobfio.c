@@ -62,8 +62,8 @@ static const char *const fio_engine_only[] = {
 	"hipri_percentage", "uncached", "nowait", "userspace_reap", "cmdprio", "cmdprio_bssplit",
 	"cmdprio_class", "cmdprio_percentage", "cmd_type", "fixedbufs", "force_async", "nonvectored",
 	"registerfiles", "sqthread_poll", "sqthread_poll_cpu",
-	/* cpuio, exec, net, e4defrag, mmap, filestat */
-	"exit_on_io_done", "program", "arguments", "grace_time", "std_redirect", "hostname", "interface",
+	/* cpuio, net, e4defrag, mmap, filestat */
+	"exit_on_io_done", "hostname", "interface",
 	"listen", "mss", "netsplice", "nodelay", "pingpong", "port", "protocol", "ttl", "window_size",
 	"donorname", "inplace", "thp", "stat_type", NULL,
 };

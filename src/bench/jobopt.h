@@ -43,6 +43,7 @@ struct jopt {
 
 /* the families' tables (each in its own file) */
 extern const struct jopt sb_jopts_cpuio[]; /* src/bench/engines/cpuio.c */
+extern const struct jopt sb_jopts_exec[];  /* src/bench/engines/exec.c */
 
 #define F(f) offsetof(struct sb_job_opts, f), sizeof(((struct sb_job_opts *)0)->f)
 #define NOF 0, 0

@@ -418,7 +418,7 @@ static int reap(struct ps *s)
 			rc = rc1;
 	sample(s);
 	if (s->w->ioe->reaped) {
-		s->w->ioe->reaped(s->w, s->p->end_ns);
+		s->w->ioe->reaped(s->w);
 		s->now = sb_clock_ns();
 	}
 	atomic_store_explicit(&s->w->prog_bytes,

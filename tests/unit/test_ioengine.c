@@ -40,7 +40,7 @@ static int parse(struct sb_job_opts *o, struct sb_err *err, ...)
 static void test_table(void **state)
 {
 	static const char *const names[] = { "libaio", "psync", "sync", "null", "vsync", "pvsync", "pvsync2",
-					     "posixaio", "ftruncate", "cpuio", "io_uring" };
+					     "posixaio", "ftruncate", "cpuio", "io_uring", "exec" };
 	unsigned i;
 
 	(void)state;
@@ -68,7 +68,7 @@ static void test_slat(void **state)
 	static const struct { enum sb_ioengine e; unsigned depth; bool slat; } cases[] = {
 		{ SB_IOENGINE_PSYNC, 1, false }, { SB_IOENGINE_SYNC, 1, false }, { SB_IOENGINE_VSYNC, 1, false },
 		{ SB_IOENGINE_PVSYNC, 1, false }, { SB_IOENGINE_PVSYNC2, 1, false },
-		{ SB_IOENGINE_FTRUNCATE, 1, false }, { SB_IOENGINE_CPUIO, 1, false },
+		{ SB_IOENGINE_FTRUNCATE, 1, false }, { SB_IOENGINE_CPUIO, 1, false }, { SB_IOENGINE_EXEC, 1, false },
 		{ SB_IOENGINE_LIBAIO, 1, true }, { SB_IOENGINE_POSIXAIO, 1, true },
 		{ SB_IOENGINE_NULL, 1, false }, { SB_IOENGINE_NULL, 8, true },
 	};
@@ -103,6 +103,13 @@ static void test_options(void **state)
 	assert_int_equal(parse(&o, &err, "--size=1m", "--ioengine=posixaio", "--iodepth=8", NULL), 0);
 	assert_int_equal(o.iodepth, 8);
 	assert_int_equal(o.ioengine, SB_IOENGINE_POSIXAIO);
+	/* fio's exec: a program is mandatory; grace_time 1 and std_redirect 1 by default */
+	assert_int_equal(parse(&o, &err, "--ioengine=exec", "--runtime=1", NULL), -EINVAL);
+	assert_non_null(strstr(err.msg, "no program is defined"));
+	assert_int_equal(parse(&o, &err, "--ioengine=exec", "--program=/bin/true", "--arguments=-x %r", NULL), 0);
+	assert_string_equal(o.eng.arguments, "-x %r");
+	assert_int_equal(o.eng.grace_time, 1);
+	assert_true(o.eng.std_redirect);
 	/* the options of fio's engines that stackbench's do not take: refused by name */
 	assert_int_equal(parse(&o, &err, "--size=1m", "--ioengine=io_uring", "--fixedbufs", NULL), -EINVAL);
 	assert_non_null(strstr(err.msg, "not supported by stackbench job: --fixedbufs"));

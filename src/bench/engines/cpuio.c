@@ -2,8 +2,7 @@
  * CPU for cpuchunks microseconds (cpumode=noop: a busy loop on the clock;
  * qsort: four sorts of 256 Ki pseudo-random int32, the chunk then being
  * what they took), and after it the thread sleeps so that the burn is
- * cpuload % of the time (fio's thinktime = chunk x (100 - load) / load,
- * cut short at the end of the runtime). Ios are counted (clat, lat, total
+ * cpuload % of the time (fio's thinktime = chunk x (100 - load) / load). Ios are counted (clat, lat, total
  * ios), bytes are not: fio's FIO_NOIO. */
 #include <errno.h>
 #include <stdio.h>
@@ -151,22 +150,12 @@ static long cpu_queue(struct worker *w, struct iocb *cb)
 	return (long)cb->u.c.nbytes;
 }
 
-/* fio's handle_thinktime: sleep, at most until the runtime is over */
-static void cpu_reaped(struct worker *w, uint64_t end_ns)
+/* fio's handle_thinktime (thinktime_blocks=1, no spin): sleep */
+static void cpu_reaped(struct worker *w)
 {
 	struct cpuio *c = w->ioe_data;
-	uint64_t ns = c->think_us * 1000, now;
-	struct timespec ts;
 
-	if (!ns)
-		return;
-	now = sb_clock_ns();
-	if (end_ns && (now >= end_ns || end_ns - now < ns))
-		ns = now >= end_ns ? 0 : end_ns - now;
-	ts.tv_sec = (time_t)(ns / 1000000000ULL);
-	ts.tv_nsec = (long)(ns % 1000000000ULL);
-	while (ns && nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
+	sb_ioengine_sleep_us(c->think_us);
 }
 
 const struct sb_ioengine_ops sb_ioe_cpuio = {

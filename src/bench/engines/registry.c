@@ -3,7 +3,9 @@
 
 #include "config.h"
 
+#include <errno.h>
 #include <string.h>
+#include <time.h>
 
 static const struct sb_ioengine_ops *const engines[SB_IOENGINE_COUNT] = {
 	[SB_IOENGINE_LIBAIO] = &sb_ioe_libaio,
@@ -16,6 +18,7 @@ static const struct sb_ioengine_ops *const engines[SB_IOENGINE_COUNT] = {
 	[SB_IOENGINE_POSIXAIO] = &sb_ioe_posixaio,
 	[SB_IOENGINE_FTRUNCATE] = &sb_ioe_ftruncate,
 	[SB_IOENGINE_CPUIO] = &sb_ioe_cpuio,
+	[SB_IOENGINE_EXEC] = &sb_ioe_exec,
 #if SB_HAVE_IO_URING
 	[SB_IOENGINE_IO_URING] = &sb_ioe_io_uring,
 #endif
@@ -56,8 +59,16 @@ bool sb_ioengine_has_slat(const struct sb_job_opts *o)
 	return !(sb_ioengine_job_flags(o) & SB_IOF_SYNC);
 }
 
+void sb_ioengine_sleep_us(uint64_t us)
+{
+	struct timespec ts = { .tv_sec = (time_t)(us / 1000000), .tv_nsec = (long)(us % 1000000) * 1000 };
+
+	while (us && nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
 const char *sb_ioengine_list(void)
 {
-	return SB_HAVE_IO_URING ? "psync, sync, vsync, pvsync, pvsync2, libaio, posixaio, io_uring, null, ftruncate or cpuio"
-				: "psync, sync, vsync, pvsync, pvsync2, libaio, posixaio, null, ftruncate or cpuio (io_uring: not in this build)";
+	return SB_HAVE_IO_URING ? "psync, sync, vsync, pvsync, pvsync2, libaio, posixaio, io_uring, null, ftruncate, cpuio or exec"
+				: "psync, sync, vsync, pvsync, pvsync2, libaio, posixaio, null, ftruncate, cpuio or exec (io_uring: not in this build)";
 }

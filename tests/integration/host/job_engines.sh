@@ -7,7 +7,8 @@
 # file set-up's fallocate and fadvise are not the engine's: not compared); the
 # JSON has the same ios per direction, slat for exactly the engines fio
 # measures it for, and the same iodepth_level; cpuio burns about as many
-# ios as fio's in a second, with no bytes. An engine stackbench lacks is
+# ios as fio's in a second, with no bytes; exec runs its program as fio's
+# does. An engine stackbench lacks is
 # refused by name. Runtime: about 25 s on a loaded machine. Needs root, strace and Debian's fio.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
@@ -29,7 +30,7 @@ run() {
 }
 
 # a build without liburing refuses io_uring by name (meson: optional)
-"$SB" -q job --name=x --size=1m --ioengine=io_uring --rw=write --output=/dev/null 2>"$TMP/e" >/dev/null ||
+(cd "$TMP" && "$SB" -q job --name=x --size=1m --ioengine=io_uring --rw=write --unlink=1 --output=/dev/null) 2>"$TMP/e" >/dev/null ||
 	{ grep -q "ioengine=io_uring" "$TMP/e" || fail "io_uring: $(cat "$TMP/e")"; ENGINES=${ENGINES/io_uring/}; }
 for e in $ENGINES; do
 	for rw in write read; do
@@ -113,6 +114,26 @@ if not (f / 2 <= s <= f * 2):
     print(f"FAIL: cpuio: {s} ios in 1 s, fio {f}")
     sys.exit(1)
 print(f"cpuio: {s} ios (fio {f}), no bytes, as fio's")
+PY
+
+# exec: the program started once with %n/%r expanded, its output in
+# NAME.stdout, ios every 100 ms without bytes, as fio's
+for t in fio sb; do
+	if [ $t = fio ]; then cmd=(fio); else cmd=("$SB" -q job); fi
+	mkdir -p "$TMP/exec-$t"
+	(cd "$TMP/exec-$t" && "${cmd[@]}" --name=x --ioengine=exec --program=/bin/echo --arguments="%n ran %r" \
+		--time_based --runtime=1 --output-format=json --output=out.json >/dev/null 2>&1) || fail "$t exec"
+done
+cmp -s "$TMP/exec-fio/x.stdout" "$TMP/exec-sb/x.stdout" && [ "$(cat "$TMP/exec-sb/x.stdout")" = "x ran 1" ] ||
+	fail "exec's x.stdout: fio '$(cat "$TMP/exec-fio/x.stdout")' stackbench '$(cat "$TMP/exec-sb/x.stdout")'"
+python3 - "$TMP" <<'PY' || fail "exec differs from fio's (above)"
+import json, sys
+j = {t: json.load(open(f"{sys.argv[1]}/exec-{t}/out.json"))["jobs"][0]["read"] for t in ("fio", "sb")}
+f, s = j["fio"]["total_ios"], j["sb"]["total_ios"]
+if j["sb"]["io_bytes"] or not (f / 2 <= s <= f * 2):
+    print(f"FAIL: exec: {s} ios, {j['sb']['io_bytes']} bytes in 1 s; fio {f}")
+    sys.exit(1)
+print(f"exec: {s} ios (fio {f}), no bytes, the same output file")
 PY
 
 # an engine stackbench lacks is refused by name (exit 2)

@@ -13,6 +13,8 @@ pkgs=(
 	libblockdev-fs-dev libblockdev-crypto-dev
 	libcryptsetup-dev libdevmapper-dev libmount-dev libudev-dev libblkid-dev libaio-dev libyaml-dev
 	libjson-c-dev libcairo2-dev
+	# stackbench job --ioengine=io_uring (optional in meson.build)
+	liburing-dev
 	# stackbench ciphers: OpenSSL's EVP interface (libcrypto)
 	libssl-dev
 	# fio's verify checksums (src/bench/fioverify.c): crc32c, crc32, crc64 (ISA-L), xxhash
@@ -80,7 +82,7 @@ cross_dev=(
 	libblockdev-dev libblockdev-lvm-dev libblockdev-loop-dev
 	libblockdev-fs-dev libblockdev-crypto-dev libcryptsetup-dev libdevmapper-dev libmount-dev
 	libudev-dev libblkid-dev libaio-dev libyaml-dev libjson-c-dev libcairo2-dev libssl-dev libxxhash-dev
-	libglib2.0-dev libcmocka-dev pkgconf libgsl27 libgslcblas0
+	libglib2.0-dev libcmocka-dev pkgconf libgsl27 libgslcblas0 liburing-dev
 )
 for a in "${cross_archs[@]}"; do
 	for p in "${cross_dev[@]}"; do

@@ -25,9 +25,8 @@
 
 #define DEFAULT_FILE_SIZE (1ULL << 30)
 
-/* A job thread's libaio context and per-slot arrays. */
+/* A job thread's per-slot arrays. */
 struct wio {
-	io_context_t ctx;
 	struct slot *slots;
 	struct io_event *events;
 	struct iocb **batch;
@@ -79,9 +78,8 @@ static int worker_setup(struct worker *w, struct wio *io)
 		return sb_err_set(&w->err, -ENOMEM, "out of memory");
 	if ((rc = alloc_bufs(w, io->slots)) < 0)
 		return rc;
-	/* only libaio has a kernel context: psync and sync need no AIO */
-	if (o->ioengine == SB_IOENGINE_LIBAIO && (rc = io_setup((int)o->iodepth, &io->ctx)) < 0)
-		return sb_err_sys(&w->err, rc, "io_setup(%u) (see /proc/sys/fs/aio-max-nr)", o->iodepth);
+	if (w->ioe->setup && (rc = w->ioe->setup(w, io->slots, o->iodepth)) < 0)
+		return rc;
 	/* verify + randwrite, or fio's random map: every block exactly once
 	 * per pass, in a random order */
 	if ((o->verify && o->rw == SB_RW_RANDWRITE) || (o->randommap && sb_rw_random(o->rw))) {
@@ -127,7 +125,7 @@ static int worker_measure(struct worker *w, struct wio *io)
 	p.loop_invalidate = p.nios && o->loops > 1 && o->invalidate && w->fd >= 0;
 	p.check = o->verify && (o->rw == SB_RW_READ || o->rw == SB_RW_RANDREAD);
 	sb_fvw_pass_setup(w, &p);
-	rc = sb_engine_pass(w, io->ctx, io->slots, io->events, io->batch, &p, &measure_start);
+	rc = sb_engine_pass(w, io->slots, io->events, io->batch, &p, &measure_start);
 	/* buffered writes are not written until they are on disk (fio's end_fsync);
 	 * direct ones are flushed when the job asks for it */
 	if (rc == 0 && w->fd >= 0 && w->res.dir[SB_DIR_WRITE].ios && (!o->direct || o->fsync_every || o->end_fsync) &&
@@ -136,9 +134,9 @@ static int worker_measure(struct worker *w, struct wio *io)
 	w->res.elapsed_ns = sb_clock_ns() - measure_start;
 	worker_usage(w);
 	for (i = 0; i < 2; i++)
-		w->res.dir[i].runtime_ns = w->res.dir[i].ios ? w->res.elapsed_ns : 0;
+		w->res.dir[i].runtime_ns = w->res.dir[i].io_bytes ? w->res.elapsed_ns : 0;
 	if (rc == 0)
-		rc = sb_fvw_phase(w, io->ctx, io->slots, io->events, io->batch);
+		rc = sb_fvw_phase(w, io->slots, io->events, io->batch);
 	if (rc == 0 && o->verify && (o->rw == SB_RW_WRITE || o->rw == SB_RW_RANDWRITE)) {
 		/* read everything back and check it (counted as reads, outside the write runtime) */
 		struct pass v = { .rw = SB_RW_READ, .nios = w->len / o->bs, .check = true };
@@ -146,7 +144,7 @@ static int worker_measure(struct worker *w, struct wio *io)
 
 		if (!o->direct && posix_fadvise(w->fd, (off_t)w->start, (off_t)w->len, POSIX_FADV_DONTNEED) < 0)
 			sb_debug("fadvise DONTNEED failed on %s", w->path);
-		rc = sb_engine_pass(w, io->ctx, io->slots, io->events, io->batch, &v, &ms);
+		rc = sb_engine_pass(w, io->slots, io->events, io->batch, &v, &ms);
 		w->res.dir[SB_DIR_READ].runtime_ns = sb_clock_ns() - tv;
 	}
 	return rc;
@@ -165,8 +163,8 @@ static void *worker_main(void *arg)
 		usleep(100);
 	if (rc == 0 && atomic_load(w->go) > 0)
 		rc = worker_measure(w, &io);
-	if (io.ctx)
-		io_destroy(io.ctx);
+	if (w->ioe->cleanup)
+		w->ioe->cleanup(w);
 	sb_fvw_free(w);
 	if (w->bufs)
 		munmap(w->bufs, (size_t)w->buf_len);
@@ -283,19 +281,6 @@ static void invalidate(const struct sb_job_opts *o, struct worker *w, bool blk)
 		sb_debug("invalidate %s: the page cache was not dropped", w->path);
 }
 
-/* fio's null engine (no files: every io completes at once) */
-static int open_null(const struct sb_job_opts *o, struct worker *w, struct sb_err *err)
-{
-	if (!o->size)
-		return sb_err_set(err, -EINVAL, "job %s: ioengine=null needs --size", o->name);
-	snprintf(w->path, sizeof(w->path), "null");
-	w->fd = -1;
-	w->lbs = 512;
-	w->start = 0;
-	w->len = o->size - o->size % o->bs;
-	return 0;
-}
-
 static int open_worker(const struct sb_job_opts *o, struct worker *w, const struct stat *tst,
 		       uint64_t dev_size, struct sb_err *err)
 {
@@ -305,8 +290,8 @@ static int open_worker(const struct sb_job_opts *o, struct worker *w, const stru
 	uint64_t base;
 	struct stat st;
 
-	if (o->ioengine == SB_IOENGINE_NULL)
-		return open_null(o, w, err);
+	if (w->ioe->open_file)
+		return w->ioe->open_file(o, w, err);
 	if (S_ISDIR(tst->st_mode)) {
 		if ((rc = open_dir_worker(o, w, flags, err)) == 0)
 			invalidate(o, w, false);
@@ -589,27 +574,6 @@ int sb_engine_check_memory(const struct sb_job_opts *o, uint64_t space, struct s
 			  (unsigned)sizeof(void *) * 8, b);
 }
 
-/* A kernel without AIO (CONFIG_AIO off, or qemu-user, which does not
- * implement io_setup) runs a libaio job with psync, and says so. */
-static void aio_fallback(struct sb_job_opts *oc)
-{
-	io_context_t ctx = 0;
-	int rc;
-
-	if (oc->ioengine != SB_IOENGINE_LIBAIO)
-		return;
-	rc = io_setup(1, &ctx);
-	if (rc == 0) {
-		io_destroy(ctx);
-		return;
-	}
-	if (rc != -ENOSYS)
-		return;  /* the worker reports it with its own io_setup */
-	sb_warn("this kernel has no AIO (io_setup: %s): job %s runs with ioengine=psync instead of libaio",
-		strerror(-rc), oc->name);
-	oc->ioengine = SB_IOENGINE_PSYNC;
-}
-
 int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct sb_err *err)
 {
 	struct worker *ws;
@@ -629,7 +593,7 @@ int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct
 	memset(&tst, 0, sizeof(tst));
 	if ((rc = sb_job_opts_check(o, err)) < 0 || (rc = sb_engine_check_memory(o, SIZE_MAX, err)) < 0)
 		return rc;
-	if (o->ioengine != SB_IOENGINE_NULL &&
+	if (!(sb_ioengine_get(o->ioengine)->flags & SB_IOF_NOFILE) &&
 	    ((rc = stat_target(o, &tst, err)) < 0 || (rc = target_room(o, &tst, &dev_size, err)) < 0))
 		return rc;
 	ws = calloc(o->numjobs, sizeof(*ws));
@@ -640,10 +604,11 @@ int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct
 	oc = *o;
 	if (!oc.verify_seed_set)
 		oc.verify_seed = seed;
-	aio_fallback(&oc);
 	for (i = 0; i < o->numjobs; i++) {
 		ws[i].idx = i;
 		ws[i].fd = -1;
+		ws[i].ioe = sb_ioengine_get(oc.ioengine);
+		ws[i].ioe_flags = sb_ioengine_job_flags(&oc);
 		ws[i].batch = o->iodepth_batch && o->iodepth_batch < o->iodepth ? o->iodepth_batch : o->iodepth;
 		/* fio's randrepeat: the same offsets every run, per job thread */
 		rng_seed(&ws[i].rng, (o->randrepeat ? 0x5eed5eedULL : seed) + i * 0x1000193ULL + 1);

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "bench/data.h"
+#include "bench/ioengine.h"
 #include "bench/job.h"
 
 struct slot {
@@ -20,6 +21,7 @@ struct slot {
 	uint64_t off;
 	uint64_t len;                 /* bytes of this io (o->bs unless the job varies them) */
 	int dir;
+	void *ioe_data;               /* the engine's per-io state (posixaio's aiocb) */
 };
 
 struct worker {
@@ -50,6 +52,11 @@ struct worker {
 	uint64_t buf_len;
 	uint64_t t0;                  /* pass start: log times count from here */
 	struct sb_fvw *fv;            /* fio's verify=<type> (bench/verifyio.c), or NULL */
+	/* the engines family (bench/ioengine.h) */
+	const struct sb_ioengine_ops *ioe;
+	unsigned ioe_flags;           /* sb_ioengine_job_flags */
+	void *ioe_data;               /* the engine's per-thread state (libaio's context) */
+	uint64_t ioe_pos;             /* where the file offset is (fio's engine_pos: sync's lseek) */
 };
 
 struct pass {
@@ -65,8 +72,8 @@ struct pass {
 
 /* One pass over the region (or until end_ns); every io drained before it
  * returns. 0 or -errno with w->err set. */
-int sb_engine_pass(struct worker *w, io_context_t ctx, struct slot *slots, struct io_event *events,
-		   struct iocb **batch, const struct pass *p, uint64_t *measure_start);
+int sb_engine_pass(struct worker *w, struct slot *slots, struct io_event *events, struct iocb **batch,
+		   const struct pass *p, uint64_t *measure_start);
 /* res += one thread's result */
 void sb_engine_merge_thread(struct sb_job_result *res, const struct sb_job_result *r);
 /* Write the threads' logs; with o->per_thread, hand their results to res->thread. */

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "bench/ioengine.h"
 
 static const double fio_pcts[] = { 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99 };
 
@@ -164,7 +165,7 @@ static void job_text(FILE *f, const struct sb_job_opts *o, const struct sb_job_r
 	fprintf(f, "%s: (groupid=%u, jobs=%u): err= 0: pid=%d: %s\n", o->name, o->groupid, jobs,
 		(int)getpid(), tbuf);
 	for (d = 0; d < 2; d++)
-		dir_lines(f, d, &r->dir[d], o->ioengine == SB_IOENGINE_LIBAIO || o->ioengine == SB_IOENGINE_NULL);
+		dir_lines(f, d, &r->dir[d], sb_ioengine_has_slat(o));
 	lat_buckets(f, r);
 	fprintf(f, "  cpu          : usr=%.2f%%, sys=%.2f%%, ctx=%llu, majf=%llu, minf=%llu\n",
 		el > 0 ? r->usr_sec / el * 100 : 0, el > 0 ? r->sys_sec / el * 100 : 0,
@@ -228,9 +229,7 @@ void sb_jobs_report_text(FILE *f, const struct sb_job_opts *const *o,
 		snprintf(bs, sizeof(bs), "%lluB", (unsigned long long)o[i]->bs);
 		fprintf(f, "%s: (g=%u): rw=%s, bs=(R) %s-%s, (W) %s-%s, (T) %s-%s, ioengine=%s, iodepth=%u\n",
 			o[i]->name, o[i]->groupid, sb_rw_name(o[i]->rw), bs, bs, bs, bs, bs, bs,
-			o[i]->ioengine == SB_IOENGINE_LIBAIO ? "libaio" :
-			o[i]->ioengine == SB_IOENGINE_PSYNC ? "psync" :
-			o[i]->ioengine == SB_IOENGINE_NULL ? "null" : "sync", o[i]->iodepth);
+			sb_ioengine_name(o[i]->ioengine), o[i]->iodepth);
 		if (o[i]->groupid + 1 > ngroups)
 			ngroups = o[i]->groupid + 1;
 	}

@@ -54,6 +54,9 @@ void sb_job_opts_init(struct sb_job_opts *o)
 	o->randommap = true;
 	o->keep_files = true;
 	sb_jobbs_init(&o->bsd);
+	o->eng.cpuchunks = 50000; /* fio's cpuio */
+	o->eng.grace_time = 1;    /* fio's exec */
+	o->eng.std_redirect = true;
 }
 
 void sb_job_opts_suite(struct sb_job_opts *o)

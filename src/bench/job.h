@@ -20,7 +20,10 @@ enum sb_dir { SB_DIR_READ = 0, SB_DIR_WRITE = 1 };
 enum sb_output_format { SB_OUT_TEXT, SB_OUT_JSON, SB_OUT_JSONPLUS };
 /* fio's ioengine: libaio, psync (pread/pwrite; fio's default), sync (lseek +
  * read/write), null (no I/O: every io completes at once, as fio's) */
-enum sb_ioengine { SB_IOENGINE_LIBAIO, SB_IOENGINE_PSYNC, SB_IOENGINE_SYNC, SB_IOENGINE_NULL };
+enum sb_ioengine { SB_IOENGINE_LIBAIO, SB_IOENGINE_PSYNC, SB_IOENGINE_SYNC, SB_IOENGINE_NULL,
+	/* the engines family (src/bench/engines/) */
+	SB_IOENGINE_VSYNC, SB_IOENGINE_PVSYNC, SB_IOENGINE_PVSYNC2, SB_IOENGINE_POSIXAIO,
+	SB_IOENGINE_FTRUNCATE, SB_IOENGINE_CPUIO, SB_IOENGINE_IO_URING, SB_IOENGINE_EXEC, SB_IOENGINE_COUNT };
 
 struct sb_job_opts {
 	char name[64];            /* jobname; also names the files in a directory target */
@@ -77,6 +80,16 @@ struct sb_job_opts {
 	struct sb_fv_opts fv;
 	/* block size / offset / distribution family (bench/jobbs.c, bench/dist.c) */
 	struct sb_job_bs bsd;
+	/* engines family (src/bench/engines/): the engines' own options, fio's .options */
+	struct {
+		uint32_t cpuload;         /* cpuio: % of a CPU to burn (1..100) */
+		uint32_t cpuchunks;       /* cpuio: usecs a burn cycle (default 50000) */
+		uint32_t cpumode;         /* cpuio: 0 noop (spin), 1 qsort */
+		char program[256];        /* exec: the program */
+		char arguments[512];      /* exec: its arguments */
+		uint32_t grace_time;      /* exec: seconds from SIGTERM to the next io (default 1) */
+		bool std_redirect;        /* exec: output to NAME.stdout/.stderr (default 1) */
+	} eng;
 };
 
 /* Defaults as documented in `stackbench help job`: fio 3.33's. */

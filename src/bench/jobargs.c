@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/ioengine.h"
 #include "bench/jobfio.h"
 #include "bench/jobopt.h"
 #include "bench/jobverify.h"
@@ -37,7 +38,7 @@ static const struct jopt jopts_core[] = {
 	{ "iodepth_batch_complete_max", NULL, JT_U32, F(batch_cmax), 0, 4096, NULL,
 	  "most completions reaped at once (default: the min)", NULL },
 	{ "numjobs", "numjob", JT_U32, F(numjobs), 1, SB_JOB_MAX_THREADS, "1", "job threads", NULL },
-	{ "ioengine", NULL, JT_ENGINE, F(ioengine), 0, 0, "psync", "psync, sync, libaio or null", NULL },
+	{ "ioengine", NULL, JT_ENGINE, F(ioengine), 0, 0, "psync", "psync, sync, vsync, pvsync, pvsync2, libaio, posixaio, io_uring, null, ftruncate, cpuio or exec", NULL },
 	{ "iomem", "mem", JT_IOMEM, F(huge_buffers), 0, 0, "malloc",
 	  "I/O buffers: malloc, mmap, shm (pages) or mmaphuge, shmhuge (transparent huge pages)", NULL },
 	{ "direct", NULL, JT_BOOL, F(direct), 0, 0, "0", "O_DIRECT", NULL },
@@ -77,6 +78,8 @@ static const struct jopt *const jopt_tables[] = {
 	jopts_core,
 	sb_jopts_verify,
 	sb_jobbs_opts,
+	sb_jopts_cpuio,
+	sb_jopts_exec,
 };
 
 static const struct jopt *find_opt(const char *name, size_t n)
@@ -165,17 +168,12 @@ static int set_size(const struct jopt *o, const char *v, void *field, struct sb_
 
 static int set_engine(const char *v, struct sb_job_opts *j, struct sb_err *err)
 {
-	if (!strcmp(v, "libaio"))
-		j->ioengine = SB_IOENGINE_LIBAIO;
-	else if (!strcmp(v, "psync"))
-		j->ioengine = SB_IOENGINE_PSYNC;
-	else if (!strcmp(v, "sync"))
-		j->ioengine = SB_IOENGINE_SYNC;
-	else if (!strcmp(v, "null"))
-		j->ioengine = SB_IOENGINE_NULL;
-	else
-		return sb_err_set(err, -EINVAL, "not supported by stackbench job: --ioengine=%s "
-				  "(psync, sync, libaio or null)", v);
+	const struct sb_ioengine_ops *e = sb_ioengine_find(v);
+
+	if (!e)
+		return sb_err_set(err, -EINVAL, "not supported by stackbench job: --ioengine=%s (%s)", v,
+				  sb_ioengine_list());
+	j->ioengine = e->id;
 	return 0;
 }
 
@@ -415,6 +413,7 @@ static int parse_argv(struct sb_job_cli *c, int argc, char **argv, struct sb_err
  * filename, the runtime's meaning, the group of each job. */
 static int finish_job(struct sb_job_opts *j, unsigned idx, struct sb_err *err)
 {
+	const struct sb_ioengine_ops *e = sb_ioengine_get(j->ioengine);
 	int rc;
 
 	if (!j->name[0])
@@ -437,14 +436,16 @@ static int finish_job(struct sb_job_opts *j, unsigned idx, struct sb_err *err)
 	if (j->filesize)
 		j->size = j->filesize;
 	/* as fio: files NAME.N.0 in the current directory, of a size given */
-	if ((!j->target[0] || j->directory[0]) && !j->size && j->ioengine != SB_IOENGINE_NULL)
+	if ((!j->target[0] || j->directory[0]) && !j->size && !(e->flags & SB_IOF_NOFILE))
 		return sb_err_set(err, -EINVAL, "job %s: you need to specify size= (as fio, for its "
 				  "files NAME.N.0)", j->name[0] ? j->name : "job");
 	if (!j->target[0])
 		snprintf(j->target, sizeof(j->target), ".");
-	if (j->ioengine == SB_IOENGINE_PSYNC || j->ioengine == SB_IOENGINE_SYNC)
+	if (e->flags & SB_IOF_SYNC)
 		j->iodepth = 1; /* synchronous engines have one io in flight, as fio */
 	if ((rc = sb_jobbs_finish(j, err)) < 0)
+		return rc;
+	if (e->check && (rc = e->check(j, err)) < 0)
 		return rc;
 	j->runtime_limit = j->runtime_ns && !j->time_based;
 	if (j->time_based && !j->runtime_ns)

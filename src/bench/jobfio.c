@@ -53,6 +53,19 @@ static const char *const fio_only[] = {
 	NULL,
 };
 
+/* fio 3.33's engines' own options (their .options) that stackbench's
+ * engines do not take: refused by name too (engines family) */
+static const char *const fio_engine_only[] = {
+	/* psync/pvsync2, libaio, io_uring */
+	"hipri_percentage", "uncached", "nowait", "userspace_reap", "cmdprio", "cmdprio_bssplit",
+	"cmdprio_class", "cmdprio_percentage", "cmd_type", "fixedbufs", "force_async", "nonvectored",
+	"registerfiles", "sqthread_poll", "sqthread_poll_cpu",
+	/* cpuio, net, e4defrag, mmap, filestat */
+	"exit_on_io_done", "hostname", "interface",
+	"listen", "mss", "netsplice", "nodelay", "pingpong", "port", "protocol", "ttl", "window_size",
+	"donorname", "inplace", "thp", "stat_type", NULL,
+};
+
 /* fio's .alias of options stackbench takes under their other name */
 static const char *const fio_aliases[][2] = {
 	{ "timeout", "runtime" },
@@ -70,6 +83,9 @@ bool sb_jobfio_known(const char *name, size_t n)
 
 	for (i = 0; fio_only[i]; i++)
 		if (same(fio_only[i], name, n))
+			return true;
+	for (i = 0; fio_engine_only[i]; i++)
+		if (same(fio_engine_only[i], name, n))
 			return true;
 	return false;
 }

@@ -41,8 +41,10 @@ struct jopt {
 	int (*cb)(const struct jopt *o, const char *v, struct sb_job_opts *j, struct sb_err *err);
 };
 
-/* the families' tables */
+/* the families' tables (each in its own file) */
 extern const struct jopt sb_jobbs_opts[];  /* bench/jobbs.c: block size, offset, distribution */
+extern const struct jopt sb_jopts_cpuio[]; /* src/bench/engines/cpuio.c */
+extern const struct jopt sb_jopts_exec[];  /* src/bench/engines/exec.c */
 
 #define F(f) offsetof(struct sb_job_opts, f), sizeof(((struct sb_job_opts *)0)->f)
 #define NOF 0, 0

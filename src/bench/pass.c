@@ -82,30 +82,18 @@ void sb_engine_rusage(double *usr, double *sys)
 	*sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 }
 
-/* fio's psync and sync engines: each prepared iocb done at once with
- * pread/pwrite (or lseek + read/write), its result put where io_getevents
- * would have put it; fio's null engine does no I/O and the io is done. */
+/* A synchronous engine (fio's FIO_SYNCIO, and null): each prepared io done
+ * by the engine's queue now, its result put where getevents would have. */
 static unsigned sync_io(struct worker *w, struct iocb **batch, unsigned n, struct io_event *ev)
 {
 	unsigned i;
 
 	for (i = 0; i < n; i++) {
-		struct iocb *cb = batch[i];
-		bool wr = cb->aio_lio_opcode == IO_CMD_PWRITE;
-		void *buf = cb->u.c.buf;
-		size_t len = cb->u.c.nbytes;
-		off_t off = (off_t)cb->u.c.offset;
-		ssize_t r;
+		long r = w->ioe->queue(w, batch[i]);
 
-		if (w->o->ioengine == SB_IOENGINE_NULL)
-			r = (ssize_t)len;
-		else if (w->o->ioengine == SB_IOENGINE_SYNC)
-			r = lseek(w->fd, off, SEEK_SET) < 0 ? -1 : wr ? write(w->fd, buf, len) : read(w->fd, buf, len);
-		else
-			r = wr ? pwrite(w->fd, buf, len, off) : pread(w->fd, buf, len, off);
-		ev[i].data = cb->data;
-		ev[i].obj = cb;
-		ev[i].res = r < 0 ? (unsigned long)(long)-errno : (unsigned long)r;
+		ev[i].data = batch[i]->data;
+		ev[i].obj = batch[i];
+		ev[i].res = (unsigned long)r;
 		ev[i].res2 = 0;
 	}
 	return n;
@@ -116,7 +104,6 @@ struct ps {
 	struct worker *w;
 	const struct sb_job_opts *o;
 	const struct pass *p;
-	io_context_t ctx;
 	struct slot **freel;
 	struct io_event *events;
 	struct iocb **batch;
@@ -340,7 +327,7 @@ static int submit(struct ps *s, unsigned n)
 	for (i = 0; i < n; i++)
 		((struct slot *)s->batch[i]->data)->t_start = s->now;
 	res->depth_level[bucket_depth((unsigned)s->inflight + n)]++;
-	if (s->o->ioengine != SB_IOENGINE_LIBAIO) {
+	if (s->w->ioe->queue) {
 		/* synchronous: "submitted" when the call starts, as fio's psync;
 		 * fio's null engine is busy until its one io is reaped: the same */
 		for (i = 0; i < n; i++)
@@ -351,15 +338,15 @@ static int submit(struct ps *s, unsigned n)
 		return 0;
 	}
 	while (done < n) {
-		int r = io_submit(s->ctx, (long)(n - done), s->batch + done);
+		int r = s->w->ioe->commit(s->w, s->batch + done, n - done);
 
-		if (r == -EAGAIN || r == 0) {
+		if (r == 0) {
 			if (s->inflight > 0)
 				break; /* reap, then the rest goes in the next round */
 			continue;
 		}
 		if (r < 0)
-			return sb_err_sys(&s->w->err, r, "io_submit on %s", s->w->path);
+			return r;
 		t = sb_clock_ns();
 		for (i = done; i < done + (unsigned)r; i++)
 			((struct slot *)s->batch[i]->data)->t_issue = t;
@@ -381,6 +368,7 @@ static int account(struct ps *s, struct slot *sl, long ev)
 	struct worker *w = s->w;
 	struct sb_dir_result *d = &w->res.dir[sl->dir];
 	uint64_t slat = sl->t_issue - sl->t_start, clat = s->now - sl->t_issue, lat = s->now - sl->t_start;
+	uint64_t moved = w->ioe_flags & SB_IOF_NOIO ? 0 : sl->len; /* fio's FIO_NOIO: no bytes */
 	int rc = 0;
 
 	if (ev != (long)sl->len) {
@@ -402,17 +390,17 @@ static int account(struct ps *s, struct slot *sl, long ev)
 			w->res.verified_blocks++;
 		}
 	}
-	d->io_bytes += sl->len;
-	s->rbytes += sl->len;
+	d->io_bytes += moved;
+	s->rbytes += moved;
 	d->ios++;
-	s->win_bytes[sl->dir] += sl->len;
+	s->win_bytes[sl->dir] += moved;
 	s->win_ios[sl->dir]++;
-	if (o->ioengine == SB_IOENGINE_LIBAIO || o->ioengine == SB_IOENGINE_NULL)
+	if (!(w->ioe_flags & SB_IOF_SYNC))
 		sb_hist_add(&d->slat, slat); /* fio has no slat for synchronous engines */
 	sb_hist_add(&d->clat, clat);
 	sb_hist_add(&d->lat, lat);
 	if (s->logging) {
-		s->lwin_bytes[sl->dir] += sl->len;
+		s->lwin_bytes[sl->dir] += moved;
 		s->lwin_ios[sl->dir]++;
 		s->lwin_n[sl->dir]++;
 		s->lwin_sum[0][sl->dir] += slat;
@@ -421,7 +409,7 @@ static int account(struct ps *s, struct slot *sl, long ev)
 		if (logs_lat(o) && !o->log_avg_msec) {
 			uint64_t t_ms = (s->now - w->t0) / 1000000ULL;
 
-			if (o->ioengine == SB_IOENGINE_LIBAIO || o->ioengine == SB_IOENGINE_NULL)
+			if (!(w->ioe_flags & SB_IOF_SYNC))
 				log_add(&w->res.log[SB_LOG_SLAT], t_ms, slat, sl->dir, (uint32_t)sl->len, sl->off);
 			log_add(&w->res.log[SB_LOG_CLAT], t_ms, clat, sl->dir, (uint32_t)sl->len, sl->off);
 			log_add(&w->res.log[SB_LOG_LAT], t_ms, lat, sl->dir, (uint32_t)sl->len, sl->off);
@@ -446,13 +434,11 @@ static int reap(struct ps *s)
 		cmax = (long)s->depth;
 	if (cmax < cmin)
 		cmax = cmin;
-	r = s->nsync ? (int)s->nsync : io_getevents(s->ctx, cmin, cmax, s->events, NULL);
+	r = s->nsync ? (int)s->nsync : s->w->ioe->getevents(s->w, cmin, cmax, s->events);
 
 	s->nsync = 0;
-	if (r == -EINTR)
-		return 0;
 	if (r < 0)
-		return sb_err_sys(&s->w->err, r, "io_getevents on %s", s->w->path);
+		return r;
 	s->now = sb_clock_ns();
 	if (s->ramping && s->now >= s->p->ramp_end)
 		ramp_over(s);
@@ -463,17 +449,21 @@ static int reap(struct ps *s)
 		if ((rc1 = account(s, s->events[i].data, (long)s->events[i].res)) < 0 && rc == 0)
 			rc = rc1;
 	sample(s);
+	if (s->w->ioe->reaped) {
+		s->w->ioe->reaped(s->w);
+		s->now = sb_clock_ns();
+	}
 	atomic_store_explicit(&s->w->prog_bytes,
 			      atomic_load_explicit(&s->w->prog_bytes, memory_order_relaxed) +
 			      s->rbytes, memory_order_relaxed);
 	return rc;
 }
 
-int sb_engine_pass(struct worker *w, io_context_t ctx, struct slot *slots, struct io_event *events,
-		   struct iocb **batch, const struct pass *p, uint64_t *measure_start)
+int sb_engine_pass(struct worker *w, struct slot *slots, struct io_event *events, struct iocb **batch,
+		   const struct pass *p, uint64_t *measure_start)
 {
 	const struct sb_job_opts *o = w->o;
-	struct ps s = { .w = w, .o = o, .p = p, .ctx = ctx, .events = events, .batch = batch,
+	struct ps s = { .w = w, .o = o, .p = p, .events = events, .batch = batch,
 			.depth = o->iodepth, .nfree = o->iodepth, .nblocks = w->len / o->bs,
 			.random = sb_rw_random(p->rw), .ramping = p->ramp_end != 0,
 			.measure_start = measure_start };
@@ -516,12 +506,11 @@ int sb_engine_pass(struct worker *w, io_context_t ctx, struct slot *slots, struc
 	if (rc < 0) {
 		/* wait for what is still in flight before the buffers go away */
 		while (s.inflight > 0 && !s.nsync) {
-			int r = io_getevents(ctx, 1, (long)s.depth, events, NULL);
+			int r = w->ioe->getevents(w, 1, (long)s.depth, events);
 
-			if (r < 0 && r != -EINTR)
+			if (r < 0)
 				break;
-			if (r > 0)
-				s.inflight -= r;
+			s.inflight -= r;
 		}
 	}
 	sb_bsgen_free(&s.gen);

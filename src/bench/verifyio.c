@@ -284,7 +284,7 @@ bool sb_fvw_next(struct worker *w, uint64_t *blk)
 	return false;
 }
 
-int sb_fvw_phase(struct worker *w, io_context_t ctx, struct slot *slots, struct io_event *events,
+int sb_fvw_phase(struct worker *w, struct slot *slots, struct io_event *events,
 		 struct iocb **batch)
 {
 	const struct sb_job_opts *o = w->o;
@@ -312,7 +312,7 @@ int sb_fvw_phase(struct worker *w, io_context_t ctx, struct slot *slots, struct 
 		sb_debug("verify: the page cache of %s was not dropped", w->path);
 	v->cursor = 0;
 	t0 = sb_clock_ns();
-	rc = sb_engine_pass(w, ctx, slots, events, batch, &p, &ms);
+	rc = sb_engine_pass(w, slots, events, batch, &p, &ms);
 	w->res.dir[SB_DIR_READ].runtime_ns += sb_clock_ns() - t0;
 	return rc;
 }

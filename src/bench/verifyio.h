@@ -30,7 +30,7 @@ int sb_fvw_run(struct worker *w, uint64_t issued, uint64_t nblocks);
 bool sb_fvw_next(struct worker *w, uint64_t *blk);
 /* After the writes: fio's do_verify (sync, invalidate, read back what was
  * written and check it). */
-int sb_fvw_phase(struct worker *w, io_context_t ctx, struct slot *slots, struct io_event *events,
+int sb_fvw_phase(struct worker *w, struct slot *slots, struct io_event *events,
 		 struct iocb **batch);
 
 #endif

@@ -255,7 +255,7 @@ static void test_fio_defaults(void **state)
 	assert_int_equal(o.size, 2 << 20);      /* fio caps size at the files' total */
 	assert_int_equal(parse(&o, &err, "--filesize=2m", NULL), 0);
 	assert_int_equal(o.size, 2 << 20);
-	expect_reject("not supported by stackbench job: --ioengine=io_uring", "--size=1m", "--ioengine=io_uring", NULL);
+	expect_reject("not supported by stackbench job: --ioengine=rdma", "--size=1m", "--ioengine=rdma", NULL);
 	assert_int_equal(parse(&o, &err, "--rw=randread", "--iodepth=8", "--size=1m", NULL), 0);
 	assert_string_equal(o.target, ".");     /* NAME.N.0 in the current directory */
 	assert_false(o.direct);
@@ -333,9 +333,9 @@ static void test_parse_reject(void **state)
 	expect_reject("job file extra: No such file", "--target", "x", "extra", NULL);
 	expect_reject("not supported by stackbench job: --rate", "--target", "x", "--rate=1m", NULL);
 	expect_reject("not supported by stackbench job: --thinktime", "--thinktime=1", "--target", "x", NULL);
-	expect_reject("not supported by stackbench job: --ioengine=posixaio", "--target", "x", "--ioengine=posixaio", NULL);
-	expect_reject("not supported by stackbench job: --ioengine=io_uring", "--target", "x",
-		      "--ioengine=io_uring", NULL);
+	expect_reject("not supported by stackbench job: --ioengine=mmap", "--target", "x", "--ioengine=mmap", NULL);
+	expect_reject("not supported by stackbench job: --ioengine=rdma", "--target", "x",
+		      "--ioengine=rdma", NULL);
 	expect_reject("--iodepth needs a value", "--target", "x", "--iodepth", NULL);
 	expect_reject("--iodepth needs a value", "--target", "x", "--iodepth", "--bs", "4k", NULL);
 	expect_reject("--bs: '0' is not a block size of 1 byte to 64 MiB", "--target", "x", "--bs", "0", NULL);

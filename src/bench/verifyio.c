@@ -98,9 +98,9 @@ void sb_fvw_pass_setup(struct worker *w, struct pass *p)
 		/* fio's do_dry_run: nothing written, then every block checked */
 		p->rw = SB_RW_READ;
 		p->fv_pass = p->fv_check = true;
-		w->fv->pass_all = true;
+		w->fv->pass_all = !o->fv.no_verify;   /* fio: do_verify=0 checks nothing either */
 		w->fv->cursor = 0;
-		p->nios = w->fv->nblk;
+		p->nios = w->fv->pass_all ? w->fv->nblk : 0;
 		p->end_ns = 0;
 		return;
 	}
@@ -273,6 +273,8 @@ bool sb_fvw_next(struct worker *w, uint64_t *blk)
 {
 	struct sb_fvw *v = w->fv;
 
+	if (!v->pass_all && !v->gen)
+		return false;
 	while (v->cursor < v->nblk) {
 		uint64_t b = v->cursor++;
 
@@ -293,6 +295,19 @@ int sb_fvw_phase(struct worker *w, io_context_t ctx, struct slot *slots, struct 
 	uint64_t ms = 0, t0, b;
 	int rc;
 
+	if (v && o->fv.only && writes(o->rw)) {
+		/* fio's do_dry_run counts the writes it did not do: their bytes and
+		 * ios, zero latencies, no runtime */
+		struct sb_dir_result *d = &w->res.dir[SB_DIR_WRITE];
+
+		d->io_bytes += v->nblk * o->bs;
+		d->ios += v->nblk;
+		for (b = 0; b < v->nblk; b++) {
+			sb_hist_add(&d->clat, 0);
+			sb_hist_add(&d->lat, 0);
+		}
+		return 0;
+	}
 	if (!v || !v->gen || o->fv.no_verify || o->fv.only)
 		return 0;
 	for (b = 0; b < v->nblk; b++)

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -55,7 +56,9 @@ int sb_fvw_init(struct worker *w)
 	v->nblk = w->len / o->bs;
 	v->seed = rng_next(&w->rng);
 	if (writes(o->rw) && !o->fv.only) {
-		v->gen = calloc(v->nblk ? v->nblk : 1, sizeof(*v->gen));
+		/* a 32-bit size_t cannot count every block of a large region: refuse, never truncate */
+		v->gen = v->nblk < SIZE_MAX / sizeof(*v->gen) ? calloc((size_t)(v->nblk ? v->nblk : 1), sizeof(*v->gen))
+							     : NULL;
 		if (!v->gen)
 			return sb_err_set(&w->err, -ENOMEM, "verify: no memory for the written map of %llu blocks",
 					  (unsigned long long)v->nblk);
@@ -63,7 +66,8 @@ int sb_fvw_init(struct worker *w)
 	if ((o->fv.backlog || o->loops > 1) && v->gen) {
 		if (o->fv.backlog) {
 			v->rcap = o->fv.backlog < v->nblk ? o->fv.backlog : v->nblk;
-			v->ring = calloc(v->rcap + 1, sizeof(*v->ring));
+			v->ring = v->rcap < SIZE_MAX / sizeof(*v->ring) - 1 ? calloc((size_t)v->rcap + 1, sizeof(*v->ring))
+									    : NULL;
 		}
 		v->rbuf = mmap(NULL, (size_t)o->bs, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if ((o->fv.backlog && !v->ring) || v->rbuf == MAP_FAILED) {

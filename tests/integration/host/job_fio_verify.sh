@@ -29,7 +29,7 @@ for t in md5 crc32c meta; do
 		--output-format=json --output=sb.json 2>err.txt || fail "$t: stackbench rejects fio's blocks: $(cat err.txt)"
 	[ "$(read_bytes sb.json)" = $((1 << 20)) ] || fail "$t: stackbench's verify_only read $(read_bytes sb.json) bytes"
 	# stackbench writes, fio checks (verify_only, and a read job)
-	"$SB" -q job "${common[@]}" --filename=sb.$t --verify=$t "${extra[@]}" --do_verify=0 2>err.txt ||
+	"$SB" -q job "${common[@]}" --filename=sb.$t --verify=$t "${extra[@]}" --do_verify=0 >/dev/null 2>err.txt ||
 		fail "$t: stackbench's write failed: $(cat err.txt)"
 	fio "${common[@]}" --filename=sb.$t --verify=$t "${extra[@]}" --verify_only=1 --verify_state_save=0 \
 		--output=fio.txt >/dev/null 2>&1 || fail "$t: fio rejects stackbench's blocks: $(cat fio.txt)"

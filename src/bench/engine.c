@@ -159,8 +159,11 @@ static void *worker_main(void *arg)
 	atomic_store(&w->ready, 1);
 	while (atomic_load(w->go) == 0)
 		usleep(100);
-	if (rc == 0 && atomic_load(w->go) > 0)
+	if (rc == 0 && atomic_load(w->go) > 0) {
+		sb_pace_start(&w->pace, w->o, w->o->rw, (w->o->randrepeat ? 0x5eedULL : sb_clock_ns()) + w->idx);
 		rc = worker_measure(w, &io);
+		sb_pace_end(&w->pace);
+	}
 	if (io.ctx)
 		io_destroy(io.ctx);
 	if (w->bufs)

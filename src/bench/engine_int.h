@@ -11,6 +11,7 @@
 
 #include "bench/data.h"
 #include "bench/job.h"
+#include "bench/rate.h"
 
 struct slot {
 	struct iocb cb;
@@ -48,6 +49,7 @@ struct worker {
 	void *bufs;                   /* every slot's buffer, one mapping */
 	uint64_t buf_len;
 	uint64_t t0;                  /* pass start: log times count from here */
+	struct sb_pace pace;          /* rate, thinktime, flow (bench/rate.c) */
 };
 
 struct pass {

@@ -53,6 +53,8 @@ void sb_job_opts_init(struct sb_job_opts *o)
 	o->invalidate = true;
 	o->randommap = true;
 	o->keep_files = true;
+	o->rate_cycle_ms = 1000;
+	o->thinktime_blocks = 1;
 }
 
 void sb_job_opts_suite(struct sb_job_opts *o)

@@ -71,6 +71,19 @@ struct sb_job_opts {
 	bool per_thread;          /* keep every thread's result (res->thread) */
 	char description[256];    /* fio's description= */
 	char given[4096];         /* options as written: "key=value\n"..., fio's "job options" */
+	/* rate / submission / flow / job control (bench/rate.c): fio's, per direction [read, write] */
+	uint64_t rate[2];         /* fio's rate: bytes/s (0 = no cap) */
+	uint32_t rate_iops[2];    /* fio's rate_iops (rate wins when both are set) */
+	uint64_t rate_min[2];     /* fio's rate_min (ratemin): the job fails below it */
+	uint32_t rate_iops_min[2];
+	uint32_t rate_cycle_ms;   /* fio's rate_cycle: the window of the minimum (default 1000) */
+	bool rate_poisson;        /* fio's rate_process=poisson (default linear) */
+	bool rate_ign_think;      /* fio's rate_ignore_thinktime */
+	uint64_t thinktime_us, thinktime_spin_us;
+	uint32_t thinktime_blocks; /* ios between thinktimes (default 1) */
+	bool thinktime_issue;     /* thinktime_blocks_type=issue (default complete) */
+	uint64_t startdelay_ns;
+	uint32_t flow_id, flow, flow_sleep_us;
 };
 
 /* Defaults as documented in `stackbench help job`: fio 3.33's. */

@@ -234,6 +234,7 @@ static void ramp_over(struct ps *s)
 	memset(res->submit_batch, 0, sizeof(res->submit_batch));
 	memset(res->complete_batch, 0, sizeof(res->complete_batch));
 	*s->measure_start = s->win_start = s->log_start = s->w->t0 = s->now;
+	sb_pace_reset(&s->w->pace, s->now);
 	sb_engine_rusage(&s->w->ru0, &s->w->rs0);
 }
 
@@ -244,6 +245,7 @@ static int prepare(struct ps *s, unsigned *np)
 	const struct pass *p = s->p;
 	struct worker *w = s->w;
 	unsigned n = 0;
+	int rc;
 
 	while (!s->stop && s->nfree > 0 && n < w->batch) {
 		struct slot *sl;
@@ -253,6 +255,10 @@ static int prepare(struct ps *s, unsigned *np)
 		if ((p->nios && s->issued >= p->nios) || (p->end_ns && s->now >= p->end_ns)) {
 			s->stop = true;
 			break;
+		}
+		if (w->pace.on && (rc = sb_pace_gate(&w->pace, s->inflight + (int)n, &s->now, p->end_ns))) {
+			s->stop = rc == SB_PACE_STOP;
+			break; /* drain first, or not yet */
 		}
 		if (o->fsync_every && s->since_fsync >= o->fsync_every) {
 			if (s->inflight > 0 || n > 0)
@@ -279,6 +285,8 @@ static int prepare(struct ps *s, unsigned *np)
 		case SB_RW_WRITE: case SB_RW_RANDWRITE: dir = SB_DIR_WRITE; break;
 		default: dir = rng_below(&w->rng, 100) < o->rwmixread ? SB_DIR_READ : SB_DIR_WRITE;
 		}
+		if (w->pace.on)
+			dir = sb_pace_dir(&w->pace, dir, s->now);
 		sl = s->freel[--s->nfree];
 		sl->off = off;
 		sl->dir = dir;
@@ -431,6 +439,9 @@ static int reap(struct ps *s)
 		if ((rc1 = account(s, s->events[i].data, (long)s->events[i].res)) < 0 && rc == 0)
 			rc = rc1;
 	sample(s);
+	if (s->w->pace.rated && !s->ramping && rc == 0 &&
+	    (rc = sb_pace_check_min(&s->w->pace, s->w->res.dir, s->now, &s->w->err)) < 0)
+		s->stop = true;
 	atomic_store_explicit(&s->w->prog_bytes,
 			      atomic_load_explicit(&s->w->prog_bytes, memory_order_relaxed) +
 			      (uint64_t)r * s->o->bs, memory_order_relaxed);

@@ -13,6 +13,7 @@
 #include "bench/job.h"
 #include "bench/jobargs.h"
 #include "bench/output.h"
+#include "bench/rate.h"
 #include "cmd/cmd.h"
 #include "sys/safety.h"
 
@@ -28,6 +29,7 @@ static void *run_one(void *arg)
 {
 	struct run *x = arg;
 
+	sb_job_startdelay(x->o);
 	x->rc = sb_engine_run(x->o, x->r, &x->err);
 	return NULL;
 }
@@ -158,9 +160,12 @@ int sb_cmd_job(int argc, char **argv, struct sb_err *err)
 		rc = sb_err_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
+	if ((rc = sb_flow_setup(c.jobs, c.njobs, err)) < 0)
+		goto out;
 	sb_iostat_start(&io);
 	rc = run_jobs(&c, runs, err);
 	sb_iostat_stop(&io);
+	sb_flow_teardown();
 	if (rc < 0 && !(runs[0].r && runs[0].r->verify_errors))
 		goto out;
 	{

@@ -84,6 +84,7 @@ struct sb_job_opts {
 	bool thinktime_issue;     /* thinktime_blocks_type=issue (default complete) */
 	uint64_t startdelay_ns;
 	uint32_t flow_id, flow, flow_sleep_us;
+	bool disable_lat, disable_clat, disable_slat, disable_bw; /* fio's; gtod_reduce sets all four */
 };
 
 /* Defaults as documented in `stackbench help job`: fio 3.33's. */

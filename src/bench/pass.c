@@ -384,10 +384,12 @@ static int account(struct ps *s, struct slot *sl, long ev)
 	d->ios++;
 	s->win_bytes[sl->dir] += o->bs;
 	s->win_ios[sl->dir]++;
-	if (o->ioengine == SB_IOENGINE_LIBAIO || o->ioengine == SB_IOENGINE_NULL)
+	if ((o->ioengine == SB_IOENGINE_LIBAIO || o->ioengine == SB_IOENGINE_NULL) && !o->disable_slat)
 		sb_hist_add(&d->slat, slat); /* fio has no slat for synchronous engines */
-	sb_hist_add(&d->clat, clat);
-	sb_hist_add(&d->lat, lat);
+	if (!o->disable_clat)
+		sb_hist_add(&d->clat, clat);
+	if (!o->disable_lat)
+		sb_hist_add(&d->lat, lat);
 	if (s->logging) {
 		s->lwin_bytes[sl->dir] += o->bs;
 		s->lwin_ios[sl->dir]++;

@@ -98,6 +98,17 @@ static void sleep_us(uint64_t us)
 		;
 }
 
+bool sb_measure_off(const struct sb_job_opts *o, enum sb_log_kind k)
+{
+	switch (k) {
+	case SB_LOG_SLAT: return o->disable_slat;
+	case SB_LOG_CLAT: return o->disable_clat;
+	case SB_LOG_LAT: return o->disable_lat;
+	case SB_LOG_BW: return o->disable_bw && !o->log_avg_msec;
+	default: return false;
+	}
+}
+
 void sb_job_startdelay(const struct sb_job_opts *o)
 {
 	if (o->startdelay_ns)

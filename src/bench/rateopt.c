@@ -129,6 +129,17 @@ static int cb_deprecated(const struct jopt *o, const char *v, struct sb_job_opts
 	return 0;
 }
 
+/* fio's str_gtod_reduce_cb: 1 disables every measurement that reads the
+ * clock per io; 0 leaves them as they are */
+static int cb_gtod(const struct jopt *o, const char *v, struct sb_job_opts *j, struct sb_err *err)
+{
+	if (strcmp(v, "0") && strcmp(v, "1"))
+		return sb_err_set(err, -EINVAL, "--%s: '%s' is not 0 or 1", o->name, v);
+	if (v[0] == '1')
+		j->disable_lat = j->disable_clat = j->disable_slat = j->disable_bw = true;
+	return 0;
+}
+
 const struct jopt jopts_rate[] = {
 	{ "rate", NULL, JT_CB, F(rate), 0, 0, "0", "cap bandwidth, bytes/s per direction (R,W,T)", cb_rate },
 	{ "rate_iops", NULL, JT_CB, F(rate_iops), 0, 0, "0", "cap IOPS per direction (R,W,T)", cb_iops },
@@ -146,5 +157,10 @@ const struct jopt jopts_rate[] = {
 	{ "flow", NULL, JT_U32, F(flow), 0, 1000, "0", "weight of the job's ios in its flow_id", NULL },
 	{ "flow_sleep", NULL, JT_U32, F(flow_sleep_us), 0, UINT32_MAX, "0", "us to sleep when held back by flow", NULL },
 	{ "flow_watermark", NULL, JT_CB, NOF, 0, 0, NULL, "deprecated in fio; no effect", cb_deprecated },
+	{ "gtod_reduce", NULL, JT_CB, NOF, 0, 0, "0", "no latency measurement (disable_lat, clat, slat, bw)", cb_gtod },
+	{ "disable_lat", NULL, JT_BOOL, F(disable_lat), 0, 0, "0", "no total latency (lat) figures or log", NULL },
+	{ "disable_clat", NULL, JT_BOOL, F(disable_clat), 0, 0, "0", "no completion latency figures, percentiles or log", NULL },
+	{ "disable_slat", NULL, JT_BOOL, F(disable_slat), 0, 0, "0", "no submission latency figures or log", NULL },
+	{ "disable_bw_measurement", "disable_bw", JT_BOOL, F(disable_bw), 0, 0, "0", "no per-io bandwidth log", NULL },
 	{ NULL },
 };

@@ -240,6 +240,12 @@ static void test_options(void **state)
 	assert_int_equal(parse(&o, &err, "--target=x", "--startdelay=1-4", NULL), -EINVAL);
 	assert_non_null(strstr(err.msg, "not supported by stackbench job"));
 	assert_int_equal(parse(&o, &err, "--target=x", "--flow=1001", NULL), -EINVAL);
+	/* fio's gtod_reduce callback: all four off; a later option turns one back on */
+	assert_int_equal(parse(&o, &err, "--target=x", "--gtod_reduce=1", "--disable_lat=0", NULL), 0);
+	assert_true(o.disable_clat && o.disable_slat && o.disable_bw && !o.disable_lat);
+	assert_true(sb_measure_off(&o, SB_LOG_CLAT) && !sb_measure_off(&o, SB_LOG_LAT));
+	assert_int_equal(parse(&o, &err, "--target=x", "--disable_clat", "--gtod_reduce=0", NULL), 0);
+	assert_true(o.disable_clat && !o.disable_slat);
 	assert_int_equal(parse(&o, &err, "--target=x", "--rate=1m,1m,1m,1m", NULL), -EINVAL);
 }
 

@@ -3,6 +3,7 @@
 #ifndef SB_BENCH_JOB_H
 #define SB_BENCH_JOB_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -85,6 +86,13 @@ struct sb_job_opts {
 	uint64_t startdelay_ns;
 	uint32_t flow_id, flow, flow_sleep_us;
 	bool disable_lat, disable_clat, disable_slat, disable_bw; /* fio's; gtod_reduce sets all four */
+	bool new_group;           /* fio's new_group: a new reporting group, run with the others */
+	char wait_for[64];        /* fio's wait_for: start once that job has finished */
+	uint32_t wave;            /* jobs of one wave run at once (stonewall starts a new one) */
+	bool exitall;             /* fio's exitall (given at all, as fio's callback) */
+	bool exitall_on_error;
+	uint8_t exit_what;        /* 0 group, 1 stonewall, 2 all (fio's exit_what) */
+	_Atomic int *terminate;   /* set by `job`: the job stops issuing (fio's td->terminate) */
 };
 
 /* Defaults as documented in `stackbench help job`: fio 3.33's. */

@@ -76,6 +76,7 @@ static const struct jopt jopts_core[] = {
 static const struct jopt *const jopt_tables[] = {
 	jopts_core,
 	jopts_rate,
+	jopts_ctl,
 };
 
 static const char *const rw_list = "read, write, randread, randwrite, rw, readwrite, randrw";
@@ -475,7 +476,7 @@ int sb_job_cli_parse(int argc, char **argv, struct sb_job_cli *c, struct sb_err 
 
 int sb_job_cli_finish(struct sb_job_cli *c, struct sb_err *err)
 {
-	unsigned i, group = 0, threads = 0;
+	unsigned i, threads = 0;
 	int rc;
 
 	/* no job at all: the global options are the one job, named "job" */
@@ -491,9 +492,6 @@ int sb_job_cli_finish(struct sb_job_cli *c, struct sb_err *err)
 	for (i = 0; i < c->njobs; i++) {
 		if ((rc = finish_job(&c->jobs[i], i, err)) < 0)
 			return rc;
-		if (i > 0 && c->jobs[i].stonewall)
-			group++;
-		c->jobs[i].groupid = group;
 		/* fio numbers its threads across jobs: the logs' .N. */
 		c->jobs[i].log_base = threads;
 		threads += c->jobs[i].numjobs;
@@ -504,7 +502,7 @@ int sb_job_cli_finish(struct sb_job_cli *c, struct sb_err *err)
 		/* as fio; a verify job needs each thread's blocks to itself */
 		c->jobs[i].shared_region = !c->jobs[i].verify;
 	}
-	return 0;
+	return sb_jobctl_finish(c->jobs, c->njobs, err);
 }
 
 void sb_job_cli_free(struct sb_job_cli *c)

@@ -90,12 +90,22 @@ static struct sb_flow *flow_find(uint32_t id)
 	return NULL;
 }
 
-static void sleep_us(uint64_t us)
+static bool terminated(const struct sb_pace *p)
 {
-	struct timespec ts = { .tv_sec = (time_t)(us / 1000000), .tv_nsec = (long)(us % 1000000) * 1000 };
+	return p->o->terminate && atomic_load_explicit(p->o->terminate, memory_order_relaxed);
+}
 
-	while (nanosleep(&ts, &ts) < 0)
-		;
+/* us, in slices of at most 20 ms so that a terminated job stops (fio's usec_sleep) */
+static void sleep_us(const struct sb_pace *p, uint64_t us)
+{
+	while (us && !terminated(p)) {
+		uint64_t n = us < 20000 ? us : 20000;
+		struct timespec ts = { .tv_sec = 0, .tv_nsec = (long)n * 1000 };
+
+		while (nanosleep(&ts, &ts) < 0)
+			;
+		us -= n;
+	}
 }
 
 bool sb_measure_off(const struct sb_job_opts *o, enum sb_log_kind k)
@@ -107,12 +117,6 @@ bool sb_measure_off(const struct sb_job_opts *o, enum sb_log_kind k)
 	case SB_LOG_BW: return o->disable_bw && !o->log_avg_msec;
 	default: return false;
 	}
-}
-
-void sb_job_startdelay(const struct sb_job_opts *o)
-{
-	if (o->startdelay_ns)
-		sleep_us(o->startdelay_ns / 1000);
 }
 
 void sb_pace_start(struct sb_pace *p, const struct sb_job_opts *o, enum sb_rw rw, uint64_t seed)
@@ -135,7 +139,7 @@ void sb_pace_start(struct sb_pace *p, const struct sb_job_opts *o, enum sb_rw rw
 		rng_seed(&p->prng[d], seed + (uint64_t)d);
 	}
 	p->flow = o->flow ? flow_find(o->flow_id) : NULL;
-	p->on = p->rated || o->thinktime_us || p->flow;
+	p->on = p->rated || o->thinktime_us || p->flow || o->terminate;
 	p->epoch = p->start = sb_clock_ns();
 }
 
@@ -199,7 +203,7 @@ static int thinktime(struct sb_pace *p, int inflight, uint64_t *now)
 	if (o->thinktime_us > total) {
 		uint64_t t0 = sb_clock_ns();
 
-		sleep_us(o->thinktime_us - total);
+		sleep_us(p, o->thinktime_us - total);
 		total += (sb_clock_ns() - t0) / 1000;
 	}
 	/* rate_ignore_thinktime: the rate's clock does not count the pause
@@ -231,11 +235,11 @@ static int rate_wait(struct sb_pace *p, int inflight, uint64_t *now, uint64_t en
 		return SB_PACE_DRAIN; /* inline submission: io_u_quiesce first */
 	if (end_ns && p->epoch + due * 1000 > end_ns) {
 		if (*now < end_ns)
-			sleep_us((end_ns - *now) / 1000);
+			sleep_us(p, (end_ns - *now) / 1000);
 		*now = sb_clock_ns();
 		return SB_PACE_STOP;
 	}
-	sleep_us(due - t);
+	sleep_us(p, due - t);
 	*now = sb_clock_ns();
 	return SB_PACE_GO;
 }
@@ -244,6 +248,8 @@ int sb_pace_gate(struct sb_pace *p, int inflight, uint64_t *now, uint64_t end_ns
 {
 	int rc;
 
+	if (terminated(p))
+		return SB_PACE_STOP;
 	if (p->flow && flow_held(p)) {
 		if (!p->o->flow_sleep_us) {
 			*now = sb_clock_ns();
@@ -251,7 +257,7 @@ int sb_pace_gate(struct sb_pace *p, int inflight, uint64_t *now, uint64_t end_ns
 		}
 		if (inflight > 0)
 			return SB_PACE_DRAIN;
-		sleep_us(p->o->flow_sleep_us);
+		sleep_us(p, p->o->flow_sleep_us);
 		*now = sb_clock_ns();
 		return SB_PACE_AGAIN;
 	}

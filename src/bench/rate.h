@@ -69,7 +69,4 @@ int sb_pace_check_min(struct sb_pace *p, const struct sb_dir_result *d, uint64_t
  * (disable_bw: fio 3.33 drops only the per-io bandwidth log) */
 bool sb_measure_off(const struct sb_job_opts *o, enum sb_log_kind k);
 
-/* startdelay, before the job's threads start */
-void sb_job_startdelay(const struct sb_job_opts *o);
-
 #endif

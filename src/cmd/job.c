@@ -2,9 +2,11 @@
  * output. Jobs of one stonewall group run at the same time, groups one
  * after the other, as in fio. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <json-c/json.h>
 
@@ -14,8 +16,11 @@
 #include "bench/jobargs.h"
 #include "bench/output.h"
 #include "bench/rate.h"
+#include "util/clock.h"
 #include "cmd/cmd.h"
 #include "sys/safety.h"
+
+struct sched;
 
 struct run {
 	const struct sb_job_opts *o;
@@ -23,14 +28,65 @@ struct run {
 	struct sb_err err;
 	int rc;
 	pthread_t tid;
+	struct sched *s;
+	_Atomic int state;            /* 0 not started, 1 running, 2 done */
+	_Atomic int term;             /* fio's td->terminate */
 };
+
+/* fio's run_threads: what every job's start and end looks at */
+struct sched {
+	struct run *runs;
+	unsigned n;
+	uint64_t genesis;
+	bool exitall;                 /* fio's exitall_on_terminate: any job gave exitall */
+};
+
+/* fio's fio_terminate_threads(groupid, exit_what) for the job x that ended */
+static void terminate_others(struct sched *s, const struct run *x)
+{
+	unsigned k;
+
+	for (k = 0; k < s->n; k++) {
+		struct run *y = &s->runs[k];
+
+		if (y == x)
+			continue;
+		if ((x->o->exit_what == 0 && y->o->groupid == x->o->groupid) ||
+		    (x->o->exit_what == 1 && atomic_load(&y->state) == 1) || x->o->exit_what == 2)
+			atomic_store(&y->term, 1);
+	}
+}
+
+/* fio's waitee_running: the job named by wait_for has not exited */
+static bool waitee_running(struct run *x)
+{
+	unsigned k;
+
+	for (k = 0; k < x->s->n; k++)
+		if (!strcmp(x->s->runs[k].o->name, x->o->wait_for))
+			return atomic_load(&x->s->runs[k].state) < 2;
+	return false;
+}
 
 static void *run_one(void *arg)
 {
 	struct run *x = arg;
+	struct sched *s = x->s;
+	const struct timespec tick = { 0, 10000000 };
 
-	sb_job_startdelay(x->o);
-	x->rc = sb_engine_run(x->o, x->r, &x->err);
+	/* fio: startdelay counts from its start (genesis), wait_for until the
+	 * waitee has exited; a job terminated before it started never runs */
+	while (!atomic_load(&x->term) && sb_clock_ns() < s->genesis + x->o->startdelay_ns)
+		nanosleep(&tick, NULL);
+	while (!atomic_load(&x->term) && x->o->wait_for[0] && waitee_running(x))
+		nanosleep(&tick, NULL);
+	if (!atomic_load(&x->term)) {
+		atomic_store(&x->state, 1);
+		x->rc = sb_engine_run(x->o, x->r, &x->err);
+	}
+	atomic_store(&x->state, 2);
+	if (s->exitall || (x->o->exitall_on_error && x->rc < 0))
+		terminate_others(s, x);
 	return NULL;
 }
 
@@ -62,17 +118,26 @@ static int run_group(struct run *runs, unsigned first, unsigned end, struct sb_e
 
 static int run_jobs(struct sb_job_cli *c, struct run *runs, struct sb_err *err)
 {
+	struct sched s = { .runs = runs, .n = c->njobs, .genesis = sb_clock_ns() };
 	unsigned i, first = 0;
 	int rc = 0, grc;
+	bool stops = false;
 
 	for (i = 0; i < c->njobs; i++) {
+		s.exitall |= c->jobs[i].exitall;
+		stops |= c->jobs[i].exitall || c->jobs[i].exitall_on_error;
+	}
+	for (i = 0; i < c->njobs; i++) {
+		runs[i].s = &s;
+		if (stops)
+			c->jobs[i].terminate = &runs[i].term;
 		runs[i].o = &c->jobs[i];
 		runs[i].r = calloc(1, sizeof(*runs[i].r));
 		if (!runs[i].r)
 			return sb_err_set(err, -ENOMEM, "out of memory");
 	}
 	for (i = 1; i <= c->njobs; i++) {
-		if (i < c->njobs && c->jobs[i].groupid == c->jobs[first].groupid)
+		if (i < c->njobs && c->jobs[i].wave == c->jobs[first].wave)
 			continue;
 		if (i - first > 1)
 			for (unsigned k = first; k < i; k++)

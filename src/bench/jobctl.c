@@ -1,0 +1,71 @@
+/* fio's job control options (fio 3.33 options.c, init.c add_job and
+ * wait_for_ok, backend.c run_threads and libfio.c fio_terminate_threads):
+ * new_group, wait_for, exitall, exit_what, exitall_on_error. The running
+ * of them is src/cmd/job.c's. */
+#include <stdio.h>
+#include <string.h>
+
+#include "bench/jobopt.h"
+
+static int cb_exit_what(const struct jopt *o, const char *v, struct sb_job_opts *j, struct sb_err *err)
+{
+	static const char *const what[] = { "group", "stonewall", "all" };
+	unsigned i;
+
+	for (i = 0; i < 3; i++)
+		if (!strcmp(v, what[i])) {
+			j->exit_what = (uint8_t)i;
+			return 0;
+		}
+	return sb_err_set(err, -EINVAL, "--%s: '%s' is not group, stonewall or all", o->name, v);
+}
+
+const struct jopt jopts_ctl[] = {
+	{ "new_group", NULL, JT_BOOL, F(new_group), 0, 0, "0", "start a new reporting group (run with the others)", NULL },
+	{ "wait_for", NULL, JT_STR, F(wait_for), 0, 0, NULL, "start once the job of this name has finished", NULL },
+	{ "exitall", NULL, JT_BOOL, F(exitall), 0, 0, NULL, "when one job finishes, stop others (exit_what)", NULL },
+	{ "exit_what", NULL, JT_CB, NOF, 0, 0, "group", "exitall stops: group, stonewall (running) or all", cb_exit_what },
+	{ "exitall_on_error", NULL, JT_BOOL, F(exitall_on_error), 0, 0, "0", "when a job fails, stop others", NULL },
+	{ NULL },
+};
+
+/* fio's add_job groupids (stonewall or new_group: a new one) and waves
+ * (stonewall), and wait_for_ok: a named job, not itself, not twice; and
+ * (stackbench) not in a later wave than the waiter. */
+int sb_jobctl_finish(struct sb_job_opts *jobs, unsigned n, struct sb_err *err)
+{
+	unsigned i, k, found, at = 0, group = 0, wave = 0;
+
+	for (i = 0; i < n; i++) {
+		/* fio's str_exitall_cb sets exitall_on_terminate whatever the value */
+		if (!strncmp(jobs[i].given, "exitall=", 8) || strstr(jobs[i].given, "\nexitall="))
+			jobs[i].exitall = true;
+		if (i > 0 && (jobs[i].stonewall || jobs[i].new_group))
+			group++;
+		if (i > 0 && jobs[i].stonewall)
+			wave++;
+		jobs[i].groupid = group;
+		jobs[i].wave = wave;
+	}
+	for (i = 0; i < n; i++) {
+		if (!jobs[i].wait_for[0])
+			continue;
+		if (!strcmp(jobs[i].wait_for, jobs[i].name))
+			return sb_err_set(err, -EINVAL, "%s: a job cannot wait for itself (wait_for=%s).",
+					  jobs[i].name, jobs[i].wait_for);
+		for (k = found = 0; k < n; k++)
+			if (!strcmp(jobs[k].name, jobs[i].wait_for)) {
+				found++;
+				at = k;
+			}
+		if (!found)
+			return sb_err_set(err, -EINVAL, "%s: waitee job %s unknown.", jobs[i].name, jobs[i].wait_for);
+		if (found > 1)
+			return sb_err_set(err, -EINVAL, "%s: multiple waitees %s found, please avoid duplicates "
+					  "when using wait_for option.", jobs[i].name, jobs[i].wait_for);
+		if (jobs[at].wave > jobs[i].wave)
+			return sb_err_set(err, -EINVAL, "not supported by stackbench job: wait_for=%s (job %s "
+					  "waits for a job after a later stonewall)", jobs[i].wait_for, jobs[i].name);
+	}
+	return 0;
+}

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "bench/job.h"
+#include "bench/jobargs.h"
 #include "bench/rate.h"
 #include "util/clock.h"
 
@@ -121,6 +122,19 @@ static void test_gate(void **state)
 	job(&o, SB_RW_READ);
 	sb_pace_start(&p, &o, o.rw, 1);
 	assert_false(p.on);
+
+	/* exitall: a terminated job stops, also out of a rate's sleep */
+	_Atomic int term = 0;
+
+	o.terminate = &term;
+	o.rate[0] = 4096; /* one io a second */
+	sb_pace_start(&p, &o, o.rw, 1);
+	assert_true(p.on);
+	now = sb_clock_ns();
+	assert_int_equal(sb_pace_gate(&p, 0, &now, 0), SB_PACE_GO);
+	sb_pace_dir(&p, 0, now);
+	atomic_store(&term, 1);
+	assert_int_equal(sb_pace_gate(&p, 0, &now, 0), SB_PACE_STOP);
 }
 
 static void test_thinktime(void **state)
@@ -249,6 +263,63 @@ static void test_options(void **state)
 	assert_int_equal(parse(&o, &err, "--target=x", "--rate=1m,1m,1m,1m", NULL), -EINVAL);
 }
 
+static int cli(struct sb_job_cli *c, struct sb_err *err, ...)
+{
+	char *argv[32];
+	int argc = 0;
+	const char *a;
+	va_list ap;
+
+	argv[argc++] = "job";
+	va_start(ap, err);
+	while ((a = va_arg(ap, const char *)) && argc < 31)
+		argv[argc++] = (char *)a;
+	va_end(ap);
+	argv[argc] = NULL;
+	sb_err_clear(err);
+	return sb_job_cli_parse(argc, argv, c, err);
+}
+
+/* fio's add_job: stonewall and new_group start a reporting group, only
+ * stonewall a wave; wait_for as fio's wait_for_ok; exitall given at all */
+static void test_jobctl(void **state)
+{
+	struct sb_job_cli c;
+	struct sb_err err = { 0 };
+
+	(void)state;
+	assert_int_equal(cli(&c, &err, "--target=x", "--name=a", "--name=b", "--new_group", "--wait_for=a",
+			     "--name=c", "--stonewall", "--name=d", "--exitall=0", "--exit_what=all", NULL), 0);
+	assert_int_equal(c.njobs, 4);
+	assert_int_equal(c.jobs[0].groupid, 0);
+	assert_int_equal(c.jobs[1].groupid, 1);
+	assert_int_equal(c.jobs[2].groupid, 2);
+	assert_int_equal(c.jobs[3].groupid, 2);
+	assert_int_equal(c.jobs[1].wave, 0);
+	assert_int_equal(c.jobs[2].wave, 1);
+	assert_int_equal(c.jobs[3].wave, 1);
+	assert_string_equal(c.jobs[1].wait_for, "a");
+	assert_true(c.jobs[3].exitall && !c.jobs[2].exitall); /* fio: exitall=0 sets it too */
+	assert_int_equal(c.jobs[3].exit_what, 2);
+	sb_job_cli_free(&c);
+	assert_int_equal(cli(&c, &err, "--target=x", "--name=a", "--wait_for=a", NULL), -EINVAL);
+	assert_non_null(strstr(err.msg, "cannot wait for itself"));
+	sb_job_cli_free(&c);
+	assert_int_equal(cli(&c, &err, "--target=x", "--name=a", "--wait_for=zz", NULL), -EINVAL);
+	assert_non_null(strstr(err.msg, "waitee job zz unknown"));
+	sb_job_cli_free(&c);
+	assert_int_equal(cli(&c, &err, "--target=x", "--name=a", "--name=b", "--name=b", "--name=c",
+			     "--wait_for=b", NULL), -EINVAL);
+	assert_non_null(strstr(err.msg, "multiple waitees"));
+	sb_job_cli_free(&c);
+	assert_int_equal(cli(&c, &err, "--target=x", "--name=a", "--wait_for=b", "--name=b", "--stonewall", NULL),
+			 -EINVAL);
+	assert_non_null(strstr(err.msg, "not supported by stackbench job: wait_for=b"));
+	sb_job_cli_free(&c);
+	assert_int_equal(cli(&c, &err, "--target=x", "--exit_what=some", NULL), -EINVAL);
+	sb_job_cli_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -259,6 +330,7 @@ int main(void)
 		cmocka_unit_test(test_flow),
 		cmocka_unit_test(test_min),
 		cmocka_unit_test(test_options),
+		cmocka_unit_test(test_jobctl),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

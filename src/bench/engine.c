@@ -162,7 +162,7 @@ static void *worker_main(void *arg)
 	if (rc == 0 && atomic_load(w->go) > 0) {
 		sb_pace_start(&w->pace, w->o, w->o->rw, (w->o->randrepeat ? 0x5eedULL : sb_clock_ns()) + w->idx);
 		rc = worker_measure(w, &io);
-		sb_pace_end(&w->pace);
+		sb_pace_end(&w->pace, rc);
 	}
 	if (io.ctx)
 		io_destroy(io.ctx);
@@ -547,6 +547,7 @@ static int run_threads(const struct sb_job_opts *oc, struct worker *ws, struct s
 	for (i = 0; i < started; i++)
 		while (!atomic_load(&ws[i].ready))
 			usleep(100);
+	sb_wave_arrive(oc); /* the jobs of a wave start together (bench/rate.c) */
 	atomic_store(&go, started < oc->numjobs ? -1 : 1);
 	t0 = last_t = sb_clock_ns();
 	for (bool all = false; !all && rc == 0;) {

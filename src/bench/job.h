@@ -93,6 +93,10 @@ struct sb_job_opts {
 	bool exitall_on_error;
 	uint8_t exit_what;        /* 0 group, 1 stonewall, 2 all (fio's exit_what) */
 	_Atomic int *terminate;   /* set by `job`: the job stops issuing (fio's td->terminate) */
+	struct sb_wave_gate *wave_gate; /* set by `job`: the wave's jobs start together, as fio's */
+	_Atomic int *wave_arrived;
+	void (*on_exit)(void *arg, int rc); /* set by `job`: a job thread ended (exitall) */
+	void *on_exit_arg;
 };
 
 /* Defaults as documented in `stackbench help job`: fio 3.33's. */

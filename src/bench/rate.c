@@ -92,7 +92,7 @@ static struct sb_flow *flow_find(uint32_t id)
 
 static bool terminated(const struct sb_pace *p)
 {
-	return p->o->terminate && atomic_load_explicit(p->o->terminate, memory_order_relaxed);
+	return p && p->o->terminate && atomic_load_explicit(p->o->terminate, memory_order_relaxed);
 }
 
 /* us, in slices of at most 20 ms so that a terminated job stops (fio's usec_sleep) */
@@ -119,6 +119,21 @@ bool sb_measure_off(const struct sb_job_opts *o, enum sb_log_kind k)
 	}
 }
 
+void sb_wave_leave(const struct sb_job_opts *o)
+{
+	if (o->wave_gate && !atomic_exchange(o->wave_arrived, 1))
+		atomic_fetch_add(&o->wave_gate->arrived, 1);
+}
+
+void sb_wave_arrive(const struct sb_job_opts *o)
+{
+	if (!o->wave_gate || atomic_exchange(o->wave_arrived, 1))
+		return;
+	atomic_fetch_add(&o->wave_gate->arrived, 1);
+	while (atomic_load(&o->wave_gate->arrived) < o->wave_gate->expected)
+		sleep_us(NULL, 100);
+}
+
 void sb_pace_start(struct sb_pace *p, const struct sb_job_opts *o, enum sb_rw rw, uint64_t seed)
 {
 	int d;
@@ -143,8 +158,12 @@ void sb_pace_start(struct sb_pace *p, const struct sb_job_opts *o, enum sb_rw rw
 	p->epoch = p->start = sb_clock_ns();
 }
 
-void sb_pace_end(struct sb_pace *p)
+void sb_pace_end(struct sb_pace *p, int rc)
 {
+	/* exitall: fio terminates the others when a job thread exits; here
+	 * before this job's flow weight goes, so none of them runs unheld */
+	if (p->o && p->o->on_exit)
+		p->o->on_exit(p->o->on_exit_arg, rc);
 	if (p->flow) {
 		/* fio's flow_put: the others go on without this job */
 		atomic_fetch_sub(&p->flow->counter, (int64_t)p->flow_counter);

@@ -47,9 +47,21 @@ double sb_rate_unit(struct rng *r);
 int sb_flow_setup(const struct sb_job_opts *jobs, unsigned njobs, struct sb_err *err);
 void sb_flow_teardown(void);
 
+/* fio starts the jobs of a group together once all are set up: each job
+ * arrives once (the engine when its threads are ready; `job` when the
+ * engine failed before) and waits for the others. NULL gate: no wait. */
+struct sb_wave_gate {
+	_Atomic unsigned arrived;
+	unsigned expected;
+};
+void sb_wave_arrive(const struct sb_job_opts *o);
+/* counted as arrived, without waiting (a job that will not start) */
+void sb_wave_leave(const struct sb_job_opts *o);
+
 /* Thread start (seed: for poisson) and end (gives its flow weight back). */
 void sb_pace_start(struct sb_pace *p, const struct sb_job_opts *o, enum sb_rw rw, uint64_t seed);
-void sb_pace_end(struct sb_pace *p);
+/* (rc: the thread's result, for exitall_on_error) */
+void sb_pace_end(struct sb_pace *p, int rc);
 /* Ramp over: rate counts start again, as fio's reset_io_counters */
 void sb_pace_reset(struct sb_pace *p, uint64_t now);
 

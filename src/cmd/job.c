@@ -31,6 +31,7 @@ struct run {
 	struct sched *s;
 	_Atomic int state;            /* 0 not started, 1 running, 2 done */
 	_Atomic int term;             /* fio's td->terminate */
+	_Atomic int arrived;          /* at its wave's start gate */
 };
 
 /* fio's run_threads: what every job's start and end looks at */
@@ -39,6 +40,7 @@ struct sched {
 	unsigned n;
 	uint64_t genesis;
 	bool exitall;                 /* fio's exitall_on_terminate: any job gave exitall */
+	struct sb_wave_gate *gates;   /* one per wave */
 };
 
 /* fio's fio_terminate_threads(groupid, exit_what) for the job x that ended */
@@ -55,6 +57,15 @@ static void terminate_others(struct sched *s, const struct run *x)
 		    (x->o->exit_what == 1 && atomic_load(&y->state) == 1) || x->o->exit_what == 2)
 			atomic_store(&y->term, 1);
 	}
+}
+
+/* a job thread ended (bench/rate.c sb_pace_end): fio's exitall */
+static void thread_exit(void *arg, int rc)
+{
+	struct run *x = arg;
+
+	if (x->s->exitall || (x->o->exitall_on_error && rc < 0))
+		terminate_others(x->s, x);
 }
 
 /* fio's waitee_running: the job named by wait_for has not exited */
@@ -84,6 +95,7 @@ static void *run_one(void *arg)
 		atomic_store(&x->state, 1);
 		x->rc = sb_engine_run(x->o, x->r, &x->err);
 	}
+	sb_wave_arrive(x->o); /* a job that failed before its start gate, or never started */
 	atomic_store(&x->state, 2);
 	if (s->exitall || (x->o->exitall_on_error && x->rc < 0))
 		terminate_others(s, x);
@@ -101,8 +113,10 @@ static int run_group(struct run *runs, unsigned first, unsigned end, struct sb_e
 	} else {
 		for (i = first; i < end; i++)
 			if ((rc = -pthread_create(&runs[i].tid, NULL, run_one, &runs[i])) < 0) {
-				end = i;
 				sb_err_sys(err, rc, "starting job %s", runs[i].o->name);
+				for (unsigned k = i; k < end; k++)
+					sb_wave_leave(runs[k].o); /* the started ones do not wait for it */
+				end = i;
 				break;
 			}
 		for (i = first; i < end; i++)
@@ -127,14 +141,31 @@ static int run_jobs(struct sb_job_cli *c, struct run *runs, struct sb_err *err)
 		s.exitall |= c->jobs[i].exitall;
 		stops |= c->jobs[i].exitall || c->jobs[i].exitall_on_error;
 	}
+	s.gates = calloc(c->njobs, sizeof(*s.gates));
+	if (!s.gates)
+		return sb_err_set(err, -ENOMEM, "out of memory");
+	/* the jobs of a wave that start at once wait for each other (fio's
+	 * run_threads starts a group's set-up threads together) */
+	for (i = 0; i < c->njobs; i++)
+		if (!c->jobs[i].startdelay_ns && !c->jobs[i].wait_for[0])
+			s.gates[c->jobs[i].wave].expected++;
 	for (i = 0; i < c->njobs; i++) {
 		runs[i].s = &s;
-		if (stops)
+		if (!c->jobs[i].startdelay_ns && !c->jobs[i].wait_for[0] && s.gates[c->jobs[i].wave].expected > 1) {
+			c->jobs[i].wave_gate = &s.gates[c->jobs[i].wave];
+			c->jobs[i].wave_arrived = &runs[i].arrived;
+		}
+		if (stops) {
 			c->jobs[i].terminate = &runs[i].term;
+			c->jobs[i].on_exit = thread_exit;
+			c->jobs[i].on_exit_arg = &runs[i];
+		}
 		runs[i].o = &c->jobs[i];
 		runs[i].r = calloc(1, sizeof(*runs[i].r));
-		if (!runs[i].r)
-			return sb_err_set(err, -ENOMEM, "out of memory");
+		if (!runs[i].r) {
+			rc = sb_err_set(err, -ENOMEM, "out of memory");
+			goto out;
+		}
 	}
 	for (i = 1; i <= c->njobs; i++) {
 		if (i < c->njobs && c->jobs[i].wave == c->jobs[first].wave)
@@ -147,9 +178,11 @@ static int run_jobs(struct sb_job_cli *c, struct run *runs, struct sb_err *err)
 		if (grc < 0 && rc == 0)
 			rc = grc;
 		if (grc < 0 && !runs[first].r->verify_errors)
-			return rc;
+			goto out;
 		first = i;
 	}
+out:
+	free(s.gates);
 	return rc;
 }
 

@@ -116,7 +116,7 @@ static void test_gate(void **state)
 	assert_int_equal(sb_pace_dir(&p, 1, now), 1);
 	assert_int_equal(sb_pace_dir(&p, 1, now), 0);
 	assert_int_equal(sb_pace_gate(&p, 0, &now, 0), SB_PACE_GO);
-	sb_pace_end(&p);
+	sb_pace_end(&p, 0);
 
 	/* no rate, no thinktime, no flow: the hook is off */
 	job(&o, SB_RW_READ);
@@ -189,12 +189,12 @@ static void test_flow(void **state)
 				go[k]++;
 	assert_true(go[1] > 2.9 * go[0] && go[1] < 3.1 * go[0]);
 	/* once job 1 is done, job 0 runs alone */
-	sb_pace_end(&p[1]);
+	sb_pace_end(&p[1], 0);
 	go[0] = 0;
 	for (i = 0; i < 100; i++)
 		go[0] += sb_pace_gate(&p[0], 0, &now, 0) == SB_PACE_GO;
 	assert_int_equal(go[0], 100);
-	sb_pace_end(&p[0]);
+	sb_pace_end(&p[0], 0);
 	sb_flow_teardown();
 }
 

@@ -3,7 +3,7 @@
 # same small job files (each tool in its own scratch directory in /dev/shm):
 # rate= and rate_iops= give the same achieved bandwidth / IOPS as fio's
 # (within 5 %, and within 5 % of the rate asked), flow= keeps two null jobs
-# in fio's 1:8 ratio, wait_for runs a chain of jobs one after the other as
+# in fio's 1:8 ratio (within 10 %), wait_for runs a chain of jobs one after the other as
 # fio does, exitall stops a long job when a short one ends. Runtime: about
 # 18 s (2 s jobs, each twice). Needs root and Debian's fio.
 set -uo pipefail
@@ -31,18 +31,19 @@ rate_iops=500
 runtime=2
 time_based
 EOF
+# exitall: the first to end stops the other at once, which would otherwise
+# run unheld (its partner's weight gone) until its own end, in both tools
 cat >"$TMP/flow.fio" <<'EOF'
 [global]
 ioengine=null
 size=100g
 runtime=2
 flow_id=1
+exitall
 [flow1]
 flow=1
-rate_iops=1000
 [flow2]
 flow=8
-rate_iops=20000
 EOF
 cat >"$TMP/wait.fio" <<'EOF'
 ; a chain: b waits for a, c for b (new_group: reported apart, not a stonewall)

@@ -123,6 +123,8 @@ static int worker_measure(struct worker *w, struct wio *io)
 	if (!o->runtime_ns || o->runtime_limit)
 		p.nios = w->len / o->bs * (o->loops ? o->loops : 1); /* fio without time_based: size
 								       * (loops times), or runtime if sooner */
+	if (p.nios && o->number_ios && o->number_ios * (o->loops ? o->loops : 1) < p.nios)
+		p.nios = o->number_ios * (o->loops ? o->loops : 1); /* fio's exceeds_number_ios */
 	p.loop_invalidate = p.nios && o->loops > 1 && o->invalidate && w->fd >= 0;
 	p.check = o->verify && (o->rw == SB_RW_READ || o->rw == SB_RW_RANDREAD);
 	rc = sb_engine_pass(w, io->ctx, io->slots, io->events, io->batch, &p, &measure_start);

@@ -97,6 +97,7 @@ struct sb_job_opts {
 	_Atomic int *wave_arrived;
 	void (*on_exit)(void *arg, int rc); /* set by `job`: a job thread ended (exitall) */
 	void *on_exit_arg;
+	uint64_t number_ios;      /* fio's number_ios: a size-based job stops after this many (x loops) */
 };
 
 /* Defaults as documented in `stackbench help job`: fio 3.33's. */

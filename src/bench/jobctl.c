@@ -25,6 +25,8 @@ const struct jopt jopts_ctl[] = {
 	{ "wait_for", NULL, JT_STR, F(wait_for), 0, 0, NULL, "start once the job of this name has finished", NULL },
 	{ "exitall", NULL, JT_BOOL, F(exitall), 0, 0, NULL, "when one job finishes, stop others (exit_what)", NULL },
 	{ "exit_what", NULL, JT_CB, NOF, 0, 0, "group", "exitall stops: group, stonewall (running) or all", cb_exit_what },
+	{ "number_ios", NULL, JT_U64, F(number_ios), 0, 0, "0",
+	  "stop after this many ios (x loops; a time_based job ignores it, as fio's)", NULL },
 	{ "exitall_on_error", NULL, JT_BOOL, F(exitall_on_error), 0, 0, "0", "when a job fails, stop others", NULL },
 	{ NULL },
 };

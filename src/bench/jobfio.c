@@ -34,7 +34,7 @@ static const char *const fio_only[] = {
 	"log_store_compressed", "log_unix_epoch", "max-jobs", "max_latency",
 	"max_open_zones", "merge_blktrace_file", "merge_blktrace_iters",
 	"merge_blktrace_scalars", "minimal", "nice", "nrfiles",
-	"numa_cpu_nodes", "numa_mem_policy", "number_ios", "offset_align",
+	"numa_cpu_nodes", "numa_mem_policy", "offset_align",
 	"opendir", "openfiles", "overwrite", "parse-only", "per_job_logs",
 	"percentage_random", "percentile_list", "pre_read", "prio", "prioclass", "profile",
 	"random_distribution", "random_generator", "randseed",

@@ -2,10 +2,11 @@
 # fio's pacing and job control, side by side with Debian's fio 3.33 on the
 # same small job files (each tool in its own scratch directory in /dev/shm):
 # rate= and rate_iops= give the same achieved bandwidth / IOPS as fio's
-# (within 5 %, and within 5 % of the rate asked), flow= keeps two null jobs
-# in fio's 1:8 ratio (within 10 %), wait_for runs a chain of jobs one after the other as
-# fio does, exitall stops a long job when a short one ends. Runtime: about
-# 18 s (2 s jobs, each twice). Needs root and Debian's fio.
+# (within 5 %, and within 5 % of the rate asked); flow= keeps two null jobs
+# in fio's 1:8 ratio (within 10 %); wait_for runs a chain of jobs one after
+# the other as fio does; exitall stops a long job when a short one ends;
+# number_ios=100 with loops=2 does 200 ios. Runtime: about 20 s (2 s jobs,
+# each tool once). Needs root and Debian's fio.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 sb_host_test job-fio-rate
@@ -30,6 +31,12 @@ iodepth=8
 rate_iops=500
 runtime=2
 time_based
+[nios]
+stonewall
+filename=nios.dat
+size=1m
+number_ios=100
+loops=2
 EOF
 # exitall: the first to end stops the other at once, which would otherwise
 # run unheld (its partner's weight gone) until its own end, in both tools
@@ -123,6 +130,8 @@ if not near(bw["fio"], bw["sb"], 5) or not near(bw["sb"], 2048, 5):
 if not near(iops["fio"], iops["sb"], 5) or not near(iops["sb"], 500, 5):
     err(f"rate_iops=500: stackbench {iops['sb']:.1f}, fio {iops['fio']:.1f}")
 for t in ("fio", "sb"):
+    if r[t]["nios"]["read"]["total_ios"] != 200:
+        err(f"number_ios=100 loops=2: {t} did {r[t]['nios']['read']['total_ios']} ios, not 200")
     f = load(t, "flow")
     n1, n2 = f["flow1"]["read"]["total_ios"], f["flow2"]["read"]["total_ios"]
     print(f"flow 1:8 {t}: {n1} {n2} ({n2 / max(n1, 1):.2f})")

@@ -154,7 +154,10 @@ static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct wio io = { 0 };
-	int rc = worker_setup(w, &io);
+	int rc = sb_jobctl_thread(w->o, &w->err); /* fio's ioprio_set and nice (bench/jobctl.c) */
+
+	if (rc == 0)
+		rc = worker_setup(w, &io);
 
 	/* start gate: every thread sets up first, then all start together; a
 	 * failed one still reports ready so nobody waits for it */

@@ -98,6 +98,9 @@ struct sb_job_opts {
 	void (*on_exit)(void *arg, int rc); /* set by `job`: a job thread ended (exitall) */
 	void *on_exit_arg;
 	uint64_t number_ios;      /* fio's number_ios: a size-based job stops after this many (x loops) */
+	int32_t nice;             /* fio's nice: every job thread's nice() increment */
+	uint8_t prio, prioclass;  /* fio's prio (0-7), prioclass (0-3; 0: best effort) */
+	bool ioprio;              /* prio or prioclass given: the threads' ioprio_set */
 };
 
 /* Defaults as documented in `stackbench help job`: fio 3.33's. */

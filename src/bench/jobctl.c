@@ -2,10 +2,59 @@
  * wait_for_ok, backend.c run_threads and libfio.c fio_terminate_threads):
  * new_group, wait_for, exitall, exit_what, exitall_on_error. The running
  * of them is src/cmd/job.c's. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "bench/jobopt.h"
+#include "bench/rate.h"
+
+#define IOPRIO_CLASS_SHIFT 13
+#define IOPRIO_CLASS_BE 2
+#define IOPRIO_WHO_PROCESS 1
+
+int sb_jobctl_thread(const struct sb_job_opts *o, struct sb_err *err)
+{
+	if (o->ioprio) {
+		/* fio's ioprio_value: no class given is best effort */
+		int v = ((o->prioclass ? o->prioclass : IOPRIO_CLASS_BE) << IOPRIO_CLASS_SHIFT) | o->prio;
+
+		if (syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, 0, v) < 0)
+			return sb_err_sys(err, -errno, "ioprio_set (prioclass=%u prio=%u)", o->prioclass, o->prio);
+	}
+	errno = 0;
+	if (o->nice && nice(o->nice) == -1 && errno != 0)
+		return sb_err_sys(err, -errno, "nice(%d)", o->nice);
+	return 0;
+}
+
+static int cb_nice(const struct jopt *o, const char *v, struct sb_job_opts *j, struct sb_err *err)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(v, &end, 10);
+	if (!*v || *end || errno || n < -20 || n > 19)
+		return sb_err_set(err, -EINVAL, "--%s: '%s' is not a whole number in -20..19", o->name, v);
+	j->nice = (int32_t)n;
+	return 0;
+}
+
+static int cb_prio(const struct jopt *o, const char *v, struct sb_job_opts *j, struct sb_err *err)
+{
+	bool cls = !strcmp(o->name, "prioclass");
+	unsigned max = cls ? 3 : 7;
+
+	if (strlen(v) != 1 || v[0] < '0' || (unsigned)(v[0] - '0') > max)
+		return sb_err_set(err, -EINVAL, "--%s: '%s' is not a whole number in 0..%u", o->name, v, max);
+	*(cls ? &j->prioclass : &j->prio) = (uint8_t)(v[0] - '0');
+	j->ioprio = true;
+	return 0;
+}
 
 static int cb_exit_what(const struct jopt *o, const char *v, struct sb_job_opts *j, struct sb_err *err)
 {
@@ -27,6 +76,9 @@ const struct jopt jopts_ctl[] = {
 	{ "exit_what", NULL, JT_CB, NOF, 0, 0, "group", "exitall stops: group, stonewall (running) or all", cb_exit_what },
 	{ "number_ios", NULL, JT_U64, F(number_ios), 0, 0, "0",
 	  "stop after this many ios (x loops; a time_based job ignores it, as fio's)", NULL },
+	{ "nice", NULL, JT_CB, NOF, 0, 0, "0", "the job threads' nice increment (-20..19)", cb_nice },
+	{ "prio", NULL, JT_CB, NOF, 0, 0, NULL, "I/O priority in the class, 0 (highest) to 7", cb_prio },
+	{ "prioclass", NULL, JT_CB, NOF, 0, 0, NULL, "I/O priority class: 1 realtime, 2 best effort, 3 idle", cb_prio },
 	{ "exitall_on_error", NULL, JT_BOOL, F(exitall_on_error), 0, 0, "0", "when a job fails, stop others", NULL },
 	{ NULL },
 };

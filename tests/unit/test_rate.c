@@ -7,6 +7,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <pthread.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -320,6 +324,61 @@ static void test_jobctl(void **state)
 	sb_job_cli_free(&c);
 }
 
+struct prio_probe {
+	struct sb_job_opts o;
+	int rc, nice, ioprio;
+};
+
+static void *prio_thread(void *arg)
+{
+	struct prio_probe *x = arg;
+	struct sb_err err = { 0 };
+
+	x->rc = sb_jobctl_thread(&x->o, &err);
+	x->nice = getpriority(PRIO_PROCESS, 0);
+	x->ioprio = (int)syscall(SYS_ioprio_get, 1, 0);
+	return NULL;
+}
+
+static void probe(struct prio_probe *x, const char *a, const char *b)
+{
+	struct sb_err err = { 0 };
+	pthread_t t;
+
+	assert_int_equal(parse(&x->o, &err, "--target=x", a, b, NULL), 0);
+	assert_int_equal(pthread_create(&t, NULL, prio_thread, x), 0);
+	pthread_join(t, NULL);
+}
+
+/* fio's thread_main: ioprio_set (no class: best effort), nice(): on the
+ * job thread itself, read back from the kernel */
+static void test_prio(void **state)
+{
+	struct prio_probe x;
+	int base = getpriority(PRIO_PROCESS, 0);
+
+	(void)state;
+	probe(&x, "--prioclass=2", "--prio=6");
+	assert_int_equal(x.rc, 0);
+	assert_int_equal(x.ioprio, (2 << 13) | 6);
+	probe(&x, "--prio=4", "--nice=5");
+	assert_int_equal(x.rc, 0);
+	assert_int_equal(x.ioprio, (2 << 13) | 4);
+	assert_int_equal(x.nice, base + 5 > 19 ? 19 : base + 5);
+	assert_int_equal(getpriority(PRIO_PROCESS, 0), base); /* the caller's own is untouched */
+	probe(&x, "--prioclass=3", "--nice=0");
+	assert_int_equal(x.ioprio >> 13, 3);
+	assert_int_equal(x.nice, base);
+	struct sb_job_opts o;
+	struct sb_err err = { 0 };
+
+	assert_int_equal(parse(&o, &err, "--target=x", "--prio=8", NULL), -EINVAL);
+	assert_int_equal(parse(&o, &err, "--target=x", "--nice=-21", NULL), -EINVAL);
+	assert_int_equal(parse(&o, &err, "--target=x", "--nice=-3", NULL), 0);
+	assert_int_equal(o.nice, -3);
+	assert_false(o.ioprio);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -331,6 +390,7 @@ int main(void)
 		cmocka_unit_test(test_min),
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_jobctl),
+		cmocka_unit_test(test_prio),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

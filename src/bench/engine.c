@@ -154,7 +154,7 @@ static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct wio io = { 0 };
-	int rc = sb_jobctl_thread(w->o, &w->err); /* fio's ioprio_set and nice (bench/jobctl.c) */
+	int rc = sb_jobctl_thread(w->o, w->o->log_base + w->idx, &w->err); /* fio's ioprio_set and nice (bench/jobctl.c) */
 
 	if (rc == 0)
 		rc = worker_setup(w, &io);

@@ -101,6 +101,8 @@ struct sb_job_opts {
 	int32_t nice;             /* fio's nice: every job thread's nice() increment */
 	uint8_t prio, prioclass;  /* fio's prio (0-7), prioclass (0-3; 0: best effort) */
 	bool ioprio;              /* prio or prioclass given: the threads' ioprio_set */
+	uint64_t cpus[4];         /* fio's cpus_allowed: CPUs 0..255 (none set: any) */
+	bool cpus_split;          /* cpus_allowed_policy=split: thread N takes the (N mod count)th */
 };
 
 /* Defaults as documented in `stackbench help job`: fio 3.33's. */

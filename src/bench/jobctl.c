@@ -1,8 +1,11 @@
 /* fio's job control options (fio 3.33 options.c, init.c add_job and
  * wait_for_ok, backend.c run_threads and libfio.c fio_terminate_threads):
- * new_group, wait_for, exitall, exit_what, exitall_on_error. The running
- * of them is src/cmd/job.c's. */
+ * new_group, wait_for, exitall, exit_what, exitall_on_error, number_ios;
+ * what a job thread sets up first (backend.c thread_main): cpus_allowed,
+ * cpus_allowed_policy, prio, prioclass, nice. The running of the jobs is
+ * src/cmd/job.c's. */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +19,35 @@
 #define IOPRIO_CLASS_BE 2
 #define IOPRIO_WHO_PROCESS 1
 
-int sb_jobctl_thread(const struct sb_job_opts *o, struct sb_err *err)
+/* fio's fio_cpus_split and fio_setaffinity */
+static int affinity(const struct sb_job_opts *o, unsigned thread, struct sb_err *err)
 {
+	unsigned i, n = 0, k = 0;
+	cpu_set_t set;
+
+	for (i = 0; i < 256; i++)
+		n += (o->cpus[i / 64] >> (i % 64)) & 1;
+	if (!n)
+		return 0;
+	CPU_ZERO(&set);
+	for (i = 0; i < 256; i++) {
+		if (!((o->cpus[i / 64] >> (i % 64)) & 1))
+			continue;
+		if (!o->cpus_split || k == thread % n)
+			CPU_SET(i, &set);
+		k++;
+	}
+	if (sched_setaffinity(0, sizeof(set), &set) < 0)
+		return sb_err_sys(err, -errno, "cpu_set_affinity (cpus_allowed)");
+	return 0;
+}
+
+int sb_jobctl_thread(const struct sb_job_opts *o, unsigned thread, struct sb_err *err)
+{
+	int rc;
+
+	if ((rc = affinity(o, thread, err)) < 0)
+		return rc;
 	if (o->ioprio) {
 		/* fio's ioprio_value: no class given is best effort */
 		int v = ((o->prioclass ? o->prioclass : IOPRIO_CLASS_BE) << IOPRIO_CLASS_SHIFT) | o->prio;
@@ -28,6 +58,47 @@ int sb_jobctl_thread(const struct sb_job_opts *o, struct sb_err *err)
 	errno = 0;
 	if (o->nice && nice(o->nice) == -1 && errno != 0)
 		return sb_err_sys(err, -errno, "nice(%d)", o->nice);
+	return 0;
+}
+
+/* fio's set_cpus_allowed: "a-b,c", each CPU below the configured count */
+static int cb_cpus(const struct jopt *o, const char *v, struct sb_job_opts *j, struct sb_err *err)
+{
+	long max = sysconf(_SC_NPROCESSORS_CONF);
+	const char *p = v;
+
+	memset(j->cpus, 0, sizeof(j->cpus));
+	while (*p) {
+		char *end;
+		unsigned long a = strtoul(p, &end, 10), b = a;
+
+		if (end == p)
+			return sb_err_set(err, -EINVAL, "--%s: '%s' is not a CPU list (0-3,5)", o->name, v);
+		if (*end == '-') {
+			p = end + 1;
+			b = strtoul(p, &end, 10);
+			if (end == p || b < a)
+				return sb_err_set(err, -EINVAL, "--%s: '%s' is not a CPU list (0-3,5)", o->name, v);
+		}
+		if (max > 256)
+			max = 256;
+		if ((long)b >= max) /* fio names the first CPU past the end */
+			return sb_err_set(err, -EINVAL, "--%s: CPU %lu too large (max=%ld)", o->name,
+					  (long)a >= max ? a : (unsigned long)max, max - 1);
+		for (; a <= b; a++)
+			j->cpus[a / 64] |= 1ULL << (a % 64);
+		if (*end && *end != ',')
+			return sb_err_set(err, -EINVAL, "--%s: '%s' is not a CPU list (0-3,5)", o->name, v);
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+static int cb_cpus_policy(const struct jopt *o, const char *v, struct sb_job_opts *j, struct sb_err *err)
+{
+	if (strcmp(v, "shared") && strcmp(v, "split"))
+		return sb_err_set(err, -EINVAL, "--%s: '%s' is not shared or split", o->name, v);
+	j->cpus_split = !strcmp(v, "split");
 	return 0;
 }
 
@@ -79,6 +150,8 @@ const struct jopt jopts_ctl[] = {
 	{ "nice", NULL, JT_CB, NOF, 0, 0, "0", "the job threads' nice increment (-20..19)", cb_nice },
 	{ "prio", NULL, JT_CB, NOF, 0, 0, NULL, "I/O priority in the class, 0 (highest) to 7", cb_prio },
 	{ "prioclass", NULL, JT_CB, NOF, 0, 0, NULL, "I/O priority class: 1 realtime, 2 best effort, 3 idle", cb_prio },
+	{ "cpus_allowed", NULL, JT_CB, NOF, 0, 0, NULL, "the job threads run on these CPUs (0-3,5)", cb_cpus },
+	{ "cpus_allowed_policy", NULL, JT_CB, NOF, 0, 0, "shared", "shared, or split: one CPU of the list per thread", cb_cpus_policy },
 	{ "exitall_on_error", NULL, JT_BOOL, F(exitall_on_error), 0, 0, "0", "when a job fails, stop others", NULL },
 	{ NULL },
 };

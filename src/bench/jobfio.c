@@ -17,7 +17,7 @@ static const char *const fio_only[] = {
 	"block_error_percentiles", "bs_unaligned", "bsrange", "bssplit", "buffer_compress_chunk",
 	"buffer_compress_percentage", "buffer_pattern", "bwavgtime", "cgroup", "cgroup_nodelete",
 	"cgroup_weight", "clat_percentiles", "clocksource", "continue_on_error", "cpuclock-test",
-	"cpumask", "cpus_allowed", "cpus_allowed_policy", "crctest", "create_fsync", "create_on_open",
+	"cpumask", "crctest", "create_fsync", "create_on_open",
 	"create_only", "create_serialize", "debug", "dedupe_global", "dedupe_mode", "dedupe_percentage",
 	"dedupe_working_set_percentage",
 	"disk_util", "do_verify", "eta", "eta-newline", "eta-interval",

@@ -58,9 +58,11 @@ void sb_wave_arrive(const struct sb_job_opts *o);
 /* counted as arrived, without waiting (a job that will not start) */
 void sb_wave_leave(const struct sb_job_opts *o);
 
-/* A job thread's start, as fio's thread_main: ioprio_set(prioclass, prio)
- * when either is given, then nice(nice). 0 or -errno with err set. */
-int sb_jobctl_thread(const struct sb_job_opts *o, struct sb_err *err);
+/* A job thread's start, as fio's thread_main: its CPUs (cpus_allowed; with
+ * split, the (thread mod count)th, thread counted across the run's jobs
+ * from 0), ioprio_set(prioclass, prio) when either is given, then
+ * nice(nice). 0 or -errno with err set. */
+int sb_jobctl_thread(const struct sb_job_opts *o, unsigned thread, struct sb_err *err);
 
 /* Thread start (seed: for poisson) and end (gives its flow weight back). */
 void sb_pace_start(struct sb_pace *p, const struct sb_job_opts *o, enum sb_rw rw, uint64_t seed);

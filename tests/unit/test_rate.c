@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <pthread.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -108,8 +109,9 @@ static void test_gate(void **state)
 	assert_int_equal(sb_pace_gate(&p, 1, &now, 0), SB_PACE_DRAIN);
 	assert_int_equal(sb_pace_gate(&p, 0, &now, 0), SB_PACE_GO);
 	assert_true(now - p.epoch >= 5000000ULL);
-	/* the runtime ends before the next io is due: stop at the end */
-	sb_pace_dir(&p, 0, now);
+	/* the runtime ends before the next io is due (0.5 s on): stop at the end */
+	for (int i = 0; i < 100; i++)
+		sb_pace_dir(&p, 0, now);
 	assert_int_equal(sb_pace_gate(&p, 0, &now, now + 1000000ULL), SB_PACE_STOP);
 
 	/* rw with only writes capped: a write not due becomes a read */
@@ -327,6 +329,7 @@ static void test_jobctl(void **state)
 struct prio_probe {
 	struct sb_job_opts o;
 	int rc, nice, ioprio;
+	cpu_set_t cpus;
 };
 
 static void *prio_thread(void *arg)
@@ -334,9 +337,10 @@ static void *prio_thread(void *arg)
 	struct prio_probe *x = arg;
 	struct sb_err err = { 0 };
 
-	x->rc = sb_jobctl_thread(&x->o, &err);
+	x->rc = sb_jobctl_thread(&x->o, 1, &err);
 	x->nice = getpriority(PRIO_PROCESS, 0);
 	x->ioprio = (int)syscall(SYS_ioprio_get, 1, 0);
+	sched_getaffinity(0, sizeof(x->cpus), &x->cpus);
 	return NULL;
 }
 
@@ -377,6 +381,27 @@ static void test_prio(void **state)
 	assert_int_equal(parse(&o, &err, "--target=x", "--nice=-3", NULL), 0);
 	assert_int_equal(o.nice, -3);
 	assert_false(o.ioprio);
+
+	/* cpus_allowed: the thread's affinity; split: thread 1 takes the
+	 * second CPU of the list (fio's fio_cpus_split) */
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+	char big[48];
+
+	probe(&x, "--cpus_allowed=0", "--nice=0");
+	assert_int_equal(x.rc, 0);
+	assert_int_equal(CPU_COUNT(&x.cpus), 1);
+	assert_true(CPU_ISSET(0, &x.cpus));
+	if (n >= 2) {
+		probe(&x, "--cpus_allowed=0-1", "--cpus_allowed_policy=split");
+		assert_int_equal(x.rc, 0);
+		assert_int_equal(CPU_COUNT(&x.cpus), 1);
+		assert_true(CPU_ISSET(1, &x.cpus));
+	}
+	snprintf(big, sizeof(big), "--cpus_allowed=0-%ld", n);
+	assert_int_equal(parse(&o, &err, "--target=x", big, NULL), -EINVAL);
+	assert_non_null(strstr(err.msg, "too large"));
+	assert_int_equal(parse(&o, &err, "--target=x", "--cpus_allowed=1-0", NULL), -EINVAL);
+	assert_int_equal(parse(&o, &err, "--target=x", "--cpus_allowed_policy=x", NULL), -EINVAL);
 }
 
 int main(void)

@@ -122,6 +122,8 @@ static int worker_measure(struct worker *w, struct wio *io)
 	if (!o->runtime_ns || o->runtime_limit)
 		p.nios = w->len / o->bs * (o->loops ? o->loops : 1); /* fio without time_based: size
 								       * (loops times), or runtime if sooner */
+	if (p.nios && o->number_ios && o->number_ios * (o->loops ? o->loops : 1) < p.nios)
+		p.nios = o->number_ios * (o->loops ? o->loops : 1); /* fio's exceeds_number_ios */
 	p.loop_invalidate = p.nios && o->loops > 1 && o->invalidate && w->fd >= 0;
 	p.check = o->verify && (o->rw == SB_RW_READ || o->rw == SB_RW_RANDREAD);
 	sb_fvw_pass_setup(w, &p);
@@ -154,15 +156,21 @@ static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct wio io = { 0 };
-	int rc = worker_setup(w, &io);
+	int rc = sb_jobctl_thread(w->o, w->o->log_base + w->idx, &w->err); /* fio's ioprio_set and nice (bench/jobctl.c) */
+
+	if (rc == 0)
+		rc = worker_setup(w, &io);
 
 	/* start gate: every thread sets up first, then all start together; a
 	 * failed one still reports ready so nobody waits for it */
 	atomic_store(&w->ready, 1);
 	while (atomic_load(w->go) == 0)
 		usleep(100);
-	if (rc == 0 && atomic_load(w->go) > 0)
+	if (rc == 0 && atomic_load(w->go) > 0) {
+		sb_pace_start(&w->pace, w->o, w->o->rw, (w->o->randrepeat ? 0x5eedULL : sb_clock_ns()) + w->idx);
 		rc = worker_measure(w, &io);
+		sb_pace_end(&w->pace, rc);
+	}
 	if (w->ioe->cleanup)
 		w->ioe->cleanup(w);
 	sb_fvw_free(w);
@@ -534,6 +542,7 @@ static int run_threads(const struct sb_job_opts *oc, struct worker *ws, struct s
 	for (i = 0; i < started; i++)
 		while (!atomic_load(&ws[i].ready))
 			usleep(100);
+	sb_wave_arrive(oc); /* the jobs of a wave start together (bench/rate.c) */
 	atomic_store(&go, started < oc->numjobs ? -1 : 1);
 	t0 = last_t = sb_clock_ns();
 	for (bool all = false; !all && rc == 0;) {

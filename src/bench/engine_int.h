@@ -12,6 +12,7 @@
 #include "bench/data.h"
 #include "bench/ioengine.h"
 #include "bench/job.h"
+#include "bench/rate.h"
 
 struct slot {
 	struct iocb cb;
@@ -57,6 +58,7 @@ struct worker {
 	unsigned ioe_flags;           /* sb_ioengine_job_flags */
 	void *ioe_data;               /* the engine's per-thread state (libaio's context) */
 	uint64_t ioe_pos;             /* where the file offset is (fio's engine_pos: sync's lseek) */
+	struct sb_pace pace;          /* rate, thinktime, flow (bench/rate.c) */
 };
 
 struct pass {

@@ -62,7 +62,7 @@ static int write_log(const struct sb_job_opts *o, unsigned thread, enum sb_log_k
 	FILE *f;
 	size_t i;
 
-	if (!prefix[0] || (k == SB_LOG_SLAT && !sb_ioengine_has_slat(o)))
+	if (!prefix[0] || sb_measure_off(o, k) || (k == SB_LOG_SLAT && !sb_ioengine_has_slat(o)))
 		return 0;
 	snprintf(path, sizeof(path), "%s_%s.%u.log", prefix, kind[k], o->log_base + thread + 1);
 	if (!(f = fopen(path, "w")))

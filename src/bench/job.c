@@ -57,6 +57,8 @@ void sb_job_opts_init(struct sb_job_opts *o)
 	o->eng.cpuchunks = 50000; /* fio's cpuio */
 	o->eng.grace_time = 1;    /* fio's exec */
 	o->eng.std_redirect = true;
+	o->rate_cycle_ms = 1000;
+	o->thinktime_blocks = 1;
 }
 
 void sb_job_opts_suite(struct sb_job_opts *o)

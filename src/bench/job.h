@@ -3,6 +3,7 @@
 #ifndef SB_BENCH_JOB_H
 #define SB_BENCH_JOB_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -90,6 +91,37 @@ struct sb_job_opts {
 		uint32_t grace_time;      /* exec: seconds from SIGTERM to the next io (default 1) */
 		bool std_redirect;        /* exec: output to NAME.stdout/.stderr (default 1) */
 	} eng;
+	/* rate / submission / flow / job control (bench/rate.c): fio's, per direction [read, write] */
+	uint64_t rate[2];         /* fio's rate: bytes/s (0 = no cap) */
+	uint32_t rate_iops[2];    /* fio's rate_iops (rate wins when both are set) */
+	uint64_t rate_min[2];     /* fio's rate_min (ratemin): the job fails below it */
+	uint32_t rate_iops_min[2];
+	uint32_t rate_cycle_ms;   /* fio's rate_cycle: the window of the minimum (default 1000) */
+	bool rate_poisson;        /* fio's rate_process=poisson (default linear) */
+	bool rate_ign_think;      /* fio's rate_ignore_thinktime */
+	uint64_t thinktime_us, thinktime_spin_us;
+	uint32_t thinktime_blocks; /* ios between thinktimes (default 1) */
+	bool thinktime_issue;     /* thinktime_blocks_type=issue (default complete) */
+	uint64_t startdelay_ns;
+	uint32_t flow_id, flow, flow_sleep_us;
+	bool disable_lat, disable_clat, disable_slat, disable_bw; /* fio's; gtod_reduce sets all four */
+	bool new_group;           /* fio's new_group: a new reporting group, run with the others */
+	char wait_for[64];        /* fio's wait_for: start once that job has finished */
+	uint32_t wave;            /* jobs of one wave run at once (stonewall starts a new one) */
+	bool exitall;             /* fio's exitall (given at all, as fio's callback) */
+	bool exitall_on_error;
+	uint8_t exit_what;        /* 0 group, 1 stonewall, 2 all (fio's exit_what) */
+	_Atomic int *terminate;   /* set by `job`: the job stops issuing (fio's td->terminate) */
+	struct sb_wave_gate *wave_gate; /* set by `job`: the wave's jobs start together, as fio's */
+	_Atomic int *wave_arrived;
+	void (*on_exit)(void *arg, int rc); /* set by `job`: a job thread ended (exitall) */
+	void *on_exit_arg;
+	uint64_t number_ios;      /* fio's number_ios: a size-based job stops after this many (x loops) */
+	int32_t nice;             /* fio's nice: every job thread's nice() increment */
+	uint8_t prio, prioclass;  /* fio's prio (0-7), prioclass (0-3; 0: best effort) */
+	bool ioprio;              /* prio or prioclass given: the threads' ioprio_set */
+	uint64_t cpus[4];         /* fio's cpus_allowed: CPUs 0..255 (none set: any) */
+	bool cpus_split;          /* cpus_allowed_policy=split: thread N takes the (N mod count)th */
 };
 
 /* Defaults as documented in `stackbench help job`: fio 3.33's. */

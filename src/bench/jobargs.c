@@ -80,6 +80,8 @@ static const struct jopt *const jopt_tables[] = {
 	sb_jobbs_opts,
 	sb_jopts_cpuio,
 	sb_jopts_exec,
+	jopts_rate,
+	jopts_ctl,
 };
 
 static const struct jopt *find_opt(const char *name, size_t n)
@@ -476,7 +478,7 @@ int sb_job_cli_parse(int argc, char **argv, struct sb_job_cli *c, struct sb_err 
 
 int sb_job_cli_finish(struct sb_job_cli *c, struct sb_err *err)
 {
-	unsigned i, group = 0, threads = 0;
+	unsigned i, threads = 0;
 	int rc;
 
 	/* no job at all: the global options are the one job, named "job" */
@@ -492,9 +494,6 @@ int sb_job_cli_finish(struct sb_job_cli *c, struct sb_err *err)
 	for (i = 0; i < c->njobs; i++) {
 		if ((rc = finish_job(&c->jobs[i], i, err)) < 0)
 			return rc;
-		if (i > 0 && c->jobs[i].stonewall)
-			group++;
-		c->jobs[i].groupid = group;
 		/* fio numbers its threads across jobs: the logs' .N. */
 		c->jobs[i].log_base = threads;
 		threads += c->jobs[i].numjobs;
@@ -505,7 +504,7 @@ int sb_job_cli_finish(struct sb_job_cli *c, struct sb_err *err)
 		/* as fio; a verify job needs each thread's blocks to itself */
 		c->jobs[i].shared_region = !c->jobs[i].verify;
 	}
-	return 0;
+	return sb_jobctl_finish(c->jobs, c->njobs, err);
 }
 
 void sb_job_cli_free(struct sb_job_cli *c)

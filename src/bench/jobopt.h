@@ -50,4 +50,11 @@ extern const struct jopt sb_jopts_exec[];  /* src/bench/engines/exec.c */
 #define NOF 0, 0
 #define MiB (1ULL << 20)
 
+/* the families' tables (jobargs.c lists them) */
+extern const struct jopt jopts_rate[];  /* bench/rateopt.c */
+extern const struct jopt jopts_ctl[];   /* bench/jobctl.c */
+
+/* bench/jobctl.c: groupid and wave of every job, wait_for checked */
+int sb_jobctl_finish(struct sb_job_opts *jobs, unsigned n, struct sb_err *err);
+
 #endif

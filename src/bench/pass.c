@@ -227,6 +227,7 @@ static void ramp_over(struct ps *s)
 	memset(res->submit_batch, 0, sizeof(res->submit_batch));
 	memset(res->complete_batch, 0, sizeof(res->complete_batch));
 	*s->measure_start = s->win_start = s->log_start = s->w->t0 = s->now;
+	sb_pace_reset(&s->w->pace, s->now);
 	sb_engine_rusage(&s->w->ru0, &s->w->rs0);
 }
 
@@ -237,6 +238,7 @@ static int prepare(struct ps *s, unsigned *np)
 	const struct pass *p = s->p;
 	struct worker *w = s->w;
 	unsigned n = 0;
+	int rc;
 
 	while (!s->stop && s->nfree > 0 && n < w->batch) {
 		struct slot *sl;
@@ -247,6 +249,10 @@ static int prepare(struct ps *s, unsigned *np)
 			s->stop = true;
 			break;
 		}
+		if (w->pace.on && (rc = sb_pace_gate(&w->pace, s->inflight + (int)n, &s->now, p->end_ns))) {
+			s->stop = rc == SB_PACE_STOP;
+			break; /* drain first, or not yet */
+		}
 		if (o->fsync_every && s->since_fsync >= o->fsync_every) {
 			if (s->inflight > 0 || n > 0)
 				break; /* drain first, fsync then */
@@ -255,8 +261,6 @@ static int prepare(struct ps *s, unsigned *np)
 			s->since_fsync = 0;
 		}
 		if (sb_fvw_due(w, s->issued, s->nblocks)) {
-			int rc;
-
 			if (s->inflight > 0 || n > 0)
 				break; /* drain first, then check (fio's verify_backlog, loops) */
 			if ((rc = sb_fvw_run(w, s->issued, s->nblocks)) < 0)
@@ -270,6 +274,8 @@ static int prepare(struct ps *s, unsigned *np)
 		case SB_RW_WRITE: case SB_RW_RANDWRITE: dir = SB_DIR_WRITE; break;
 		default: dir = rng_below(&w->rng, 100) < o->rwmixread ? SB_DIR_READ : SB_DIR_WRITE;
 		}
+		if (w->pace.on)
+			dir = sb_pace_dir(&w->pace, dir, s->now);
 		if (p->fv_pass) {
 			if (!sb_fvw_next(w, &blk)) {
 				s->stop = true;
@@ -395,10 +401,12 @@ static int account(struct ps *s, struct slot *sl, long ev)
 	d->ios++;
 	s->win_bytes[sl->dir] += moved;
 	s->win_ios[sl->dir]++;
-	if (!(w->ioe_flags & SB_IOF_SYNC))
+	if (!(w->ioe_flags & SB_IOF_SYNC) && !o->disable_slat)
 		sb_hist_add(&d->slat, slat); /* fio has no slat for synchronous engines */
-	sb_hist_add(&d->clat, clat);
-	sb_hist_add(&d->lat, lat);
+	if (!o->disable_clat)
+		sb_hist_add(&d->clat, clat);
+	if (!o->disable_lat)
+		sb_hist_add(&d->lat, lat);
 	if (s->logging) {
 		s->lwin_bytes[sl->dir] += moved;
 		s->lwin_ios[sl->dir]++;
@@ -453,6 +461,9 @@ static int reap(struct ps *s)
 		s->w->ioe->reaped(s->w);
 		s->now = sb_clock_ns();
 	}
+	if (s->w->pace.rated && !s->ramping && rc == 0 &&
+	    (rc = sb_pace_check_min(&s->w->pace, s->w->res.dir, s->now, &s->w->err)) < 0)
+		s->stop = true;
 	atomic_store_explicit(&s->w->prog_bytes,
 			      atomic_load_explicit(&s->w->prog_bytes, memory_order_relaxed) +
 			      s->rbytes, memory_order_relaxed);

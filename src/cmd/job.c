@@ -2,9 +2,11 @@
  * output. Jobs of one stonewall group run at the same time, groups one
  * after the other, as in fio. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <json-c/json.h>
 
@@ -13,8 +15,12 @@
 #include "bench/job.h"
 #include "bench/jobargs.h"
 #include "bench/output.h"
+#include "bench/rate.h"
+#include "util/clock.h"
 #include "cmd/cmd.h"
 #include "sys/safety.h"
+
+struct sched;
 
 struct run {
 	const struct sb_job_opts *o;
@@ -22,13 +28,77 @@ struct run {
 	struct sb_err err;
 	int rc;
 	pthread_t tid;
+	struct sched *s;
+	_Atomic int state;            /* 0 not started, 1 running, 2 done */
+	_Atomic int term;             /* fio's td->terminate */
+	_Atomic int arrived;          /* at its wave's start gate */
 };
+
+/* fio's run_threads: what every job's start and end looks at */
+struct sched {
+	struct run *runs;
+	unsigned n;
+	uint64_t genesis;
+	bool exitall;                 /* fio's exitall_on_terminate: any job gave exitall */
+	struct sb_wave_gate *gates;   /* one per wave */
+};
+
+/* fio's fio_terminate_threads(groupid, exit_what) for the job x that ended */
+static void terminate_others(struct sched *s, const struct run *x)
+{
+	unsigned k;
+
+	for (k = 0; k < s->n; k++) {
+		struct run *y = &s->runs[k];
+
+		if (y == x)
+			continue;
+		if ((x->o->exit_what == 0 && y->o->groupid == x->o->groupid) ||
+		    (x->o->exit_what == 1 && atomic_load(&y->state) == 1) || x->o->exit_what == 2)
+			atomic_store(&y->term, 1);
+	}
+}
+
+/* a job thread ended (bench/rate.c sb_pace_end): fio's exitall */
+static void thread_exit(void *arg, int rc)
+{
+	struct run *x = arg;
+
+	if (x->s->exitall || (x->o->exitall_on_error && rc < 0))
+		terminate_others(x->s, x);
+}
+
+/* fio's waitee_running: the job named by wait_for has not exited */
+static bool waitee_running(struct run *x)
+{
+	unsigned k;
+
+	for (k = 0; k < x->s->n; k++)
+		if (!strcmp(x->s->runs[k].o->name, x->o->wait_for))
+			return atomic_load(&x->s->runs[k].state) < 2;
+	return false;
+}
 
 static void *run_one(void *arg)
 {
 	struct run *x = arg;
+	struct sched *s = x->s;
+	const struct timespec tick = { 0, 10000000 };
 
-	x->rc = sb_engine_run(x->o, x->r, &x->err);
+	/* fio: startdelay counts from its start (genesis), wait_for until the
+	 * waitee has exited; a job terminated before it started never runs */
+	while (!atomic_load(&x->term) && sb_clock_ns() < s->genesis + x->o->startdelay_ns)
+		nanosleep(&tick, NULL);
+	while (!atomic_load(&x->term) && x->o->wait_for[0] && waitee_running(x))
+		nanosleep(&tick, NULL);
+	if (!atomic_load(&x->term)) {
+		atomic_store(&x->state, 1);
+		x->rc = sb_engine_run(x->o, x->r, &x->err);
+	}
+	sb_wave_arrive(x->o); /* a job that failed before its start gate, or never started */
+	atomic_store(&x->state, 2);
+	if (s->exitall || (x->o->exitall_on_error && x->rc < 0))
+		terminate_others(s, x);
 	return NULL;
 }
 
@@ -43,8 +113,10 @@ static int run_group(struct run *runs, unsigned first, unsigned end, struct sb_e
 	} else {
 		for (i = first; i < end; i++)
 			if ((rc = -pthread_create(&runs[i].tid, NULL, run_one, &runs[i])) < 0) {
-				end = i;
 				sb_err_sys(err, rc, "starting job %s", runs[i].o->name);
+				for (unsigned k = i; k < end; k++)
+					sb_wave_leave(runs[k].o); /* the started ones do not wait for it */
+				end = i;
 				break;
 			}
 		for (i = first; i < end; i++)
@@ -60,17 +132,43 @@ static int run_group(struct run *runs, unsigned first, unsigned end, struct sb_e
 
 static int run_jobs(struct sb_job_cli *c, struct run *runs, struct sb_err *err)
 {
+	struct sched s = { .runs = runs, .n = c->njobs, .genesis = sb_clock_ns() };
 	unsigned i, first = 0;
 	int rc = 0, grc;
+	bool stops = false;
 
 	for (i = 0; i < c->njobs; i++) {
+		s.exitall |= c->jobs[i].exitall;
+		stops |= c->jobs[i].exitall || c->jobs[i].exitall_on_error;
+	}
+	s.gates = calloc(c->njobs, sizeof(*s.gates));
+	if (!s.gates)
+		return sb_err_set(err, -ENOMEM, "out of memory");
+	/* the jobs of a wave that start at once wait for each other (fio's
+	 * run_threads starts a group's set-up threads together) */
+	for (i = 0; i < c->njobs; i++)
+		if (!c->jobs[i].startdelay_ns && !c->jobs[i].wait_for[0])
+			s.gates[c->jobs[i].wave].expected++;
+	for (i = 0; i < c->njobs; i++) {
+		runs[i].s = &s;
+		if (!c->jobs[i].startdelay_ns && !c->jobs[i].wait_for[0] && s.gates[c->jobs[i].wave].expected > 1) {
+			c->jobs[i].wave_gate = &s.gates[c->jobs[i].wave];
+			c->jobs[i].wave_arrived = &runs[i].arrived;
+		}
+		if (stops) {
+			c->jobs[i].terminate = &runs[i].term;
+			c->jobs[i].on_exit = thread_exit;
+			c->jobs[i].on_exit_arg = &runs[i];
+		}
 		runs[i].o = &c->jobs[i];
 		runs[i].r = calloc(1, sizeof(*runs[i].r));
-		if (!runs[i].r)
-			return sb_err_set(err, -ENOMEM, "out of memory");
+		if (!runs[i].r) {
+			rc = sb_err_set(err, -ENOMEM, "out of memory");
+			goto out;
+		}
 	}
 	for (i = 1; i <= c->njobs; i++) {
-		if (i < c->njobs && c->jobs[i].groupid == c->jobs[first].groupid)
+		if (i < c->njobs && c->jobs[i].wave == c->jobs[first].wave)
 			continue;
 		if (i - first > 1)
 			for (unsigned k = first; k < i; k++)
@@ -80,9 +178,11 @@ static int run_jobs(struct sb_job_cli *c, struct run *runs, struct sb_err *err)
 		if (grc < 0 && rc == 0)
 			rc = grc;
 		if (grc < 0 && !runs[first].r->verify_errors)
-			return rc;
+			goto out;
 		first = i;
 	}
+out:
+	free(s.gates);
 	return rc;
 }
 
@@ -158,9 +258,12 @@ int sb_cmd_job(int argc, char **argv, struct sb_err *err)
 		rc = sb_err_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
+	if ((rc = sb_flow_setup(c.jobs, c.njobs, err)) < 0)
+		goto out;
 	sb_iostat_start(&io);
 	rc = run_jobs(&c, runs, err);
 	sb_iostat_stop(&io);
+	sb_flow_teardown();
 	if (rc < 0 && !(runs[0].r && runs[0].r->verify_errors))
 		goto out;
 	{

@@ -226,10 +226,10 @@ static void test_fio_job_file(void **state)
 	sb_job_cli_free(&c);
 
 	f = fopen(path, "w");
-	fputs("[j]\nfilename=/dev/null\nrate_iops=100\n", f);
+	fputs("[j]\nfilename=/dev/null\nwrite_barrier=100\n", f);
 	fclose(f);
 	assert_int_equal(cli(&c, &err, path, NULL), -EINVAL);
-	if (!strstr(err.msg, ":3: not supported by stackbench job: rate_iops"))
+	if (!strstr(err.msg, ":3: not supported by stackbench job: write_barrier"))
 		fail_msg("'%s'", err.msg);
 	sb_job_cli_free(&c);
 	unlink(path);
@@ -331,8 +331,8 @@ static void test_parse_reject(void **state)
 	expect_reject("unknown option", "--target", "x", "--frobnicate", NULL);
 	expect_reject("--output-format", "--target", "x", "--output-format", "xml", NULL);
 	expect_reject("job file extra: No such file", "--target", "x", "extra", NULL);
-	expect_reject("not supported by stackbench job: --rate", "--target", "x", "--rate=1m", NULL);
-	expect_reject("not supported by stackbench job: --thinktime", "--thinktime=1", "--target", "x", NULL);
+	expect_reject("not supported by stackbench job: --lockmem", "--target", "x", "--lockmem=1m", NULL);
+	expect_reject("not supported by stackbench job: --exec_prerun", "--exec_prerun=1", "--target", "x", NULL);
 	expect_reject("not supported by stackbench job: --ioengine=mmap", "--target", "x", "--ioengine=mmap", NULL);
 	expect_reject("not supported by stackbench job: --ioengine=rdma", "--target", "x",
 		      "--ioengine=rdma", NULL);

@@ -71,6 +71,10 @@ struct sb_job_opts {
 	bool per_thread;          /* keep every thread's result (res->thread) */
 	char description[256];    /* fio's description= */
 	char given[4096];         /* options as written: "key=value\n"..., fio's "job options" */
+	/* job-file forms (issue 29, the corpus): write_bw_log, write_iops_log,
+	 * write_lat_log without a value (bits 1, 2, 4): the prefix is the job's
+	 * name, as fio's make_log_name */
+	unsigned log_jobname;
 };
 
 /* Defaults as documented in `stackbench help job`: fio 3.33's. */

@@ -137,6 +137,13 @@ static int parse_iomem(struct sb_job_opts *j, const char *v, struct sb_err *err)
 			  "(malloc, mmap, shm, mmaphuge or shmhuge)", v);
 }
 
+/* fio's rw= values that trim (options.c "rw" .posval) */
+static bool fio_trim(const char *v)
+{
+	return !strcmp(v, "trim") || !strcmp(v, "randtrim") || !strcmp(v, "trimwrite") ||
+	       !strcmp(v, "randtrimwrite");
+}
+
 static int set_size(const struct jopt *o, const char *v, void *field, struct sb_err *err)
 {
 	struct sb_err e = { 0 };
@@ -214,6 +221,9 @@ static int set_value(const struct jopt *o, const char *v, struct sb_job_opts *j,
 		if (strchr(v, ':'))
 			return sb_err_set(err, -EINVAL, "not supported by stackbench job: --%s=%s (fio's "
 					  "<mode>:<offset> skips)", o->name, v);
+		if (sb_rw_parse(v, field) < 0 && fio_trim(v))
+			return sb_err_set(err, -EINVAL, "not supported by stackbench job: --%s=%s (fio's "
+					  "trims)", o->name, v);
 		if (sb_rw_parse(v, field) < 0)
 			return sb_err_set(err, -EINVAL, "--%s: '%s' is not one of %s", o->name, v, rw_list);
 		return 0;
@@ -306,27 +316,25 @@ int sb_job_cli_section(struct sb_job_cli *c, const char *name, struct sb_job_opt
 }
 
 /* fio's "job options" / "global options": each option as written, under
- * its own name, the last value winning; a bare flag (v NULL) is not listed,
- * as in fio's dicts. */
+ * its own name, the last value winning; a bare flag (v NULL) is kept as
+ * "name" without '=': fio's dict then exists but does not list it. */
 static int remember(struct sb_job_opts *j, const char *name, const char *v, struct sb_err *err)
 {
 	size_t len = strlen(j->given), n = strlen(name);
 	char *p = j->given, *e;
 
 	while ((p = strstr(p, name))) {
-		if ((p == j->given || p[-1] == '\n') && p[n] == '=' && (e = strchr(p, '\n'))) {
+		if ((p == j->given || p[-1] == '\n') && (p[n] == '=' || p[n] == '\n') && (e = strchr(p, '\n'))) {
 			memmove(p, e + 1, strlen(e + 1) + 1);
 			len = strlen(j->given);
 			continue;
 		}
 		p += n;
 	}
-	if (!v)
-		return 0;
-	if (len + n + strlen(v) + 2 >= sizeof(j->given))
+	if (len + n + (v ? strlen(v) : 0) + 2 >= sizeof(j->given))
 		return sb_err_set(err, -EINVAL, "--%s: the job's options are longer than %zu characters",
 				  name, sizeof(j->given) - 1);
-	snprintf(j->given + len, sizeof(j->given) - len, "%s=%s\n", name, v);
+	snprintf(j->given + len, sizeof(j->given) - len, "%s%s%s\n", name, v ? "=" : "", v ? v : "");
 	return 0;
 }
 
@@ -339,6 +347,15 @@ static int unknown(const char *name, size_t n, bool file, struct sb_err *err)
 			  file ? "" : "--", (int)n, name);
 }
 
+/* write_bw_log, write_iops_log, write_lat_log: their log_jobname bit */
+static unsigned log_bit(const struct jopt *o)
+{
+	if (o->type != JT_STR)
+		return 0;
+	return !strcmp(o->name, "write_bw_log") ? 1 : !strcmp(o->name, "write_iops_log") ? 2 :
+	       !strcmp(o->name, "write_lat_log") ? 4 : 0;
+}
+
 /* One option with its value (NULL when none was written). In a job file,
  * name= names the section's job (as fio); on the command line it starts one. */
 static int apply(struct sb_job_cli *c, struct sb_job_opts **cur, const struct jopt *o,
@@ -346,8 +363,17 @@ static int apply(struct sb_job_cli *c, struct sb_job_opts **cur, const struct jo
 {
 	bool cli_only = o->type == JT_FMT || o->type == JT_OUT || o->type == JT_WATCH;
 	bool bare = !v;
+	unsigned lb;
 	int rc;
 
+	if ((lb = log_bit(o)) && (!v || !*v)) {
+		/* fio: a log without a name is named after the job (make_log_name) */
+		(*cur)->log_jobname |= lb;
+		*((char *)*cur + o->off) = '\0';
+		return remember(*cur, o->name, NULL, err);
+	}
+	if (lb)
+		(*cur)->log_jobname &= ~lb;
 	if (!v && takes_value_alone(o->type))
 		v = "1";
 	if (!v)
@@ -422,6 +448,12 @@ static int finish_job(struct sb_job_opts *j, unsigned idx, struct sb_err *err)
 {
 	if (!j->name[0])
 		snprintf(j->name, sizeof(j->name), "job%u", idx);
+	if (j->log_jobname & 1)
+		snprintf(j->log_bw, sizeof(j->log_bw), "%s", j->name);
+	if (j->log_jobname & 2)
+		snprintf(j->log_iops, sizeof(j->log_iops), "%s", j->name);
+	if (j->log_jobname & 4)
+		snprintf(j->log_lat, sizeof(j->log_lat), "%s", j->name);
 	if (j->directory[0]) {
 		char t[sizeof(j->target)];
 

@@ -4,7 +4,9 @@
  * ';' or '#' of a line is a comment (fio's strip_blank_end), also after a
  * value; "[name]" starts a section ([global] edits the global options);
  * "key=value" and a bare "key" are options, in which ${VAR} is replaced by
- * the environment's VAR (fio_option_dup_subs); "include FILE" is refused. */
+ * the environment's VAR (fio_option_dup_subs) and $pagesize, $mb_memory,
+ * $ncpus by their values, a sum then computed (fio_keyword_replace);
+ * "include FILE" is refused. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +54,10 @@ static int option(struct sb_job_cli *c, struct sb_job_opts **cur, const char *li
 
 	if (!x)
 		return sb_err_set(err, -ENOMEM, "out of memory");
+	if ((rc = sb_jobfio_keywords(&x, err)) < 0) {
+		free(x);
+		return rc;
+	}
 	if ((eq = strchr(x, '='))) {
 		for (k = eq; k > x && isspace((unsigned char)k[-1]); k--)
 			;

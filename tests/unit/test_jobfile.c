@@ -242,6 +242,76 @@ static void test_fio_names(void **state)
 	assert_true(n > 150);
 }
 
+/* fio's bare write_*_log: the log is named after the job (make_log_name);
+ * the flag leaves the dict present but empty, as fio's */
+static void test_bare_logs(void **state)
+{
+	struct sb_job_cli c;
+	struct sb_err err;
+
+	(void)state;
+	if (parse_file(&c, &err, "[global]\nwrite_bw_log\nfilename=/dev/null\n[j1]\nwrite_iops_log=\n"
+		       "[j2]\nname=other\nwrite_lat_log\nwrite_bw_log=mine\n[j3]\nwrite_iops_log=x\n"
+		       "write_iops_log\n", NULL) < 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(c.njobs, 3);
+	assert_string_equal(c.jobs[0].log_bw, "j1");
+	assert_string_equal(c.jobs[0].log_iops, "j1");
+	assert_string_equal(c.jobs[0].log_lat, "");
+	assert_string_equal(c.jobs[1].log_bw, "mine");
+	assert_string_equal(c.jobs[1].log_lat, "other");
+	assert_string_equal(c.jobs[2].log_iops, "j3"); /* the last one wins */
+	assert_string_equal(c.global.given, "write_bw_log\nfilename=/dev/null\n");
+	assert_null(strstr(c.jobs[2].given, "write_iops_log="));
+	sb_job_cli_free(&c);
+}
+
+/* fio's keywords and bc sums ($pagesize * 4 is fio's 16384 on 4 KiB pages) */
+static void test_keywords(void **state)
+{
+	struct sb_job_cli c;
+	struct sb_err err;
+	long page = sysconf(_SC_PAGESIZE);
+	char want[64];
+
+	(void)state;
+	if (parse_file(&c, &err, "[j]\nfilename=/dev/null\nsize=$pagesize*4\nbs=$pagesize\n"
+		       "iodepth=($ncpus-$ncpus+3)*2/4\n", NULL) < 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(c.jobs[0].size, 4 * page);
+	assert_int_equal(c.jobs[0].bs, page);
+	assert_int_equal(c.jobs[0].iodepth, 1); /* libaio-less psync: 1; the sum was 6/4 = 1 */
+	snprintf(want, sizeof(want), "size=%ld\n", 4 * page);
+	assert_non_null(strstr(c.jobs[0].given, want));
+	assert_non_null(strstr(c.jobs[0].given, "iodepth=1\n"));
+	sb_job_cli_free(&c);
+	/* not a sum bc would take whole, division by zero, overflow: refused */
+	assert_int_equal(parse_file(&c, &err, "[j]\nfilename=/dev/null\nsize=$pagesize*k\n", NULL), -EINVAL);
+	assert_non_null(strstr(err.msg, "bc"));
+	sb_job_cli_free(&c);
+	assert_int_equal(parse_file(&c, &err, "[j]\nfilename=/dev/null\nsize=$ncpus/0\n", NULL), -EINVAL);
+	sb_job_cli_free(&c);
+	assert_int_equal(parse_file(&c, &err, "[j]\nfilename=/dev/null\n"
+				    "size=$ncpus*9999999999*9999999999\n", NULL), -EINVAL);
+	sb_job_cli_free(&c);
+	/* no keyword: no sum (fio leaves "1-2" alone; here bsrange-like text stays) */
+	assert_int_equal(parse_file(&c, &err, "[j]\nfilename=/dev/null\nsize=1-2\n", NULL), -EINVAL);
+	assert_null(strstr(err.msg, "bc"));
+	sb_job_cli_free(&c);
+}
+
+/* fio's trims are fio's rw values: refused by name, not "not one of" */
+static void test_trim_refused(void **state)
+{
+	struct sb_job_cli c;
+	struct sb_err err;
+
+	(void)state;
+	assert_int_equal(parse_file(&c, &err, "[j]\nfilename=/dev/null\nrw=randtrimwrite\n", NULL), -EINVAL);
+	assert_non_null(strstr(err.msg, "not supported by stackbench job: --rw=randtrimwrite"));
+	sb_job_cli_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -253,6 +323,9 @@ int main(void)
 		cmocka_unit_test(test_units_aliases),
 		cmocka_unit_test(test_job_cap),
 		cmocka_unit_test(test_fio_names),
+		cmocka_unit_test(test_bare_logs),
+		cmocka_unit_test(test_keywords),
+		cmocka_unit_test(test_trim_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,7 +2,8 @@
  * jobfio.c): lines of any length, ';'/'#' comments also after a value,
  * ${VAR}, name=/description= in a section, fio's units and aliases,
  * filename a:b, fio's cap on jobs, runtimes that do not fit, and job
- * options of any length recorded without overflow. */
+ * options of any length recorded without overflow; bare write_*_log,
+ * $pagesize/$mb_memory/$ncpus sums, include. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -312,6 +313,63 @@ static void test_trim_refused(void **state)
 	sb_job_cli_free(&c);
 }
 
+static void put(const char *dir, const char *name, const char *text)
+{
+	char p[256];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	assert_non_null(f = fopen(p, "w"));
+	fputs(text, f);
+	fclose(f);
+}
+
+static int parse_at(struct sb_job_cli *c, struct sb_err *err, const char *dir, const char *name)
+{
+	char p[256], *argv[] = { "job", p, NULL };
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	memset(err, 0, sizeof(*err));
+	return sb_job_cli_parse(2, argv, c, err);
+}
+
+/* fio's include: the file's options join the section, found beside the
+ * including file when not in the current directory, nested; sections in
+ * it refused (fio says so, then runs the job without the file's options
+ * and exits 0: refused here), a file including itself stops */
+static void test_include(void **state)
+{
+	char dir[] = "/tmp/sb-test-include.XXXXXX", cmd[64];
+	struct sb_job_cli c;
+	struct sb_err err;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	put(dir, "a.fio", "[j]\nfilename=/dev/null\ninclude inc.fio\nbs=16k\n");
+	put(dir, "inc.fio", "; options only\nrw=randread\nbs=8k # the included one\ninclude inc2.fio\n");
+	put(dir, "inc2.fio", "iodepth=4\nioengine=libaio\n");
+	if (parse_at(&c, &err, dir, "a.fio") < 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(c.jobs[0].rw, SB_RW_RANDREAD);
+	assert_int_equal(c.jobs[0].bs, 16384); /* written after the include: wins */
+	assert_int_equal(c.jobs[0].iodepth, 4);
+	assert_string_equal(c.jobs[0].given, "filename=/dev/null\nrw=randread\niodepth=4\nioengine=libaio\nbs=16k\n");
+	sb_job_cli_free(&c);
+	put(dir, "inc2.fio", "iodepth=4\n[k]\n");
+	assert_int_equal(parse_at(&c, &err, dir, "a.fio"), -EINVAL);
+	assert_non_null(strstr(err.msg, "inc2.fio:2: no new sections"));
+	sb_job_cli_free(&c);
+	put(dir, "inc2.fio", "include inc2.fio\n");
+	assert_int_equal(parse_at(&c, &err, dir, "a.fio"), -ELOOP);
+	sb_job_cli_free(&c);
+	put(dir, "a.fio", "[j]\nfilename=/dev/null\ninclude missing.fio\n");
+	assert_int_equal(parse_at(&c, &err, dir, "a.fio"), -EINVAL);
+	assert_non_null(strstr(err.msg, "missing.fio"));
+	sb_job_cli_free(&c);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -326,6 +384,7 @@ int main(void)
 		cmocka_unit_test(test_bare_logs),
 		cmocka_unit_test(test_keywords),
 		cmocka_unit_test(test_trim_refused),
+		cmocka_unit_test(test_include),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

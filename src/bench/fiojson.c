@@ -215,7 +215,7 @@ static struct json_object *job_obj(const struct sb_job_opts *o, const struct sb_
 	struct json_object *j = json_object_new_object(), *sync = json_object_new_object();
 	struct sb_hist *none = malloc(sizeof(*none));
 
-	json_object_object_add(j, "jobname", json_object_new_string(o->name));
+	json_object_object_add(j, "jobname", json_object_new_string(r->jobname[0] ? r->jobname : o->name));
 	json_object_object_add(j, "groupid", ji(o->groupid));
 	json_object_object_add(j, "error", json_object_new_int(error));
 	json_object_object_add(j, "eta", ji(0));

@@ -75,6 +75,10 @@ struct sb_job_opts {
 	 * write_lat_log without a value (bits 1, 2, 4): the prefix is the job's
 	 * name, as fio's make_log_name */
 	unsigned log_jobname;
+	/* fio's jobname: the [section] (or --name) names the job's files
+	 * NAME.N.0; name= inside a section renames the job, not its files
+	 * ("" = name) */
+	char section[64];
 };
 
 /* Defaults as documented in `stackbench help job`: fio 3.33's. */

@@ -312,6 +312,7 @@ int sb_job_cli_section(struct sb_job_cli *c, const char *name, struct sb_job_opt
 	*out = &c->jobs[c->njobs - 1];
 	(*out)->name[0] = '\0';
 	(*out)->given[0] = '\0';
+	snprintf((*out)->section, sizeof((*out)->section), "%s", name);
 	return 0;
 }
 

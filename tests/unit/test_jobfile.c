@@ -120,6 +120,7 @@ static void test_comments_names(void **state)
 		fail_msg("%s", err.msg);
 	assert_int_equal(c.njobs, 1);
 	assert_string_equal(c.jobs[0].name, "first");
+	assert_string_equal(c.jobs[0].section, "j1"); /* fio's files: j1.N.0 */
 	assert_int_equal(c.jobs[0].bs, 8192);
 	assert_int_equal(c.jobs[0].rw, SB_RW_RANDWRITE);
 	assert_non_null(strstr(c.jobs[0].given, "description=sequential reads\n"));

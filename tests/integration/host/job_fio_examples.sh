@@ -19,7 +19,9 @@
 #    line is edited when a family lands;
 #  - every `refused` file exits non-zero naming one of its listed options,
 #    and leaves nothing in its directory but the job file;
-#  - `hardware` files are not run.
+#  - `hardware` files are not run;
+#  - one job file of fio's forms (name=, description=, bare logs, include,
+#    comments, $pagesize sums, ${VAR}) makes the same files and jobs.
 # Each failure names the file and the comparison. Prints "N of M run" (M:
 # the files not marked hardware). Runtime: 55-70 s on the loaded 2-core
 # machine (12 files that run, 1 s each per tool; strace on 4). Needs root, fio and strace.
@@ -35,6 +37,54 @@ FEX_STRACE=${FEX_STRACE:-4}
 
 sb_host_loop 256M || { fail "losetup"; exit; }
 mkfs.ext4 -q -F "$LOOP" && mkdir "$TMP/fs" && mount "$LOOP" "$TMP/fs" || { fail "mkfs/mount"; exit; }
+
+# fio's job-file forms, one file both tools run: name= renames the job
+# (JSON, logs) but not its files or its numjobs clones; description=; bare
+# write_*_log (the job's name); inline comments; include beside the file;
+# $pagesize sums; ${VAR}. The same files appear (fio's slat logs of a
+# psync job aside: the logs family), with the same job names and options.
+mkdir -p "$TMP/fs/forms/fio" "$TMP/fs/forms/sb" "$TMP/forms"
+printf 'rw=read ; the included option\nbs=$pagesize*2\n' >"$TMP/forms/inc.fio"
+cat >"$TMP/forms/forms.fio" <<'EOF'
+[global]
+write_bw_log
+size=${FEX_FORMS_SIZE}
+[j1]
+write_iops_log=
+include inc.fio
+[j2]
+name=other ; renamed
+description=some text # a comment
+rw=write
+numjobs=2
+write_lat_log
+EOF
+for t in fio sb; do
+	if [ $t = fio ]; then cmd=(fio); else cmd=("$SB" -q job); fi
+	(cd "$TMP/fs/forms/$t" && FEX_FORMS_SIZE=64k timeout 60 "${cmd[@]}" --output-format=json \
+		--output="$TMP/forms/$t.json" "$TMP/forms/forms.fio" >/dev/null 2>"$TMP/forms/$t.err") ||
+		fail "forms.fio: $t exited $?: $(tail -2 "$TMP/forms/$t.err")"
+	(cd "$TMP/fs/forms/$t" && ls | grep -v _slat) >"$TMP/forms/$t.ls"
+done
+diff "$TMP/forms/fio.ls" "$TMP/forms/sb.ls" >/dev/null ||
+	fail "forms.fio: files: fio $(echo $(cat "$TMP/forms/fio.ls")) stackbench $(echo $(cat "$TMP/forms/sb.ls"))"
+python3 - "$TMP/forms" <<'PY' || FAILED=1
+import json, sys
+d = sys.argv[1]
+j = {t: json.load(open(f"{d}/{t}.json")) for t in ("fio", "sb")}
+if j["fio"].get("global options") != j["sb"].get("global options"):
+    print(f"FAIL: forms.fio: global options: fio {j['fio'].get('global options')} "
+          f"stackbench {j['sb'].get('global options')}", file=sys.stderr)
+    sys.exit(1)
+def jobs(t):
+    return [(x["jobname"], x.get("job options"), x.get("desc"), x["read"]["io_bytes"] + x["write"]["io_bytes"])
+            for x in j[t]["jobs"]]
+if jobs("fio") != jobs("sb"):
+    print(f"FAIL: forms.fio: jobs (name, options, desc, bytes): fio {jobs('fio')} stackbench {jobs('sb')}",
+          file=sys.stderr)
+    sys.exit(1)
+PY
+rm -rf "$TMP/fs/forms"
 
 ran=0 differ=0 total=0 straced=0
 while read -r status file rest; do

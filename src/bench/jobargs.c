@@ -348,6 +348,28 @@ static int unknown(const char *name, size_t n, bool file, struct sb_err *err)
 			  file ? "" : "--", (int)n, name);
 }
 
+/* A job file's size that fio 3.33 reads otherwise than stackbench's command
+ * line (parse.c __get_mult_bytes, kb_base=1024): "4KiB" is 4000 bytes to
+ * fio (the IEC units inverted "for old scripts"), and "1.5m" is 1 byte (the
+ * number ends at the '.'). Refused, never read with another meaning. */
+static int fio_size_form(const struct jopt *o, const char *v, struct sb_err *err)
+{
+	size_t n = strspn(v, "0123456789");
+	const char *u = v + n;
+
+	if (o->type != JT_SIZE || !n)
+		return 0;
+	if (*u == '.')
+		return sb_err_set(err, -EINVAL, "%s=%s: fio reads the number up to the '.' (%.*s "
+				  "bytes); write a whole number with k, m, g", o->name, v, (int)n, v);
+	if (strlen(u) >= 3 && strchr("kmgtpKMGTP", u[0]) && (u[1] == 'i' || u[1] == 'I') &&
+	    (u[2] == 'b' || u[2] == 'B'))
+		return sb_err_set(err, -EINVAL, "%s=%s: fio 3.33 reads %c%c%c as powers of 1000 "
+				  "(kb_base=1024 inverts them); write %.*s%c for powers of 1024", o->name,
+				  v, u[0], u[1], u[2], (int)n, v, u[0] | 0x20);
+	return 0;
+}
+
 /* write_bw_log, write_iops_log, write_lat_log: their log_jobname bit */
 static unsigned log_bit(const struct jopt *o)
 {
@@ -381,6 +403,8 @@ static int apply(struct sb_job_cli *c, struct sb_job_opts **cur, const struct jo
 		return sb_err_set(err, -EINVAL, "--%s needs a value", o->name);
 	if (file && cli_only)
 		return sb_err_set(err, -EINVAL, "%s is a command-line option, not one of a job file", o->name);
+	if (file && (rc = fio_size_form(o, v, err)) < 0)
+		return rc;
 	if (!file && !strcmp(o->name, "name")) {
 		if ((rc = sb_job_cli_section(c, v, cur, err)) < 0)
 			return rc;

@@ -302,6 +302,27 @@ static void test_keywords(void **state)
 	sb_job_cli_free(&c);
 }
 
+/* sizes fio 3.33 reads otherwise (4KiB = 4000 bytes, 1.5m = 1 byte):
+ * refused in a job file; fio's own spellings as before */
+static void test_fio_size_forms(void **state)
+{
+	struct sb_job_cli c;
+	struct sb_err err;
+
+	(void)state;
+	assert_int_equal(parse_file(&c, &err, "[j]\nfilename=/dev/null\nbs=4KiB\n", NULL), -EINVAL);
+	assert_non_null(strstr(err.msg, "bs=4KiB: fio 3.33 reads KiB as powers of 1000"));
+	sb_job_cli_free(&c);
+	assert_int_equal(parse_file(&c, &err, "[j]\nfilename=/dev/null\nsize=1.5m\n", NULL), -EINVAL);
+	assert_non_null(strstr(err.msg, "(1 bytes)"));
+	sb_job_cli_free(&c);
+	if (parse_file(&c, &err, "[j]\nfilename=/dev/null\nsize=2MB\nbs=4K\ndescription=4KiB\n", NULL) < 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(c.jobs[0].size, 2 << 20);
+	assert_int_equal(c.jobs[0].bs, 4096);
+	sb_job_cli_free(&c);
+}
+
 /* fio's trims are fio's rw values: refused by name, not "not one of" */
 static void test_trim_refused(void **state)
 {
@@ -386,6 +407,7 @@ int main(void)
 		cmocka_unit_test(test_keywords),
 		cmocka_unit_test(test_trim_refused),
 		cmocka_unit_test(test_include),
+		cmocka_unit_test(test_fio_size_forms),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -212,11 +212,14 @@ char *sb_jobfio_expand(const char *s)
 struct calc {
 	const char *p;
 	int bad;
+	unsigned depth; /* of ( and unary -: a bound, so no input runs the stack out */
 };
 
 static long long calc_sum(struct calc *c);
 
-static long long calc_atom(struct calc *c)
+static long long calc_atom(struct calc *c);
+
+static long long calc_atom1(struct calc *c)
 {
 	long long v = 0;
 
@@ -241,6 +244,18 @@ static long long calc_atom(struct calc *c)
 	for (; isdigit((unsigned char)*c->p); c->p++)
 		if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, *c->p - '0', &v))
 			c->bad = 1;
+	return v;
+}
+
+static long long calc_atom(struct calc *c)
+{
+	long long v = 0;
+
+	if (++c->depth > 64)
+		c->bad = 1;
+	else
+		v = calc_atom1(c);
+	c->depth--;
 	return v;
 }
 

@@ -296,6 +296,27 @@ static void test_keywords(void **state)
 	assert_int_equal(parse_file(&c, &err, "[j]\nfilename=/dev/null\n"
 				    "size=$ncpus*9999999999*9999999999\n", NULL), -EINVAL);
 	sb_job_cli_free(&c);
+	/* deep nesting is refused, not a stack overflow; a long flat sum is fine */
+	{
+		char *t = malloc(300000), *q = t;
+
+		assert_non_null(t);
+		q += sprintf(q, "[j]\nfilename=/dev/null\nsize=$pagesize");
+		for (int i = 0; i < 100000; i++)
+			*q++ = '*', *q++ = '(';
+		strcpy(q, "1\n");
+		assert_int_equal(parse_file(&c, &err, t, NULL), -EINVAL);
+		sb_job_cli_free(&c);
+		q = t + sprintf(t, "[j]\nfilename=/dev/null\nsize=$pagesize");
+		for (int i = 0; i < 1000; i++)
+			q += sprintf(q, "+1");
+		strcpy(q, "\n");
+		if (parse_file(&c, &err, t, NULL) < 0)
+			fail_msg("%s", err.msg);
+		assert_int_equal(c.jobs[0].size, sysconf(_SC_PAGESIZE) + 1000);
+		sb_job_cli_free(&c);
+		free(t);
+	}
 	/* no keyword: no sum (fio leaves "1-2" alone; here bsrange-like text stays) */
 	assert_int_equal(parse_file(&c, &err, "[j]\nfilename=/dev/null\nsize=1-2\n", NULL), -EINVAL);
 	assert_null(strstr(err.msg, "bc"));

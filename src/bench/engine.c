@@ -187,7 +187,7 @@ static void *worker_main(void *arg)
 
 void sb_engine_job_file(const struct sb_job_opts *o, unsigned i, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s/%s.%u.0", o->target, o->name, i);
+	snprintf(buf, len, "%s/%s.%u.0", o->target, o->section[0] ? o->section : o->name, i);
 }
 
 /* Write a file full of random data (fio's "laying out IO file"), buffered, then fsync. */

@@ -64,6 +64,10 @@ static int write_log(const struct sb_job_opts *o, unsigned thread, enum sb_log_k
 
 	if (!prefix[0] || sb_measure_off(o, k) || (k == SB_LOG_SLAT && !sb_ioengine_has_slat(o)))
 		return 0;
+	/* fio's numjobs clones are named after the section, not name= */
+	if (thread > 0 && o->section[0] &&
+	    (o->log_jobname & (k == SB_LOG_BW ? 1u : k == SB_LOG_IOPS ? 2u : 4u)))
+		prefix = o->section;
 	snprintf(path, sizeof(path), "%s_%s.%u.log", prefix, kind[k], o->log_base + thread + 1);
 	if (!(f = fopen(path, "w")))
 		return sb_err_sys(err, -errno, "log %s", path);
@@ -97,7 +101,8 @@ int sb_engine_keep_threads(const struct sb_job_opts *o, struct worker *ws, struc
 		if (res->thread) {
 			res->thread[i] = ws[i].res;
 			memset(res->thread[i].log, 0, sizeof(res->thread[i].log));
-			snprintf(res->thread[i].jobname, sizeof(res->thread[i].jobname), "%s", o->name);
+			snprintf(res->thread[i].jobname, sizeof(res->thread[i].jobname), "%s",
+				 i > 0 && o->section[0] ? o->section : o->name);
 		}
 		for (k = 0; k < SB_LOG_NKIND; k++)
 			free(ws[i].res.log[k].e);

@@ -215,12 +215,13 @@ static struct json_object *job_obj(const struct sb_job_opts *o, const struct sb_
 	struct json_object *j = json_object_new_object(), *sync = json_object_new_object();
 	struct sb_hist *none = malloc(sizeof(*none));
 
-	json_object_object_add(j, "jobname", json_object_new_string(o->name));
+	json_object_object_add(j, "jobname", json_object_new_string(r->jobname[0] ? r->jobname : o->name));
 	json_object_object_add(j, "groupid", ji(o->groupid));
 	json_object_object_add(j, "error", json_object_new_int(error));
 	json_object_object_add(j, "eta", ji(0));
 	json_object_object_add(j, "elapsed", ji((r->elapsed_ns + o->ramp_ns + 999999999ULL) / 1000000000ULL));
-	json_object_object_add(j, "job options", options_obj(o->given));
+	if (o->given[0]) /* as fio: no dict for a job that sets no option */
+		json_object_object_add(j, "job options", options_obj(o->given));
 	json_object_object_add(j, "read", dir_obj(&r->dir[SB_DIR_READ], plus, group_bw[0]));
 	json_object_object_add(j, "write", dir_obj(&r->dir[SB_DIR_WRITE], plus, group_bw[1]));
 	json_object_object_add(j, "trim", empty_dir());
@@ -238,6 +239,8 @@ static struct json_object *job_obj(const struct sb_job_opts *o, const struct sb_
 	json_object_object_add(j, "latency_target", ji(0));
 	json_object_object_add(j, "latency_percentile", jd(100.0));
 	json_object_object_add(j, "latency_window", ji(0));
+	if (o->description[0]) /* fio's description=, after the latency keys as fio's */
+		json_object_object_add(j, "desc", json_object_new_string(o->description));
 	if (o->verify) {
 		json_object_object_add(j, "verified_blocks", ji(r->verified_blocks));
 		json_object_object_add(j, "verify_errors", ji(r->verify_errors));

@@ -122,6 +122,14 @@ struct sb_job_opts {
 	bool ioprio;              /* prio or prioclass given: the threads' ioprio_set */
 	uint64_t cpus[4];         /* fio's cpus_allowed: CPUs 0..255 (none set: any) */
 	bool cpus_split;          /* cpus_allowed_policy=split: thread N takes the (N mod count)th */
+	/* job-file forms (issue 29, the corpus): write_bw_log, write_iops_log,
+	 * write_lat_log without a value (bits 1, 2, 4): the prefix is the job's
+	 * name, as fio's make_log_name */
+	unsigned log_jobname;
+	/* fio's jobname: the [section] (or --name) names the job's files
+	 * NAME.N.0; name= inside a section renames the job, not its files
+	 * ("" = name) */
+	char section[64];
 };
 
 /* Defaults as documented in `stackbench help job`: fio 3.33's. */

@@ -142,6 +142,13 @@ static int parse_iomem(struct sb_job_opts *j, const char *v, struct sb_err *err)
 			  "(malloc, mmap, shm, mmaphuge or shmhuge)", v);
 }
 
+/* fio's rw= values that trim (options.c "rw" .posval) */
+static bool fio_trim(const char *v)
+{
+	return !strcmp(v, "trim") || !strcmp(v, "randtrim") || !strcmp(v, "trimwrite") ||
+	       !strcmp(v, "randtrimwrite");
+}
+
 static int set_size(const struct jopt *o, const char *v, void *field, struct sb_err *err)
 {
 	struct sb_err e = { 0 };
@@ -210,8 +217,15 @@ static int set_value(const struct jopt *o, const char *v, struct sb_job_opts *j,
 		return 0;
 	case JT_FILES:
 		return sb_jobfio_one_name(o->name, v, field, o->size, err);
-	case JT_RW:
+	case JT_RW: {
+		char mode[16];
+
+		snprintf(mode, sizeof(mode), "%.*s", (int)strcspn(v, ":"), v);
+		if (fio_trim(mode))
+			return sb_err_set(err, -EINVAL, "not supported by stackbench job: --%s=%s (fio's "
+					  "trims)", o->name, v);
 		return sb_jobbs_rw(o->name, v, j, err);
+	}
 	case JT_SIZE:
 		return set_size(o, v, field, err);
 	case JT_U32:
@@ -296,31 +310,30 @@ int sb_job_cli_section(struct sb_job_cli *c, const char *name, struct sb_job_opt
 	*out = &c->jobs[c->njobs - 1];
 	(*out)->name[0] = '\0';
 	(*out)->given[0] = '\0';
+	snprintf((*out)->section, sizeof((*out)->section), "%s", name);
 	return 0;
 }
 
 /* fio's "job options" / "global options": each option as written, under
- * its own name, the last value winning; a bare flag (v NULL) is not listed,
- * as in fio's dicts. */
+ * its own name, the last value winning; a bare flag (v NULL) is kept as
+ * "name" without '=': fio's dict then exists but does not list it. */
 static int remember(struct sb_job_opts *j, const char *name, const char *v, struct sb_err *err)
 {
 	size_t len = strlen(j->given), n = strlen(name);
 	char *p = j->given, *e;
 
 	while ((p = strstr(p, name))) {
-		if ((p == j->given || p[-1] == '\n') && p[n] == '=' && (e = strchr(p, '\n'))) {
+		if ((p == j->given || p[-1] == '\n') && (p[n] == '=' || p[n] == '\n') && (e = strchr(p, '\n'))) {
 			memmove(p, e + 1, strlen(e + 1) + 1);
 			len = strlen(j->given);
 			continue;
 		}
 		p += n;
 	}
-	if (!v)
-		return 0;
-	if (len + n + strlen(v) + 2 >= sizeof(j->given))
+	if (len + n + (v ? strlen(v) : 0) + 2 >= sizeof(j->given))
 		return sb_err_set(err, -EINVAL, "--%s: the job's options are longer than %zu characters",
 				  name, sizeof(j->given) - 1);
-	snprintf(j->given + len, sizeof(j->given) - len, "%s=%s\n", name, v);
+	snprintf(j->given + len, sizeof(j->given) - len, "%s%s%s\n", name, v ? "=" : "", v ? v : "");
 	return 0;
 }
 
@@ -333,6 +346,41 @@ static int unknown(const char *name, size_t n, bool file, struct sb_err *err)
 			  file ? "" : "--", (int)n, name);
 }
 
+/* A job file's size that fio 3.33 reads otherwise than stackbench's command
+ * line (parse.c __get_mult_bytes, kb_base=1024): "4KiB" is 4000 bytes to
+ * fio (the IEC units inverted "for old scripts"), and "1.5m" is 1 byte (the
+ * number ends at the '.'). Refused, never read with another meaning. */
+static int fio_size_form(const struct jopt *o, const char *v, struct sb_err *err)
+{
+	size_t n = strspn(v, "0123456789");
+	const char *u = v + n;
+
+	/* the block-size family's rows parse sizes in their callbacks (jobbs.c) */
+	bool sizes = o->type == JT_SIZE || (o->type == JT_CB && (!strcmp(o->name, "bs") ||
+			!strcmp(o->name, "bsrange") || !strcmp(o->name, "blockalign")));
+
+	if (!sizes || !n)
+		return 0;
+	if (*u == '.')
+		return sb_err_set(err, -EINVAL, "%s=%s: fio reads the number up to the '.' (%.*s "
+				  "bytes); write a whole number with k, m, g", o->name, v, (int)n, v);
+	if (strlen(u) >= 3 && strchr("kmgtpKMGTP", u[0]) && (u[1] == 'i' || u[1] == 'I') &&
+	    (u[2] == 'b' || u[2] == 'B'))
+		return sb_err_set(err, -EINVAL, "%s=%s: fio 3.33 reads %c%c%c as powers of 1000 "
+				  "(kb_base=1024 inverts them); write %.*s%c for powers of 1024", o->name,
+				  v, u[0], u[1], u[2], (int)n, v, u[0] | 0x20);
+	return 0;
+}
+
+/* write_bw_log, write_iops_log, write_lat_log: their log_jobname bit */
+static unsigned log_bit(const struct jopt *o)
+{
+	if (o->type != JT_STR)
+		return 0;
+	return !strcmp(o->name, "write_bw_log") ? 1 : !strcmp(o->name, "write_iops_log") ? 2 :
+	       !strcmp(o->name, "write_lat_log") ? 4 : 0;
+}
+
 /* One option with its value (NULL when none was written). In a job file,
  * name= names the section's job (as fio); on the command line it starts one. */
 static int apply(struct sb_job_cli *c, struct sb_job_opts **cur, const struct jopt *o,
@@ -340,14 +388,25 @@ static int apply(struct sb_job_cli *c, struct sb_job_opts **cur, const struct jo
 {
 	bool cli_only = o->type == JT_FMT || o->type == JT_OUT || o->type == JT_WATCH;
 	bool bare = !v;
+	unsigned lb;
 	int rc;
 
+	if ((lb = log_bit(o)) && (!v || !*v)) {
+		/* fio: a log without a name is named after the job (make_log_name) */
+		(*cur)->log_jobname |= lb;
+		*((char *)*cur + o->off) = '\0';
+		return remember(*cur, o->name, NULL, err);
+	}
+	if (lb)
+		(*cur)->log_jobname &= ~lb;
 	if (!v && takes_value_alone(o->type))
 		v = "1";
 	if (!v)
 		return sb_err_set(err, -EINVAL, "--%s needs a value", o->name);
 	if (file && cli_only)
 		return sb_err_set(err, -EINVAL, "%s is a command-line option, not one of a job file", o->name);
+	if (file && (rc = fio_size_form(o, v, err)) < 0)
+		return rc;
 	if (!file && !strcmp(o->name, "name")) {
 		if ((rc = sb_job_cli_section(c, v, cur, err)) < 0)
 			return rc;
@@ -420,6 +479,12 @@ static int finish_job(struct sb_job_opts *j, unsigned idx, struct sb_err *err)
 
 	if (!j->name[0])
 		snprintf(j->name, sizeof(j->name), "job%u", idx);
+	if (j->log_jobname & 1)
+		snprintf(j->log_bw, sizeof(j->log_bw), "%s", j->name);
+	if (j->log_jobname & 2)
+		snprintf(j->log_iops, sizeof(j->log_iops), "%s", j->name);
+	if (j->log_jobname & 4)
+		snprintf(j->log_lat, sizeof(j->log_lat), "%s", j->name);
 	if (j->directory[0]) {
 		char t[sizeof(j->target)];
 

@@ -1,12 +1,14 @@
 /* fio's spellings, as fio 3.33 reads them (parse.c get_mult_bytes and
- * get_mult_time, options.c get_next_str and fio_option_dup_subs, the
- * option table's .alias entries). */
+ * get_mult_time, options.c get_next_str, fio_option_dup_subs and
+ * fio_keyword_replace, the option table's .alias entries). */
 #include "bench/jobfio.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/units.h"
 
@@ -206,4 +208,136 @@ char *sb_jobfio_expand(const char *s)
 		return NULL;
 	}
 	return buf;
+}
+
+/* bc's integer arithmetic on what fio hands it: + - * / and ( ), unary
+ * minus, left to right within a precedence; no overflow, no division by 0. */
+struct calc {
+	const char *p;
+	int bad;
+	unsigned depth; /* of ( and unary -: a bound, so no input runs the stack out */
+};
+
+static long long calc_sum(struct calc *c);
+
+static long long calc_atom(struct calc *c);
+
+static long long calc_atom1(struct calc *c)
+{
+	long long v = 0;
+
+	while (*c->p == ' ' || *c->p == '\t')
+		c->p++;
+	if (*c->p == '-') {
+		c->p++;
+		v = calc_atom(c);
+		return v == LLONG_MIN ? (c->bad = 1, 0) : -v;
+	}
+	if (*c->p == '(') {
+		c->p++;
+		v = calc_sum(c);
+		while (*c->p == ' ' || *c->p == '\t')
+			c->p++;
+		if (*c->p++ != ')')
+			c->bad = 1;
+		return v;
+	}
+	if (!isdigit((unsigned char)*c->p))
+		c->bad = 1;
+	for (; isdigit((unsigned char)*c->p); c->p++)
+		if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, *c->p - '0', &v))
+			c->bad = 1;
+	return v;
+}
+
+static long long calc_atom(struct calc *c)
+{
+	long long v = 0;
+
+	if (++c->depth > 64)
+		c->bad = 1;
+	else
+		v = calc_atom1(c);
+	c->depth--;
+	return v;
+}
+
+static long long calc_product(struct calc *c)
+{
+	long long v = calc_atom(c), w;
+	char op;
+
+	for (;;) {
+		while (*c->p == ' ' || *c->p == '\t')
+			c->p++;
+		if (c->bad || (*c->p != '*' && *c->p != '/'))
+			return v;
+		op = *c->p++;
+		w = calc_atom(c);
+		if (op == '*' ? __builtin_mul_overflow(v, w, &v) : (w == 0 || (v == LLONG_MIN && w == -1)))
+			c->bad = 1;
+		else if (op == '/')
+			v /= w;
+	}
+}
+
+static long long calc_sum(struct calc *c)
+{
+	long long v = calc_product(c), w;
+	char op;
+
+	for (;;) {
+		if (c->bad || (*c->p != '+' && *c->p != '-'))
+			return v;
+		op = *c->p++;
+		w = calc_product(c);
+		if (op == '+' ? __builtin_add_overflow(v, w, &v) : __builtin_sub_overflow(v, w, &v))
+			c->bad = 1;
+	}
+}
+
+/* fio's fio_keyword_replace + bc_calc on "key=value": the value's sum, or
+ * the line as it was when it holds no + - * / (or a quote, as fio). */
+static int keyword_calc(char **line, struct sb_err *err)
+{
+	char *eq = strchr(*line, '='), *out;
+	struct calc c;
+	long long v;
+
+	if (!eq || !strpbrk(eq + 1, "+-*/") || strchr(*line, '\''))
+		return 0;
+	c = (struct calc){ .p = eq + 1 };
+	v = calc_sum(&c);
+	if (c.bad || *c.p)
+		return sb_err_set(err, -EINVAL, "'%s': fio hands this to bc; stackbench job computes "
+				  "+ - * / and ( ) on whole numbers only", eq + 1);
+	if (asprintf(&out, "%.*s=%lld", (int)(eq - *line), *line, v) < 0)
+		return sb_err_set(err, -ENOMEM, "out of memory");
+	free(*line);
+	*line = out;
+	return 0;
+}
+
+int sb_jobfio_keywords(char **line, struct sb_err *err)
+{
+	static const char *const words[] = { "$pagesize", "$mb_memory", "$ncpus" };
+	long page = sysconf(_SC_PAGESIZE), pages = sysconf(_SC_PHYS_PAGES);
+	unsigned long long val[3] = {
+		(unsigned long long)page,
+		page > 0 && pages > 0 ? (unsigned long long)page * (unsigned long long)pages / (1024 * 1024) : 0,
+		(unsigned long long)sysconf(_SC_NPROCESSORS_CONF),
+	};
+	bool any = false;
+	char *s, *out;
+	unsigned i;
+
+	for (i = 0; i < 3; i++)
+		while ((s = strstr(*line, words[i]))) {
+			if (asprintf(&out, "%.*s%llu%s", (int)(s - *line), *line, val[i], s + strlen(words[i])) < 0)
+				return sb_err_set(err, -ENOMEM, "out of memory");
+			free(*line);
+			*line = out;
+			any = true;
+		}
+	return any ? keyword_calc(line, err) : 0;
 }

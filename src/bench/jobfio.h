@@ -33,5 +33,11 @@ int sb_jobfio_one_name(const char *opt, const char *v, char *out, size_t len, st
 /* A copy of s with every ${VAR} replaced by the environment's VAR (empty
  * when unset), as fio does on a job file's option lines; NULL: no memory. */
 char *sb_jobfio_expand(const char *s);
+/* fio's keywords in a job file's "key=value" line (*line, malloc'd,
+ * replaced): $pagesize, $mb_memory (MiB of RAM), $ncpus (CPUs configured);
+ * when one was replaced and the value holds + - * /, the value is computed
+ * as fio's bc does (whole numbers, integer division); -EINVAL when it is
+ * not such a sum. */
+int sb_jobfio_keywords(char **line, struct sb_err *err);
 
 #endif

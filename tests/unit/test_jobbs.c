@@ -167,7 +167,7 @@ static void test_rw_postfix(void **state)
 	job(o, "--rw=randread", NULL);
 	assert_int_equal(o->bsd.seq_nr, 1);
 	assert_false(o->bsd.active);
-	reject("is not one of", "--rw=trim:4k", NULL);
+	reject("(fio's trims)", "--rw=trim:4k", NULL);
 	reject("--rw_sequencer: 'random'", "--rw_sequencer=random", NULL);
 	free(o);
 }

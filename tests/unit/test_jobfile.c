@@ -2,7 +2,8 @@
  * jobfio.c): lines of any length, ';'/'#' comments also after a value,
  * ${VAR}, name=/description= in a section, fio's units and aliases,
  * filename a:b, fio's cap on jobs, runtimes that do not fit, and job
- * options of any length recorded without overflow. */
+ * options of any length recorded without overflow; bare write_*_log,
+ * $pagesize/$mb_memory/$ncpus sums, include. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -119,6 +120,7 @@ static void test_comments_names(void **state)
 		fail_msg("%s", err.msg);
 	assert_int_equal(c.njobs, 1);
 	assert_string_equal(c.jobs[0].name, "first");
+	assert_string_equal(c.jobs[0].section, "j1"); /* fio's files: j1.N.0 */
 	assert_int_equal(c.jobs[0].bs, 8192);
 	assert_int_equal(c.jobs[0].rw, SB_RW_RANDWRITE);
 	assert_non_null(strstr(c.jobs[0].given, "description=sequential reads\n"));
@@ -242,6 +244,175 @@ static void test_fio_names(void **state)
 	assert_true(n > 150);
 }
 
+/* fio's bare write_*_log: the log is named after the job (make_log_name);
+ * the flag leaves the dict present but empty, as fio's */
+static void test_bare_logs(void **state)
+{
+	struct sb_job_cli c;
+	struct sb_err err;
+
+	(void)state;
+	if (parse_file(&c, &err, "[global]\nwrite_bw_log\nfilename=/dev/null\n[j1]\nwrite_iops_log=\n"
+		       "[j2]\nname=other\nwrite_lat_log\nwrite_bw_log=mine\n[j3]\nwrite_iops_log=x\n"
+		       "write_iops_log\n", NULL) < 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(c.njobs, 3);
+	assert_string_equal(c.jobs[0].log_bw, "j1");
+	assert_string_equal(c.jobs[0].log_iops, "j1");
+	assert_string_equal(c.jobs[0].log_lat, "");
+	assert_string_equal(c.jobs[1].log_bw, "mine");
+	assert_string_equal(c.jobs[1].log_lat, "other");
+	assert_string_equal(c.jobs[2].log_iops, "j3"); /* the last one wins */
+	assert_string_equal(c.global.given, "write_bw_log\nfilename=/dev/null\n");
+	assert_null(strstr(c.jobs[2].given, "write_iops_log="));
+	sb_job_cli_free(&c);
+}
+
+/* fio's keywords and bc sums ($pagesize * 4 is fio's 16384 on 4 KiB pages) */
+static void test_keywords(void **state)
+{
+	struct sb_job_cli c;
+	struct sb_err err;
+	long page = sysconf(_SC_PAGESIZE);
+	char want[64];
+
+	(void)state;
+	if (parse_file(&c, &err, "[j]\nfilename=/dev/null\nsize=$pagesize*4\nbs=$pagesize\n"
+		       "iodepth=($ncpus-$ncpus+3)*2/4\n", NULL) < 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(c.jobs[0].size, 4 * page);
+	assert_int_equal(c.jobs[0].bs, page);
+	assert_int_equal(c.jobs[0].iodepth, 1); /* libaio-less psync: 1; the sum was 6/4 = 1 */
+	snprintf(want, sizeof(want), "size=%ld\n", 4 * page);
+	assert_non_null(strstr(c.jobs[0].given, want));
+	assert_non_null(strstr(c.jobs[0].given, "iodepth=1\n"));
+	sb_job_cli_free(&c);
+	/* not a sum bc would take whole, division by zero, overflow: refused */
+	assert_int_equal(parse_file(&c, &err, "[j]\nfilename=/dev/null\nsize=$pagesize*k\n", NULL), -EINVAL);
+	assert_non_null(strstr(err.msg, "bc"));
+	sb_job_cli_free(&c);
+	assert_int_equal(parse_file(&c, &err, "[j]\nfilename=/dev/null\nsize=$ncpus/0\n", NULL), -EINVAL);
+	sb_job_cli_free(&c);
+	assert_int_equal(parse_file(&c, &err, "[j]\nfilename=/dev/null\n"
+				    "size=$ncpus*9999999999*9999999999\n", NULL), -EINVAL);
+	sb_job_cli_free(&c);
+	/* deep nesting is refused, not a stack overflow; a long flat sum is fine */
+	{
+		char *t = malloc(300000), *q = t;
+
+		assert_non_null(t);
+		q += sprintf(q, "[j]\nfilename=/dev/null\nsize=$pagesize");
+		for (int i = 0; i < 100000; i++)
+			*q++ = '*', *q++ = '(';
+		strcpy(q, "1\n");
+		assert_int_equal(parse_file(&c, &err, t, NULL), -EINVAL);
+		sb_job_cli_free(&c);
+		q = t + sprintf(t, "[j]\nfilename=/dev/null\nsize=$pagesize");
+		for (int i = 0; i < 1000; i++)
+			q += sprintf(q, "+1");
+		strcpy(q, "\n");
+		if (parse_file(&c, &err, t, NULL) < 0)
+			fail_msg("%s", err.msg);
+		assert_int_equal(c.jobs[0].size, sysconf(_SC_PAGESIZE) + 1000);
+		sb_job_cli_free(&c);
+		free(t);
+	}
+	/* no keyword: no sum (fio leaves "1-2" alone; here bsrange-like text stays) */
+	assert_int_equal(parse_file(&c, &err, "[j]\nfilename=/dev/null\nsize=1-2\n", NULL), -EINVAL);
+	assert_null(strstr(err.msg, "bc"));
+	sb_job_cli_free(&c);
+}
+
+/* sizes fio 3.33 reads otherwise (4KiB = 4000 bytes, 1.5m = 1 byte):
+ * refused in a job file; fio's own spellings as before */
+static void test_fio_size_forms(void **state)
+{
+	struct sb_job_cli c;
+	struct sb_err err;
+
+	(void)state;
+	assert_int_equal(parse_file(&c, &err, "[j]\nfilename=/dev/null\nbs=4KiB\n", NULL), -EINVAL);
+	assert_non_null(strstr(err.msg, "bs=4KiB: fio 3.33 reads KiB as powers of 1000"));
+	sb_job_cli_free(&c);
+	assert_int_equal(parse_file(&c, &err, "[j]\nfilename=/dev/null\nsize=1.5m\n", NULL), -EINVAL);
+	assert_non_null(strstr(err.msg, "(1 bytes)"));
+	sb_job_cli_free(&c);
+	if (parse_file(&c, &err, "[j]\nfilename=/dev/null\nsize=2MB\nbs=4K\ndescription=4KiB\n", NULL) < 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(c.jobs[0].size, 2 << 20);
+	assert_int_equal(c.jobs[0].bs, 4096);
+	sb_job_cli_free(&c);
+}
+
+/* fio's trims are fio's rw values: refused by name, not "not one of" */
+static void test_trim_refused(void **state)
+{
+	struct sb_job_cli c;
+	struct sb_err err;
+
+	(void)state;
+	assert_int_equal(parse_file(&c, &err, "[j]\nfilename=/dev/null\nrw=randtrimwrite\n", NULL), -EINVAL);
+	assert_non_null(strstr(err.msg, "not supported by stackbench job: --rw=randtrimwrite"));
+	sb_job_cli_free(&c);
+}
+
+static void put(const char *dir, const char *name, const char *text)
+{
+	char p[256];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	assert_non_null(f = fopen(p, "w"));
+	fputs(text, f);
+	fclose(f);
+}
+
+static int parse_at(struct sb_job_cli *c, struct sb_err *err, const char *dir, const char *name)
+{
+	char p[256], *argv[] = { "job", p, NULL };
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	memset(err, 0, sizeof(*err));
+	return sb_job_cli_parse(2, argv, c, err);
+}
+
+/* fio's include: the file's options join the section, found beside the
+ * including file when not in the current directory, nested; sections in
+ * it refused (fio says so, then runs the job without the file's options
+ * and exits 0: refused here), a file including itself stops */
+static void test_include(void **state)
+{
+	char dir[] = "/tmp/sb-test-include.XXXXXX", cmd[64];
+	struct sb_job_cli c;
+	struct sb_err err;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	put(dir, "a.fio", "[j]\nfilename=/dev/null\ninclude inc.fio\nbs=16k\n");
+	put(dir, "inc.fio", "; options only\nrw=randread\nbs=8k # the included one\ninclude inc2.fio\n");
+	put(dir, "inc2.fio", "iodepth=4\nioengine=libaio\n");
+	if (parse_at(&c, &err, dir, "a.fio") < 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(c.jobs[0].rw, SB_RW_RANDREAD);
+	assert_int_equal(c.jobs[0].bs, 16384); /* written after the include: wins */
+	assert_int_equal(c.jobs[0].iodepth, 4);
+	assert_string_equal(c.jobs[0].given, "filename=/dev/null\nrw=randread\niodepth=4\nioengine=libaio\nbs=16k\n");
+	sb_job_cli_free(&c);
+	put(dir, "inc2.fio", "iodepth=4\n[k]\n");
+	assert_int_equal(parse_at(&c, &err, dir, "a.fio"), -EINVAL);
+	assert_non_null(strstr(err.msg, "inc2.fio:2: no new sections"));
+	sb_job_cli_free(&c);
+	put(dir, "inc2.fio", "include inc2.fio\n");
+	assert_int_equal(parse_at(&c, &err, dir, "a.fio"), -ELOOP);
+	sb_job_cli_free(&c);
+	put(dir, "a.fio", "[j]\nfilename=/dev/null\ninclude missing.fio\n");
+	assert_int_equal(parse_at(&c, &err, dir, "a.fio"), -EINVAL);
+	assert_non_null(strstr(err.msg, "missing.fio"));
+	sb_job_cli_free(&c);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -253,6 +424,11 @@ int main(void)
 		cmocka_unit_test(test_units_aliases),
 		cmocka_unit_test(test_job_cap),
 		cmocka_unit_test(test_fio_names),
+		cmocka_unit_test(test_bare_logs),
+		cmocka_unit_test(test_keywords),
+		cmocka_unit_test(test_trim_refused),
+		cmocka_unit_test(test_include),
+		cmocka_unit_test(test_fio_size_forms),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

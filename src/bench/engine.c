@@ -19,6 +19,7 @@
 
 #include "bench/data.h"
 #include "bench/engine_int.h"
+#include "bench/steady_run.h"
 #include "util/log.h"
 #include "util/units.h"
 
@@ -527,6 +528,7 @@ static int open_workers(const struct sb_job_opts *oc, struct worker *ws, const s
 static int run_threads(const struct sb_job_opts *oc, struct worker *ws, struct sb_err *err)
 {
 	_Atomic int go = 0;
+	struct sb_ss_run ssr = { 0 };
 	uint64_t t0, last_b = 0, last_t, total = 0;
 	unsigned i, started = 0;
 	int rc = 0;
@@ -544,8 +546,10 @@ static int run_threads(const struct sb_job_opts *oc, struct worker *ws, struct s
 	for (i = 0; i < started; i++)
 		while (!atomic_load(&ws[i].ready))
 			usleep(100);
-	atomic_store(&go, started < oc->numjobs ? -1 : 1);
 	t0 = last_t = sb_clock_ns();
+	if (rc == 0 && started == oc->numjobs)
+		rc = sb_ss_run_start(&ssr, oc, ws, oc->numjobs, t0, err);
+	atomic_store(&go, started < oc->numjobs || rc < 0 ? -1 : 1);
 	for (bool all = false; !all && rc == 0;) {
 		all = true;
 		for (i = 0; i < oc->numjobs; i++)
@@ -554,6 +558,8 @@ static int run_threads(const struct sb_job_opts *oc, struct worker *ws, struct s
 		if (all)
 			break;
 		usleep(200000);
+		if (ssr.nss)
+			sb_ss_run_tick(&ssr, sb_clock_ns());
 		if (!oc->no_progress)
 			progress(oc, ws, t0, total, &last_b, &last_t);
 	}
@@ -561,6 +567,7 @@ static int run_threads(const struct sb_job_opts *oc, struct worker *ws, struct s
 		sb_progress_done();
 	for (i = 0; i < started; i++)
 		pthread_join(ws[i].tid, NULL);
+	sb_ss_run_end(&ssr);
 	return rc;
 }
 
@@ -654,6 +661,7 @@ int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct
 	}
 	if ((rc2 = sb_engine_keep_threads(o, ws, res, err)) < 0 && rc == 0)
 		rc = rc2;
+	sb_ss_run_result(ws, o->numjobs, res);
 out:
 	for (i = 0; i < o->numjobs; i++) {
 		if (ws[i].fd >= 0)

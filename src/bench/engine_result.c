@@ -44,6 +44,7 @@ void sb_engine_merge_thread(struct sb_job_result *res, const struct sb_job_resul
 	}
 	if (r->elapsed_ns > res->elapsed_ns)
 		res->elapsed_ns = r->elapsed_ns;
+	res->run_sum_ns += r->elapsed_ns;
 	res->usr_sec += r->usr_sec;
 	res->sys_sec += r->sys_sec;
 	res->ctx += r->ctx;

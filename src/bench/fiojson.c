@@ -15,9 +15,15 @@
 /* fio's default percentile_list */
 static const double fio_pcts[] = { 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99 };
 
+/* fio's JSON floats: printf's %f */
 static struct json_object *jd(double v)
 {
-	return json_object_new_double(isfinite(v) ? v : 0.0);
+	char buf[64];
+
+	if (!isfinite(v))
+		v = 0.0;
+	snprintf(buf, sizeof(buf), "%f", v);
+	return json_object_new_double_s(v, buf);
 }
 
 static struct json_object *ji(uint64_t v)
@@ -155,7 +161,10 @@ static void latency_buckets(struct json_object *job, const struct sb_job_result 
 				snprintf(key, sizeof(key), ">=2000");
 			else
 				snprintf(key, sizeof(key), "%llu", (unsigned long long)lim[k]);
-			json_object_object_add(o, key, jd(total > 0 ? cnt[u][k] / total * 100.0 : 0));
+			double pct = total > 0 ? cnt[u][k] / total * 100.0 : 0;
+
+			/* fio's stat_calc_lat: at least 0.01 where there is any */
+			json_object_object_add(o, key, jd(pct < 0.01 && cnt[u][k] > 0 ? 0.01 : pct));
 		}
 		json_object_object_add(job, names[u], o);
 	}
@@ -165,13 +174,13 @@ static void latency_buckets(struct json_object *job, const struct sb_job_result 
 static struct json_object *dist_obj(const uint64_t c[7], const char *const keys[7])
 {
 	struct json_object *o = json_object_new_object();
-	double t = 0;
+	uint64_t t = 0;
 	unsigned i;
 
 	for (i = 0; i < 7; i++)
-		t += (double)c[i];
+		t += c[i];
 	for (i = 0; i < 7; i++)
-		json_object_object_add(o, keys[i], jd(t > 0 ? (double)c[i] / t * 100.0 : 0));
+		json_object_object_add(o, keys[i], jd(sb_fio_dist_pct(c[i], t)));
 	return o;
 }
 
@@ -194,7 +203,7 @@ static struct json_object *options_obj(const char *given)
 
 static void add_cpu(struct json_object *j, const struct sb_job_result *r)
 {
-	double el = r->elapsed_ns ? (double)r->elapsed_ns / 1e9 : 0;
+	double el = (double)(sb_fio_job_runtime_ns(r) / 1000000) / 1e3;  /* fio: the ms summed */
 	static const char *const lk[] = { "1", "2", "4", "8", "16", "32", ">=64" };
 	static const char *const bk[] = { "0", "4", "8", "16", "32", "64", ">=64" };
 
@@ -231,7 +240,7 @@ static struct json_object *job_obj(const struct sb_job_opts *o, const struct sb_
 	json_object_object_add(sync, "lat_ns", none ? lat_obj(none) : json_object_new_object());
 	free(none);
 	json_object_object_add(j, "sync", sync);
-	json_object_object_add(j, "job_runtime", ji(r->elapsed_ns / 1000000));
+	json_object_object_add(j, "job_runtime", ji(sb_fio_job_runtime_ns(r) / 1000000));
 	add_cpu(j, r);
 	latency_buckets(j, r);
 	json_object_object_add(j, "latency_depth", ji(o->iodepth));
@@ -242,6 +251,8 @@ static struct json_object *job_obj(const struct sb_job_opts *o, const struct sb_
 		json_object_object_add(j, "verified_blocks", ji(r->verified_blocks));
 		json_object_object_add(j, "verify_errors", ji(r->verify_errors));
 	}
+	if (o->ss_dur_ns && r->ss)
+		json_object_object_add(j, "steadystate", sb_ss_json(r->ss));
 	return j;
 }
 

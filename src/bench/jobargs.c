@@ -75,6 +75,7 @@ static const struct jopt jopts_core[] = {
 /* Every table of options; a family's file adds its table here. */
 static const struct jopt *const jopt_tables[] = {
 	jopts_core,
+	jopts_output,
 };
 
 static const char *const rw_list = "read, write, randread, randwrite, rw, readwrite, randrw";

@@ -45,4 +45,7 @@ struct jopt {
 #define NOF 0, 0
 #define MiB (1ULL << 20)
 
+/* the families' tables (jobargs.c jopt_tables[]) */
+extern const struct jopt jopts_output[];  /* jobout.c */
+
 #endif

@@ -250,7 +250,8 @@ static int prepare(struct ps *s, unsigned *np)
 		uint64_t off, blk;
 		int dir;
 
-		if ((p->nios && s->issued >= p->nios) || (p->end_ns && s->now >= p->end_ns)) {
+		if ((p->nios && s->issued >= p->nios) || (p->end_ns && s->now >= p->end_ns) ||
+		    atomic_load_explicit(&w->ss_stop, memory_order_relaxed)) {
 			s->stop = true;
 			break;
 		}
@@ -434,6 +435,8 @@ static int reap(struct ps *s)
 	atomic_store_explicit(&s->w->prog_bytes,
 			      atomic_load_explicit(&s->w->prog_bytes, memory_order_relaxed) +
 			      (uint64_t)r * s->o->bs, memory_order_relaxed);
+	atomic_store_explicit(&s->w->prog_ios, atomic_load_explicit(&s->w->prog_ios, memory_order_relaxed) +
+			      (uint64_t)r, memory_order_relaxed);
 	return rc;
 }
 

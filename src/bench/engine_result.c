@@ -63,17 +63,25 @@ static int write_log(const struct sb_job_opts *o, unsigned thread, enum sb_log_k
 	FILE *f;
 	size_t i;
 
-	if (!prefix[0] || (k == SB_LOG_SLAT && o->ioengine != SB_IOENGINE_LIBAIO &&
-			      o->ioengine != SB_IOENGINE_NULL))
+	if (!prefix[0])
 		return 0;
-	snprintf(path, sizeof(path), "%s_%s.%u.log", prefix, kind[k], o->log_base + thread + 1);
-	if (!(f = fopen(path, "w")))
+	/* fio's gen_log_name; without per_job_logs every thread appends to one file */
+	if (o->per_job_logs)
+		snprintf(path, sizeof(path), "%s_%s.%u.log", prefix, kind[k], o->log_base + thread + 1);
+	else
+		snprintf(path, sizeof(path), "%s_%s.log", prefix, kind[k]);
+	if (!(f = fopen(path, o->per_job_logs ? "w" : "a")))
 		return sb_err_sys(err, -errno, "log %s", path);
-	/* fio's log line: time (ms), value, direction, block size, offset */
-	for (i = 0; i < l->n; i++)
-		fprintf(f, "%llu, %llu, %u, %u, %llu\n", (unsigned long long)l->e[i].t_ms,
-			(unsigned long long)l->e[i].value, l->e[i].dir, l->e[i].bs,
-			(unsigned long long)l->e[i].off);
+	/* fio 3.33's log line: time (ms), value, direction, block size,
+	 * [offset with log_offset,] priority (0/1 or with log_prio its value;
+	 * stackbench's ios have priority 0) */
+	for (i = 0; i < l->n; i++) {
+		fprintf(f, "%llu, %llu, %u, %u, ", (unsigned long long)l->e[i].t_ms,
+			(unsigned long long)l->e[i].value, l->e[i].dir, l->e[i].bs);
+		if (o->log_offset)
+			fprintf(f, "%llu, ", (unsigned long long)l->e[i].off);
+		fputs(o->log_prio ? "0x0000\n" : "0\n", f);
+	}
 	if (fclose(f) != 0)
 		return sb_err_sys(err, -errno, "writing %s", path);
 	return 0;

@@ -287,6 +287,8 @@ struct json_object *sb_jobs_report_json(const struct sb_job_opts *global, const 
 			json_object_array_add(jobs, job_obj(o[i], r[i], plus, gbw, 0));
 	}
 	json_object_object_add(root, "jobs", jobs);
-	json_object_object_add(root, "disk_util", sb_iostat_json(io));
+	json_object_object_add(root, "disk_util", sb_iostat_json_fio(io));
+	/* not fio's: stackbench's iostat -x figures of the same devices */
+	json_object_object_add(root, "stackbench_iostat", sb_iostat_json_x(io));
 	return root;
 }

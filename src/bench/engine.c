@@ -130,7 +130,7 @@ static int worker_measure(struct worker *w, struct wio *io)
 	/* buffered writes are not written until they are on disk (fio's end_fsync);
 	 * direct ones are flushed when the job asks for it */
 	if (rc == 0 && w->fd >= 0 && w->res.dir[SB_DIR_WRITE].ios && (!o->direct || o->fsync_every || o->end_fsync) &&
-	    fsync(w->fd) < 0)
+	    fsync(w->fd) < 0 && errno != EINVAL)  /* EINVAL: a special file (/dev/null) has nothing to sync */
 		rc = sb_err_sys(&w->err, -errno, "fsync %s", w->path);
 	w->res.elapsed_ns = sb_clock_ns() - measure_start;
 	worker_usage(w);
@@ -491,6 +491,15 @@ static int target_room(const struct sb_job_opts *o, const struct stat *tst, uint
 					  o->target, (unsigned long long)*dev_size, o->numjobs,
 					  (unsigned long long)o->bs);
 		return 0;
+	}
+	/* a character device (fio's examples read /dev/zero, write /dev/null):
+	 * no size of its own, the job's size is the region, as fio's */
+	if (S_ISCHR(tst->st_mode)) {
+		if (!o->size)
+			return sb_err_set(err, -EINVAL, "%s is a character device: --size is needed", o->target);
+		*dev_size = file_want(o);
+		return *dev_size == UINT64_MAX ? sb_err_set(err, -EINVAL, "%s: the job's regions do not fit in "
+							    "64 bits", o->target) : 0;
 	}
 	if (S_ISDIR(tst->st_mode)) {
 		uint64_t need;

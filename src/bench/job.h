@@ -80,6 +80,7 @@ struct sb_job_opts {
 	bool log_offset;          /* a log line has the offset (column 5; the priority moves to 6) */
 	bool per_job_logs;        /* PREFIX_bw.N.log (default); 0: every thread appends to PREFIX_bw.log */
 	bool log_prio;            /* the priority column as fio's ioprio value (0x%04x), not 0/1 */
+	bool new_group;           /* fio's new_group: a new reporting group (with stonewall: stackbench's groups) */
 };
 
 /* Defaults as documented in `stackbench help job`: fio 3.33's. */

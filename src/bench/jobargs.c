@@ -491,6 +491,12 @@ int sb_job_cli_finish(struct sb_job_cli *c, struct sb_err *err)
 	for (i = 0; i < c->njobs; i++) {
 		if ((rc = finish_job(&c->jobs[i], i, err)) < 0)
 			return rc;
+		/* fio's new_group starts a reporting group as stonewall does; alone it
+		 * would be a group running beside the one before, which stackbench's
+		 * groups (run one after another) cannot be */
+		if (i > 0 && c->jobs[i].new_group && !c->jobs[i].stonewall)
+			return sb_err_set(err, -EINVAL, "not supported by stackbench job: new_group without stonewall "
+					  "(job %s: a reporting group that runs beside the one before)", c->jobs[i].name);
 		if (i > 0 && c->jobs[i].stonewall)
 			group++;
 		c->jobs[i].groupid = group;

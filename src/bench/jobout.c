@@ -1,7 +1,7 @@
 /* `stackbench job`'s output family of options (fio 3.33's meaning):
  * steadystate/ss, steadystate_duration/ss_dur, steadystate_ramp_time/
  * ss_ramp (fio 3.33 has no ss_interval: samples are one second apart) and
- * the logs' log_offset, per_job_logs, log_prio. */
+ * the logs' log_offset, per_job_logs, log_prio; new_group (reporting groups). */
 #include <errno.h>
 
 #include "bench/jobopt.h"
@@ -35,5 +35,8 @@ const struct jopt jopts_output[] = {
 	{ "per_job_logs", NULL, JT_BOOL, F(per_job_logs), 0, 0, "1",
 	  "logs PREFIX_bw.N.log per thread (0: one PREFIX_bw.log for all)", NULL },
 	{ "log_prio", NULL, JT_BOOL, F(log_prio), 0, 0, "0", "logs: the I/O priority value (0x%04x), not 0/1", NULL },
+	{ "new_group", NULL, JT_BOOL, F(new_group), 0, 0, "0",
+	  "a new reporting group (with stonewall; alone it is refused: stackbench's groups run one after another)",
+	  NULL },
 	{ NULL },
 };

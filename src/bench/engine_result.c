@@ -7,18 +7,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* the squared deviations' sum (fio's S) */
+static double stat_s(const struct sb_stat *s)
+{
+	return s->n ? s->sumsq - s->sum * s->sum / (double)s->n : 0.0;
+}
+
 static void stat_merge(struct sb_stat *d, const struct sb_stat *s)
 {
-	/* threads run side by side: the job's bandwidth is their sum (fio's
-	 * group_reporting sums the threads' samples the same way) */
+	/* threads run side by side: the job's bandwidth is their sum - fio's
+	 * group_reporting (sum_stat's pure sum): min, max, mean and S added,
+	 * the samples counted together */
+	double mean, S;
+
 	if (!s->n)
 		return;
+	if (!d->n) {
+		*d = *s;
+		return;
+	}
+	mean = d->sum / (double)d->n + s->sum / (double)s->n;
+	S = stat_s(d) + stat_s(s);
 	d->min += s->min;
 	d->max += s->max;
-	d->sum += s->sum / (double)s->n * (double)(d->n ? d->n : s->n);
-	d->sumsq += s->sumsq;
-	if (!d->n)
-		d->n = s->n;
+	d->n += s->n;
+	d->sum = mean * (double)d->n;
+	d->sumsq = S + d->sum * d->sum / (double)d->n;
 }
 
 /* res += one thread's result */

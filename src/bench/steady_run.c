@@ -48,11 +48,12 @@ fail:
 void sb_ss_run_tick(struct sb_ss_run *r, uint64_t now)
 {
 	uint64_t ms = (now - r->prev_t) / 1000000ULL, bw = 0, iops = 0;
-	bool collect = sb_ss_collecting(&r->ss[0].spec, now - r->t0);
+	bool collect;
 	unsigned i;
 
 	if (!r->nss || now - r->prev_t < SEC || !ms)
 		return;
+	collect = sb_ss_collecting(&r->ss[0].spec, now - r->t0);
 	r->prev_t = now;
 	for (i = 0; i < r->n; i++) {
 		struct worker *w = &r->ws[i];
@@ -62,9 +63,8 @@ void sb_ss_run_tick(struct sb_ss_run *r, uint64_t now)
 		bool done = atomic_load(&w->done) || atomic_load(&w->ss_stop);
 
 		/* fio: 1000 x the change since the last check / its ms, in integers */
-		if (r->nss > 1) {
+		if (r->nss > 1)
 			bw = iops = 0;
-		}
 		if (!done && collect) {
 			bw += 1000 * (b - r->prev_b[i]) / ms;
 			iops += 1000 * (io - r->prev_i[i]) / ms;

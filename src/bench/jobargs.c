@@ -371,6 +371,8 @@ static int apply(struct sb_job_cli *c, struct sb_job_opts **cur, const struct jo
 	char name[64];
 
 	snprintf(name, sizeof(name), "%.*s", (int)(klen < sizeof(name) ? klen : sizeof(name) - 1), key);
+	if (jopt_output_row(o))
+		snprintf(name, sizeof(name), "%s", o->name);
 	return remember(*cur, name, bare ? NULL : v, err);
 }
 

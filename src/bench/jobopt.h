@@ -5,6 +5,7 @@
 #ifndef SB_BENCH_JOBOPT_H
 #define SB_BENCH_JOBOPT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -47,5 +48,7 @@ struct jopt {
 
 /* the families' tables (jobargs.c jopt_tables[]) */
 extern const struct jopt jopts_output[];  /* jobout.c */
+/* a row of jopts_output (its options are listed under their fio name) */
+bool jopt_output_row(const struct jopt *o);
 
 #endif

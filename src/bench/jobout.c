@@ -40,3 +40,10 @@ const struct jopt jopts_output[] = {
 	  NULL },
 	{ NULL },
 };
+
+/* fio's "job options" list an option given by its alias (ss, ss_dur,
+ * ss_ramp) under its name (steadystate, ...): this family's rows do */
+bool jopt_output_row(const struct jopt *o)
+{
+	return o >= jopts_output && o < jopts_output + sizeof(jopts_output) / sizeof(jopts_output[0]);
+}

@@ -127,6 +127,10 @@ for t in ("fio", "sb"):
         err(f"{t}: steady state not attained / job not ended early: {b} job_runtime {x['job_runtime']}")
     if len(b["data"]["iops"]) != b["duration"] or b["ss"] != "iops:50.000000%":
         err(f"{t}: steadystate block {b}")
+# the options dict: fio lists ss, ss_dur by their names (steadystate, steadystate_duration)
+of, osb = (load(t, "ssj")["jobs"][0]["job options"] for t in ("fio", "sb"))
+if of != osb:
+    err(f"steady state job options: fio {of} stackbench {osb}")
 kf = keys(load("fio", "ssj")["jobs"][0]["steadystate"])
 ks = keys(load("sb", "ssj")["jobs"][0]["steadystate"])
 if kf != ks:

@@ -76,13 +76,15 @@ static struct json_object *clat_obj(const struct sb_hist *h, bool plus)
 static struct json_object *dir_obj(const struct sb_dir_result *d, bool plus, double group_bw)
 {
 	struct json_object *o = json_object_new_object();
-	double bw = sb_dir_bw(d), mean = sb_stat_mean(&d->bw_kib);
+	double mean = sb_stat_mean(&d->bw_kib), per = 100.0;
+	uint64_t runt = d->runtime_ns / 1000000, bw = runt ? 1000 * d->io_bytes / runt : 0;
 
 	json_object_object_add(o, "io_bytes", ji(d->io_bytes));
 	json_object_object_add(o, "io_kbytes", ji(d->io_bytes >> 10));
-	json_object_object_add(o, "bw_bytes", ji((uint64_t)bw));
-	json_object_object_add(o, "bw", ji((uint64_t)(bw / 1024.0))); /* KiB/s */
-	json_object_object_add(o, "iops", jd(sb_dir_iops(d)));
+	/* fio's figures over the runtime in whole ms */
+	json_object_object_add(o, "bw_bytes", ji(bw));
+	json_object_object_add(o, "bw", ji(bw / 1024)); /* KiB/s */
+	json_object_object_add(o, "iops", jd(runt ? 1000.0 * (double)d->ios / (double)runt : 0));
 	json_object_object_add(o, "runtime", ji(d->runtime_ns / 1000000));
 	json_object_object_add(o, "total_ios", ji(d->ios));
 	json_object_object_add(o, "short_ios", ji(0));
@@ -93,7 +95,13 @@ static struct json_object *dir_obj(const struct sb_dir_result *d, bool plus, dou
 	json_object_object_add(o, "bw_min", ji((uint64_t)d->bw_kib.min));
 	json_object_object_add(o, "bw_max", ji((uint64_t)d->bw_kib.max));
 	/* fio: this job's mean sample as a percentage of its group's bandwidth */
-	json_object_object_add(o, "bw_agg", jd(group_bw > 0 && d->bw_kib.n ? mean * 1024.0 / group_bw * 100.0 : 0));
+	/* fio's convert_agg_kbytes_percent: the (integer) mean sample's share of
+	 * the group's bandwidth, at most 100; 0 without samples */
+	if (group_bw > 1024) {
+		per = (int)mean * 100.0 / (group_bw / 1024.0);
+		per = per > 100.0 ? 100.0 : per;
+	}
+	json_object_object_add(o, "bw_agg", jd(d->bw_kib.n ? per : 0));
 	json_object_object_add(o, "bw_mean", jd(mean));
 	json_object_object_add(o, "bw_dev", jd(sb_stat_dev(&d->bw_kib)));
 	json_object_object_add(o, "bw_samples", ji(d->bw_kib.n));
@@ -274,12 +282,10 @@ struct json_object *sb_jobs_report_json(const struct sb_job_opts *global, const 
 	if (global && global->given[0])
 		json_object_object_add(root, "global options", options_obj(global->given));
 	for (i = 0; i < n; i++) {
-		double gbw[2] = { 0, 0 };
+		double gbw[2];
 
-		for (k = 0; k < n; k++)
-			if (o[k]->groupid == o[i]->groupid)
-				for (d = 0; d < 2; d++)
-					gbw[d] += sb_dir_bw(&r[k]->dir[d]);
+		for (d = 0; d < 2; d++)
+			gbw[d] = (double)sb_fio_group_agg(o[i]->groupid, (int)d, o, r, n);
 		if (r[i]->nthread)
 			for (k = 0; k < r[i]->nthread; k++)
 				json_object_array_add(jobs, job_obj(o[i], &r[i]->thread[k], plus, gbw, 0));

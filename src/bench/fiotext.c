@@ -337,6 +337,15 @@ static void group_dir(unsigned g, int d, const struct sb_job_opts *const *o, con
 	x->agg = x->rmax ? x->io * 1000 / x->rmax : 0;
 }
 
+uint64_t sb_fio_group_agg(unsigned g, int d, const struct sb_job_opts *const *o,
+			  const struct sb_job_result *const *r, unsigned n)
+{
+	struct grp x;
+
+	group_dir(g, d, o, r, n, &x);
+	return x.agg;
+}
+
 /* "Run status group N (all jobs):" - aggregate, slowest-fastest entry, io, runtimes */
 static void group_text(FILE *f, unsigned g, const struct sb_job_opts *const *o,
 		       const struct sb_job_result *const *r, unsigned n)

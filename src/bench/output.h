@@ -50,6 +50,9 @@ const char *sb_fio_num2str(uint64_t num, int maxlen, int base, bool pow2, const 
 void sb_fio_pct_text(FILE *f, const char *pre, const double *pct, const uint64_t *val, unsigned n);
 void sb_fio_bw_text(FILE *f, const struct sb_stat *st, double agg);
 double sb_fio_dist_pct(uint64_t c, uint64_t total);
+/* fio's rs->agg: group g's bytes of direction d x 1000 / its longest runtime (ms) */
+uint64_t sb_fio_group_agg(unsigned g, int d, const struct sb_job_opts *const *o,
+			  const struct sb_job_result *const *r, unsigned n);
 /* fio's job_runtime / total_run_time: summed over a group's threads */
 uint64_t sb_fio_job_runtime_ns(const struct sb_job_result *r);
 

@@ -107,7 +107,7 @@ void sb_fio_pct_text(FILE *f, const char *pre, const double *pct, const uint64_t
 	else if (minv > 2000 && maxv > 99999)
 		scale = 1, div = 1000;
 	fprintf(f, "    %s percentiles (%s):\n     |", pre, scale == 2 ? "msec" : scale ? "usec" : "nsec");
-	width = (int)(log10((double)(maxv / div)) + 1);
+	width = maxv / div ? (int)(log10((double)(maxv / div)) + 1) : 5;
 	if (width < 5)
 		width = 5;
 	per_line = (unsigned)((80 - 7) / (2 + 10 + width));

@@ -15,7 +15,8 @@ int sb_ss_run_start(struct sb_ss_run *r, const struct sb_job_opts *o, struct wor
 	int rc;
 
 	memset(r, 0, sizeof(*r));
-	if (!o->ss_dur_ns || !n)
+	/* fio keeps ss_dur in whole seconds: under one is none (off) */
+	if (o->ss_dur_ns < SEC || !n)
 		return 0;
 	sp.dur_s = o->ss_dur_ns / SEC;   /* fio keeps whole seconds */
 	sp.ramp_ns = o->ss_ramp_ns;

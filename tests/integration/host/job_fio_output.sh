@@ -7,7 +7,7 @@
 # log_offset=1; one file for all threads with per_job_logs=0), the text
 # output's kinds of lines ("Starting 2 processes", per= in the bw line), and
 # steady state (ss/ss_dur: the job ends once attained, fio's "steadystate"
-# block and text line). Runtime: about 15 s (4 MiB jobs on a 16 MiB loop
+# block and text line), the write line (zone resets). Runtime: about 15 s (4 MiB jobs on a 16 MiB loop
 # device; two 1-second null-engine steady-state jobs each). Needs root and fio.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
@@ -22,6 +22,8 @@ run() {
 	shift 2
 	mkdir -p "$d"
 	if [ "$tool" = fio ]; then cmd=(fio); else cmd=("$SB" -q job --destroy-data="$LOOP"); fi
+	# udev may still be probing the device after the last writer closed it
+	command -v udevadm >/dev/null && udevadm settle --timeout=5 2>/dev/null
 	(cd "$d" && "${cmd[@]}" "$@" >"$d/out" 2>"$d/err") || fail "$tool $name: $(tail -3 "$d/err")"
 }
 common=(--name=o --filename="$LOOP" --rw=randread --bs=4k --size=4m --numjobs=2 --group_reporting
@@ -31,6 +33,7 @@ for t in fio sb; do
 	run $t json "${common[@]}" --output-format=json
 	run $t text "${common[@]}"
 	run $t off "${common[@]}" --log_offset=1 --per_job_logs=0 --output-format=json
+	run $t wtext --name=w --filename="$LOOP" --rw=write --bs=64k --size=1m
 	run $t ssj "${ss[@]}" --output-format=json
 	run $t sst "${ss[@]}"
 done
@@ -113,6 +116,11 @@ for k in sorted(ts - tf):
 for k in sorted(tf - ts):
     err(f"text: only fio prints '{k}'")
 st = open(f"{tmp}/sb-text/out").read()
+# a write's line ends as fio's (zone resets), its other lines as a read's
+wl = [open(f"{tmp}/{t}-wtext/out").read() for t in ("fio", "sb")]
+for t, text in zip(("fio", "sb"), wl):
+    if not re.search(r"^  write: IOPS=\S+, BW=\S+ \(\S+\)\(\S+/\d+msec\); 0 zone resets$", text, re.M):
+        err(f"{t}: the write line is not fio's: {[l for l in text.splitlines() if 'write:' in l]}")
 for want in ("Starting 2 processes\n", ", per=", "clat percentiles (", "  lat ("):
     if want not in st:
         err(f"text: stackbench lacks '{want.strip()}'")

@@ -15,6 +15,8 @@ pkgs=(
 	libjson-c-dev libcairo2-dev
 	# stackbench ciphers: OpenSSL's EVP interface (libcrypto)
 	libssl-dev
+	# fio's verify checksums (src/bench/fioverify.c): crc32c, crc32, crc64 (ISA-L), xxhash
+	libisal-dev libxxhash-dev
 	# compare's confidence intervals: t quantiles (and the tests' RNG)
 	libgsl-dev
 	# tests: unit suite, sanitizers and the fuzzer with clang
@@ -77,7 +79,7 @@ cross_archs=(armhf arm64)
 cross_dev=(
 	libblockdev-dev libblockdev-lvm-dev libblockdev-loop-dev
 	libblockdev-fs-dev libblockdev-crypto-dev libcryptsetup-dev libdevmapper-dev libmount-dev
-	libudev-dev libblkid-dev libaio-dev libyaml-dev libjson-c-dev libcairo2-dev libssl-dev
+	libudev-dev libblkid-dev libaio-dev libyaml-dev libjson-c-dev libcairo2-dev libssl-dev libxxhash-dev
 	libglib2.0-dev libcmocka-dev pkgconf libgsl27 libgslcblas0
 )
 for a in "${cross_archs[@]}"; do

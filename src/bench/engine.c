@@ -20,6 +20,7 @@
 #include "bench/data.h"
 #include "bench/engine_int.h"
 #include "bench/steady_run.h"
+#include "bench/verifyio.h"
 #include "util/log.h"
 #include "util/units.h"
 
@@ -88,7 +89,7 @@ static int worker_setup(struct worker *w, struct wio *io)
 		perm_init(&w->perm, w->len / o->bs, &w->rng);
 		w->use_perm = true;
 	}
-	return 0;
+	return sb_fvw_init(w);
 }
 
 /* CPU, context switches and faults of the thread, as fio's usr/sys_cpu, ctx, majf, minf */
@@ -126,6 +127,7 @@ static int worker_measure(struct worker *w, struct wio *io)
 								       * (loops times), or runtime if sooner */
 	p.loop_invalidate = p.nios && o->loops > 1 && o->invalidate && w->fd >= 0;
 	p.check = o->verify && (o->rw == SB_RW_READ || o->rw == SB_RW_RANDREAD);
+	sb_fvw_pass_setup(w, &p);
 	rc = sb_engine_pass(w, io->ctx, io->slots, io->events, io->batch, &p, &measure_start);
 	/* buffered writes are not written until they are on disk (fio's end_fsync);
 	 * direct ones are flushed when the job asks for it */
@@ -136,6 +138,8 @@ static int worker_measure(struct worker *w, struct wio *io)
 	worker_usage(w);
 	for (i = 0; i < 2; i++)
 		w->res.dir[i].runtime_ns = w->res.dir[i].ios ? w->res.elapsed_ns : 0;
+	if (rc == 0)
+		rc = sb_fvw_phase(w, io->ctx, io->slots, io->events, io->batch);
 	if (rc == 0 && o->verify && (o->rw == SB_RW_WRITE || o->rw == SB_RW_RANDWRITE)) {
 		/* read everything back and check it (counted as reads, outside the write runtime) */
 		struct pass v = { .rw = SB_RW_READ, .nios = w->len / o->bs, .check = true };
@@ -164,6 +168,7 @@ static void *worker_main(void *arg)
 		rc = worker_measure(w, &io);
 	if (io.ctx)
 		io_destroy(io.ctx);
+	sb_fvw_free(w);
 	if (w->bufs)
 		munmap(w->bufs, (size_t)w->buf_len);
 	w->bufs = NULL;

@@ -18,6 +18,7 @@ struct slot {
 	uint64_t t_start;             /* before io_submit (fio's start_time) */
 	uint64_t t_issue;             /* io_submit returned (fio's issue_time) */
 	uint64_t off;
+	uint64_t len;                 /* bytes of this io (o->bs unless the job varies them) */
 	int dir;
 };
 
@@ -50,6 +51,7 @@ struct worker {
 	void *bufs;                   /* every slot's buffer, one mapping */
 	uint64_t buf_len;
 	uint64_t t0;                  /* pass start: log times count from here */
+	struct sb_fvw *fv;            /* fio's verify=<type> (bench/verifyio.c), or NULL */
 };
 
 struct pass {
@@ -59,6 +61,8 @@ struct pass {
 	uint64_t ramp_end;            /* 0 = no ramp */
 	bool check;                   /* verify reads */
 	bool loop_invalidate;         /* fio's loops: drop the cache before each loop after the first */
+	bool fv_pass;                 /* fio's verify phase: the blocks sb_fvw_next gives */
+	bool fv_check;                /* reads checked as fio's verify=<type> */
 };
 
 /* One pass over the region (or until end_ns); every io drained before it

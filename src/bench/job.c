@@ -59,6 +59,7 @@ void sb_job_opts_init(struct sb_job_opts *o)
 	o->ss.pct = true;
 	o->ss.limit = 0.01;
 	o->per_job_logs = true;
+	sb_jobbs_init(&o->bsd);
 }
 
 void sb_job_opts_suite(struct sb_job_opts *o)

@@ -7,8 +7,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bench/fioverify.h"
 #include "bench/hist.h"
 #include "bench/steady.h"
+#include "bench/jobbs.h"
 #include "util/err.h"
 
 #define SB_JOB_MAX_WATCH 32
@@ -81,6 +83,10 @@ struct sb_job_opts {
 	bool per_job_logs;        /* PREFIX_bw.N.log (default); 0: every thread appends to PREFIX_bw.log */
 	bool log_prio;            /* the priority column as fio's ioprio value (0x%04x), not 0/1 */
 	bool new_group;           /* fio's new_group: a new reporting group (with stonewall: stackbench's groups) */
+	/* VERIFY family: fio's verify=<type>, do_verify, verify_* (bench/jobverify.c) */
+	struct sb_fv_opts fv;
+	/* block size / offset / distribution family (bench/jobbs.c, bench/dist.c) */
+	struct sb_job_bs bsd;
 };
 
 /* Defaults as documented in `stackbench help job`: fio 3.33's. */

@@ -17,6 +17,7 @@
 
 #include "bench/jobfio.h"
 #include "bench/jobopt.h"
+#include "bench/jobverify.h"
 #include "util/units.h"
 
 static const struct jopt jopts_core[] = {
@@ -28,7 +29,6 @@ static const struct jopt jopts_core[] = {
 	{ "rw", "readwrite", JT_RW, F(rw), 0, 0, "read", "read, write, randread, randwrite, rw (readwrite), randrw", NULL },
 	{ "rwmixread", NULL, JT_U32, F(rwmixread), 0, 100, "50", "% reads of rw/randrw", NULL },
 	{ "rwmixwrite", NULL, JT_MIXW, F(rwmixread), 0, 100, "50", "% writes of rw/randrw", NULL },
-	{ "bs", "blocksize", JT_SIZE, F(bs), 512, 64 * MiB, "4k", "block size, a multiple of 512", NULL },
 	{ "size", NULL, JT_SIZE, F(size), 1, 0, NULL, "bytes per job thread (default: device / numjobs, 1 GiB file)", NULL },
 	{ "iodepth", NULL, JT_U32, F(iodepth), 1, 4096, "1", "ios in flight per job thread", NULL },
 	{ "iodepth_batch", "iodepth-batch", JT_U32, F(iodepth_batch), 0, 4096, "1", "most ios per io_submit (fio's iodepth_batch_submit; 0 = iodepth)", NULL },
@@ -63,7 +63,7 @@ static const struct jopt jopts_core[] = {
 	{ "write_iops_log", NULL, JT_STR, F(log_iops), 0, 0, NULL, "IOPS log PREFIX_iops.N.log", NULL },
 	{ "write_lat_log", NULL, JT_STR, F(log_lat), 0, 0, NULL, "latency logs PREFIX_{slat,clat,lat}.N.log", NULL },
 	{ "log_avg_msec", NULL, JT_U32, F(log_avg_msec), 0, 86400000, "0", "average log entries over this many ms", NULL },
-	{ "verify", NULL, JT_BOOL, F(verify), 0, 0, "0", "stackbench: write then read back and check (or check only)", NULL },
+	{ "verify", NULL, JT_BOOL, F(verify), 0, 0, "0", "fio's md5, crc32c, meta, ... (fio's header); 1 or alone: stackbench's own (write then read back and check, or check only)", NULL },
 	{ "verify-seed", NULL, JT_U64, F(verify_seed), 0, 0, NULL, "stackbench: verify generation", NULL },
 	{ "keep-files", NULL, JT_BOOL, F(keep_files), 0, 0, "1", "stackbench: leave the job's files (unlink=0)", NULL },
 	{ "output-format", NULL, JT_FMT, NOF, 0, 0, "normal", "normal (or text), json, json+", NULL },
@@ -76,9 +76,9 @@ static const struct jopt jopts_core[] = {
 static const struct jopt *const jopt_tables[] = {
 	jopts_core,
 	jopts_output,
+	sb_jopts_verify,
+	sb_jobbs_opts,
 };
-
-static const char *const rw_list = "read, write, randread, randwrite, rw, readwrite, randrw";
 
 static const struct jopt *find_opt(const char *name, size_t n)
 {
@@ -212,12 +212,7 @@ static int set_value(const struct jopt *o, const char *v, struct sb_job_opts *j,
 	case JT_FILES:
 		return sb_jobfio_one_name(o->name, v, field, o->size, err);
 	case JT_RW:
-		if (strchr(v, ':'))
-			return sb_err_set(err, -EINVAL, "not supported by stackbench job: --%s=%s (fio's "
-					  "<mode>:<offset> skips)", o->name, v);
-		if (sb_rw_parse(v, field) < 0)
-			return sb_err_set(err, -EINVAL, "--%s: '%s' is not one of %s", o->name, v, rw_list);
-		return 0;
+		return sb_jobbs_rw(o->name, v, j, err);
 	case JT_SIZE:
 		return set_size(o, v, field, err);
 	case JT_U32:
@@ -229,9 +224,8 @@ static int set_value(const struct jopt *o, const char *v, struct sb_job_opts *j,
 		return 0;
 	case JT_BOOL:
 	case JT_NBOOL:
-		if (strcmp(v, "0") && strcmp(v, "1") && !strcmp(o->name, "verify"))
-			return sb_err_set(err, -EINVAL, "not supported by stackbench job: --verify=%s "
-					  "(stackbench's --verify checks its own block header)", v);
+		if (!strcmp(o->name, "verify"))
+			return sb_jobverify_set(v, j, err);
 		if (strcmp(v, "0") && strcmp(v, "1"))
 			return sb_err_set(err, -EINVAL, "--%s: '%s' is not 0 or 1", o->name, v);
 		*(bool *)field = (v[0] == '1') != (o->type == JT_NBOOL);
@@ -410,7 +404,8 @@ static int parse_argv(struct sb_job_cli *c, int argc, char **argv, struct sb_err
 		if (eq) {
 			v = eq + 1;
 		} else if (i + 1 < argc && strncmp(argv[i + 1], "--", 2)) {
-			if (!takes_value_alone(o->type) || !strcmp(argv[i + 1], "0") || !strcmp(argv[i + 1], "1"))
+			if (!takes_value_alone(o->type) || !strcmp(argv[i + 1], "0") || !strcmp(argv[i + 1], "1") ||
+			    (!strcmp(o->name, "verify") && sb_jobverify_is_type(argv[i + 1])))
 				v = argv[++i];
 		}
 		if ((rc = apply(c, &cur, o, a, n, v, false, err)) < 0)
@@ -423,6 +418,8 @@ static int parse_argv(struct sb_job_cli *c, int argc, char **argv, struct sb_err
  * filename, the runtime's meaning, the group of each job. */
 static int finish_job(struct sb_job_opts *j, unsigned idx, struct sb_err *err)
 {
+	int rc;
+
 	if (!j->name[0])
 		snprintf(j->name, sizeof(j->name), "job%u", idx);
 	if (j->directory[0]) {
@@ -450,9 +447,13 @@ static int finish_job(struct sb_job_opts *j, unsigned idx, struct sb_err *err)
 		snprintf(j->target, sizeof(j->target), ".");
 	if (j->ioengine == SB_IOENGINE_PSYNC || j->ioengine == SB_IOENGINE_SYNC)
 		j->iodepth = 1; /* synchronous engines have one io in flight, as fio */
+	if ((rc = sb_jobbs_finish(j, err)) < 0)
+		return rc;
 	j->runtime_limit = j->runtime_ns && !j->time_based;
 	if (j->time_based && !j->runtime_ns)
 		return sb_err_set(err, -EINVAL, "job %s: --time_based needs --runtime", j->name);
+	if ((rc = sb_jobverify_finish(j, err)) < 0)
+		return rc;
 	return sb_job_opts_check(j, err);
 }
 

@@ -42,6 +42,9 @@ struct jopt {
 	int (*cb)(const struct jopt *o, const char *v, struct sb_job_opts *j, struct sb_err *err);
 };
 
+/* the families' tables */
+extern const struct jopt sb_jobbs_opts[];  /* bench/jobbs.c: block size, offset, distribution */
+
 #define F(f) offsetof(struct sb_job_opts, f), sizeof(((struct sb_job_opts *)0)->f)
 #define NOF 0, 0
 #define MiB (1ULL << 20)

@@ -13,7 +13,9 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "bench/dist.h"
 #include "bench/engine.h"
+#include "bench/verifyio.h"
 
 #define SAMPLE_NS 500000000ULL /* fio's bwavgtime / iopsavgtime */
 
@@ -129,6 +131,10 @@ struct ps {
 	uint64_t lwin_bytes[2], lwin_ios[2], lwin_n[2];
 	uint64_t lwin_sum[3][2];        /* slat, clat, lat sums of the log window */
 	bool logging;
+	/* fio's block size / offset / distribution options (bench/dist.c) */
+	struct sb_bsgen gen;
+	bool gen_on;
+	uint64_t rbytes;                /* bytes reaped in this batch */
 };
 
 static unsigned bucket_depth(unsigned d)
@@ -177,14 +183,14 @@ static void log_io(struct ps *s, const struct slot *sl, uint64_t clat)
 {
 	const struct sb_job_opts *o = s->o;
 	struct sb_job_result *res = &s->w->res;
-	uint64_t t_ms = (s->now - s->w->t0) / 1000000ULL, rate = clat ? o->bs * 1000000ULL / clat : 0;
+	uint64_t t_ms = (s->now - s->w->t0) / 1000000ULL, rate = clat ? sl->len * 1000000ULL / clat : 0;
 
 	if (o->log_bw[0]) {
-		log_add(&res->log[SB_LOG_BW], t_ms, rate, sl->dir, (uint32_t)o->bs, sl->off);
+		log_add(&res->log[SB_LOG_BW], t_ms, rate, sl->dir, (uint32_t)sl->len, sl->off);
 		sb_stat_add(&res->dir[sl->dir].bw_kib, (double)rate);
 	}
 	if (o->log_iops[0]) {
-		log_add(&res->log[SB_LOG_IOPS], t_ms, 1, sl->dir, (uint32_t)o->bs, sl->off);
+		log_add(&res->log[SB_LOG_IOPS], t_ms, 1, sl->dir, (uint32_t)sl->len, sl->off);
 		sb_stat_add(&res->dir[sl->dir].iops, 1.0);
 	}
 }
@@ -268,10 +274,10 @@ static int prepare(struct ps *s, unsigned *np)
 
 	while (!s->stop && s->nfree > 0 && n < w->batch) {
 		struct slot *sl;
-		uint64_t off, blk;
+		uint64_t off = 0, blk = 0, len = o->bs;
 		int dir;
 
-		if ((p->nios && s->issued >= p->nios) || (p->end_ns && s->now >= p->end_ns) ||
+		if ((p->nios && !s->gen_on && s->issued >= p->nios) || (p->end_ns && s->now >= p->end_ns) ||
 		    atomic_load_explicit(&w->ss_stop, memory_order_relaxed)) {
 			s->stop = true;
 			break;
@@ -283,10 +289,34 @@ static int prepare(struct ps *s, unsigned *np)
 				return sb_err_sys(&w->err, -errno, "fsync %s", w->path);
 			s->since_fsync = 0;
 		}
+		if (sb_fvw_due(w, s->issued, s->nblocks)) {
+			int rc;
+
+			if (s->inflight > 0 || n > 0)
+				break; /* drain first, then check (fio's verify_backlog, loops) */
+			if ((rc = sb_fvw_run(w, s->issued, s->nblocks)) < 0)
+				return rc;
+		}
 		/* as the first open's, a failed invalidate is not fatal (fio's too) */
 		if (p->loop_invalidate && s->issued && s->issued % s->nblocks == 0)
 			(void)posix_fadvise(w->fd, (off_t)w->start, (off_t)w->len, POSIX_FADV_DONTNEED);
-		if (s->random && w->use_perm) {
+		switch (p->rw) {
+		case SB_RW_READ: case SB_RW_RANDREAD: dir = SB_DIR_READ; break;
+		case SB_RW_WRITE: case SB_RW_RANDWRITE: dir = SB_DIR_WRITE; break;
+		default: dir = rng_below(&w->rng, 100) < o->rwmixread ? SB_DIR_READ : SB_DIR_WRITE;
+		}
+		if (p->fv_pass) {
+			if (!sb_fvw_next(w, &blk)) {
+				s->stop = true;
+				break;
+			}
+		} else if (s->gen_on) {
+			if (!sb_bsgen_next(&s->gen, dir, s->random, &off, &len)) {
+				s->stop = true;
+				break;
+			}
+			off += w->start;
+		} else if (s->random && w->use_perm) {
 			/* a new random order each pass over the blocks, as fio's map is reset */
 			if (s->issued && s->issued % s->nblocks == 0)
 				perm_init(&w->perm, s->nblocks, &w->rng);
@@ -295,23 +325,23 @@ static int prepare(struct ps *s, unsigned *np)
 			blk = rng_below(&w->rng, s->nblocks);
 		else
 			blk = s->seq++ % s->nblocks;
-		off = w->start + blk * o->bs;
-		switch (p->rw) {
-		case SB_RW_READ: case SB_RW_RANDREAD: dir = SB_DIR_READ; break;
-		case SB_RW_WRITE: case SB_RW_RANDWRITE: dir = SB_DIR_WRITE; break;
-		default: dir = rng_below(&w->rng, 100) < o->rwmixread ? SB_DIR_READ : SB_DIR_WRITE;
-		}
+		if (p->fv_pass || !s->gen_on)
+			off = w->start + blk * o->bs;
 		sl = s->freel[--s->nfree];
 		sl->off = off;
+		sl->len = len;
 		sl->dir = dir;
 		if (dir == SB_DIR_WRITE) {
-			stamp_block(w, sl->buf, o->bs);
+			if (w->fv)
+				sb_fvw_write(w, sl->buf, off);
+			else
+				stamp_block(w, sl->buf, len);
 			if (o->verify)
 				verify_stamp(o, sl->buf, off);
-			io_prep_pwrite(&sl->cb, w->fd, sl->buf, (size_t)o->bs, (long long)off);
+			io_prep_pwrite(&sl->cb, w->fd, sl->buf, (size_t)len, (long long)off);
 			s->since_fsync++;
 		} else {
-			io_prep_pread(&sl->cb, w->fd, sl->buf, (size_t)o->bs, (long long)off);
+			io_prep_pread(&sl->cb, w->fd, sl->buf, (size_t)len, (long long)off);
 		}
 		sl->cb.data = sl;
 		s->batch[n++] = &sl->cb;
@@ -375,18 +405,18 @@ static int account(struct ps *s, struct slot *sl, long ev)
 	uint64_t slat = sl->t_issue - sl->t_start, clat = s->now - sl->t_issue, lat = s->now - sl->t_start;
 	int rc = 0;
 
-	if (ev != (long)o->bs) {
+	if (ev != (long)sl->len) {
 		if (ev < 0)
 			rc = sb_err_sys(&w->err, (int)ev, "%s of %llu bytes at offset %llu on %s",
-					sl->dir ? "write" : "read", (unsigned long long)o->bs,
+					sl->dir ? "write" : "read", (unsigned long long)sl->len,
 					(unsigned long long)sl->off, w->path);
 		else
 			rc = sb_err_set(&w->err, -EIO, "short %s (%ld of %llu bytes) at offset %llu on %s",
-					sl->dir ? "write" : "read", ev, (unsigned long long)o->bs,
+					sl->dir ? "write" : "read", ev, (unsigned long long)sl->len,
 					(unsigned long long)sl->off, w->path);
 		s->stop = true;
-	} else if (s->p->check && sl->dir == SB_DIR_READ) {
-		if (verify_check(w, sl->buf, sl->off) < 0) {
+	} else if ((s->p->check || s->p->fv_check) && sl->dir == SB_DIR_READ) {
+		if ((s->p->fv_check ? sb_fvw_read(w, sl->buf, sl->off) : verify_check(w, sl->buf, sl->off)) < 0) {
 			rc = w->err.code;
 			w->res.verify_errors++;
 			s->stop = true;
@@ -394,16 +424,17 @@ static int account(struct ps *s, struct slot *sl, long ev)
 			w->res.verified_blocks++;
 		}
 	}
-	d->io_bytes += o->bs;
+	d->io_bytes += sl->len;
+	s->rbytes += sl->len;
 	d->ios++;
-	s->win_bytes[sl->dir] += o->bs;
+	s->win_bytes[sl->dir] += sl->len;
 	s->win_ios[sl->dir]++;
 	if (o->ioengine == SB_IOENGINE_LIBAIO || o->ioengine == SB_IOENGINE_NULL)
 		sb_hist_add(&d->slat, slat); /* fio has no slat for synchronous engines */
 	sb_hist_add(&d->clat, clat);
 	sb_hist_add(&d->lat, lat);
 	if (s->logging) {
-		s->lwin_bytes[sl->dir] += o->bs;
+		s->lwin_bytes[sl->dir] += sl->len;
 		s->lwin_ios[sl->dir]++;
 		s->lwin_n[sl->dir]++;
 		s->lwin_sum[0][sl->dir] += slat;
@@ -413,9 +444,9 @@ static int account(struct ps *s, struct slot *sl, long ev)
 			uint64_t t_ms = (s->now - w->t0) / 1000000ULL;
 
 			if (o->ioengine == SB_IOENGINE_LIBAIO || o->ioengine == SB_IOENGINE_NULL)
-				log_add(&w->res.log[SB_LOG_SLAT], t_ms, slat, sl->dir, (uint32_t)o->bs, sl->off);
-			log_add(&w->res.log[SB_LOG_CLAT], t_ms, clat, sl->dir, (uint32_t)o->bs, sl->off);
-			log_add(&w->res.log[SB_LOG_LAT], t_ms, lat, sl->dir, (uint32_t)o->bs, sl->off);
+				log_add(&w->res.log[SB_LOG_SLAT], t_ms, slat, sl->dir, (uint32_t)sl->len, sl->off);
+			log_add(&w->res.log[SB_LOG_CLAT], t_ms, clat, sl->dir, (uint32_t)sl->len, sl->off);
+			log_add(&w->res.log[SB_LOG_LAT], t_ms, lat, sl->dir, (uint32_t)sl->len, sl->off);
 		}
 		if (!o->log_avg_msec && (o->log_bw[0] || o->log_iops[0]))
 			log_io(s, sl, clat);
@@ -451,13 +482,14 @@ static int reap(struct ps *s)
 		ramp_over(s);
 	s->inflight -= r;
 	s->w->res.complete_batch[bucket_batch((unsigned)r)]++;
+	s->rbytes = 0;
 	for (i = 0; i < r; i++)
 		if ((rc1 = account(s, s->events[i].data, (long)s->events[i].res)) < 0 && rc == 0)
 			rc = rc1;
 	sample(s);
 	atomic_store_explicit(&s->w->prog_bytes,
 			      atomic_load_explicit(&s->w->prog_bytes, memory_order_relaxed) +
-			      (uint64_t)r * s->o->bs, memory_order_relaxed);
+			      s->rbytes, memory_order_relaxed);
 	atomic_store_explicit(&s->w->prog_ios, atomic_load_explicit(&s->w->prog_ios, memory_order_relaxed) +
 			      (uint64_t)r, memory_order_relaxed);
 	return rc;
@@ -480,6 +512,16 @@ int sb_engine_pass(struct worker *w, io_context_t ctx, struct slot *slots, struc
 	for (i = 0; i < s.depth; i++)
 		s.freel[i] = &slots[i];
 	s.logging = o->log_bw[0] || o->log_iops[0] || o->log_lat[0];
+	if (o->bsd.active && !p->check) {
+		/* size-based: the region's bytes (loops times), as fio's io_size */
+		rc = sb_bsgen_init(&s.gen, &o->bsd, w->len, w->start != 0, o->randommap,
+				   p->nios ? w->len * (o->loops ? o->loops : 1) : 0, &w->rng, &w->err);
+		if (rc < 0) {
+			free(s.freel);
+			return rc;
+		}
+		s.gen_on = true;
+	}
 	s.now = s.win_start = s.log_start = sb_clock_ns();
 	if (!w->t0)
 		w->t0 = s.now;
@@ -508,6 +550,7 @@ int sb_engine_pass(struct worker *w, io_context_t ctx, struct slot *slots, struc
 				s.inflight -= r;
 		}
 	}
+	sb_bsgen_free(&s.gen);
 	free(s.freel);
 	return rc;
 }

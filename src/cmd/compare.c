@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/layer.h"
 #include "report/backup.h"
 #include "report/chart.h"
 #include "report/per_layer.h"
@@ -110,6 +111,8 @@ static int load_one(struct files *f, unsigned *i, struct sb_loaded *l, bool keep
 	int r = sb_results_read(f->v[*i], &l->res[l->n], keep_going ? &e : err);
 
 	if (r == 0) {
+		/* the labels and sections as this version's layers give them */
+		sb_layer_label_results(l->res[l->n], NULL);
 		f->v[l->n] = f->v[*i];
 		f->group[l->n] = f->group[*i];
 		l->n++;

@@ -147,6 +147,18 @@ struct sb_layer_ops {
 	/* The layer faults.* act on (md): its array is dev[0], the members
 	 * the layer below's dev[]. */
 	bool fault_target;
+
+	/* Optional: its word in the tables' "setup" column ("LUKS", "EXT4",
+	 * "RAID1"), from its results object (stack.built[i]). Without it the
+	 * column leaves the layer out (devices, faults, mount). With
+	 * label_if_differs the word is appended to every row only when the
+	 * rows differ in it (the RAID level: the Helios4 table is all RAID1). */
+	void (*label)(struct json_object *built, char *out, size_t len);
+	bool label_if_differs;
+	/* The section of the stack file it is made from when it has no spec
+	 * part of its own (loop, disks: "devices"); with a part: the part's
+	 * section, or "fs" for a filesystem's rows. */
+	const char *section;
 };
 
 
@@ -175,6 +187,21 @@ void sb_layer_read_ahead_describe(const struct sb_layer *l, struct json_object *
  * by device number, whatever name the layer recorded it under: the test a
  * filesystem makes before it forces mkfs over an old signature. */
 bool sb_layer_dev_is_ours(const struct sb_layer *l, const char *dev);
+
+/* The label, label_if_differs and section of every layer of a results
+ * file's stack.built array, as this version's layers give them (set on
+ * what the build read back, and again on files read from elsewhere: a
+ * file's own words are not trusted; an unknown layer gets none). */
+void sb_layer_label_built(struct json_object *built);
+/* The same for the results of one stack: stack.built, and stack.planned
+ * (made here when spec is given: the layers spec wants, bottom up). */
+void sb_layer_label_results(struct json_object *res, const struct sb_stack_spec *spec);
+/* A label op's common form: key's string value of built (or, lacking it,
+ * fallback) in upper case. */
+void sb_layer_label_upper(struct json_object *built, const char *key, const char *fallback,
+			  char *out, size_t len);
+/* The label most layers have: their name in upper case ("LUKS", "EXT4"). */
+void sb_layer_label_name(struct json_object *built, char *out, size_t len);
 
 /* Registry lookup; NULL for unknown names. */
 const struct sb_layer_ops *sb_layer_find(const char *name);

@@ -316,6 +316,7 @@ int sb_stack_describe(const struct sb_stack *s, struct json_object **out, struct
 		json_object_put(arr);
 		return rc;
 	}
+	sb_layer_label_built(arr);
 	*out = arr;
 	return 0;
 }

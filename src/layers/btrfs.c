@@ -513,6 +513,7 @@ static void btrfs_pl_model(const struct sb_stack_spec *spec, struct json_object 
 
 const struct sb_layer_ops sb_layer_btrfs = {
 	.name = "btrfs",
+	.label = sb_layer_label_name,
 	.spec = &btrfs_part,
 	.order = SB_ORDER_FS,
 	.kernel_needs = (const char *const[]){ "fs:btrfs", NULL },

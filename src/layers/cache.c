@@ -420,6 +420,7 @@ static bool cache_wanted(const struct sb_stack_spec *spec)
 
 const struct sb_layer_ops sb_layer_cache = {
 	.name = "cache",
+	.label = sb_layer_label_name,
 	.spec = &cache_part,
 	.order = SB_ORDER_ARRAY + 5,   /* over md (or the one device), below LVM and LUKS */
 	.wanted = cache_wanted,

@@ -238,6 +238,7 @@ const struct sb_layer_ops sb_layer_disks = {
 	.wanted = disks_wanted,
 	.predict_dev = disks_predict,
 	.name = "disks",
+	.section = "devices",
 	.plan = disks_plan,
 	.build = disks_build,
 	.describe = disks_describe,

@@ -153,6 +153,7 @@ const struct sb_layer_ops sb_layer_ext4 = {
 	.order = SB_ORDER_FS,
 	.kernel_needs = (const char *const[]){ "fs:ext4", NULL },
 	.name = "ext4",
+	.label = sb_layer_label_name,
 	.plan = ext4_plan,
 	.build = ext4_build,
 	.describe = ext4_describe,

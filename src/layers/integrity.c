@@ -460,6 +460,7 @@ static bool integ_wanted(const struct sb_stack_spec *spec)
 
 const struct sb_layer_ops sb_layer_integrity = {
 	.name = "integrity",
+	.label = sb_layer_label_name,
 	.spec = &integrity_part,
 	/* above a fault device (a flaky disk's errors are what it detects),
 	 * below md */

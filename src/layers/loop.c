@@ -441,6 +441,7 @@ const struct sb_layer_ops sb_layer_loop = {
 	.predict_dev = loop_predict,
 	.leftovers = loop_leftovers,
 	.name = "loop",
+	.section = "devices",
 	.plan = loop_plan,
 	.build = loop_build,
 	.describe = loop_describe,

@@ -479,6 +479,7 @@ const struct sb_layer_ops sb_layer_luks = {
 	.leftovers = luks_leftovers,
 	.dm_name = luks_dm_name,
 	.name = "luks",
+	.label = sb_layer_label_name,
 	.attach = luks_attach,
 	.plan = luks_plan,
 	.build = luks_build,

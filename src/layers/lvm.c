@@ -555,6 +555,7 @@ const struct sb_layer_ops sb_layer_lvm = {
 	.leftovers = lvm_leftovers,
 	.dm_name = lvm_dm_name,
 	.name = "lvm",
+	.label = sb_layer_label_name,
 	.attach = lvm_attach,
 	.plan = lvm_plan,
 	.build = lvm_build,

@@ -467,6 +467,18 @@ static void md_leftovers(const struct sb_stack *s, struct sb_leftovers *found)
 		sb_leftover_add(found, path, "", "");
 }
 
+/* "RAID1", "RAID10": the level md reports, as the tables name it. */
+static void md_label(struct json_object *built, char *out, size_t len)
+{
+	char lvl[32];
+
+	sb_layer_label_upper(built, "level", "", lvl, sizeof(lvl));
+	if (!lvl[0])
+		out[0] = '\0';
+	else
+		snprintf(out, len, "RAID%s", strncmp(lvl, "RAID", 4) ? lvl : lvl + 4);
+}
+
 const struct sb_layer_ops sb_layer_md = {
 	.spec = &sb_spec_md,
 	.order = SB_ORDER_ARRAY,
@@ -475,6 +487,8 @@ const struct sb_layer_ops sb_layer_md = {
 	.predict_dev = md_predict,
 	.leftovers = md_leftovers,
 	.name = "md",
+	.label = md_label,
+	.label_if_differs = true,
 	.attach = md_attach,
 	.plan = md_plan,
 	.build = md_build,

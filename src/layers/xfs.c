@@ -275,6 +275,7 @@ static int xfs_describe(const struct sb_layer *l, struct json_object *out, struc
 
 const struct sb_layer_ops sb_layer_xfs = {
 	.name = "xfs",
+	.label = sb_layer_label_name,
 	.spec = &xfs_part,
 	.order = SB_ORDER_FS,
 	.kernel_needs = (const char *const[]){ "fs:xfs", NULL },

@@ -3,6 +3,7 @@
 #include "report/table.h"
 #include "report/results.h"
 #include "bench/suite.h"
+#include "util/json.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -46,33 +47,32 @@ static int parse_columns(const char *list, struct sb_table *t, struct sb_err *er
 	return r;
 }
 
-/* RAID level of a row ("RAID1"), "" when the stack has none. */
-static void raid_label(struct json_object *res, char *buf, size_t len)
+/* The words a row's layers show only when the rows differ in them
+ * (stack.built[].label with label_if_differs: the RAID level), bottom up,
+ * "" when none. */
+static void differs_label(struct json_object *res, char *buf, size_t len)
 {
-	struct json_object *md = sb_results_built_layer(res, "md"), *lvl;
-	const char *s;
-	size_t i;
+	struct json_object *built = sb_results_layers(res);
+	size_t i, n = built ? json_object_array_length(built) : 0;
 
 	buf[0] = '\0';
-	if (!md || !json_object_object_get_ex(md, "level", &lvl))
-		return;
-	s = json_object_get_string(lvl);
-	if (!strncmp(s, "raid", 4))
-		s += 4;
-	snprintf(buf, len, "RAID%s", s);
-	for (i = 0; buf[i]; i++)
-		if (buf[i] >= 'a' && buf[i] <= 'z')
-			buf[i] = (char)(buf[i] - 'a' + 'A');
+	for (i = 0; i < n; i++) {
+		struct json_object *l = json_object_array_get_idx(built, i);
+		const char *w = json_object_get_string(sb_json_get(l, "label"));
+
+		if (w && json_object_get_boolean(sb_json_get(l, "label_if_differs")))
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", *buf ? " on " : "", w);
+	}
 }
 
-static void setup_add_raid(struct sb_table *t)
+static void setup_add_differing(struct sb_table *t)
 {
 	char first[32], lbl[32];
 	unsigned r, c;
 	int differ = 0;
 
 	for (r = 0; r < t->nrows; r++) {
-		raid_label(t->row_first[r], lbl, sizeof(lbl));
+		differs_label(t->row_first[r], lbl, sizeof(lbl));
 		if (r == 0)
 			memcpy(first, lbl, sizeof(first));
 		else if (strcmp(first, lbl))
@@ -87,7 +87,7 @@ static void setup_add_raid(struct sb_table *t)
 			struct sb_cell *cell = sb_table_cell(t, r, c);
 			size_t l = strlen(cell->str);
 
-			raid_label(t->row_first[r], lbl, sizeof(lbl));
+			differs_label(t->row_first[r], lbl, sizeof(lbl));
 			if (*lbl)
 				snprintf(cell->str + l, sizeof(cell->str) - l, " on %s", lbl);
 		}
@@ -176,7 +176,7 @@ static int build_once(struct json_object *const *results, unsigned n, const char
 				t->any_reps = 1;
 		}
 	}
-	setup_add_raid(t);
+	setup_add_differing(t);
 	if (baseline) {
 		for (r = 0; r < t->nrows && strcmp(t->row_stack[r], baseline); r++)
 			;

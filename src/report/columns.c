@@ -285,41 +285,29 @@ static void upper(char *dst, const char *src, size_t len)
 	dst[i] = '\0';
 }
 
-/* "EXT4 on LUKS on LVM": the filesystem and every layer between it and the
- * RAID, top down, as the stack was built (or, lacking that, requested).
- * RAID, loop and disks are left out: sb_table_build appends the RAID level
- * only when the rows differ in it (the Helios4 table is all RAID1). */
+/* "EXT4 on LUKS on LVM": every built layer's label (stack.built[].label,
+ * as its layer gives it: sb_layer_label_built) top down, or, lacking a
+ * build, every planned one's (stack.planned), or the requested filesystem. Layers without one (devices, faults,
+ * mount) are left out, and so are the labels shown only where rows differ
+ * (the RAID level): sb_table_build appends those. */
 static void ex_setup(const struct sb_column *col, struct json_object *const *res,
 		     unsigned n, struct sb_cell *cell)
 {
-	struct json_object *built = sb_results_built(res[0]);
+	struct json_object *built = sb_results_layers(res[0]);
 	char out[SB_CELL_STR_MAX] = "", word[64];
 	size_t len = built ? json_object_array_length(built) : 0;
 	int i;
 
-	if (len) {
-		for (i = (int)len - 1; i >= 0; i--) {
-			struct json_object *l = json_object_array_get_idx(built, (size_t)i);
-			const char *name = str_or(sb_json_get(l, "layer"), "?");
+	for (i = (int)len - 1; i >= 0; i--) {
+		struct json_object *l = json_object_array_get_idx(built, (size_t)i);
+		const char *w = json_object_get_string(sb_json_get(l, "label"));
 
-			if (!strcmp(name, "mount") || !strcmp(name, "md") || !strcmp(name, "fault") || !strcmp(name, "export") ||
-			    !strcmp(name, "loop") || !strcmp(name, "disks"))
-				continue;
-			if (sb_json_get(l, "fstype"))
-				name = str_or(sb_json_get(l, "fstype"), name);
-			else if (!strcmp(name, "fs"))   /* a generic "fs" layer names its type */
-				name = str_or(sb_json_get(l, "type"), name);
-			upper(word, name, sizeof(word));
-			snprintf(out + strlen(out), sizeof(out) - strlen(out), "%s%s",
-				 *out ? " on " : "", word);
-		}
-	} else {
-		struct json_object *fs = requested(res[0], "fs");
-
-		upper(word, str_or(sb_json_get(fs, "type"), "ext4"), sizeof(word));
-		snprintf(out, sizeof(out), "%s%s%s", word,
-			 requested(res[0], "luks") ? " on LUKS" : "",
-			 requested(res[0], "lvm") ? " on LVM" : "");
+		if (w && !json_object_get_boolean(sb_json_get(l, "label_if_differs")))
+			snprintf(out + strlen(out), sizeof(out) - strlen(out), "%s%s", *out ? " on " : "", w);
+	}
+	if (!len) {
+		upper(word, str_or(sb_json_get(requested(res[0], "fs"), "type"), "?"), sizeof(word));
+		snprintf(out, sizeof(out), "%s", word);
 	}
 	/* export: where the suites ran, "— local" or "— SSHFS chacha20" */
 	if (sb_json_get(sb_json_get(res[0], "export"), "label"))

@@ -126,22 +126,6 @@ static void kv_cell(FILE *out, struct json_object *o, const char *skip)
 	fputs("</td>", out);
 }
 
-/* The requested section a built layer was made from. */
-static const char *section_of(const char *layer)
-{
-	if (!strcmp(layer, "loop") || !strcmp(layer, "disks"))
-		return "devices";
-	if (!strcmp(layer, "md"))
-		return "raid";
-	if (!strcmp(layer, "fault"))
-		return "faults";
-	if (!strcmp(layer, "lvm") || !strcmp(layer, "luks"))
-		return layer;
-	if (!strcmp(layer, "mount"))
-		return NULL;
-	return "fs";
-}
-
 static void facts(FILE *out, struct json_object *res)
 {
 	struct json_object *req = sb_results_requested(res), *built = sb_results_built(res);
@@ -153,7 +137,8 @@ static void facts(FILE *out, struct json_object *res)
 	      "</tr></thead><tbody>\n", out);
 	for (size_t i = 0; built && i < json_object_array_length(built); i++) {
 		struct json_object *l = json_object_array_get_idx(built, i);
-		const char *name = S(l, "layer", "?"), *sec = section_of(name);
+		/* the section its layer names (sb_layer_label_built) */
+		const char *name = S(l, "layer", "?"), *sec = S(l, "section", NULL);
 
 		fputs("<tr><th scope=\"row\">", out);
 		sb_html_esc(out, name);
@@ -164,7 +149,7 @@ static void facts(FILE *out, struct json_object *res)
 		} else {
 			fputs(sec ? "<td class=\"kv\">(above)</td>" : "<td class=\"kv\">(see fs)</td>", out);
 		}
-		kv_cell(out, l, " layer ");
+		kv_cell(out, l, " layer label label_if_differs section ");
 		fputs("</tr>\n", out);
 	}
 	/* sections asked for that no built layer stands for (bench, ...) */

@@ -405,6 +405,18 @@ struct json_object *sb_results_built(struct json_object *res)
 	return get_typed(get_typed(res, "stack", json_type_object), "built", json_type_array);
 }
 
+struct json_object *sb_results_planned(struct json_object *res)
+{
+	return get_typed(get_typed(res, "stack", json_type_object), "planned", json_type_array);
+}
+
+struct json_object *sb_results_layers(struct json_object *res)
+{
+	struct json_object *b = sb_results_built(res);
+
+	return b && json_object_array_length(b) ? b : sb_results_planned(res);
+}
+
 struct json_object *sb_results_notes(struct json_object *res)
 {
 	return get_typed(res, "notes", json_type_array);

@@ -70,6 +70,12 @@ bool sb_results_sandboxed(struct json_object *res);
 /* stack.requested (the spec as asked), stack.built (the layers as read back). */
 struct json_object *sb_results_requested(struct json_object *res);
 struct json_object *sb_results_built(struct json_object *res);
+/* stack.planned: the layers the stack as requested would have, bottom up
+ * ({layer, label, section}), written before the build; NULL if absent. */
+struct json_object *sb_results_planned(struct json_object *res);
+/* stack.built, or stack.planned when nothing was read back (a build that
+ * failed): what the tables name a row by. */
+struct json_object *sb_results_layers(struct json_object *res);
 /* The top-level notes array. */
 struct json_object *sb_results_notes(struct json_object *res);
 /* "per_layer" rows (array), or NULL. */

@@ -180,7 +180,9 @@ int sb_run_results_begin(const struct sb_stack_spec *spec, struct json_object **
 	rc = sb_spec_to_json(spec, &req);
 	if (rc < 0)
 		return sb_err_set(err, rc, "cannot describe stack %s", spec->name);
-	return sb_results_new(spec->name, req, res, err);
+	if ((rc = sb_results_new(spec->name, req, res, err)) == 0)
+		sb_layer_label_results(*res, spec);
+	return rc;
 }
 
 int sb_run_measure(const struct sb_run_ctx *c, struct sb_stack *s, const struct sb_run_reps *reps,

@@ -9,6 +9,7 @@
 
 #include "config.h"
 #include "golden.h"
+#include "core/layer.h"
 #include "report/results.h"
 
 const char *sb_test_srcdir(void)
@@ -26,5 +27,6 @@ struct json_object *sb_test_load(const char *rel)
 	snprintf(path, sizeof(path), "%s/tests/golden/%s", sb_test_srcdir(), rel);
 	if (sb_results_read(path, &o, &err) < 0)
 		fail_msg("%s", err.msg);
+	sb_layer_label_results(o, NULL);   /* as compare's loader does */
 	return o;
 }

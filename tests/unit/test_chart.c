@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "core/layer.h"
 #include "report/chart.h"
 #include "report/results.h"
 
@@ -30,6 +31,7 @@ static int setup(void **state)
 		snprintf(path, sizeof(path), "%s/tests/golden/%s", src && *src ? src : SB_SOURCE_DIR, names[i]);
 		if (sb_results_read(path, &res[i], &err) < 0)
 			return -1;
+		sb_layer_label_results(res[i], NULL);   /* as compare's loader does */
 	}
 	return mkdtemp(tmpdir) ? 0 : -1;
 }

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "core/layer.h"
 #include "report/html.h"
 #include "report/results.h"
 #include "report/table.h"
@@ -37,6 +38,7 @@ static int setup(void **state)
 			 src && *src ? src : SB_SOURCE_DIR, names[i]);
 		if (sb_results_read(paths[i], &res[i], &err) < 0)
 			return -1;
+		sb_layer_label_results(res[i], NULL);   /* as compare's loader does */
 	}
 	return 0;
 }

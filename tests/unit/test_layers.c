@@ -40,6 +40,63 @@ static void test_registry_complete(void **ctx)
 	assert_null(sb_layer_find("nonesuch"));
 }
 
+/* Every layer names itself for the report: a block layer or a filesystem
+ * has a label, every layer but the mount a section; the labels land in a
+ * results file's built objects, and a file's own words are replaced. */
+static void test_labels(void **ctx)
+{
+	const struct sb_layer_ops *ops;
+	struct json_object *built = json_object_new_array(), *o;
+	unsigned i;
+
+	(void)ctx;
+	for (i = 0; (ops = sb_layer_at(i)); i++) {
+		bool fs = ops->spec && !strcmp(ops->spec->parent, "fs");
+
+		if ((ops->spec && ops->spec->block_device) || fs)
+			assert_non_null(ops->label);
+		if (ops->order != SB_ORDER_MOUNT)
+			assert_true(ops->spec || ops->section);
+		o = json_object_new_object();
+		json_object_object_add(o, "layer", json_object_new_string(ops->name));
+		json_object_object_add(o, "label", json_object_new_string("<planted>"));
+		if (ops->fault_target)
+			json_object_object_add(o, "level", json_object_new_string("raid6"));
+		json_object_array_add(built, o);
+	}
+	o = json_object_new_object();
+	json_object_object_add(o, "layer", json_object_new_string("nonesuch"));
+	json_object_object_add(o, "label", json_object_new_string("<planted>"));
+	json_object_array_add(built, o);
+	sb_layer_label_built(built);
+	for (i = 0; (ops = sb_layer_at(i)); i++) {
+		struct json_object *l = json_object_array_get_idx(built, i), *v, *sec;
+
+		json_object_object_get_ex(l, "label", &v);
+		if (ops->label)
+			assert_string_not_equal(json_object_get_string(v), "<planted>");
+		else
+			assert_null(v);
+		json_object_object_get_ex(l, "section", &sec);
+		if (ops->order != SB_ORDER_MOUNT)
+			assert_non_null(sec);
+	}
+	assert_string_equal(json_object_get_string(json_object_object_get(
+		json_object_array_get_idx(built, i - 1 + 0), "layer")), sb_layer_at(i - 1)->name);
+	assert_null(json_object_object_get(json_object_array_get_idx(built, i), "label"));
+	for (i = 0; (ops = sb_layer_at(i)); i++) {
+		struct json_object *l = json_object_array_get_idx(built, i);
+
+		if (ops->fault_target)
+			assert_string_equal(json_object_get_string(json_object_object_get(l, "label")), "RAID6");
+		if (!strcmp(ops->name, "luks"))
+			assert_string_equal(json_object_get_string(json_object_object_get(l, "section")), "luks");
+		if (!strcmp(ops->name, "loop"))
+			assert_string_equal(json_object_get_string(json_object_object_get(l, "section")), "devices");
+	}
+	json_object_put(built);
+}
+
 static const char full[] =
 	"name: full\n"
 	"devices: {loop: {size: 256MiB}}\n"
@@ -257,6 +314,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_registry_complete),
+		cmocka_unit_test(test_labels),
 		cmocka_unit_test(test_order_and_needs),
 		cmocka_unit_test(test_summary_pieces),
 		cmocka_unit_test(test_fs_types_from_registry),

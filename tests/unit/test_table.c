@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "core/layer.h"
 #include "report/results.h"
 #include "report/render.h"
 #include "cmd/cmd.h"
@@ -130,6 +131,7 @@ static void test_ambiguous_and_raid(void **state)
 
 	md = sb_results_built_layer(b, "md");
 	json_object_object_add(md, "level", json_object_new_string("raid10"));
+	sb_layer_label_results(b, NULL);   /* the labels follow what was read back */
 	assert_int_equal(sb_table_build(res, 2, &o, &t, &err), 0);
 	assert_string_equal(t.cols[0].name, "setup");
 	assert_string_equal(sb_table_cell(&t, 0, 0)->str, "EXT4 on RAID1");
@@ -155,10 +157,10 @@ static void test_bad_columns(void **state)
 }
 
 /* Without stack.built (a run that failed before read-back), the text
- * columns come from the stack as requested. */
+ * columns come from the stack as planned and requested. */
 static void test_requested_fallback(void **state)
 {
-	struct json_object *r = sb_test_load("results/ext4.json"), *stack, *req, *luks, *fs;
+	struct json_object *r = sb_test_load("results/ext4.json"), *stack, *req, *luks, *fs, *planned;
 	struct json_object *res[1] = { r };
 	struct sb_table_opts o = { .columns = "setup,luks_sector,cipher,crypto_driver" };
 	struct sb_table t;
@@ -166,6 +168,17 @@ static void test_requested_fallback(void **state)
 
 	json_object_object_get_ex(r, "stack", &stack);
 	json_object_object_del(stack, "built");
+	/* what the run wrote before the build: the layers the spec wants */
+	planned = json_object_new_array();
+	for (unsigned i = 0; i < 4; i++) {
+		struct json_object *l = json_object_new_object();
+		static const char *const names[] = { "loop", "luks", "ext4", "mount" };
+
+		json_object_object_add(l, "layer", json_object_new_string(names[i]));
+		json_object_array_add(planned, l);
+	}
+	json_object_object_add(stack, "planned", planned);
+	sb_layer_label_results(r, NULL);
 	req = json_object_new_object();
 	luks = json_object_new_object();
 	fs = json_object_new_object();

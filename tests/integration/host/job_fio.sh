@@ -117,13 +117,12 @@ expect2() { # want-message args...
 }
 expect2 "not supported by stackbench job: --rate_iops" --filename="$LOOP" --rate_iops=100
 expect2 "--iodepth needs a value" --filename="$LOOP" --iodepth
-expect2 "--bs: 0 is out of range" --filename="$LOOP" --bs 0
+expect2 "--bs: '0' is not a block size" --filename="$LOOP" --bs 0
 expect2 "target /nonexistent" --target /nonexistent
 expect2 "unknown option '--outp'" --filename="$LOOP" --outp=x
 
-# (to a file: grep -q leaving early would SIGPIPE stackbench's second write under pipefail)
-"$SB" job --cmdhelp >"$TMP/cmdhelp" && grep -q -- "--numjobs --numjob" "$TMP/cmdhelp" ||
-	fail "--cmdhelp does not list the options"
-expect2 "not supported by stackbench job: --verify=md5" --filename="$LOOP" --verify=md5
+"$SB" job --cmdhelp | grep -- "--numjobs --numjob" >/dev/null || fail "--cmdhelp does not list the options"
+# fio 3.33's sha256 is not SHA-256 (src/bench/fioverify.c): refused by name
+expect2 "not supported by stackbench job: --verify=sha256" --filename="$LOOP" --verify=sha256
 
 [ $FAILED = 0 ] && echo "PASS: job_fio"

@@ -33,7 +33,7 @@ for t in fio sb; do
 	run $t json "${common[@]}" --output-format=json
 	run $t text "${common[@]}"
 	run $t off "${common[@]}" --log_offset=1 --per_job_logs=0 --output-format=json
-	run $t wtext --name=w --filename="$LOOP" --rw=write --bs=64k --size=1m
+	run $t wtext --name=w --filename="$LOOP" --rw=write --bs=64k --size=4m --direct=1
 	run $t ssj "${ss[@]}" --output-format=json
 	run $t sst "${ss[@]}"
 done

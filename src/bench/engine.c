@@ -19,6 +19,7 @@
 
 #include "bench/data.h"
 #include "bench/engine_int.h"
+#include "bench/steady_run.h"
 #include "bench/verifyio.h"
 #include "util/log.h"
 #include "util/units.h"
@@ -131,7 +132,7 @@ static int worker_measure(struct worker *w, struct wio *io)
 	/* buffered writes are not written until they are on disk (fio's end_fsync);
 	 * direct ones are flushed when the job asks for it */
 	if (rc == 0 && w->fd >= 0 && w->res.dir[SB_DIR_WRITE].ios && (!o->direct || o->fsync_every || o->end_fsync) &&
-	    fsync(w->fd) < 0)
+	    fsync(w->fd) < 0 && errno != EINVAL)  /* EINVAL: a special file (/dev/null) has nothing to sync */
 		rc = sb_err_sys(&w->err, -errno, "fsync %s", w->path);
 	w->res.elapsed_ns = sb_clock_ns() - measure_start;
 	worker_usage(w);
@@ -489,6 +490,15 @@ static int target_room(const struct sb_job_opts *o, const struct stat *tst, uint
 					  (unsigned long long)o->bs);
 		return 0;
 	}
+	/* a character device (fio's examples read /dev/zero, write /dev/null):
+	 * no size of its own, the job's size is the region, as fio's */
+	if (S_ISCHR(tst->st_mode)) {
+		if (!o->size)
+			return sb_err_set(err, -EINVAL, "%s is a character device: --size is needed", o->target);
+		*dev_size = file_want(o);
+		return *dev_size == UINT64_MAX ? sb_err_set(err, -EINVAL, "%s: the job's regions do not fit in "
+							    "64 bits", o->target) : 0;
+	}
 	if (S_ISDIR(tst->st_mode)) {
 		uint64_t need;
 
@@ -525,6 +535,7 @@ static int open_workers(const struct sb_job_opts *oc, struct worker *ws, const s
 static int run_threads(const struct sb_job_opts *oc, struct worker *ws, struct sb_err *err)
 {
 	_Atomic int go = 0;
+	struct sb_ss_run ssr = { 0 };
 	uint64_t t0, last_b = 0, last_t, total = 0;
 	unsigned i, started = 0;
 	int rc = 0;
@@ -543,8 +554,10 @@ static int run_threads(const struct sb_job_opts *oc, struct worker *ws, struct s
 		while (!atomic_load(&ws[i].ready))
 			usleep(100);
 	sb_wave_arrive(oc); /* the jobs of a wave start together (bench/rate.c) */
-	atomic_store(&go, started < oc->numjobs ? -1 : 1);
 	t0 = last_t = sb_clock_ns();
+	if (rc == 0 && started == oc->numjobs)
+		rc = sb_ss_run_start(&ssr, oc, ws, oc->numjobs, t0, err);
+	atomic_store(&go, started < oc->numjobs || rc < 0 ? -1 : 1);
 	for (bool all = false; !all && rc == 0;) {
 		all = true;
 		for (i = 0; i < oc->numjobs; i++)
@@ -553,6 +566,8 @@ static int run_threads(const struct sb_job_opts *oc, struct worker *ws, struct s
 		if (all)
 			break;
 		usleep(200000);
+		if (ssr.nss)
+			sb_ss_run_tick(&ssr, sb_clock_ns());
 		if (!oc->no_progress)
 			progress(oc, ws, t0, total, &last_b, &last_t);
 	}
@@ -560,6 +575,7 @@ static int run_threads(const struct sb_job_opts *oc, struct worker *ws, struct s
 		sb_progress_done();
 	for (i = 0; i < started; i++)
 		pthread_join(ws[i].tid, NULL);
+	sb_ss_run_end(&ssr);
 	return rc;
 }
 
@@ -633,6 +649,7 @@ int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct
 	}
 	if ((rc2 = sb_engine_keep_threads(o, ws, res, err)) < 0 && rc == 0)
 		rc = rc2;
+	sb_ss_run_result(ws, o->numjobs, res);
 out:
 	for (i = 0; i < o->numjobs; i++) {
 		if (ws[i].fd >= 0)

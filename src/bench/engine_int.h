@@ -46,6 +46,8 @@ struct worker {
 	/* written by the worker (relaxed), read by the progress loop */
 	_Atomic uint64_t prog_bytes __attribute__((aligned(64)));
 	_Atomic int done;
+	_Atomic uint64_t prog_ios;    /* ios completed, as prog_bytes (steady state) */
+	_Atomic int ss_stop;          /* steady state attained: issue no more (steady_run.c) */
 	uint64_t stamp;
 	double ru0, rs0;              /* thread CPU at the start of measuring */
 	unsigned batch;               /* most iocbs per io_submit */

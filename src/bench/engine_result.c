@@ -7,18 +7,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* the squared deviations' sum (fio's S) */
+static double stat_s(const struct sb_stat *s)
+{
+	return s->n ? s->sumsq - s->sum * s->sum / (double)s->n : 0.0;
+}
+
 static void stat_merge(struct sb_stat *d, const struct sb_stat *s)
 {
-	/* threads run side by side: the job's bandwidth is their sum (fio's
-	 * group_reporting sums the threads' samples the same way) */
+	/* threads run side by side: the job's bandwidth is their sum - fio's
+	 * group_reporting (sum_stat's pure sum): min, max, mean and S added,
+	 * the samples counted together */
+	double mean, S;
+
 	if (!s->n)
 		return;
+	if (!d->n) {
+		*d = *s;
+		return;
+	}
+	mean = d->sum / (double)d->n + s->sum / (double)s->n;
+	S = stat_s(d) + stat_s(s);
 	d->min += s->min;
 	d->max += s->max;
-	d->sum += s->sum / (double)s->n * (double)(d->n ? d->n : s->n);
-	d->sumsq += s->sumsq;
-	if (!d->n)
-		d->n = s->n;
+	d->n += s->n;
+	d->sum = mean * (double)d->n;
+	d->sumsq = S + d->sum * d->sum / (double)d->n;
 }
 
 /* res += one thread's result */
@@ -44,6 +58,7 @@ void sb_engine_merge_thread(struct sb_job_result *res, const struct sb_job_resul
 	}
 	if (r->elapsed_ns > res->elapsed_ns)
 		res->elapsed_ns = r->elapsed_ns;
+	res->run_sum_ns += r->elapsed_ns;
 	res->usr_sec += r->usr_sec;
 	res->sys_sec += r->sys_sec;
 	res->ctx += r->ctx;
@@ -62,20 +77,29 @@ static int write_log(const struct sb_job_opts *o, unsigned thread, enum sb_log_k
 	FILE *f;
 	size_t i;
 
-	if (!prefix[0] || sb_measure_off(o, k) || (k == SB_LOG_SLAT && !sb_ioengine_has_slat(o)))
+	if (!prefix[0] || sb_measure_off(o, k))
 		return 0;
 	/* fio's numjobs clones are named after the section, not name= */
 	if (thread > 0 && o->section[0] &&
 	    (o->log_jobname & (k == SB_LOG_BW ? 1u : k == SB_LOG_IOPS ? 2u : 4u)))
 		prefix = o->section;
-	snprintf(path, sizeof(path), "%s_%s.%u.log", prefix, kind[k], o->log_base + thread + 1);
-	if (!(f = fopen(path, "w")))
+	/* fio's gen_log_name; without per_job_logs every thread appends to one file */
+	if (o->per_job_logs)
+		snprintf(path, sizeof(path), "%s_%s.%u.log", prefix, kind[k], o->log_base + thread + 1);
+	else
+		snprintf(path, sizeof(path), "%s_%s.log", prefix, kind[k]);
+	if (!(f = fopen(path, o->per_job_logs ? "w" : "a")))
 		return sb_err_sys(err, -errno, "log %s", path);
-	/* fio's log line: time (ms), value, direction, block size, offset */
-	for (i = 0; i < l->n; i++)
-		fprintf(f, "%llu, %llu, %u, %u, %llu\n", (unsigned long long)l->e[i].t_ms,
-			(unsigned long long)l->e[i].value, l->e[i].dir, l->e[i].bs,
-			(unsigned long long)l->e[i].off);
+	/* fio 3.33's log line: time (ms), value, direction, block size,
+	 * [offset with log_offset,] priority (0/1 or with log_prio its value;
+	 * stackbench's ios have priority 0) */
+	for (i = 0; i < l->n; i++) {
+		fprintf(f, "%llu, %llu, %u, %u, ", (unsigned long long)l->e[i].t_ms,
+			(unsigned long long)l->e[i].value, l->e[i].dir, l->e[i].bs);
+		if (o->log_offset)
+			fprintf(f, "%llu, ", (unsigned long long)l->e[i].off);
+		fputs(o->log_prio ? "0x0000\n" : "0\n", f);
+	}
 	if (fclose(f) != 0)
 		return sb_err_sys(err, -errno, "writing %s", path);
 	return 0;

@@ -15,9 +15,15 @@
 /* fio's default percentile_list */
 static const double fio_pcts[] = { 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99 };
 
+/* fio's JSON floats: printf's %f */
 static struct json_object *jd(double v)
 {
-	return json_object_new_double(isfinite(v) ? v : 0.0);
+	char buf[64];
+
+	if (!isfinite(v))
+		v = 0.0;
+	snprintf(buf, sizeof(buf), "%f", v);
+	return json_object_new_double_s(v, buf);
 }
 
 static struct json_object *ji(uint64_t v)
@@ -70,13 +76,15 @@ static struct json_object *clat_obj(const struct sb_hist *h, bool plus)
 static struct json_object *dir_obj(const struct sb_dir_result *d, bool plus, double group_bw)
 {
 	struct json_object *o = json_object_new_object();
-	double bw = sb_dir_bw(d), mean = sb_stat_mean(&d->bw_kib);
+	double mean = sb_stat_mean(&d->bw_kib), per = 100.0;
+	uint64_t runt = d->runtime_ns / 1000000, bw = runt ? 1000 * d->io_bytes / runt : 0;
 
 	json_object_object_add(o, "io_bytes", ji(d->io_bytes));
 	json_object_object_add(o, "io_kbytes", ji(d->io_bytes >> 10));
-	json_object_object_add(o, "bw_bytes", ji((uint64_t)bw));
-	json_object_object_add(o, "bw", ji((uint64_t)(bw / 1024.0))); /* KiB/s */
-	json_object_object_add(o, "iops", jd(sb_dir_iops(d)));
+	/* fio's figures over the runtime in whole ms */
+	json_object_object_add(o, "bw_bytes", ji(bw));
+	json_object_object_add(o, "bw", ji(bw / 1024)); /* KiB/s */
+	json_object_object_add(o, "iops", jd(runt ? 1000.0 * (double)d->ios / (double)runt : 0));
 	json_object_object_add(o, "runtime", ji(d->runtime_ns / 1000000));
 	json_object_object_add(o, "total_ios", ji(d->ios));
 	json_object_object_add(o, "short_ios", ji(0));
@@ -87,7 +95,13 @@ static struct json_object *dir_obj(const struct sb_dir_result *d, bool plus, dou
 	json_object_object_add(o, "bw_min", ji((uint64_t)d->bw_kib.min));
 	json_object_object_add(o, "bw_max", ji((uint64_t)d->bw_kib.max));
 	/* fio: this job's mean sample as a percentage of its group's bandwidth */
-	json_object_object_add(o, "bw_agg", jd(group_bw > 0 && d->bw_kib.n ? mean * 1024.0 / group_bw * 100.0 : 0));
+	/* fio's convert_agg_kbytes_percent: the (integer) mean sample's share of
+	 * the group's bandwidth, at most 100; 0 without samples */
+	if (group_bw > 1024) {
+		per = (int)mean * 100.0 / (group_bw / 1024.0);
+		per = per > 100.0 ? 100.0 : per;
+	}
+	json_object_object_add(o, "bw_agg", jd(d->bw_kib.n ? per : 0));
 	json_object_object_add(o, "bw_mean", jd(mean));
 	json_object_object_add(o, "bw_dev", jd(sb_stat_dev(&d->bw_kib)));
 	json_object_object_add(o, "bw_samples", ji(d->bw_kib.n));
@@ -155,7 +169,10 @@ static void latency_buckets(struct json_object *job, const struct sb_job_result 
 				snprintf(key, sizeof(key), ">=2000");
 			else
 				snprintf(key, sizeof(key), "%llu", (unsigned long long)lim[k]);
-			json_object_object_add(o, key, jd(total > 0 ? cnt[u][k] / total * 100.0 : 0));
+			double pct = total > 0 ? cnt[u][k] / total * 100.0 : 0;
+
+			/* fio's stat_calc_lat: at least 0.01 where there is any */
+			json_object_object_add(o, key, jd(pct < 0.01 && cnt[u][k] > 0 ? 0.01 : pct));
 		}
 		json_object_object_add(job, names[u], o);
 	}
@@ -165,13 +182,13 @@ static void latency_buckets(struct json_object *job, const struct sb_job_result 
 static struct json_object *dist_obj(const uint64_t c[7], const char *const keys[7])
 {
 	struct json_object *o = json_object_new_object();
-	double t = 0;
+	uint64_t t = 0;
 	unsigned i;
 
 	for (i = 0; i < 7; i++)
-		t += (double)c[i];
+		t += c[i];
 	for (i = 0; i < 7; i++)
-		json_object_object_add(o, keys[i], jd(t > 0 ? (double)c[i] / t * 100.0 : 0));
+		json_object_object_add(o, keys[i], jd(sb_fio_dist_pct(c[i], t)));
 	return o;
 }
 
@@ -194,7 +211,7 @@ static struct json_object *options_obj(const char *given)
 
 static void add_cpu(struct json_object *j, const struct sb_job_result *r)
 {
-	double el = r->elapsed_ns ? (double)r->elapsed_ns / 1e9 : 0;
+	double el = (double)(sb_fio_job_runtime_ns(r) / 1000000) / 1e3;  /* fio: the ms summed */
 	static const char *const lk[] = { "1", "2", "4", "8", "16", "32", ">=64" };
 	static const char *const bk[] = { "0", "4", "8", "16", "32", "64", ">=64" };
 
@@ -232,7 +249,7 @@ static struct json_object *job_obj(const struct sb_job_opts *o, const struct sb_
 	json_object_object_add(sync, "lat_ns", none ? lat_obj(none) : json_object_new_object());
 	free(none);
 	json_object_object_add(j, "sync", sync);
-	json_object_object_add(j, "job_runtime", ji(r->elapsed_ns / 1000000));
+	json_object_object_add(j, "job_runtime", ji(sb_fio_job_runtime_ns(r) / 1000000));
 	add_cpu(j, r);
 	latency_buckets(j, r);
 	json_object_object_add(j, "latency_depth", ji(o->iodepth));
@@ -245,6 +262,8 @@ static struct json_object *job_obj(const struct sb_job_opts *o, const struct sb_
 		json_object_object_add(j, "verified_blocks", ji(r->verified_blocks));
 		json_object_object_add(j, "verify_errors", ji(r->verify_errors));
 	}
+	if (o->ss_dur_ns && r->ss)
+		json_object_object_add(j, "steadystate", sb_ss_json(r->ss));
 	return j;
 }
 
@@ -266,12 +285,10 @@ struct json_object *sb_jobs_report_json(const struct sb_job_opts *global, const 
 	if (global && global->given[0])
 		json_object_object_add(root, "global options", options_obj(global->given));
 	for (i = 0; i < n; i++) {
-		double gbw[2] = { 0, 0 };
+		double gbw[2];
 
-		for (k = 0; k < n; k++)
-			if (o[k]->groupid == o[i]->groupid)
-				for (d = 0; d < 2; d++)
-					gbw[d] += sb_dir_bw(&r[k]->dir[d]);
+		for (d = 0; d < 2; d++)
+			gbw[d] = (double)sb_fio_group_agg(o[i]->groupid, (int)d, o, r, n);
 		if (r[i]->nthread)
 			for (k = 0; k < r[i]->nthread; k++)
 				json_object_array_add(jobs, job_obj(o[i], &r[i]->thread[k], plus, gbw, 0));
@@ -279,6 +296,8 @@ struct json_object *sb_jobs_report_json(const struct sb_job_opts *global, const 
 			json_object_array_add(jobs, job_obj(o[i], r[i], plus, gbw, 0));
 	}
 	json_object_object_add(root, "jobs", jobs);
-	json_object_object_add(root, "disk_util", sb_iostat_json(io));
+	json_object_object_add(root, "disk_util", sb_iostat_json_fio(io));
+	/* not fio's: stackbench's iostat -x figures of the same devices */
+	json_object_object_add(root, "stackbench_iostat", sb_iostat_json_x(io));
 	return root;
 }

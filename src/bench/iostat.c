@@ -151,3 +151,58 @@ struct json_object *sb_iostat_json(const struct sb_iostat *s)
 	}
 	return arr;
 }
+
+/* fio's disk_util element: name and fio's keys only (fio's consumers check them) */
+struct json_object *sb_iostat_json_fio(const struct sb_iostat *s)
+{
+	struct json_object *arr = json_object_new_array();
+	char buf[64];
+
+	for (unsigned i = 0; i < s->n; i++) {
+		struct json_object *o = json_object_new_object();
+		struct sb_iostat_figs f;
+
+		sb_iostat_compute(&s->dev[i], &f);
+		json_object_object_add(o, "name", json_object_new_string(s->dev[i].name));
+		json_object_object_add(o, "read_ios", json_object_new_int64((int64_t)f.read_ios));
+		json_object_object_add(o, "write_ios", json_object_new_int64((int64_t)f.write_ios));
+		json_object_object_add(o, "read_merges", json_object_new_int64((int64_t)f.read_merges));
+		json_object_object_add(o, "write_merges", json_object_new_int64((int64_t)f.write_merges));
+		json_object_object_add(o, "read_ticks", json_object_new_int64((int64_t)f.read_ticks));
+		json_object_object_add(o, "write_ticks", json_object_new_int64((int64_t)f.write_ticks));
+		json_object_object_add(o, "in_queue", json_object_new_int64((int64_t)f.in_queue));
+		snprintf(buf, sizeof(buf), "%f", f.util_pct);   /* fio prints %f */
+		json_object_object_add(o, "util", json_object_new_double_s(f.util_pct, buf));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+/* stackbench's iostat -x figures of the same devices: name and the 12 keys
+ * that are not fio's */
+struct json_object *sb_iostat_json_x(const struct sb_iostat *s)
+{
+	struct json_object *arr = json_object_new_array();
+
+	for (unsigned i = 0; i < s->n; i++) {
+		struct json_object *o = json_object_new_object();
+		struct sb_iostat_figs f;
+
+		sb_iostat_compute(&s->dev[i], &f);
+		json_object_object_add(o, "name", json_object_new_string(s->dev[i].name));
+		json_object_object_add(o, "read_bytes", json_object_new_int64((int64_t)f.read_bytes));
+		json_object_object_add(o, "write_bytes", json_object_new_int64((int64_t)f.write_bytes));
+		json_object_object_add(o, "util_pct", jd(f.util_pct));
+		json_object_object_add(o, "r_per_s", jd(f.r_s));
+		json_object_object_add(o, "w_per_s", jd(f.w_s));
+		json_object_object_add(o, "read_mbps", jd(f.rmb_s));
+		json_object_object_add(o, "write_mbps", jd(f.wmb_s));
+		json_object_object_add(o, "rareq_kb", jd(f.rareq_kb));
+		json_object_object_add(o, "wareq_kb", jd(f.wareq_kb));
+		json_object_object_add(o, "r_await_ms", jd(f.r_await_ms));
+		json_object_object_add(o, "w_await_ms", jd(f.w_await_ms));
+		json_object_object_add(o, "aqu_sz", jd(f.aqu_sz));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}

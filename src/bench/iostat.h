@@ -47,5 +47,9 @@ void sb_iostat_compute(const struct sb_iostat_dev *d, struct sb_iostat_figs *f);
 
 /* fio's disk_util array plus our iostat fields (see docs/results-schema.md). */
 struct json_object *sb_iostat_json(const struct sb_iostat *s);
+/* `stackbench job`'s JSON: fio's disk_util (fio's keys only), and the
+ * iostat -x figures apart, under the top-level "stackbench_iostat" */
+struct json_object *sb_iostat_json_fio(const struct sb_iostat *s);
+struct json_object *sb_iostat_json_x(const struct sb_iostat *s);
 
 #endif

@@ -53,6 +53,12 @@ void sb_job_opts_init(struct sb_job_opts *o)
 	o->invalidate = true;
 	o->randommap = true;
 	o->keep_files = true;
+	/* output family: fio's steadystate default (off until ss_dur), per_job_logs=1 */
+	o->ss.what = SB_SS_IOPS;
+	o->ss.slope = true;
+	o->ss.pct = true;
+	o->ss.limit = 0.01;
+	o->per_job_logs = true;
 	sb_jobbs_init(&o->bsd);
 	o->eng.cpuchunks = 50000; /* fio's cpuio */
 	o->eng.grace_time = 1;    /* fio's exec */
@@ -151,4 +157,9 @@ void sb_job_result_release(struct sb_job_result *r)
 	free(r->thread);
 	r->thread = NULL;
 	r->nthread = 0;
+	if (r->ss) {
+		sb_ss_free(r->ss);
+		free(r->ss);
+		r->ss = NULL;
+	}
 }

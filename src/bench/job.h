@@ -10,6 +10,7 @@
 
 #include "bench/fioverify.h"
 #include "bench/hist.h"
+#include "bench/steady.h"
 #include "bench/jobbs.h"
 #include "util/err.h"
 
@@ -77,6 +78,14 @@ struct sb_job_opts {
 	bool per_thread;          /* keep every thread's result (res->thread) */
 	char description[256];    /* fio's description= */
 	char given[4096];         /* options as written: "key=value\n"..., fio's "job options" */
+	/* output family (jobout.c, steady_run.c): fio 3.33's steadystate/ss
+	 * (criterion and limit; default iops_slope:0.01%), ss_dur (0: off),
+	 * ss_ramp; and the logs' log_offset, per_job_logs, log_prio */
+	struct sb_ss_spec ss;
+	uint64_t ss_dur_ns, ss_ramp_ns;
+	bool log_offset;          /* a log line has the offset (column 5; the priority moves to 6) */
+	bool per_job_logs;        /* PREFIX_bw.N.log (default); 0: every thread appends to PREFIX_bw.log */
+	bool log_prio;            /* the priority column as fio's ioprio value (0x%04x), not 0/1 */
 	/* VERIFY family: fio's verify=<type>, do_verify, verify_* (bench/jobverify.c) */
 	struct sb_fv_opts fv;
 	/* block size / offset / distribution family (bench/jobbs.c, bench/dist.c) */
@@ -209,6 +218,8 @@ struct sb_job_result {
 	/* per job thread (o->per_thread; fio without group_reporting) */
 	struct sb_job_result *thread;
 	unsigned nthread;
+	struct sb_ss *ss;          /* steady state (o->ss_dur_ns): the window as judged; owned */
+	uint64_t run_sum_ns;       /* the threads' elapsed summed (fio's group job_runtime); 0: one thread's */
 };
 
 /* Free what the engine allocated in a result (its logs and threads). */

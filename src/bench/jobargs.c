@@ -76,6 +76,7 @@ static const struct jopt jopts_core[] = {
 /* Every table of options; a family's file adds its table here. */
 static const struct jopt *const jopt_tables[] = {
 	jopts_core,
+	jopts_output,
 	sb_jopts_verify,
 	sb_jobbs_opts,
 	sb_jopts_cpuio,
@@ -423,6 +424,8 @@ static int apply(struct sb_job_cli *c, struct sb_job_opts **cur, const struct jo
 	char name[64];
 
 	snprintf(name, sizeof(name), "%.*s", (int)(klen < sizeof(name) ? klen : sizeof(name) - 1), key);
+	if (jopt_output_row(o))
+		snprintf(name, sizeof(name), "%s", o->name);
 	return remember(*cur, name, bare ? NULL : v, err);
 }
 

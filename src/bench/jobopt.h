@@ -5,6 +5,7 @@
 #ifndef SB_BENCH_JOBOPT_H
 #define SB_BENCH_JOBOPT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -56,5 +57,9 @@ extern const struct jopt jopts_ctl[];   /* bench/jobctl.c */
 
 /* bench/jobctl.c: groupid and wave of every job, wait_for checked */
 int sb_jobctl_finish(struct sb_job_opts *jobs, unsigned n, struct sb_err *err);
+/* the families' tables (jobargs.c jopt_tables[]) */
+extern const struct jopt jopts_output[];  /* jobout.c */
+/* a row of jopts_output (its options are listed under their fio name) */
+bool jopt_output_row(const struct jopt *o);
 
 #endif

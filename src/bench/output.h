@@ -40,4 +40,20 @@ double sb_job_cpu_pct(const struct sb_job_result *r);
 extern const uint64_t sb_fio_lat_limits[11];
 void sb_fio_lat_count(const struct sb_job_result *r, double cnt[3][12]);
 
+/* fio's text rules (fiotext.c; tests/unit/test_fiotext.c): num2str (maxlen
+ * digits, base 1 or 1024, pow2: KiB..., unit "", "B", "B/s"); the
+ * percentile block of show_clat_percentiles (units from the smallest and
+ * largest value, rounded up); the "bw (  KiB/s)" line with per= of agg
+ * (the group's bytes/s); stat_calc_dist's % (at least 0.1 when any). */
+const char *sb_fio_num2str(uint64_t num, int maxlen, int base, bool pow2, const char *unit,
+			   char *buf, size_t len);
+void sb_fio_pct_text(FILE *f, const char *pre, const double *pct, const uint64_t *val, unsigned n);
+void sb_fio_bw_text(FILE *f, const struct sb_stat *st, double agg);
+double sb_fio_dist_pct(uint64_t c, uint64_t total);
+/* fio's rs->agg: group g's bytes of direction d x 1000 / its longest runtime (ms) */
+uint64_t sb_fio_group_agg(unsigned g, int d, const struct sb_job_opts *const *o,
+			  const struct sb_job_result *const *r, unsigned n);
+/* fio's job_runtime / total_run_time: summed over a group's threads */
+uint64_t sb_fio_job_runtime_ns(const struct sb_job_result *r);
+
 #endif

@@ -163,6 +163,25 @@ static bool logs_lat(const struct sb_job_opts *o)
 	return o->log_lat[0] != 0;
 }
 
+/* fio without log_avg_msec: a bw (bytes x 10^6 / clat, KiB/s as fio
+ * names it) and an IOPS (1) line for every io, and these are then also the
+ * samples of bw_* and iops_* (fio's per_unit_log: no 500 ms samples) */
+static void log_io(struct ps *s, const struct slot *sl, uint64_t clat)
+{
+	const struct sb_job_opts *o = s->o;
+	struct sb_job_result *res = &s->w->res;
+	uint64_t t_ms = (s->now - s->w->t0) / 1000000ULL, rate = clat ? sl->len * 1000000ULL / clat : 0;
+
+	if (o->log_bw[0]) {
+		log_add(&res->log[SB_LOG_BW], t_ms, rate, sl->dir, (uint32_t)sl->len, sl->off);
+		sb_stat_add(&res->dir[sl->dir].bw_kib, (double)rate);
+	}
+	if (o->log_iops[0]) {
+		log_add(&res->log[SB_LOG_IOPS], t_ms, 1, sl->dir, (uint32_t)sl->len, sl->off);
+		sb_stat_add(&res->dir[sl->dir].iops, 1.0);
+	}
+}
+
 /* Every 500 ms: one bandwidth and IOPS sample per direction (fio's
  * bw_min/max/mean/dev/samples); every log_avg_msec: a log line. */
 static void sample(struct ps *s)
@@ -178,8 +197,10 @@ static void sample(struct ps *s)
 		for (d = 0; d < 2; d++) {
 			if (!res->dir[d].ios)
 				continue;
-			sb_stat_add(&res->dir[d].bw_kib, (double)s->win_bytes[d] / 1024.0 / sec);
-			sb_stat_add(&res->dir[d].iops, (double)s->win_ios[d] / sec);
+			if (o->log_avg_msec || !o->log_bw[0])
+				sb_stat_add(&res->dir[d].bw_kib, (double)s->win_bytes[d] / 1024.0 / sec);
+			if (o->log_avg_msec || !o->log_iops[0])
+				sb_stat_add(&res->dir[d].iops, (double)s->win_ios[d] / sec);
 			s->win_bytes[d] = s->win_ios[d] = 0;
 		}
 		s->win_start = s->now;
@@ -190,9 +211,9 @@ static void sample(struct ps *s)
 	for (d = 0; d < 2; d++) {
 		double sec = (double)(s->now - s->log_start) / 1e9;
 
-		if (o->log_bw[0] && s->lwin_ios[d])
+		if (o->log_bw[0] && o->log_avg_msec && s->lwin_ios[d])
 			log_add(&res->log[SB_LOG_BW], t_ms, (uint64_t)((double)s->lwin_bytes[d] / 1024.0 / sec), d, 0, 0);
-		if (o->log_iops[0] && s->lwin_ios[d])
+		if (o->log_iops[0] && o->log_avg_msec && s->lwin_ios[d])
 			log_add(&res->log[SB_LOG_IOPS], t_ms, (uint64_t)((double)s->lwin_ios[d] / sec), d, 0, 0);
 		if (logs_lat(o) && o->log_avg_msec && s->lwin_n[d])
 			for (int k = 0; k < 3; k++)
@@ -245,7 +266,8 @@ static int prepare(struct ps *s, unsigned *np)
 		uint64_t off = 0, blk = 0, len = o->bs;
 		int dir;
 
-		if ((p->nios && !s->gen_on && s->issued >= p->nios) || (p->end_ns && s->now >= p->end_ns)) {
+		if ((p->nios && !s->gen_on && s->issued >= p->nios) || (p->end_ns && s->now >= p->end_ns) ||
+		    atomic_load_explicit(&w->ss_stop, memory_order_relaxed)) {
 			s->stop = true;
 			break;
 		}
@@ -422,6 +444,8 @@ static int account(struct ps *s, struct slot *sl, long ev)
 			log_add(&w->res.log[SB_LOG_CLAT], t_ms, clat, sl->dir, (uint32_t)sl->len, sl->off);
 			log_add(&w->res.log[SB_LOG_LAT], t_ms, lat, sl->dir, (uint32_t)sl->len, sl->off);
 		}
+		if (!o->log_avg_msec && (o->log_bw[0] || o->log_iops[0]))
+			log_io(s, sl, clat);
 	}
 	s->freel[s->nfree++] = sl;
 	return rc;
@@ -467,6 +491,8 @@ static int reap(struct ps *s)
 	atomic_store_explicit(&s->w->prog_bytes,
 			      atomic_load_explicit(&s->w->prog_bytes, memory_order_relaxed) +
 			      s->rbytes, memory_order_relaxed);
+	atomic_store_explicit(&s->w->prog_ios, atomic_load_explicit(&s->w->prog_ios, memory_order_relaxed) +
+			      (uint64_t)r, memory_order_relaxed);
 	return rc;
 }
 

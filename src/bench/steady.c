@@ -173,8 +173,11 @@ struct json_object *sb_ss_json(const struct sb_ss *ss)
 	json_object_object_add(o, "attained", json_object_new_int(ss->attained));
 	snprintf(buf, sizeof(buf), "%f%s", (double)(float)ss->criterion, ss->spec.pct ? "%" : "");
 	json_object_object_add(o, "criterion", json_object_new_string(buf));
-	json_object_object_add(o, "max_deviation", json_object_new_double(ss->deviation));
-	json_object_object_add(o, "slope", json_object_new_double(ss->slope));
+	/* fio prints its floats with %f */
+	snprintf(buf, sizeof(buf), "%f", ss->deviation);
+	json_object_object_add(o, "max_deviation", json_object_new_double_s(ss->deviation, buf));
+	snprintf(buf, sizeof(buf), "%f", ss->slope);
+	json_object_object_add(o, "slope", json_object_new_double_s(ss->slope, buf));
 	iops = arr(ss->iops, ss->n, &im);
 	bw = arr(ss->bw, ss->n, &bm);
 	if (ss->spec.what == SB_SS_LAT)

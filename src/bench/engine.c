@@ -20,6 +20,7 @@
 #include "bench/data.h"
 #include "bench/engine_int.h"
 #include "bench/steady_run.h"
+#include "sys/sysfs.h"
 #include "bench/verifyio.h"
 #include "util/log.h"
 #include "util/units.h"
@@ -262,7 +263,7 @@ static int open_dir_worker(const struct sb_job_opts *o, struct worker *w, int fl
 		return sb_err_sys(err, -errno, "open %s", w->path);
 	if (fstat(w->fd, &st) < 0)
 		return sb_err_sys(err, -errno, "stat %s", w->path);
-	w->lbs = st.st_blksize >= 512 && st.st_blksize <= 4096 ? (uint64_t)st.st_blksize : 4096;
+	w->lbs = sb_sysfs_file_lbs(st.st_dev); /* the kernel's O_DIRECT rule, as fio leaves it to */
 	w->start = o->offset + (uint64_t)w->idx * o->offset_increment;  /* fio's, in the thread's own file */
 	w->len = len - len % o->bs;
 	if ((uint64_t)st.st_size < w->start + w->len) {
@@ -317,7 +318,7 @@ static int open_worker(const struct sb_job_opts *o, struct worker *w, const stru
 			return sb_err_sys(err, -errno, "BLKSSZGET %s", o->target);
 		w->lbs = (uint64_t)ss;
 	} else {
-		w->lbs = tst->st_blksize >= 512 && tst->st_blksize <= 4096 ? (uint64_t)tst->st_blksize : 4096;
+		w->lbs = sb_sysfs_file_lbs(tst->st_dev);
 	}
 	/* fio: every thread of a job works on the same region of one file or
 	 * device; stackbench's own (and verify) jobs give each its own part */
@@ -451,6 +452,10 @@ static int stat_target(const struct sb_job_opts *o, struct stat *st, struct sb_e
 	if ((rc = check_free(dir_of(o->target, dir, sizeof(dir)), o->target, file_want(o), err)) < 0)
 		return rc;
 	fd = open(o->target, O_RDWR | O_CREAT | O_EXCL, 0644);
+	/* another job of the same wave with the same filename made it first
+	 * (fio's jobs share such a file): as a file that was there before */
+	if (fd < 0 && errno == EEXIST && stat(o->target, st) == 0)
+		return 0;
 	if (fd < 0)
 		return sb_err_sys(err, errno == ENOENT ? -EINVAL : -errno, "create %s", o->target);
 	close(fd);

@@ -296,8 +296,12 @@ struct json_object *sb_jobs_report_json(const struct sb_job_opts *global, const 
 			json_object_array_add(jobs, job_obj(o[i], r[i], plus, gbw, 0));
 	}
 	json_object_object_add(root, "jobs", jobs);
-	json_object_object_add(root, "disk_util", sb_iostat_json_fio(io));
-	/* not fio's: stackbench's iostat -x figures of the same devices */
-	json_object_object_add(root, "stackbench_iostat", sb_iostat_json_x(io));
+	/* fio writes disk_util only when it has devices (none for no-file engines) */
+	if (io && io->n)
+		json_object_object_add(root, "disk_util", sb_iostat_json_fio(io));
+	/* not fio's (its consumers check the keys): stackbench's iostat -x
+	 * figures of the same devices, when --watch asked for them */
+	if (io && io->n && io->x_figures)
+		json_object_object_add(root, "stackbench_iostat", sb_iostat_json_x(io));
 	return root;
 }

@@ -6,6 +6,7 @@
 #ifndef SB_BENCH_IOSTAT_H
 #define SB_BENCH_IOSTAT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <json-c/json.h>
@@ -27,6 +28,7 @@ struct sb_iostat_dev {
 
 struct sb_iostat {
 	unsigned n;
+	bool x_figures;           /* job's JSON: also "stackbench_iostat" (--watch given) */
 	struct sb_iostat_dev dev[SB_IOSTAT_MAX];
 };
 

@@ -11,6 +11,7 @@
 #include <json-c/json.h>
 
 #include "bench/engine.h"
+#include "bench/ioengine.h"
 #include "bench/iostat.h"
 #include "bench/job.h"
 #include "bench/jobargs.h"
@@ -239,9 +240,11 @@ int sb_cmd_job(int argc, char **argv, struct sb_err *err)
 					    destroy, err);
 	if (rc < 0)
 		goto out;
-	/* each job's target device is watched (a file to be created: its directory's) */
+	/* each job's target device is watched (a file to be created: its
+	 * directory's); an engine that opens no file has none, as in fio */
 	for (i = 0; i < c.njobs; i++)
-		if (sb_iostat_add(&io, c.jobs[i].target, NULL) < 0) {
+		if (!(sb_ioengine_get(c.jobs[i].ioengine)->flags & SB_IOF_NOFILE) &&
+		    sb_iostat_add(&io, c.jobs[i].target, NULL) < 0) {
 			char dir[sizeof(c.jobs[i].target)], *sl;
 
 			snprintf(dir, sizeof(dir), "%s", c.jobs[i].target);
@@ -253,6 +256,7 @@ int sb_cmd_job(int argc, char **argv, struct sb_err *err)
 	for (i = 0; i < c.nwatch; i++)
 		if ((rc = sb_iostat_add(&io, c.watch[i], err)) < 0)
 			goto out;
+	io.x_figures = c.nwatch > 0; /* stackbench_iostat: asked for with --watch only */
 	runs = calloc(c.njobs, sizeof(*runs));
 	if (!runs) {
 		rc = sb_err_set(err, -ENOMEM, "out of memory");

@@ -150,6 +150,21 @@ uint64_t sb_sysfs_dev_sectors(const char *devnode)
 	return sb_sysfs_dev_attr_u64(devnode, "size", &v, NULL) ? 0 : v;
 }
 
+uint64_t sb_sysfs_file_lbs(dev_t st_dev)
+{
+	static const char *const at[] = { "queue/logical_block_size", "../queue/logical_block_size" };
+	char path[96];
+	uint64_t v;
+	unsigned i;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/%s", major(st_dev), minor(st_dev), at[i]);
+		if (sb_sysfs_read_u64(path, &v, NULL) == 0 && v >= 512 && v <= 65536)
+			return v;
+	}
+	return 512;
+}
+
 static int path_matches(const char *target, const char *path, size_t plen, int prefix)
 {
 	if (strncmp(target, path, plen))

@@ -29,6 +29,11 @@ int sb_sysfs_dev_attr_write(const char *devnode, const char *attr, const char *v
 int sb_sysfs_dev_kname(const char *devnode, char *out, size_t len, struct sb_err *err);
 /* Size of a block device in 512-byte sectors (its sysfs "size"), 0 if unknown. */
 uint64_t sb_sysfs_dev_sectors(const char *devnode);
+/* The logical block size of the block device a file lives on (st_dev: its
+ * queue/logical_block_size, a partition's disk's), 512 when there is none
+ * (tmpfs, a network filesystem) or it cannot be read: what O_DIRECT on the
+ * file must be aligned to, as the kernel checks it. */
+uint64_t sb_sysfs_file_lbs(dev_t st_dev);
 
 /* Processes whose open files or cwd are `path` (or below it when prefix is
  * nonzero), as "pid 12 (bash), pid 34 (fio)"; "" if none found. Returns

@@ -1,7 +1,7 @@
 #!/bin/bash
 # `stackbench job`'s output beside Debian's fio 3.33 on the same small jobs:
 # JSON key sets (disk_util with fio's keys only; stackbench's iostat -x
-# figures apart in stackbench_iostat), group_reporting's job_runtime summed
+# figures apart in stackbench_iostat, with --watch only), group_reporting's job_runtime summed
 # over the threads, the bw/iops/lat logs without log_avg_msec (a line for
 # every io, the same files, five columns with the priority last; six with
 # log_offset=1; one file for all threads with per_job_logs=0), the text
@@ -37,6 +37,8 @@ for t in fio sb; do
 	run $t ssj "${ss[@]}" --output-format=json
 	run $t sst "${ss[@]}"
 done
+# stackbench's iostat -x figures: only with --watch (not a key fio's consumers know)
+run sb watch "${common[@]}" --output-format=json --watch="$LOOP"
 
 python3 - "$TMP" <<'PY' || fail "stackbench's output differs from fio's (above)"
 import glob, json, os, re, sys
@@ -64,8 +66,11 @@ if s["disk_util"] and du(s) != du(f):
     err(f"disk_util keys: fio {sorted(du(f))} stackbench {sorted(du(s))}")
 if not s["disk_util"]:
     err("stackbench's disk_util is empty (the loop device was read)")
-if {k for d in s.get("stackbench_iostat", []) for k in d} < {"name", "util_pct", "r_await_ms", "aqu_sz"}:
-    err("stackbench_iostat lacks the iostat -x figures")
+if "stackbench_iostat" in s:
+    err("stackbench_iostat is there without --watch")
+w = load("sb", "watch")
+if {k for d in w.get("stackbench_iostat", []) for k in d} < {"name", "util_pct", "r_await_ms", "aqu_sz"}:
+    err("stackbench_iostat (--watch) lacks the iostat -x figures")
 kf, ks = keys(f), keys(s)
 only_sb = {k for k in ks - kf if not k.startswith("/stackbench_iostat")}
 only_fio = kf - ks

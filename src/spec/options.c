@@ -67,11 +67,15 @@ const struct sb_opt_section sb_opt_fs_shared = {
 	"fs", offsetof(struct sb_stack_spec, fs), -1, fs_opts };
 
 static const char *const matrix_steady[] = { "none", "pts", NULL };
+/* in the suite's order: bit q * 3 + j (suites/fio_matrix.c) */
+static const char *const matrix_cells[] = { "qd1_j1", "qd1_j2", "qd1_j4", "qd32_j1", "qd32_j2", "qd32_j4", NULL };
 
 static const struct sb_opt matrix_opts[] = {
 	{ "steady", SB_OPT_ENUMINT, FLD(sb_fio_matrix_spec, steady), "none", 0, 0, matrix_steady, NULL,
 	  "pts: each cell's write and read run in rounds until SNIA PTS steady state (over 5 rounds max - min "
 	  "<= 20 % of the mean and the fit's excursion <= 10 %), at most 25; the figure is the window's mean" },
+	{ "cells", SB_OPT_WORDS, FLD(sb_fio_matrix_spec, cells), NULL, 1, 0, matrix_cells, NULL,
+	  "the cells to run, one or a list (absent: all six, iodepth {1, 32} x numjobs {1, 2, 4})" },
 	{ .key = NULL },
 };
 

@@ -113,6 +113,7 @@ struct sb_fs_spec {
 enum sb_matrix_steady { SB_MATRIX_STEADY_NONE, SB_MATRIX_STEADY_PTS };
 struct sb_fio_matrix_spec {
 	int steady;               /* enum sb_matrix_steady (bench.fio_matrix.steady) */
+	uint32_t cells;           /* bench.fio_matrix.cells: bit q*3+j of qd{1,32} x j{1,2,4}; 0: all six */
 };
 
 struct sb_bench_spec {

@@ -71,6 +71,8 @@ static int matrix_cell(struct sb_suite_ctx *c, unsigned q, unsigned j, uint64_t 
 	char name[32], fig[40];
 	int rc;
 
+	if (c->b->fio_matrix.cells && !(c->b->fio_matrix.cells & (1u << (q * 3 + j))))
+		return 0;   /* not in bench.fio_matrix.cells */
 	snprintf(name, sizeof(name), "qd%u_j%u", qds[q], njs[j]);
 	sb_suite_job_init(c, o, name);
 	o->bs = MATRIX_BS;

@@ -49,7 +49,8 @@ left=$(ls -A "$TMP/mnt" | grep -v '^lost+found$')
 # rounds; the steady block checked against the rounds' own jobs: the rule
 # recomputed from their figures at every round (attained at the first
 # round that meets it, else 25 rounds), the window the last 5, the figure
-# the window's mean, the why; the note in compare's table and the report.
+# the window's mean, the why; the note in compare's table and the report,
+# compare --format fio-matrix's last round per phase and steady lines.
 # Page cache drops off (direct I/O; each drop takes a second on a loaded
 # host). Adds 3-15 s when quiet (10 to 50 jobs of ~0.3 s: the engine polls at
 # 200 ms); 27 s at a host load of 10-20, where neither figure attained it.
@@ -58,7 +59,8 @@ STACKBENCH_NO_DROP_CACHES=1 "$SB" -q bench --suite fio-matrix --target "$TMP/mnt
 	>/dev/null 2>"$TMP/err" || fail "fio-matrix steady pts: $(cat "$TMP/err")"
 "$SB" compare "$TMP"/pts/*.json >"$TMP/pts.txt" 2>&1 || fail "compare of the pts run"
 "$SB" -q report -o "$TMP/pts.html" "$TMP"/pts/*.json 2>&1 || fail "report of the pts run"
-python3 - "$TMP"/pts/*.json "$TMP/pts.txt" "$TMP/pts.html" <<'PY' || fail "fio-matrix steady state check failed"
+"$SB" compare --format fio-matrix "$TMP"/pts/*.json >"$TMP/ptsm.txt" 2>&1 || fail "compare --format fio-matrix"
+python3 - "$TMP"/pts/*.json "$TMP/pts.txt" "$TMP/pts.html" "$TMP/ptsm.txt" <<'PY' || fail "fio-matrix steady state check failed"
 import html, json, sys
 r = json.load(open(sys.argv[1])); s = r["suites"][0]
 st = s["steady"]; figs = st["figures"]
@@ -95,6 +97,11 @@ for f, b in figs.items():
 txt = open(sys.argv[2]).read(); page = html.unescape(open(sys.argv[3]).read())
 assert note[0] in txt, txt
 assert note[0] in page, "the steady state note is not in the report"
+# compare --format fio-matrix: the last round's job per phase, a line per figure
+m = open(sys.argv[4]).read().splitlines()
+assert len([l for l in m if l.split()[1:2] in (["read"], ["write"])]) == 2, m
+for f, b in figs.items():
+    assert any(l.endswith("%s: SNIA PTS steady state %s" % (f, b["why"])) for l in m), (f, m)
 PY
 
 # bad usage exits 2

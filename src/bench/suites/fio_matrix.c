@@ -43,6 +43,7 @@ static int matrix_phase(struct sb_suite_ctx *c, struct sb_job_opts *o, struct sb
 	const struct sb_dir_result *d = &r->dir[rw == SB_RW_WRITE ? SB_DIR_WRITE : SB_DIR_READ];
 	bool pts = c->b->fio_matrix.steady == SB_MATRIX_STEADY_PTS;
 	struct sb_pts p = { 0 };
+	struct json_object *job;
 	int rc;
 
 	o->rw = rw;
@@ -54,8 +55,8 @@ static int matrix_phase(struct sb_suite_ctx *c, struct sb_job_opts *o, struct sb
 			sb_suite_figure(c, fig, sb_dir_bw(d) / 1e6, "MB/s", sb_job_cpu_pct(r), 0);
 			return rc;
 		}
-		json_object_object_add(json_object_array_get_idx(c->jobs, json_object_array_length(c->jobs) - 1),
-				       "steady_round", json_object_new_int((int)p.n + 1));
+		if ((job = json_object_array_get_idx(c->jobs, json_object_array_length(c->jobs) - 1)))
+			json_object_object_add(job, "steady_round", json_object_new_int((int)p.n + 1));
 		sb_pts_add(&p, sb_dir_bw(d) / 1e6);
 	} while (!sb_pts_done(&p));
 	sb_suite_figure(c, fig, sb_pts_mean(&p), "MB/s", sb_job_cpu_pct(r), 0);

@@ -32,7 +32,8 @@
 # Runtime: 229 s in the throwaway kernel at a host load average of 6-10
 # (166 s at ~3 with four stacks, before btrfs joined); the matrix adds
 # 118 s at a host load of 16-20 (four RAID5 builds and teardowns; the
-# whole test ran 544 s then, with the dd suite), to be read against the
+# whole test ran 272 s in its last run, 544 s with the dd suite at a load
+# of 10-20), to be read against the
 # 229 s of the rest at that load; its weight in tests/integration/run.sh
 # (145) is CI's figure from before the matrix joined.
 set -u

@@ -54,10 +54,25 @@ struct json_object *sb_pts_json(const struct sb_pts *p)
 		json_object_object_add(o, "range_pct", json_object_new_double(p->range_pct));
 		json_object_object_add(o, "excursion_pct", json_object_new_double(p->excursion_pct));
 	}
-	if (!p->attained) {
+	if (p->n >= SB_PTS_WINDOW)
+		json_object_object_add(o, "window_mean", json_object_new_double(sb_pts_mean(p)));
+	if (!p->attained)
 		snprintf(why, sizeof(why), "not attained in %u round%s (PTS: max - min <= 20 %% and the fit's "
 			 "excursion <= 10 %% of the mean over 5 rounds, at most 25)", p->n, p->n == 1 ? "" : "s");
-		json_object_object_add(o, "why", json_object_new_string(why));
-	}
+	else
+		snprintf(why, sizeof(why), "attained at round %u: over rounds %u-%u max - min is %.1f %% of the mean "
+			 "(<= 20 %%), the fit's excursion %.1f %% (<= 10 %%)", p->n, p->n - SB_PTS_WINDOW + 1, p->n,
+			 p->range_pct, p->excursion_pct);
+	json_object_object_add(o, "why", json_object_new_string(why));
 	return o;
+}
+
+double sb_pts_mean(const struct sb_pts *p)
+{
+	unsigned i, first = p->n > SB_PTS_WINDOW ? p->n - SB_PTS_WINDOW : 0;
+	double sum = 0;
+
+	for (i = first; i < p->n; i++)
+		sum += p->y[i];
+	return p->n ? sum / (p->n - first) : 0;
 }

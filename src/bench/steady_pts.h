@@ -26,7 +26,11 @@ struct sb_pts {
 bool sb_pts_add(struct sb_pts *p, double y);
 /* Steady, or 25 rounds run: no more rounds. */
 bool sb_pts_done(const struct sb_pts *p);
-/* {attained, rounds, window: [...], range_pct, excursion_pct, [why]} */
+/* {attained, rounds, window: [...], range_pct, excursion_pct,
+ * window_mean, why} (the last three once 5 rounds ran; why always) */
 struct json_object *sb_pts_json(const struct sb_pts *p);
+/* The mean of the window (the last 5 rounds, or all of fewer): PTS's
+ * reported figure */
+double sb_pts_mean(const struct sb_pts *p);
 
 #endif

@@ -66,6 +66,22 @@ static const struct sb_opt fs_opts[] = {
 const struct sb_opt_section sb_opt_fs_shared = {
 	"fs", offsetof(struct sb_stack_spec, fs), -1, fs_opts };
 
+static const char *const matrix_steady[] = { "none", "pts", NULL };
+/* in the suite's order: bit q * 3 + j (suites/fio_matrix.c) */
+static const char *const matrix_cells[] = { "qd1_j1", "qd1_j2", "qd1_j4", "qd32_j1", "qd32_j2", "qd32_j4", NULL };
+
+static const struct sb_opt matrix_opts[] = {
+	{ "steady", SB_OPT_ENUMINT, FLD(sb_fio_matrix_spec, steady), "none", 0, 0, matrix_steady, NULL,
+	  "pts: each cell's write and read run in rounds until SNIA PTS steady state (over 5 rounds max - min "
+	  "<= 20 % of the mean and the fit's excursion <= 10 %), at most 25; the figure is the window's mean" },
+	{ "cells", SB_OPT_WORDS, FLD(sb_fio_matrix_spec, cells), NULL, 1, 0, matrix_cells, NULL,
+	  "the cells to run, one or a list (absent: all six, iodepth {1, 32} x numjobs {1, 2, 4})" },
+	{ .key = NULL },
+};
+
+static const struct sb_opt_section matrix_sec = {
+	"bench.fio_matrix", offsetof(struct sb_stack_spec, bench.fio_matrix), -1, matrix_opts };
+
 static const struct sb_opt bench_opts[] = {
 	/* allowed: the suite registry's names (parts.c fills them in) */
 	{ "suites", SB_OPT_SUITES, 0, 0, "bonnie", 1, SB_MAX_SUITES, NULL, NULL,
@@ -100,6 +116,8 @@ static const struct sb_opt bench_opts[] = {
 	  "randread QD32, 64 MiB) right after it is built, before the next (raw writes); not with faults" },
 	{ "copy_dir", SB_OPT_STR, FLD(sb_bench_spec, copy_dir), "", 0, 0, NULL, NULL,
 	  "copy suite: the directory standing for the other disk (\"\": a private directory in /var/tmp)" },
+	{ "fio_matrix", SB_OPT_SECTION, 0, 0, NULL, 0, 0, NULL, &matrix_sec,
+	  "fio-matrix suite options" },
 	{ .key = NULL },
 };
 

@@ -110,6 +110,12 @@ struct sb_fs_spec {
 	bool lazy_init;           /* default false: no background init during benchmarks */
 };
 
+enum sb_matrix_steady { SB_MATRIX_STEADY_NONE, SB_MATRIX_STEADY_PTS };
+struct sb_fio_matrix_spec {
+	int steady;               /* enum sb_matrix_steady (bench.fio_matrix.steady) */
+	uint32_t cells;           /* bench.fio_matrix.cells: bit q*3+j of qd{1,32} x j{1,2,4}; 0: all six */
+};
+
 struct sb_bench_spec {
 	uint32_t nsuites;
 	char suites[SB_MAX_SUITES][32];  /* "bonnie", "fio-matrix", "dd", "smallfile", "quick" */
@@ -127,6 +133,9 @@ struct sb_bench_spec {
 	bool per_layer;           /* build-and-test: raw jobs on every layer's block device as it is built */
 	uint64_t ram;             /* bonnie++ -r: RAM the sizes are judged against; 0 = this machine's */
 	char copy_dir[256];       /* copy suite: the "other disk" directory; "" = a private dir in /var/tmp */
+	/* fio-matrix suite (bench.fio_matrix.*): each cell run in rounds to
+	 * SNIA PTS steady state (bench/steady_pts.h) */
+	struct sb_fio_matrix_spec fio_matrix;
 	/* not a key: the caller's stop flag (NULL = none); a suite that reads
 	 * it (bonnie) ends with -EINTR, its files removed, once it is set */
 	volatile sig_atomic_t *stop;

@@ -192,6 +192,11 @@ static void test_pts(void **state)
 	assert_float_equal(p.range_pct, 1000 / 96.6, 1e-9);
 	assert_float_equal(p.excursion_pct, 240 / 96.6, 1e-9);
 	assert_true(sb_pts_done(&p));
+	assert_float_equal(sb_pts_mean(&p), 96.6, 1e-9);
+	j = sb_pts_json(&p);
+	assert_true(json_object_get_boolean(json_object_object_get(j, "attained")));
+	assert_non_null(strstr(jstr(j, "why"), "attained at round 5: over rounds 1-5 max - min is 10.4 %"));
+	json_object_put(j);
 	for (i = 0; !sb_pts_done(&ramp); i++)
 		assert_false(sb_pts_add(&ramp, 100 + 10.0 * i));
 	assert_int_equal(ramp.n, 25);

@@ -20,11 +20,22 @@
 # Speed bands (measured / expected) are printed with the band a quiet
 # machine holds, not asserted: members and arrays are measured one after
 # the other on one UML CPU, and a loaded host moves the ratio (loaded:
-# RAID5 stream read 0.18, RAID1 over integrity write 0.35). The matrix
-# over stripe_cache_size runs in prov_stacks (first and last size).
+# RAID5 stream read 0.18, RAID1 over integrity write 0.35); they are
+# asserted on a quiet machine by tests/bench/model_bands.sh.
+# Then the shipped matrix stacks/raid5-stripe-cache.yml end to end: its
+# four cells (stripe_cache_size 256, 1024, 4096, 8192) built and tested by
+# one build-and-test --baseline raid5-stripe-cache-256 at the smallest sizes
+# that still run it (16 MiB members, the quick suite on 4 MiB, twice for
+# the verdict columns, no per-layer pass); each cell's stripe_cache_size read back from
+# its results as built, the table's four cells with the size in their label
+# and its verdict columns against the baseline cell.
 # Runtime: 229 s in the throwaway kernel at a host load average of 6-10
-# (166 s at ~3 with four stacks, before btrfs joined); its weight in
-# tests/integration/run.sh.
+# (166 s at ~3 with four stacks, before btrfs joined); the matrix adds
+# 118 s at a host load of 16-20 (four RAID5 builds and teardowns; the
+# whole test ran 272 s in its last run, 544 s with the dd suite at a load
+# of 10-20), to be read against the
+# 229 s of the rest at that load; its weight in tests/integration/run.sh
+# (145) is CI's figure from before the matrix joined.
 set -u
 . "$(dirname "$0")/layers_lib.sh"
 res=$state/res
@@ -226,6 +237,46 @@ for n, words in (("r5", ["RAID5: "]), ("r6", ["RAID6: "]), ("integ", ["integrity
             bad.append("%s: no %r sentence in compare's limit lines" % (n, w))
     if n in ("r5", "r6") and "RAID1" in out: bad.append("%s: compare names RAID1" % n)
     print("\n".join("    " + l for l in lines[-6:]))
+for b in bad: print("FAIL: " + b)
+sys.exit(1 if bad else 0)
+PY
+
+# the shipped stripe_cache_size matrix, end to end (see the header)
+t0=$(date +%s)
+out=$("$SB" build-and-test --set devices.loop.dir="$work" --set devices.loop.size=16MiB \
+	--set 'bench.suites=[quick]' --set bench.size=4MiB --set bench.repeat=2 --set bench.per_layer=false --results "$state/sc" \
+	--baseline raid5-stripe-cache-256 "$root/stacks/raid5-stripe-cache.yml" 2>"$state/sc.err") &&
+	ok "build-and-test of stacks/raid5-stripe-cache.yml (four cells)" ||
+	{ bad "build-and-test of the stripe_cache_size matrix"; tail -20 "$state/sc.err"; }
+echo "    stripe_cache_size matrix: $(( $(date +%s) - t0 )) s"
+echo "$out" | sed 's/^/    | /'
+assert_clean "stripe_cache_size matrix"
+python3 - "$state/sc" "$out" <<'PY' && ok "matrix: four cells, stripe_cache_size as built, the table's cells and verdict columns" || bad "stripe_cache_size matrix (above)"
+import glob, json, re, sys
+bad = []
+sizes = (256, 1024, 4096, 8192)
+files = sorted(glob.glob(sys.argv[1] + "/*.json"))
+if len(files) != 4: bad.append("%d results files, expected 4: %r" % (len(files), files))
+for n in sizes:
+    g = glob.glob("%s/raid5-stripe-cache-%d-*.json" % (sys.argv[1], n))
+    if len(g) != 1: bad.append("cell %d: %d results files" % (n, len(g))); continue
+    r = json.load(open(g[0]))
+    md = [b for b in r["stack"]["built"] if b["layer"] == "md"]
+    got = md[0].get("tunables", {}).get("stripe_cache_size") if md else None
+    env = r["environment"]["md_tunables"].get("stripe_cache_size")
+    print("    cell %d: stripe_cache_size as built %r, in the environment %r" % (n, got, env))
+    if got != n or env != n: bad.append("cell %d: stripe_cache_size read back %r / %r" % (n, got, env))
+lines = sys.argv[2].splitlines()
+head = [l for l in lines if l.startswith("Stack ")]
+if not head: bad.append("no table")
+else:
+    if head[0].count("vs raid5-stripe-cache-256, 95 % CI") < 2: bad.append("no verdict columns: %r" % head[0])
+    if head[0].count("% of raid5-stripe-cache-256") < 2: bad.append("no % of baseline columns: %r" % head[0])
+    for n in sizes:
+        row = [l for l in lines if re.match(r"raid5-stripe-cache-%d\s" % n, l)]
+        if len(row) != 1: bad.append("table: %d rows for cell %d" % (len(row), n)); continue
+        if n != 256 and row[0].count("n too small for a verdict") + len(re.findall(r"faster|slower|no detectable difference", row[0])) < 2:
+            bad.append("cell %d: no verdicts in %r" % (n, row[0]))
 for b in bad: print("FAIL: " + b)
 sys.exit(1 if bad else 0)
 PY

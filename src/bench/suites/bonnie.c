@@ -165,7 +165,7 @@ static int block_pass(struct sb_bonnie *bn, const struct block_phase *ph, struct
 		if ((rc = ph->op(bn, fd, i)) < 0)
 			goto fail;
 		sb_bonnie_lmax_step(&lmax, &prev);
-		if ((i & 4095) == 0)
+		if (bn->progress && (i & 4095) == 0)
 			show(bn, ph->what, i, bn->nchunks, t.t0);
 	}
 	if (fsync(fd) < 0) {
@@ -225,6 +225,10 @@ static int setup(struct sb_bonnie *bn, struct sb_suite_ctx *c, struct sb_err *er
 	bn->procs = c->b->bonnie.seek_procs ? c->b->bonnie.seek_procs : SEEK_PROCS;
 	bn->chunk = c->b->chunk ? c->b->chunk : 8192;
 	bn->sync = c->b->fsync;
+	/* asked once, before the first phase: whether stderr is a terminal is an
+	 * ioctl, and bonnie++ makes no call but its I/O from the data file's
+	 * create to its last close (bonnie_syscalls) */
+	bn->progress = sb_log_progress_enabled();
 	if (c->b->bonnie.no_io)
 		return 0;
 	bn->size = sb_suite_size(c);

@@ -120,6 +120,8 @@ in_cgroup() { # command...
 		echo $((MEM << 20)) >"$CG/memory.limit_in_bytes"
 	fi
 	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$CG" "$@" || rc=$?
+	# its peak charge, to show the limit held it (v2 memory.peak from Linux 5.19)
+	cat "$CG/memory.max_usage_in_bytes" "$CG/memory.peak" 2>/dev/null | head -1 >"$TMP/peak" || true
 	rmdir "$CG" || { echo "cannot remove $CG" >&2; rc=1; }
 	CG=
 	return $rc
@@ -133,6 +135,8 @@ run() { # name command...
 		exit 1
 	fi
 	grep '^1\.98,' "$TMP/out" | parse_csv
+	[ -s "$TMP/peak" ] && echo "$name: memory cgroup peak $(($(cat "$TMP/peak") >> 20)) MiB (limit $MEM)" >&2
+	rm -f "$TMP/peak"
 }
 run_bonnie() { run bonnie++ bonnie++ "${ARGS[@]}"; }
 # stackbench bonnie, like bonnie++, does not drop the page cache between phases

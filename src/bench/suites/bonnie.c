@@ -1,7 +1,8 @@
 /* bonnie: bonnie++ 2.00a's tests, with its definitions (read off its source,
  * bon_io.cpp and bonnie++.cpp, and checked with strace on Debian's build).
- * - block output: the file is created, then written in chunk-size write()s
- *   of a zeroed buffer with one byte changed per chunk;
+ * - block output: the file is created (after bonnie++'s empty first create:
+ *   first_create), then written in chunk-size write()s of a zeroed,
+ *   page-aligned buffer with one byte changed per chunk;
  * - rewrite: read a chunk, dirty one byte, lseek back, write it;
  * - block input: read the file in chunks;
  * each of these opens the file before its clock starts and ends with an

@@ -15,6 +15,7 @@ struct sb_bonnie {
 	uint64_t size, chunk, nchunks;
 	uint32_t seeks, procs;        /* bonnie++ -s SIZE:CHUNK:SEEKS:PROCS */
 	bool sync;                    /* bonnie++ -b */
+	bool progress;                /* stderr is a terminal: the block phases show progress */
 	char *buf;
 };
 

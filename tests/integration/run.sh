@@ -164,7 +164,8 @@ weight() {
 	prov_stacks|prov_stacks_2) echo 300 ;;
 	export_luks) echo 190 ;;
 	e2e_helios) echo 170 ;;
-	crash_signals|per_layer_models) echo 145 ;;
+	per_layer_models) echo 265 ;; # 141 s + the stripe_cache matrix (~120 s, estimated from a loaded run)
+	crash_signals) echo 145 ;;
 	export_kill|crash_kill_steps) echo 100 ;;
 	layers_fail|crash_kill_luks|crash_busy|secrets_key) echo 90 ;;
 	verdict_ab|crash_hang) echo 75 ;;

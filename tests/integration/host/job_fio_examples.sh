@@ -19,6 +19,9 @@
 #    line is edited when a family lands;
 #  - every `refused` file exits non-zero naming one of its listed options,
 #    and leaves nothing in its directory but the job file;
+#  - every `fails FILE TEXT -- WHY` file exits non-zero with TEXT in its
+#    message: a known failure that is no refusal by name (WHY says what
+#    differs from fio), never a silent run;
 #  - `hardware` files are not run;
 #  - one job file of fio's forms (name=, description=, bare logs, include,
 #    comments, $pagesize sums, ${VAR}) makes the same files and jobs.
@@ -86,7 +89,7 @@ if jobs("fio") != jobs("sb"):
 PY
 rm -rf "$TMP/fs/forms"
 
-ran=0 differ=0 total=0 straced=0
+ran=0 differ=0 total=0 straced=0 failing=0
 while read -r status file rest; do
 	[ "$status" = hardware ] && continue
 	total=$((total + 1))
@@ -206,8 +209,22 @@ PY
 		[ -n "$left" ] && fail "$file: the refusal left $(echo $left)"
 		rm -rf "$d"
 		;;
-	*) fail "MANIFEST: '$status $file': the status is run, refused or hardware" ;;
+	fails)
+		# a known failure, loud and not by an option's name: stackbench
+		# exits non-zero with a first line containing TEXT (MANIFEST says why)
+		d=$TMP/fs/fails/$name
+		mkdir -p "$d" && fex_overlay "$SB_ROOT/tests/fio-examples/$file" "$d/job.fio"
+		(cd "$d" && timeout 60 "$SB" -q job job.fio >/dev/null 2>"$TMP/sb-$name.err"); rc=$?
+		if [ $rc = 0 ]; then
+			fail "$file: MANIFEST says it fails ($rest), but it ran (exit 0): make the line 'run'"
+		elif ! grep -qF -- "${rest%% -- *}" "$TMP/sb-$name.err"; then
+			fail "$file: failed otherwise than the MANIFEST's '${rest%% -- *}' (exit $rc): $(head -1 "$TMP/sb-$name.err")"
+		fi
+		failing=$((failing + 1))
+		rm -rf "$d"
+		;;
+	*) fail "MANIFEST: '$status $file': the status is run, differs, refused, fails or hardware" ;;
 	esac
 done < <(fex_manifest)
-echo "$ran of $total run ($differ more run with the differences their MANIFEST line lists)"
+echo "$ran of $total run ($differ more run with the differences their MANIFEST line lists; $failing fail loudly as their line says)"
 [ $FAILED = 0 ] && echo "PASS: job_fio_examples"

@@ -115,45 +115,39 @@ static struct json_object *jd(double v)
 	return json_object_new_double((double)(long long)(v * 100.0 + (v >= 0 ? 0.5 : -0.5)) / 100.0);
 }
 
-struct json_object *sb_iostat_json(const struct sb_iostat *s)
+/* fio's counters of one device (disk_util's keys but its util) */
+static void add_fio_counters(struct json_object *o, const struct sb_iostat_figs *f)
 {
-	struct json_object *arr = json_object_new_array();
-
-	for (unsigned i = 0; i < s->n; i++) {
-		struct json_object *o = json_object_new_object();
-		struct sb_iostat_figs f;
-
-		sb_iostat_compute(&s->dev[i], &f);
-		json_object_object_add(o, "name", json_object_new_string(s->dev[i].name));
-		/* fio's names */
-		json_object_object_add(o, "read_ios", json_object_new_int64((int64_t)f.read_ios));
-		json_object_object_add(o, "write_ios", json_object_new_int64((int64_t)f.write_ios));
-		json_object_object_add(o, "read_merges", json_object_new_int64((int64_t)f.read_merges));
-		json_object_object_add(o, "write_merges", json_object_new_int64((int64_t)f.write_merges));
-		json_object_object_add(o, "read_ticks", json_object_new_int64((int64_t)f.read_ticks));
-		json_object_object_add(o, "write_ticks", json_object_new_int64((int64_t)f.write_ticks));
-		json_object_object_add(o, "in_queue", json_object_new_int64((int64_t)f.in_queue));
-		json_object_object_add(o, "util", jd(f.util_pct));
-		/* iostat -x */
-		json_object_object_add(o, "read_bytes", json_object_new_int64((int64_t)f.read_bytes));
-		json_object_object_add(o, "write_bytes", json_object_new_int64((int64_t)f.write_bytes));
-		json_object_object_add(o, "util_pct", jd(f.util_pct));
-		json_object_object_add(o, "r_per_s", jd(f.r_s));
-		json_object_object_add(o, "w_per_s", jd(f.w_s));
-		json_object_object_add(o, "read_mbps", jd(f.rmb_s));
-		json_object_object_add(o, "write_mbps", jd(f.wmb_s));
-		json_object_object_add(o, "rareq_kb", jd(f.rareq_kb));
-		json_object_object_add(o, "wareq_kb", jd(f.wareq_kb));
-		json_object_object_add(o, "r_await_ms", jd(f.r_await_ms));
-		json_object_object_add(o, "w_await_ms", jd(f.w_await_ms));
-		json_object_object_add(o, "aqu_sz", jd(f.aqu_sz));
-		json_object_array_add(arr, o);
-	}
-	return arr;
+	json_object_object_add(o, "read_ios", json_object_new_int64((int64_t)f->read_ios));
+	json_object_object_add(o, "write_ios", json_object_new_int64((int64_t)f->write_ios));
+	json_object_object_add(o, "read_merges", json_object_new_int64((int64_t)f->read_merges));
+	json_object_object_add(o, "write_merges", json_object_new_int64((int64_t)f->write_merges));
+	json_object_object_add(o, "read_ticks", json_object_new_int64((int64_t)f->read_ticks));
+	json_object_object_add(o, "write_ticks", json_object_new_int64((int64_t)f->write_ticks));
+	json_object_object_add(o, "in_queue", json_object_new_int64((int64_t)f->in_queue));
 }
 
-/* fio's disk_util element: name and fio's keys only (fio's consumers check them) */
-struct json_object *sb_iostat_json_fio(const struct sb_iostat *s)
+/* the 12 iostat -x keys that are not fio's */
+static void add_x_figures(struct json_object *o, const struct sb_iostat_figs *f)
+{
+	json_object_object_add(o, "read_bytes", json_object_new_int64((int64_t)f->read_bytes));
+	json_object_object_add(o, "write_bytes", json_object_new_int64((int64_t)f->write_bytes));
+	json_object_object_add(o, "util_pct", jd(f->util_pct));
+	json_object_object_add(o, "r_per_s", jd(f->r_s));
+	json_object_object_add(o, "w_per_s", jd(f->w_s));
+	json_object_object_add(o, "read_mbps", jd(f->rmb_s));
+	json_object_object_add(o, "write_mbps", jd(f->wmb_s));
+	json_object_object_add(o, "rareq_kb", jd(f->rareq_kb));
+	json_object_object_add(o, "wareq_kb", jd(f->wareq_kb));
+	json_object_object_add(o, "r_await_ms", jd(f->r_await_ms));
+	json_object_object_add(o, "w_await_ms", jd(f->w_await_ms));
+	json_object_object_add(o, "aqu_sz", jd(f->aqu_sz));
+}
+
+enum { FIO_KEYS = 1, X_KEYS = 2, FIO_UTIL = 4 };
+
+/* one object per device: its name and the keys asked for */
+static struct json_object *devices(const struct sb_iostat *s, int what)
 {
 	struct json_object *arr = json_object_new_array();
 	char buf[64];
@@ -164,45 +158,34 @@ struct json_object *sb_iostat_json_fio(const struct sb_iostat *s)
 
 		sb_iostat_compute(&s->dev[i], &f);
 		json_object_object_add(o, "name", json_object_new_string(s->dev[i].name));
-		json_object_object_add(o, "read_ios", json_object_new_int64((int64_t)f.read_ios));
-		json_object_object_add(o, "write_ios", json_object_new_int64((int64_t)f.write_ios));
-		json_object_object_add(o, "read_merges", json_object_new_int64((int64_t)f.read_merges));
-		json_object_object_add(o, "write_merges", json_object_new_int64((int64_t)f.write_merges));
-		json_object_object_add(o, "read_ticks", json_object_new_int64((int64_t)f.read_ticks));
-		json_object_object_add(o, "write_ticks", json_object_new_int64((int64_t)f.write_ticks));
-		json_object_object_add(o, "in_queue", json_object_new_int64((int64_t)f.in_queue));
-		snprintf(buf, sizeof(buf), "%f", f.util_pct);   /* fio prints %f */
-		json_object_object_add(o, "util", json_object_new_double_s(f.util_pct, buf));
+		if (what & FIO_KEYS) {
+			add_fio_counters(o, &f);
+			snprintf(buf, sizeof(buf), "%f", f.util_pct);   /* fio prints %f */
+			json_object_object_add(o, "util", what & FIO_UTIL ?
+					       json_object_new_double_s(f.util_pct, buf) : jd(f.util_pct));
+		}
+		if (what & X_KEYS)
+			add_x_figures(o, &f);
 		json_object_array_add(arr, o);
 	}
 	return arr;
+}
+
+/* the suites' results: fio's names and the iostat -x figures together */
+struct json_object *sb_iostat_json(const struct sb_iostat *s)
+{
+	return devices(s, FIO_KEYS | X_KEYS);
+}
+
+/* fio's disk_util element: name and fio's keys only (fio's consumers check them) */
+struct json_object *sb_iostat_json_fio(const struct sb_iostat *s)
+{
+	return devices(s, FIO_KEYS | FIO_UTIL);
 }
 
 /* stackbench's iostat -x figures of the same devices: name and the 12 keys
  * that are not fio's */
 struct json_object *sb_iostat_json_x(const struct sb_iostat *s)
 {
-	struct json_object *arr = json_object_new_array();
-
-	for (unsigned i = 0; i < s->n; i++) {
-		struct json_object *o = json_object_new_object();
-		struct sb_iostat_figs f;
-
-		sb_iostat_compute(&s->dev[i], &f);
-		json_object_object_add(o, "name", json_object_new_string(s->dev[i].name));
-		json_object_object_add(o, "read_bytes", json_object_new_int64((int64_t)f.read_bytes));
-		json_object_object_add(o, "write_bytes", json_object_new_int64((int64_t)f.write_bytes));
-		json_object_object_add(o, "util_pct", jd(f.util_pct));
-		json_object_object_add(o, "r_per_s", jd(f.r_s));
-		json_object_object_add(o, "w_per_s", jd(f.w_s));
-		json_object_object_add(o, "read_mbps", jd(f.rmb_s));
-		json_object_object_add(o, "write_mbps", jd(f.wmb_s));
-		json_object_object_add(o, "rareq_kb", jd(f.rareq_kb));
-		json_object_object_add(o, "wareq_kb", jd(f.wareq_kb));
-		json_object_object_add(o, "r_await_ms", jd(f.r_await_ms));
-		json_object_object_add(o, "w_await_ms", jd(f.w_await_ms));
-		json_object_object_add(o, "aqu_sz", jd(f.aqu_sz));
-		json_object_array_add(arr, o);
-	}
-	return arr;
+	return devices(s, X_KEYS);
 }

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Per-device statistics: a job on a loop device, and a job on ext4 on that
 # loop device (directory target), both report non-zero I/O for the loop
-# device in "disk_util" with sane iostat fields. Needs root; no md/dm.
+# device in "disk_util" (fio's keys) and, asked for with --watch, sane
+# iostat -x fields in "stackbench_iostat". Needs root; no md/dm.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 sb_host_test bench-iostat
@@ -15,6 +16,9 @@ j = json.load(open(sys.argv[1])); name, what, rw = sys.argv[2:5]
 du = {d["name"]: d for d in j["disk_util"]}
 assert name in du, f"{what}: {name} not in disk_util {list(du)}"
 d = du[name]
+x = {e["name"]: e for e in j.get("stackbench_iostat", [])}
+assert name in x, f"{what}: {name} not in stackbench_iostat {list(x)}"
+d = {**d, **x[name]}
 for k in ("read_ios", "write_ios", "read_ticks", "write_ticks", "in_queue", "util", "read_bytes",
           "write_bytes", "util_pct", "r_await_ms", "w_await_ms", "rareq_kb", "wareq_kb",
           "read_mbps", "write_mbps"):
@@ -34,7 +38,7 @@ print(f"{what}: {name} {rw}_ios={ios} {rw} MB/s={mb} util={d['util_pct']}%")
 PY
 }
 
-"$SB" -q job --direct=1 --ioengine=libaio --target "$LOOP" --rw read --bs 64k --iodepth 8 --size 64M --output-format json \
+"$SB" -q job --direct=1 --ioengine=libaio --target "$LOOP" --rw read --bs 64k --iodepth 8 --size 64M --watch "$LOOP" --output-format json \
 	>"$TMP/a.json" || fail "block-device job failed"
 check "$TMP/a.json" "block device" read
 

@@ -64,7 +64,7 @@ write_lat_log
 EOF
 for t in fio sb; do
 	if [ $t = fio ]; then cmd=(fio); else cmd=("$SB" -q job); fi
-	(cd "$TMP/fs/forms/$t" && FEX_FORMS_SIZE=64k timeout 60 "${cmd[@]}" --output-format=json \
+	(cd "$TMP/fs/forms/$t" && FEX_FORMS_SIZE=64k timeout -k 10 60 "${cmd[@]}" --output-format=json \
 		--output="$TMP/forms/$t.json" "$TMP/forms/forms.fio" >/dev/null 2>"$TMP/forms/$t.err") ||
 		fail "forms.fio: $t exited $?: $(tail -2 "$TMP/forms/$t.err")"
 	(cd "$TMP/fs/forms/$t" && ls | grep -v _slat) >"$TMP/forms/$t.ls"
@@ -102,7 +102,7 @@ while read -r status file rest; do
 			if [ $t = fio ]; then cmd=(fio); else cmd=("$SB" -q job); fi
 			pre=()
 			[ $straced -lt "$FEX_STRACE" ] && pre=(strace -f -c -o "$TMP/$t-$name.count")
-			(cd "$d" && timeout 60 "${pre[@]}" "${cmd[@]}" --output-format=json --output="$TMP/$t-$name.json" \
+			(cd "$d" && timeout -k 10 60 "${pre[@]}" "${cmd[@]}" --output-format=json --output="$TMP/$t-$name.json" \
 				job.fio >/dev/null 2>"$TMP/$t-$name.err") ||
 				fail "$file: $t exited $?: $(tail -2 "$TMP/$t-$name.err")"
 			rm -rf "$d"
@@ -198,7 +198,7 @@ PY
 	refused)
 		d=$TMP/fs/refused/$name
 		mkdir -p "$d" && fex_overlay "$SB_ROOT/tests/fio-examples/$file" "$d/job.fio"
-		(cd "$d" && timeout 60 "$SB" -q job job.fio >/dev/null 2>"$TMP/sb-$name.err"); rc=$?
+		(cd "$d" && timeout -k 10 60 "$SB" -q job job.fio >/dev/null 2>"$TMP/sb-$name.err"); rc=$?
 		why=$(fex_refusal "$TMP/sb-$name.err")
 		if [ $rc = 0 ]; then
 			fail "$file: MANIFEST says refused ($rest), but it ran (exit 0): make the line 'run'"
@@ -214,7 +214,7 @@ PY
 		# exits non-zero with a first line containing TEXT (MANIFEST says why)
 		d=$TMP/fs/fails/$name
 		mkdir -p "$d" && fex_overlay "$SB_ROOT/tests/fio-examples/$file" "$d/job.fio"
-		(cd "$d" && timeout 60 "$SB" -q job job.fio >/dev/null 2>"$TMP/sb-$name.err"); rc=$?
+		(cd "$d" && timeout -k 10 60 "$SB" -q job job.fio >/dev/null 2>"$TMP/sb-$name.err"); rc=$?
 		if [ $rc = 0 ]; then
 			fail "$file: MANIFEST says it fails ($rest), but it ran (exit 0): make the line 'run'"
 		elif ! grep -qF -- "${rest%% -- *}" "$TMP/sb-$name.err"; then

@@ -539,9 +539,9 @@ int sb_job_cli_parse(int argc, char **argv, struct sb_job_cli *c, struct sb_err 
 	int rc;
 
 	sb_job_cli_init(c);
-	if ((rc = parse_argv(c, argc, argv, err)) < 0)
-		return rc;
-	return sb_job_cli_finish(c, err);
+	if ((rc = parse_argv(c, argc, argv, err)) < 0 || (rc = sb_job_cli_finish(c, err)) < 0)
+		sb_job_cli_free(c);   /* nothing for the caller to free after an error */
+	return rc;
 }
 
 int sb_job_cli_finish(struct sb_job_cli *c, struct sb_err *err)

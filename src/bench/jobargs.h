@@ -21,7 +21,7 @@ struct sb_job_cli {
 
 void sb_job_cli_init(struct sb_job_cli *c);
 /* argv[0] is the command name. -EINVAL with a message on a bad, unknown or
- * unsupported option ("not supported by stackbench job: --X"). */
+ * unsupported option ("not supported by stackbench job: --X"), c freed. */
 int sb_job_cli_parse(int argc, char **argv, struct sb_job_cli *c, struct sb_err *err);
 /* The steps of sb_job_cli_parse, for callers that read a job file from a
  * stream (the fuzzer): a [section] (or --name) starts a job or, named

@@ -13,16 +13,18 @@ pkgs=(
 	libblockdev-fs-dev libblockdev-crypto-dev
 	libcryptsetup-dev libdevmapper-dev libmount-dev libudev-dev libblkid-dev libaio-dev libyaml-dev
 	libjson-c-dev libcairo2-dev
-	# stackbench job --ioengine=io_uring (optional in meson.build)
+	# stackbench job --ioengine=io_uring, optional in meson.build
 	liburing-dev
 	# stackbench ciphers: OpenSSL's EVP interface (libcrypto)
 	libssl-dev
-	# fio's verify checksums (src/bench/fioverify.c): crc32c, crc32, crc64 (ISA-L), xxhash
+	# the verify checksums of fio, src/bench/fioverify.c: crc32c, crc32, crc64 from ISA-L, xxhash
 	libisal-dev libxxhash-dev
 	# compare's confidence intervals: t quantiles (and the tests' RNG)
 	libgsl-dev
 	# tests: unit suite, sanitizers and the fuzzer with clang
 	libcmocka-dev libclang-rt-14-dev python3
+	# tests: job_fio_rate.sh sums rates with bc, as fio job files may
+	bc
 	# run: the tools stackbench drives or compares against, and the
 	# throwaway kernel for machines whose kernel lacks md/device-mapper
 	user-mode-linux mdadm lvm2 cryptsetup-bin e2fsprogs xfsprogs btrfs-progs udev kmod util-linux

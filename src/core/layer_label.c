@@ -44,21 +44,21 @@ static void label_one(struct json_object *o)
 	const char *sec;
 	char word[64] = "";
 
-	json_object_object_del(o, "label");
-	json_object_object_del(o, "label_if_differs");
-	json_object_object_del(o, "section");
+	json_object_object_del(o, "table_label");
+	json_object_object_del(o, "table_label_if_differs");
+	json_object_object_del(o, "spec_section");
 	ops = json_object_is_type(name, json_type_string) ? sb_layer_find(json_object_get_string(name)) : NULL;
 	if (!ops)
 		return;
 	if (ops->label)
 		ops->label(o, word, sizeof(word));
 	if (word[0]) {
-		json_object_object_add(o, "label", json_object_new_string(word));
+		json_object_object_add(o, "table_label", json_object_new_string(word));
 		if (ops->label_if_differs)
-			json_object_object_add(o, "label_if_differs", json_object_new_boolean(1));
+			json_object_object_add(o, "table_label_if_differs", json_object_new_boolean(1));
 	}
 	if ((sec = section_of(ops)))
-		json_object_object_add(o, "section", json_object_new_string(sec));
+		json_object_object_add(o, "spec_section", json_object_new_string(sec));
 }
 
 void sb_layer_label_built(struct json_object *built)

@@ -48,7 +48,7 @@ static int parse_columns(const char *list, struct sb_table *t, struct sb_err *er
 }
 
 /* The words a row's layers show only when the rows differ in them
- * (stack.built[].label with label_if_differs: the RAID level), bottom up,
+ * (stack.built[].table_label with table_label_if_differs: the RAID level), bottom up,
  * "" when none. */
 static void differs_label(struct json_object *res, char *buf, size_t len)
 {
@@ -58,9 +58,9 @@ static void differs_label(struct json_object *res, char *buf, size_t len)
 	buf[0] = '\0';
 	for (i = 0; i < n; i++) {
 		struct json_object *l = json_object_array_get_idx(built, i);
-		const char *w = json_object_get_string(sb_json_get(l, "label"));
+		const char *w = json_object_get_string(sb_json_get(l, "table_label"));
 
-		if (w && json_object_get_boolean(sb_json_get(l, "label_if_differs")))
+		if (w && json_object_get_boolean(sb_json_get(l, "table_label_if_differs")))
 			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", *buf ? " on " : "", w);
 	}
 }

@@ -285,7 +285,7 @@ static void upper(char *dst, const char *src, size_t len)
 	dst[i] = '\0';
 }
 
-/* "EXT4 on LUKS on LVM": every built layer's label (stack.built[].label,
+/* "EXT4 on LUKS on LVM": every built layer's label (stack.built[].table_label,
  * as its layer gives it: sb_layer_label_built) top down, or, lacking a
  * build, every planned one's (stack.planned), or the requested filesystem. Layers without one (devices, faults,
  * mount) are left out, and so are the labels shown only where rows differ
@@ -300,9 +300,9 @@ static void ex_setup(const struct sb_column *col, struct json_object *const *res
 
 	for (i = (int)len - 1; i >= 0; i--) {
 		struct json_object *l = json_object_array_get_idx(built, (size_t)i);
-		const char *w = json_object_get_string(sb_json_get(l, "label"));
+		const char *w = json_object_get_string(sb_json_get(l, "table_label"));
 
-		if (w && !json_object_get_boolean(sb_json_get(l, "label_if_differs")))
+		if (w && !json_object_get_boolean(sb_json_get(l, "table_label_if_differs")))
 			snprintf(out + strlen(out), sizeof(out) - strlen(out), "%s%s", *out ? " on " : "", w);
 	}
 	if (!len) {

@@ -138,7 +138,7 @@ static void facts(FILE *out, struct json_object *res)
 	for (size_t i = 0; built && i < json_object_array_length(built); i++) {
 		struct json_object *l = json_object_array_get_idx(built, i);
 		/* the section its layer names (sb_layer_label_built) */
-		const char *name = S(l, "layer", "?"), *sec = S(l, "section", NULL);
+		const char *name = S(l, "layer", "?"), *sec = S(l, "spec_section", NULL);
 
 		fputs("<tr><th scope=\"row\">", out);
 		sb_html_esc(out, name);
@@ -149,7 +149,7 @@ static void facts(FILE *out, struct json_object *res)
 		} else {
 			fputs(sec ? "<td class=\"kv\">(above)</td>" : "<td class=\"kv\">(see fs)</td>", out);
 		}
-		kv_cell(out, l, " layer label label_if_differs section ");
+		kv_cell(out, l, " layer table_label table_label_if_differs spec_section ");
 		fputs("</tr>\n", out);
 	}
 	/* sections asked for that no built layer stands for (bench, ...) */

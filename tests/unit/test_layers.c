@@ -59,40 +59,40 @@ static void test_labels(void **ctx)
 			assert_true(ops->spec || ops->section);
 		o = json_object_new_object();
 		json_object_object_add(o, "layer", json_object_new_string(ops->name));
-		json_object_object_add(o, "label", json_object_new_string("<planted>"));
+		json_object_object_add(o, "table_label", json_object_new_string("<planted>"));
 		if (ops->fault_target)
 			json_object_object_add(o, "level", json_object_new_string("raid6"));
 		json_object_array_add(built, o);
 	}
 	o = json_object_new_object();
 	json_object_object_add(o, "layer", json_object_new_string("nonesuch"));
-	json_object_object_add(o, "label", json_object_new_string("<planted>"));
+	json_object_object_add(o, "table_label", json_object_new_string("<planted>"));
 	json_object_array_add(built, o);
 	sb_layer_label_built(built);
 	for (i = 0; (ops = sb_layer_at(i)); i++) {
 		struct json_object *l = json_object_array_get_idx(built, i), *v, *sec;
 
-		json_object_object_get_ex(l, "label", &v);
+		json_object_object_get_ex(l, "table_label", &v);
 		if (ops->label)
 			assert_string_not_equal(json_object_get_string(v), "<planted>");
 		else
 			assert_null(v);
-		json_object_object_get_ex(l, "section", &sec);
+		json_object_object_get_ex(l, "spec_section", &sec);
 		if (ops->order != SB_ORDER_MOUNT)
 			assert_non_null(sec);
 	}
 	assert_string_equal(json_object_get_string(json_object_object_get(
 		json_object_array_get_idx(built, i - 1 + 0), "layer")), sb_layer_at(i - 1)->name);
-	assert_null(json_object_object_get(json_object_array_get_idx(built, i), "label"));
+	assert_null(json_object_object_get(json_object_array_get_idx(built, i), "table_label"));
 	for (i = 0; (ops = sb_layer_at(i)); i++) {
 		struct json_object *l = json_object_array_get_idx(built, i);
 
 		if (ops->fault_target)
-			assert_string_equal(json_object_get_string(json_object_object_get(l, "label")), "RAID6");
+			assert_string_equal(json_object_get_string(json_object_object_get(l, "table_label")), "RAID6");
 		if (!strcmp(ops->name, "luks"))
-			assert_string_equal(json_object_get_string(json_object_object_get(l, "section")), "luks");
+			assert_string_equal(json_object_get_string(json_object_object_get(l, "spec_section")), "luks");
 		if (!strcmp(ops->name, "loop"))
-			assert_string_equal(json_object_get_string(json_object_object_get(l, "section")), "devices");
+			assert_string_equal(json_object_get_string(json_object_object_get(l, "spec_section")), "devices");
 	}
 	json_object_put(built);
 }

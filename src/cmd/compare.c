@@ -14,6 +14,7 @@
 #include "report/per_layer.h"
 #include "report/results.h"
 #include "report/table.h"
+#include "util/json.h"
 #include "util/log.h"
 #include "util/text.h"
 #include "util/units.h"
@@ -176,6 +177,77 @@ void sb_cmd_results_free(struct sb_loaded *l)
 	memset(l, 0, sizeof(*l));
 }
 
+/* --rounds LIST ("1-3", "1,2,4"): the repetitions kept, as bits 1..63 of
+ * *mask. */
+static int rounds_parse(const char *v, uint64_t *mask, struct sb_err *err)
+{
+	const char *p = v;
+
+	*mask = 0;
+	while (*p) {
+		char *end;
+		unsigned long a = strtoul(p, &end, 10), b = a;
+
+		if (end == p || a < 1 || a > 63)
+			goto bad;
+		if (*end == '-') {
+			p = end + 1;
+			b = strtoul(p, &end, 10);
+			if (end == p || b < a || b > 63)
+				goto bad;
+		}
+		for (; a <= b; a++)
+			*mask |= 1ULL << a;
+		if (*end == ',' && end[1])
+			end++;
+		else if (*end)
+			goto bad;
+		p = end;
+	}
+	if (*mask)
+		return 0;
+bad:
+	return sb_args_usage_error("compare", err, "--rounds '%s': a list of rounds 1-63 such as 1-3 or 1,2,4", v);
+}
+
+/* Keep only the suites of the rounds in mask, each kept suite noting it (the
+ * table's footnotes say which rounds of how many are shown); a results file
+ * left with none is an error: the user picked rounds it does not have. */
+static int rounds_keep(struct json_object *res, const char *list, uint64_t mask, const char *path,
+		       struct sb_err *err)
+{
+	struct json_object *all = sb_json_get(res, "suites"), *kept, *s, *notes;
+	size_t i, n = all && json_object_is_type(all, json_type_array) ? json_object_array_length(all) : 0;
+	int64_t rep, most = 0;
+	char note[160];
+
+	if (!(kept = json_object_new_array()))
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		rep = json_object_get_int64(sb_json_get(json_object_array_get_idx(all, i), "repetition"));
+		most = rep > most ? rep : most;
+		if (rep >= 1 && rep <= 63 && (mask & (1ULL << rep)))
+			json_object_array_add(kept, json_object_get(json_object_array_get_idx(all, i)));
+	}
+	snprintf(note, sizeof(note), "only rounds %s of %lld shown (compare --rounds)", list, (long long)most);
+	for (i = 0; i < json_object_array_length(kept); i++) {
+		s = json_object_array_get_idx(kept, i);
+		if (!json_object_is_type(s, json_type_object))
+			continue;
+		notes = sb_json_get(s, "notes");
+		if (!notes || !json_object_is_type(notes, json_type_array)) {
+			notes = json_object_new_array();
+			json_object_object_add(s, "notes", notes);
+		}
+		json_object_array_add(notes, json_object_new_string(note));
+	}
+	json_object_object_add(res, "suites", kept);
+	if (json_object_array_length(kept))
+		return 0;
+	return sb_err_set(err, -EINVAL, "%s: has no round in --rounds %s (its rounds: 1-%lld)", path, list,
+			  (long long)most);
+}
+
 /* --backup-size: a size with its unit (2TiB, 500GB), text formats only. */
 static int backup_size(const char *v, uint64_t *out, struct sb_err *err)
 {
@@ -235,6 +307,7 @@ static const struct sb_optdef opts[] = {
 	{ "per-layer", 0, false, 'P', NULL, "one row per layer device" },
 	{ "pivot", 0, true, 'p', "host", "stacks as rows, each figure once per host" },
 	{ "backup-size", 0, true, 'B', "SIZE", "how long a backup of SIZE takes at the copy suite's rates" },
+	{ "rounds", 0, true, 'r', "LIST", "only these rounds (repetitions), e.g. 1-3" },
 	{ NULL, 0, false, 0, NULL, NULL },
 };
 
@@ -244,8 +317,10 @@ int sb_cmd_compare(int argc, char **argv, struct sb_err *err)
 	struct sb_loaded l = { 0 };
 	struct sb_args a;
 	const char *chart = NULL, *val;
-	uint64_t backup = 0;
+	uint64_t backup = 0, rounds = 0;
+	const char *rounds_list = NULL;
 	bool per_layer = false;
+	unsigned i;
 	int c, r = 0;
 
 	if (sb_args_init(&a, argc, argv, 1, opts, "compare", err) < 0)
@@ -259,6 +334,7 @@ int sb_cmd_compare(int argc, char **argv, struct sb_err *err)
 		case 'P': per_layer = true; break;
 		case 'p': o.pivot = val; break;
 		case 'B': r = backup_size(val, &backup, err); break;
+		case 'r': rounds_list = val; r = rounds_parse(val, &rounds, err); break;
 		}
 	}
 	if (r == 0 && c < 0)
@@ -269,6 +345,8 @@ int sb_cmd_compare(int argc, char **argv, struct sb_err *err)
 		r = sb_args_usage_error("compare", err, "name at least one results file or directory");
 	if (r == 0)
 		r = sb_cmd_results_load_ex(a.pos, (unsigned)a.npos, true, &l, err);
+	for (i = 0; r == 0 && rounds && i < l.n; i++)
+		r = rounds_keep(l.res[i], rounds_list, rounds, l.paths[i], err);
 	if (r == 0 && l.n)
 		r = render(&l, &o, chart, per_layer, backup, err);
 	if (r == 0 && l.nbad) {
@@ -293,7 +371,8 @@ const struct sb_cmd sb_cmd_compare_row = {
 	.usage =
 	  "usage: stackbench compare [--columns LIST] [--baseline NAME]\n"
 	  "                          [--format " SB_USAGE_FORMATS "]\n"
-	  "                          [--chart FILE.svg|FILE.png] [--per-layer] [--pivot host] RESULTS.json...\n"
+	  "                          [--chart FILE.svg|FILE.png] [--per-layer] [--pivot host] [--rounds LIST]\n"
+	  "                          RESULTS.json...\n"
 	  "  --per-layer: one row per layer device (bench.per_layer figures, expected, % of the\n"
 	  "  layer below, the limit of each layer); with --chart, the waterfall of seq reads.\n"
 	  "  Results of one stack on one machine are pooled as repetitions; from several machines\n"
@@ -301,5 +380,7 @@ const struct sb_cmd sb_cmd_compare_row = {
 	  "  each figure once per host as columns. --backup-size SIZE (2TiB, 500GB): after the table,\n"
 	  "  how long a backup of SIZE takes at each tool's rates from the copy suite.\n"
 	  "  --baseline with repetitions: each figure's difference with its 95 % confidence interval and\n"
-	  "  a verdict (faster, slower, no detectable difference), outliers flagged (docs/statistics.md).\n",
+	  "  a verdict (faster, slower, no detectable difference), outliers flagged (docs/statistics.md).\n"
+	  "  --rounds LIST (1-3, 1,2,4): only those repetitions of every file, each row's notes saying so\n"
+	  "  (rounds a loaded machine disturbed, named before looking at the figures).\n",
 };

@@ -119,6 +119,18 @@ def literals(text):
     return out
 
 
+def c_files(src, exts, skip=()):
+    """(path, text) of every file under src ending in one of exts, but for
+    the directories (relative to src, first level) in skip."""
+    for root, _, files in os.walk(src):
+        if os.path.relpath(root, src).split(os.sep)[0] in skip:
+            continue
+        for f in sorted(files):
+            if f.endswith(exts):
+                path = os.path.join(root, f)
+                yield path, open(path, errors="replace").read()
+
+
 def layer_names(src):
     """{name: directory of its ops' file} from the registry (core/registry.h
     and each sb_layer_X's .name)."""
@@ -128,19 +140,14 @@ def layer_names(src):
     if len(want) < 5:
         sys.exit(f"FAIL: {len(want)} layers in core/registry.h: cannot read the registry")
     found = {}
-    for root, _, files in os.walk(src):
-        for f in files:
-            if not f.endswith(".c"):
-                continue
-            path = os.path.join(root, f)
-            text = open(path, errors="replace").read()
-            for var in want:
-                m = re.search(r"const struct sb_layer_ops sb_layer_%s\s*=\s*\{(.*?)\n\};" % var, text, flags=re.S)
-                if m:
-                    name = re.search(r'\.name\s*=\s*"([^"]+)"', m.group(1))
-                    if not name:
-                        sys.exit(f"FAIL: sb_layer_{var} in {path} has no .name")
-                    found[var] = (name.group(1), os.path.relpath(root, src))
+    for path, text in c_files(src, (".c",)):
+        for var in want:
+            m = re.search(r"const struct sb_layer_ops sb_layer_%s\s*=\s*\{(.*?)\n\};" % var, text, flags=re.S)
+            if m:
+                name = re.search(r'\.name\s*=\s*"([^"]+)"', m.group(1))
+                if not name:
+                    sys.exit(f"FAIL: sb_layer_{var} in {path} has no .name")
+                found[var] = (name.group(1), os.path.relpath(os.path.dirname(path), src))
     missing = [v for v in want if v not in found]
     if missing:
         sys.exit(f"FAIL: no ops found for registry entries {missing}")
@@ -159,19 +166,11 @@ def own_dirs(names):
 
 def hits(src, names, dirs):
     out = []
-    for root, _, files in os.walk(src):
-        rel = os.path.relpath(root, src)
-        if rel.split(os.sep)[0] in dirs:
-            continue
-        for f in sorted(files):
-            if not f.endswith((".c", ".h")):
-                continue
-            path = os.path.join(root, f)
-            text = open(path, errors="replace").read()
-            lines = text.split("\n")
-            for line, lit in literals(text):
-                if lit in names:
-                    out.append((os.path.relpath(path, src), line, lit, lines[line - 1].strip()))
+    for path, text in c_files(src, (".c", ".h"), dirs):
+        lines = text.split("\n")
+        for line, lit in literals(text):
+            if lit in names:
+                out.append((os.path.relpath(path, src), line, lit, lines[line - 1].strip()))
     return out
 
 

@@ -10,6 +10,7 @@
 #include <json-c/json.h>
 
 #include "core/state.h"
+#include "report/layer_report.h"
 #include "report/per_layer.h"
 #include "spec/part.h"
 #include "spec/spec.h"
@@ -159,6 +160,10 @@ struct sb_layer_ops {
 	 * part of its own (loop, disks: "devices"); with a part: the part's
 	 * section, or "fs" for a filesystem's rows. */
 	const char *section;
+	/* Optional: what the report asks of it (report/layer_report.h): its
+	 * table columns, its asked/read-back checks, its devices' roles, the
+	 * keys that rebuild its stack. */
+	const struct sb_layer_report *report;
 };
 
 

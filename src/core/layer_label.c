@@ -1,7 +1,8 @@
 /* What the tables and the report call each built layer: its label and the
  * section of the stack file it comes from, asked of the layer's ops and
  * written into the results' stack.built objects, so that report/ reads
- * them without knowing any layer. */
+ * them without knowing any layer; and the registry as report/ sees it
+ * (sb_report_layer_at: each layer's name, section and report rows). */
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -105,4 +106,16 @@ void sb_layer_label_results(struct json_object *res, const struct sb_stack_spec 
 		json_object_object_add(stack, "planned", planned(spec));
 	sb_layer_label_built(sb_results_built(res));
 	sb_layer_label_built(sb_results_planned(res));
+}
+
+bool sb_report_layer_at(unsigned i, struct sb_report_layer *out)
+{
+	const struct sb_layer_ops *ops = sb_layer_at(i);
+
+	if (!ops)
+		return false;
+	out->name = ops->name;
+	out->section = section_of(ops);
+	out->r = ops->report;
+	return true;
 }

@@ -204,3 +204,11 @@ const struct sb_layer_ops sb_layer_export = {
 	.attach = export_attach,
 	.ciphers = export_ciphers,
 };
+
+const struct sb_layer *sb_export_layer(const struct sb_stack *s)
+{
+	for (unsigned i = 0; i < s->nlayers; i++)
+		if (s->layers[i].ops == &sb_layer_export)
+			return &s->layers[i];
+	return NULL;
+}

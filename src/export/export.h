@@ -28,5 +28,8 @@ unsigned sb_export_targets(const struct sb_layer *l, const struct sb_export_targ
 /* {"rate", "rate_bps", "delay_ns", "measured": {"tool", "to_server_bps",
  * "to_client_bps"}} of the built link (new object). */
 struct json_object *sb_export_link_json(const struct sb_layer *l);
+/* The export layer of stack s (struct sb_stack, core/stack.h), NULL when
+ * it has none: found by its ops, never by its name. */
+const struct sb_layer *sb_export_layer(const struct sb_stack *s);
 
 #endif

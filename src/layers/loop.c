@@ -30,6 +30,7 @@
 #include "sandbox/sandbox.h"
 #include "sys/sysfs.h"
 #include "sys/udev.h"
+#include "util/json.h"
 #include "util/log.h"
 #include "util/units.h"
 #include "util/fs.h"
@@ -435,6 +436,36 @@ static void loop_leftovers(const struct sb_stack *s, struct sb_leftovers *found)
 	sb_layer_each_sysblock("loop", "loop/backing_file", loop_leftover, found);
 }
 
+/* Each loop device's direct I/O and logical sector size as asked
+ * (devices.loop) and as read back (loop_devices[], loop_describe). */
+static void loop_report_check(struct json_object *asked, struct json_object *built, sb_layer_differs_fn fn, void *ctx)
+{
+	struct json_object *loop = sb_json_get(asked, "loop"), *ld = sb_json_get(built, "loop_devices");
+	static const char *const keys[][3] = {
+		{ "direct_io", "direct_io", "direct I/O" },
+		{ "sector_size", "logical_block_size", "logical sector size" },
+	};
+	char what[160];
+
+	for (size_t i = 0; loop && json_object_is_type(ld, json_type_array) && i < json_object_array_length(ld); i++) {
+		struct json_object *d = json_object_array_get_idx(ld, i);
+
+		for (size_t k = 0; k < 2; k++) {
+			struct json_object *a = sb_json_get(loop, keys[k][0]), *b = sb_json_get(d, keys[k][1]);
+
+			snprintf(what, sizeof(what), "%s %s", sb_json_str(d, "dev", "loop"), keys[k][2]);
+			if (a && b)
+				fn(ctx, what, json_object_get_string(a), json_object_get_string(b));
+		}
+	}
+}
+
+static const struct sb_layer_report loop_report = {
+	.check = loop_report_check,
+	/* the loop devices' count and size: the stack as it ran (html_stack.c) */
+	.rerun = (const struct sb_layer_rerun[]){ { "loop.count", 0 }, { "loop.size", 1 }, { NULL, 0 } },
+};
+
 const struct sb_layer_ops sb_layer_loop = {
 	.order = SB_ORDER_DEVICES,
 	.wanted = loop_wanted,
@@ -449,4 +480,5 @@ const struct sb_layer_ops sb_layer_loop = {
 	.exists = sb_loop_exists,
 	.attach = loop_attach_state,
 	.per_layer = true,
+	.report = &loop_report,
 };

@@ -491,4 +491,5 @@ const struct sb_layer_ops sb_layer_luks = {
 	.pl_model = sb_luks_pl_model,
 	.capture = sb_luks_capture,
 	.ciphers = luks_ciphers,
+	.report = &sb_luks_report,
 };

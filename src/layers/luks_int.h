@@ -11,6 +11,8 @@
 int sb_luks_describe(const struct sb_layer *l, struct json_object *out, struct sb_err *err);
 /* Its header summary for the environment capture (luks_describe.c). */
 void sb_luks_capture(const struct sb_layer *l, struct json_object *out);
+/* Its columns and checks for the report (luks_report.c). */
+extern const struct sb_layer_report sb_luks_report;
 struct crypt_device;
 /* The header summary of cd (name: its mapping, for the activation
  * flags; the flags list is empty when it is not active): type, cipher,

@@ -500,4 +500,5 @@ const struct sb_layer_ops sb_layer_md = {
 	.pl_model = sb_md_pl_model,
 	.capture = sb_md_capture,
 	.fault_target = true,
+	.report = &sb_md_report,
 };

@@ -24,6 +24,8 @@ bool sb_md_present(const char *kname);
 
 /* The md layer's describe operation (md_describe.c). */
 int sb_md_describe(const struct sb_layer *l, struct json_object *out, struct sb_err *err);
+/* Its column, check and device roles for the report (md_report.c). */
+extern const struct sb_layer_report sb_md_report;
 
 /* raid's tunables written to the array node's sysfs, and read back
  * (md_tune.c). */

@@ -9,9 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Before the suite's own default columns (bonnie's "write,rewrite,read"). */
-#define STACK_COLUMNS "setup,luks_sector,cipher"
-
 /* ---- the model ---- */
 
 static int parse_columns(const char *list, struct sb_table *t, struct sb_err *err)
@@ -297,13 +294,14 @@ static int build_default(struct json_object *const *results, unsigned n,
 	}
 	if (!fixed)
 		fixed = registry_columns();
-	snprintf(cols, sizeof(cols), "%s" STACK_COLUMNS "%s%s", host, *fixed ? "," : "", fixed);
+	/* before the suite's own default columns (bonnie's "write,rewrite,read") */
+	snprintf(cols, sizeof(cols), "%s%s%s%s", host, sb_column_stack_defaults(), *fixed ? "," : "", fixed);
 	r = build_once(results, n, cols, o->baseline, t, err);
 	if (r < 0 || !rows_ambiguous(t))
 		return r;
 	/* Identical setups (raid10-near2 vs raid10-far2): name the stacks. */
 	sb_table_free(t);
-	snprintf(cols, sizeof(cols), "stack,%s" STACK_COLUMNS "%s%s", host, *fixed ? "," : "", fixed);
+	snprintf(cols, sizeof(cols), "stack,%s%s%s%s", host, sb_column_stack_defaults(), *fixed ? "," : "", fixed);
 	return build_once(results, n, cols, o->baseline, t, err);
 }
 

@@ -1,8 +1,9 @@
 /* The column registry: options as data. Each column is a name the user can
  * give to --columns, a header, a unit and an extractor that turns one
  * stack's results files into a cell. Fixed columns are rows of the table
- * below; "SUITE.FIGURE", "SUITE.JOB.pNN" and "util:DEV" are resolved by
- * pattern. */
+ * below; a layer's own columns (LUKS's cipher, md's degraded) are rows of
+ * its ops (layer_report.h), found through the layer registry;
+ * "SUITE.FIGURE", "SUITE.JOB.pNN" and "util:DEV" are resolved by pattern. */
 #include "report/table.h"
 #include "report/results.h"
 #include "util/json.h"
@@ -316,30 +317,6 @@ static void ex_setup(const struct sb_column *col, struct json_object *const *res
 	set_str(cell, out);
 }
 
-static void ex_luks_sector(const struct sb_column *col, struct json_object *const *res,
-			   unsigned n, struct sb_cell *cell)
-{
-	struct json_object *l = sb_results_built_layer(res[0], "luks");
-	struct json_object *ss = l ? sb_json_get(l, "sector_size") : sb_json_get(requested(res[0], "luks"), "sector_size");
-
-	if (!l && !requested(res[0], "luks"))
-		set_str(cell, "no luks");
-	else if (ss)
-		set_str(cell, json_object_get_string(ss));
-	else
-		set_str(cell, "?");
-}
-
-static void ex_cipher(const struct sb_column *col, struct json_object *const *res,
-		      unsigned n, struct sb_cell *cell)
-{
-	struct json_object *l = sb_results_built_layer(res[0], "luks");
-
-	if (!l)
-		l = requested(res[0], "luks");
-	set_str(cell, l ? str_or(sb_json_get(l, "cipher"), "?") : "none");
-}
-
 static void ex_kernel(const struct sb_column *col, struct json_object *const *res,
 		      unsigned n, struct sb_cell *cell)
 {
@@ -362,92 +339,19 @@ static void ex_sandbox(const struct sb_column *col, struct json_object *const *r
 	set_str(cell, !v ? "?" : json_object_get_boolean(v) ? "yes (UML)" : "no");
 }
 
-static void ex_crypto_driver(const struct sb_column *col, struct json_object *const *res,
-			     unsigned n, struct sb_cell *cell)
-{
-	struct json_object *l = sb_results_built_layer(res[0], "luks");
-	struct json_object *cd = sb_json_get(l, "crypto_driver");
-
-	if (!l)
-		set_str(cell, requested(res[0], "luks") ? "?" : "none");
-	else if (!cd)
-		set_str(cell, "?");
-	else
-		set_str(cell, str_or(sb_json_get(cd, "driver"), str_or(sb_json_get(cd, "name"), "?")));
-}
-
-/* "cipher_ceiling": results "ciphers" (build-and-test records the stack's
- * dm-crypt cipher): the slower of encrypt and decrypt at the stack's own
- * LUKS sector size, through AF_ALG one request per sector (MB/s). */
-static void ex_cipher_ceiling(const struct sb_column *col, struct json_object *const *res,
-			      unsigned n, struct sb_cell *cell)
-{
-	struct samples s = { .n = 0 };
-
-	for (unsigned f = 0; f < n; f++) {
-		struct json_object *l = sb_results_built_layer(res[f], "luks");
-		struct json_object *dm = sb_json_get(sb_json_get(res[f], "ciphers"), "dm_crypt"), *sec;
-		const char *ss = str_or(sb_json_get(l, "sector_size"), NULL);
-		char key[16];
-
-		if (!l || !alen(dm))
-			continue;
-		snprintf(key, sizeof(key), "%d", ss ? atoi(ss) : json_object_get_int(sb_json_get(l, "sector_size")));
-		sec = sb_json_get(sb_json_get(json_object_array_get_idx(dm, 0), "sectors"), key);
-		if (is_num(sb_json_get(sec, "encrypt_mbs")) && is_num(sb_json_get(sec, "decrypt_mbs")))
-			add_sample(&s, fmin(json_object_get_double(sb_json_get(sec, "encrypt_mbs")),
-					    json_object_get_double(sb_json_get(sec, "decrypt_mbs"))));
-	}
-	cell_from_samples(cell, &s);
-}
-
-/* "degraded": did md run degraded (faults.fail, or md's own view after the
- * last suite)? "loop1 at 3.0 s", "yes", "no", "-" without md. */
-static void ex_degraded(const struct sb_column *col, struct json_object *const *res,
-			unsigned n, struct sb_cell *cell)
-{
-	struct json_object *fail = sb_json_get(sb_json_get(res[0], "faults"), "fail");
-	struct json_object *md = NULL, *failed;
-	char buf[SB_CELL_STR_MAX];
-	size_t len = sb_results_nsuites(res[0]);
-
-	if (len)
-		md = sb_json_get(sb_json_get(sb_results_suite(res[0], len - 1), "stack_state_after"), "md");
-	if (!md)
-		md = sb_results_built_layer(res[0], "md");
-	if (!md) {
-		set_str(cell, "-");
-		return;
-	}
-	failed = sb_json_get(md, "failed_members");
-	if (fail && json_object_get_boolean(sb_json_get(fail, "fired")) && failed &&
-	    json_object_is_type(failed, json_type_array) && json_object_array_length(failed)) {
-		snprintf(buf, sizeof(buf), "%s at %.1f s", json_object_get_string(json_object_array_get_idx(failed, 0)),
-			 json_object_get_double(sb_json_get(fail, "at_s")));
-		set_str(cell, buf);
-	} else if (is_num(sb_json_get(md, "degraded"))) {
-		set_str(cell, json_object_get_int(sb_json_get(md, "degraded")) ? "yes" : "no");
-	} else {
-		set_str(cell, "?");
-	}
-}
-
-/* From the results' environment: md's stripe cache in effect, and the
- * first member's I/O scheduler ("-" without them). */
+/* From the results' environment: the first member's I/O scheduler ("-"
+ * without it). */
 static void ex_env(const struct sb_column *col, struct json_object *const *res, unsigned n,
 		   struct sb_cell *cell)
 {
 	struct json_object *env = sb_json_get(res[0], "environment"), *v = NULL, *m;
 	char buf[SB_CELL_STR_MAX];
 
+	(void)col;
 	(void)n;
-	if (!strcmp(col->def->name, "stripe_cache")) {
-		v = sb_json_get(sb_json_get(env, "md_tunables"), "stripe_cache_size");
-	} else {
-		m = sb_json_get(env, "members");
-		if (m && json_object_is_type(m, json_type_array) && json_object_array_length(m))
-			v = sb_json_get(sb_json_get(json_object_array_get_idx(m, 0), "queue"), "scheduler");
-	}
+	m = sb_json_get(env, "members");
+	if (m && json_object_is_type(m, json_type_array) && json_object_array_length(m))
+		v = sb_json_get(sb_json_get(json_object_array_get_idx(m, 0), "queue"), "scheduler");
 	snprintf(buf, sizeof(buf), "%s", v ? json_object_get_string(v) : "-");
 	set_str(cell, buf);
 }
@@ -456,8 +360,6 @@ static const struct sb_col_def defs[] = {
 	{ "stack", "Stack", "", 0, ex_stack, NULL, NULL },
 	{ "setup", "Setup", "", 0, ex_setup, NULL, NULL },
 	{ "host", "host", "", 0, ex_host, NULL, NULL },
-	{ "luks_sector", "LUKS sector size", "", 0, ex_luks_sector, NULL, NULL },
-	{ "cipher", "encryption", "", 0, ex_cipher, NULL, NULL },
 	{ "write", "write", "MB/s", 1, ex_figure, "bonnie", "block_output" },
 	{ "rewrite", "read-write", "MB/s", 1, ex_figure, "bonnie", "rewrite" },
 	{ "read", "read", "MB/s", 1, ex_figure, "bonnie", "block_input" },
@@ -468,13 +370,72 @@ static const struct sb_col_def defs[] = {
 	{ "cpu_read", "read CPU", "%", 1, ex_cpu, "bonnie", "block_input" },
 	{ "kernel", "kernel", "", 0, ex_kernel, NULL, NULL },
 	{ "sandbox", "sandbox", "", 0, ex_sandbox, NULL, NULL },
-	{ "crypto_driver", "crypto driver", "", 0, ex_crypto_driver, NULL, NULL },
-	{ "cipher_ceiling", "cipher", "MB/s", 1, ex_cipher_ceiling, NULL, NULL },
-	{ "degraded", "degraded", "", 0, ex_degraded, NULL, NULL },
-	{ "stripe_cache", "md stripe cache", "", 0, ex_env, NULL, NULL },
 	{ "scheduler", "scheduler", "", 0, ex_env, NULL, NULL },
 };
 
+/* ---- a layer's own columns (layer_report.h), found through the registry ---- */
+
+struct json_object *sb_layer_cells_built(const struct sb_layer_cells *in, unsigned f)
+{
+	return f < in->n ? sb_results_built_layer(in->res[f], in->layer) : NULL;
+}
+
+struct json_object *sb_layer_cells_asked(const struct sb_layer_cells *in, unsigned f)
+{
+	return f < in->n && in->section ? requested(in->res[f], in->section) : NULL;
+}
+
+void sb_cell_set_str(struct sb_cell *cell, const char *s)
+{
+	set_str(cell, s);
+}
+
+void sb_cell_set_values(struct sb_cell *cell, const double *v, unsigned n)
+{
+	struct samples s = { .n = 0 };
+
+	for (unsigned i = 0; i < n; i++)
+		add_sample(&s, v[i]);
+	cell_from_samples(cell, &s);
+}
+
+static void ex_layer(const struct sb_column *col, struct json_object *const *res,
+		     unsigned n, struct sb_cell *cell)
+{
+	struct sb_layer_cells in = { col->layer.name, col->layer.section, res, n };
+
+	col->lcol->cell(&in, cell);
+}
+
+/* The i-th layer column in registry order, and its layer; NULL past the end. */
+static const struct sb_layer_column *layer_col_at(unsigned i, struct sb_report_layer *l)
+{
+	const struct sb_layer_column *c;
+
+	for (unsigned k = 0; sb_report_layer_at(k, l); k++)
+		for (c = l->r ? l->r->columns : NULL; c && c->name; c++)
+			if (!i--)
+				return c;
+	return NULL;
+}
+
+const char *sb_column_stack_defaults(void)
+{
+	static char buf[256];
+	struct sb_report_layer l;
+	const struct sb_layer_column *c;
+	size_t n;
+
+	if (buf[0])
+		return buf;
+	n = (size_t)snprintf(buf, sizeof(buf), "setup");
+	for (unsigned i = 0; (c = layer_col_at(i, &l)) && n < sizeof(buf); i++)
+		if (c->stack_default)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, ",%s", c->name);
+	return buf;
+}
+
+static const struct sb_col_def def_layer = { "LAYER", "", "", 0, ex_layer, NULL, NULL };
 static const struct sb_col_def def_util = { "util:", "util", "%", 1, ex_util, NULL, NULL };
 static const struct sb_col_def def_fig = { "SUITE.FIGURE", "", "", 1, ex_suite_figure, NULL, NULL };
 static const struct sb_col_def def_lat = { "SUITE.JOB.pNN", "", "ms", 1, ex_latency, NULL, NULL };
@@ -484,12 +445,16 @@ static const struct sb_col_def def_lat = { "SUITE.JOB.pNN", "", "ms", 1, ex_late
 const char *sb_column_names(void)
 {
 	static char buf[1024];
+	struct sb_report_layer l;
+	const struct sb_layer_column *c;
 	size_t i, n = 0;
 
 	if (buf[0])
 		return buf;
 	for (i = 0; i < sizeof(defs) / sizeof(defs[0]) && n < sizeof(buf); i++)
 		n += snprintf(buf + n, sizeof(buf) - n, "%s, ", defs[i].name);
+	for (i = 0; (c = layer_col_at((unsigned)i, &l)) && n < sizeof(buf); i++)
+		n += snprintf(buf + n, sizeof(buf) - n, "%s, ", c->name);
 	if (n < sizeof(buf))
 		snprintf(buf + n, sizeof(buf) - n,
 			 "SUITE.FIGURE (e.g. fio-matrix.read_qd32_j4), SUITE.JOB.pNN (latency percentile, "
@@ -508,6 +473,7 @@ static void make_header(struct sb_column *col, const char *base)
 
 int sb_column_resolve(const char *name, struct sb_column *col, struct sb_err *err)
 {
+	const struct sb_layer_column *lc;
 	const char *dot;
 	size_t i;
 
@@ -524,6 +490,17 @@ int sb_column_resolve(const char *name, struct sb_column *col, struct sb_err *er
 		make_header(col, defs[i].header);
 		return 0;
 	}
+	for (i = 0; (lc = layer_col_at((unsigned)i, &col->layer)); i++) {
+		if (strcmp(lc->name, name))
+			continue;
+		col->def = &def_layer;
+		col->lcol = lc;
+		col->numeric = lc->numeric;
+		snprintf(col->unit, sizeof(col->unit), "%s", lc->unit);
+		make_header(col, lc->header);
+		return 0;
+	}
+	memset(&col->layer, 0, sizeof(col->layer));
 	if (!strncmp(name, "util:", 5) && name[5]) {
 		col->def = &def_util;
 		col->numeric = 1;

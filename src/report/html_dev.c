@@ -25,19 +25,26 @@ struct heat {
 	double await_max;
 };
 
+/* Where dev stands, bottom of the stack first, as the layer that knows it
+ * says (layer_report.h .dev_role: md's members and arrays), else a
+ * device-mapper device or any other; *word names its role. */
+static int rank_word(struct json_object *res, const char *name, const char **word)
+{
+	struct sb_report_layer l;
+	int r;
+
+	for (unsigned i = 0; sb_report_layer_at(i, &l); i++)
+		if (l.r && l.r->dev_role && (r = l.r->dev_role(sb_results_built_layer(res, l.name), name, word)) >= 0)
+			return r;
+	*word = strncmp(name, "dm-", 3) ? "device" : "device-mapper";
+	return strncmp(name, "dm-", 3) ? SB_DEV_OTHER : SB_DEV_MAPPER;
+}
+
 static int rank(struct json_object *res, const char *name)
 {
-	struct json_object *mem = G(sb_results_built_layer(res, "md"), "members");
+	const char *w;
 
-	for (size_t i = 0; mem && json_object_is_type(mem, json_type_array) &&
-			   i < json_object_array_length(mem); i++)
-		if (!strcmp(S(json_object_array_get_idx(mem, i), "device", ""), name))
-			return 0;
-	if (!strncmp(name, "md", 2))
-		return 2;
-	if (!strncmp(name, "dm-", 3))
-		return 3;
-	return 1;
+	return rank_word(res, name, &w);
 }
 
 static struct json_object *dev_in(struct json_object *phase, const char *name)
@@ -121,7 +128,7 @@ static void heat_cell(FILE *out, int have, double v, double frac)
 
 void sb_html_heat(const struct sb_html *hh, struct json_object *res, unsigned file)
 {
-	static const char *const roles[] = { "RAID member", "device", "md array", "device-mapper" };
+	const char *role;
 	FILE *out = hh->out;
 	struct heat h;
 
@@ -140,7 +147,8 @@ void sb_html_heat(const struct sb_html *hh, struct json_object *res, unsigned fi
 	for (unsigned d = 0; d < h.ndev; d++) {
 		fputs("<th scope=\"colgroup\" colspan=\"2\">", out);
 		sb_html_esc(out, h.dev[d]);
-		fprintf(out, " <span class=\"unit\">(%s)</span></th>", roles[rank(res, h.dev[d])]);
+		rank_word(res, h.dev[d], &role);
+		fprintf(out, " <span class=\"unit\">(%s)</span></th>", role);
 	}
 	fputs("</tr><tr>", out);
 	for (unsigned d = 0; d < h.ndev; d++)

@@ -182,42 +182,40 @@ static void differs(FILE *out, const char *what, const char *asked, const char *
 	(*n)++;
 }
 
-static const char *js(struct json_object *v, char *buf, size_t len)
+struct differs_ctx {
+	FILE *out;
+	int *n;
+};
+
+static void differs_cb(void *ctx, const char *what, const char *asked, const char *got)
 {
-	snprintf(buf, len, "%s", v ? json_object_get_string(v) : "?");
-	return buf;
+	struct differs_ctx *c = ctx;
+
+	differs(c->out, what, asked, got, c->n);
 }
 
+/* Each built layer's own checks (layer_report.h), in registry order:
+ * its pairs of keys, then its callback. */
 static void mismatches(FILE *out, struct json_object *res, int *n)
 {
 	struct json_object *req = sb_results_requested(res);
-	struct json_object *loop = G(G(req, "devices"), "loop"), *luks = sb_results_built_layer(res, "luks");
-	struct json_object *lp = sb_results_built_layer(res, "loop"), *ld = G(lp, "loop_devices");
-	static const char *const lkeys[] = { "cipher", "key_size", "sector_size", "type" };
-	char a[128], b[128], what[160];
+	struct differs_ctx ctx = { out, n };
+	struct sb_report_layer l;
 
-	for (size_t i = 0; loop && ld && json_object_is_type(ld, json_type_array) &&
-			   i < json_object_array_length(ld); i++) {
-		struct json_object *d = json_object_array_get_idx(ld, i);
+	for (unsigned i = 0; sb_report_layer_at(i, &l); i++) {
+		struct json_object *built = l.r ? sb_results_built_layer(res, l.name) : NULL;
+		struct json_object *asked = l.section ? G(req, l.section) : NULL;
 
-		snprintf(what, sizeof(what), "%s direct I/O", S(d, "dev", "loop"));
-		if (G(loop, "direct_io") && G(d, "direct_io"))
-			differs(out, what, js(G(loop, "direct_io"), a, sizeof(a)), js(G(d, "direct_io"), b, sizeof(b)), n);
-		snprintf(what, sizeof(what), "%s logical sector size", S(d, "dev", "loop"));
-		if (G(loop, "sector_size") && G(d, "logical_block_size"))
-			differs(out, what, js(G(loop, "sector_size"), a, sizeof(a)),
-				js(G(d, "logical_block_size"), b, sizeof(b)), n);
-	}
-	for (size_t i = 0; luks && i < 4; i++) {
-		struct json_object *x = G(G(req, "luks"), lkeys[i]);
+		if (!built)
+			continue;
+		for (const struct sb_layer_check *c = l.r->checks; c && c->asked; c++) {
+			struct json_object *x = G(asked, c->asked), *y = G(built, c->got);
 
-		snprintf(what, sizeof(what), "LUKS %s", lkeys[i]);
-		if (x && G(luks, lkeys[i]))
-			differs(out, what, js(x, a, sizeof(a)), js(G(luks, lkeys[i]), b, sizeof(b)), n);
-	}
-	if (sb_results_built_layer(res, "md") && G(G(req, "raid"), "level")) {
-		snprintf(a, sizeof(a), "raid%s", json_object_get_string(G(G(req, "raid"), "level")));
-		differs(out, "RAID level", a, S(sb_results_built_layer(res, "md"), "level", "?"), n);
+			if (x && y)
+				differs(out, c->what, json_object_get_string(x), json_object_get_string(y), n);
+		}
+		if (l.r->check)
+			l.r->check(asked, built, differs_cb, &ctx);
 	}
 }
 
@@ -377,6 +375,28 @@ static void set_opt(FILE *out, struct json_object *sec, const char *key, const c
 	}
 }
 
+/* The keys each layer names to rebuild its stack at the same size
+ * (layer_report.h .rerun: "loop.size" of its section "devices"). */
+static void rerun(FILE *out, struct json_object *req)
+{
+	const struct sb_layer_rerun *k;
+	struct sb_report_layer l;
+	char name[160], part[80];
+
+	for (unsigned i = 0; sb_report_layer_at(i, &l); i++)
+		for (k = l.r && l.section ? l.r->rerun : NULL; k && k->key; k++) {
+			struct json_object *sec = G(req, l.section);
+			const char *p = k->key, *dot;
+
+			for (; sec && (dot = strchr(p, '.')); p = dot + 1) {
+				snprintf(part, sizeof(part), "%.*s", (int)(dot - p), p);
+				sec = G(sec, part);
+			}
+			snprintf(name, sizeof(name), "%s.%s", l.section, k->key);
+			set_opt(out, sec, p, name, k->size);
+		}
+}
+
 static void command(FILE *out, struct json_object *res, unsigned nfiles)
 {
 	struct json_object *st = G(res, "stack"), *req = sb_results_requested(res), *cl = G(res, "command_line");
@@ -395,10 +415,7 @@ static void command(FILE *out, struct json_object *res, unsigned nfiles)
 		fputs("--sandbox ", out);
 	fputs("build-and-test ", out);
 	sb_html_esc(out, S(st, "source", S(req, "source", "STACK.yml")));
-	if (G(G(req, "devices"), "loop")) {
-		set_opt(out, G(G(req, "devices"), "loop"), "count", "devices.loop.count", 0);
-		set_opt(out, G(G(req, "devices"), "loop"), "size", "devices.loop.size", 1);
-	}
+	rerun(out, req);
 	set_opt(out, G(req, "bench"), "size", "bench.size", 1);
 	set_opt(out, G(req, "bench"), "suites", "bench.suites", 0);
 	if (G(G(req, "bench"), "runtime") && json_object_get_int64(G(G(req, "bench"), "runtime")) > 0)

@@ -12,6 +12,7 @@
 #include "util/err.h"
 
 #include "report/format.h"
+#include "report/layer_report.h"
 #include "report/verdict.h"
 
 struct sb_table_opts {
@@ -36,6 +37,9 @@ struct sb_column {
 	char header[SB_COL_NAME_MAX]; /* "write MB/s" */
 	char unit[16];                /* "MB/s", "/s", "%", "ms"; "" for text columns */
 	int numeric;
+	/* a layer's own column (layer_report.h): its row and its layer */
+	const struct sb_layer_column *lcol;
+	struct sb_report_layer layer;
 };
 
 struct sb_cell {

@@ -15,7 +15,7 @@
 
 void sb_export_rows_mark_local(const struct sb_stack *s, struct json_object *local)
 {
-	const struct sb_layer *l = sb_run_find_layer(s, "export");
+	const struct sb_layer *l = sb_export_layer(s);
 	struct json_object *o;
 
 	if (!l)
@@ -295,7 +295,7 @@ int sb_export_rows_run(struct sb_stack *s, unsigned repeat, struct json_object *
 		       struct json_object **out, unsigned max, unsigned *nout,
 		       volatile sig_atomic_t *stop, struct sb_err *err)
 {
-	const struct sb_layer *l = sb_run_find_layer(s, "export");
+	const struct sb_layer *l = sb_export_layer(s);
 	const struct sb_export_target *t;
 	struct json_object *prev = local, *next = NULL;
 	unsigned n = sb_export_targets(l, &t), i;

@@ -14,14 +14,6 @@
 #include "report/table.h"
 #include "util/log.h"
 
-const struct sb_layer *sb_run_find_layer(const struct sb_stack *s, const char *name)
-{
-	for (unsigned i = 0; i < s->nlayers; i++)
-		if (!strcmp(s->layers[i].ops->name, name))
-			return &s->layers[i];
-	return NULL;
-}
-
 /* The layer faults.* act on (the one whose ops say fault_target: md). */
 static const struct sb_layer *fault_target(const struct sb_stack *s)
 {

@@ -19,8 +19,6 @@ unsigned sb_run_repeat(const struct sb_run_ctx *c, const struct sb_stack_spec *s
 /* The results object for a stack: what was asked, as validated. */
 int sb_run_results_begin(const struct sb_stack_spec *spec, struct json_object **res, struct sb_err *err);
 void sb_run_results_add_error(struct json_object *res, const char *msg);
-/* The stack's layer of that registry name, or NULL. */
-const struct sb_layer *sb_run_find_layer(const struct sb_stack *s, const char *name);
 /* Finish and write the results file into c->results_dir; on success hand
  * it to *out (if out) and its path to *path_out (if path_out). */
 void sb_run_results_end(const struct sb_run_ctx *c, const char *name, int rc, struct json_object **res,

@@ -6,8 +6,11 @@
 # lstat, statx) and filedelete engines. For each job file both tools are
 # strace'd and, for every file of the set, the system calls on it
 # (open, stat, lstat, statx, unlink, fallocate, ftruncate, write, close)
-# must come in fio's order; the files left behind and each job's io_bytes
-# must be fio's. Runtime: about 5 s (tiny size-based jobs, strace'd).
+# must come in fio's order (but fio's per-file disk_util lookup, an lstat;
+# stackbench looks the job's target up once); the files left behind, each
+# job's io_bytes and its number of latency samples (one per file
+# operation: fio's FIO_NOSTATS) must be fio's. Runtime: about 10 s on the loaded 2-core machine (two
+# files of tiny size-based jobs, each tool strace'd once).
 # Needs root, fio and strace.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
@@ -19,28 +22,23 @@ mkdir "$TMP/m"
 mount -t tmpfs -o size=64m tmpfs "$TMP/m" || { fail "mount tmpfs"; exit; }
 
 mkdir "$TMP/jobs"
+# two files of several jobs each (fio runs them at once, as stackbench)
 cat >"$TMP/jobs/stat.fio" <<'EOF'
 [st]
 ioengine=filestat
 filesize=4k
 nrfiles=5
-EOF
-cat >"$TMP/jobs/lstat.fio" <<'EOF'
 [ls]
 ioengine=filestat
 stat_type=lstat
 filesize=8k
 bs=4k
 nrfiles=3
-EOF
-cat >"$TMP/jobs/statx.fio" <<'EOF'
 [sx]
 ioengine=filestat
 stat_type=statx
 size=12k
 nrfiles=3
-EOF
-cat >"$TMP/jobs/delete.fio" <<'EOF'
 [del]
 ioengine=filedelete
 filesize=4k
@@ -55,8 +53,6 @@ nrfiles=6
 filesize=8k
 bs=4k
 openfiles=2
-EOF
-cat >"$TMP/jobs/seq.fio" <<'EOF'
 [sq]
 ioengine=filecreate
 nrfiles=4
@@ -64,8 +60,6 @@ filesize=8k
 bs=4k
 file_service_type=sequential
 filename_format=$jobname-$filenum.dat
-EOF
-cat >"$TMP/jobs/rr2.fio" <<'EOF'
 [rr]
 ioengine=filecreate
 nrfiles=3
@@ -73,7 +67,7 @@ size=24k
 file_service_type=roundrobin:2
 EOF
 
-for j in stat lstat statx delete create seq rr2; do
+for j in stat create; do
 	for t in fio sb; do
 		d=$TMP/m/$t-$j
 		mkdir -p "$d"
@@ -112,7 +106,7 @@ def per_file(path):
         name = q.group(1).rsplit("/", 1)[-1] if q else None
         name = name if name and re.match(r'^(st|ls|sx|del|cr|sq|rr)[.-]\d', name) else None
         if call in ("fallocate", "ftruncate", "write", "close"):
-            fd = args.split(",")[0]
+            fd = args.split(",")[0].strip()
             name = fds.get((pid, fd))
             if call == "close":
                 fds.pop((pid, fd), None)
@@ -131,6 +125,14 @@ def per_file(path):
     return out
 
 f, s = per_file(f"{tmp}/fio-{j}.strace"), per_file(f"{tmp}/sb-{j}.strace")
+# fio's init_disk_util looks each file's device up (diskutil.c
+# get_device_numbers: an lstat once it is laid out); stackbench's disk_util
+# looks the job's target up once (cmd/job.c): that lstat is not compared
+for seq in f.values():
+    for k in range(1, len(seq)):
+        if seq[k - 1] == "close" and seq[k] == "lstat":
+            del seq[k]
+            break
 bad = 0
 if sorted(f) != sorted(s):
     print(f"FAIL: {j}.fio: files touched: fio {sorted(f)} stackbench {sorted(s)}", file=sys.stderr)
@@ -150,7 +152,7 @@ for a, b in zip(fj, sj):
                   file=sys.stderr)
             bad = 1
 if not bad:
-    print(f"{j}.fio: " + "; ".join(f"{n}: {' '.join(f[n])}" for n in sorted(f)[:2]))
+    print(f"{j}.fio: {len(f)} files as fio's, e.g. " + "; ".join(f"{n}: {' '.join(f[n])}" for n in sorted(f)[::4]))
 sys.exit(bad)
 PY
 done

@@ -19,6 +19,7 @@
 
 #include "bench/data.h"
 #include "bench/engine_int.h"
+#include "bench/fileset.h"
 #include "bench/steady_run.h"
 #include "sys/sysfs.h"
 #include "bench/verifyio.h"
@@ -189,7 +190,9 @@ static void *worker_main(void *arg)
 
 void sb_engine_job_file(const struct sb_job_opts *o, unsigned i, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s/%s.%u.0", o->target, o->section[0] ? o->section : o->name, i);
+	/* NAME.i.0, or fio's filename_format (bench/fileset.c) */
+	if (sb_fileset_dir_name(o, i, 0, buf, len) < 0)
+		snprintf(buf, len, "%s/%s.%u.0", o->target, o->section[0] ? o->section : o->name, i);
 }
 
 /* Write a file full of random data (fio's "laying out IO file"), buffered, then fsync. */

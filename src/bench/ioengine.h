@@ -21,6 +21,7 @@ enum {
 	SB_IOF_NOFILE = 1 << 1, /* fio's FIO_DISKLESSIO: no file is opened */
 	SB_IOF_FAKEIO = 1 << 2, /* fio's FIO_FAKEIO: no data moves */
 	SB_IOF_NOIO = 1 << 3,   /* fio's FIO_NOIO: ios are counted, no bytes (cpuio) */
+	SB_IOF_NOSTATS = 1 << 4, /* fio's FIO_NOSTATS: no latency per io (the engine adds its own) */
 };
 
 struct sb_ioengine_ops {
@@ -65,6 +66,8 @@ const char *sb_ioengine_list(void);
 /* the engines (src/bench/engines/) */
 extern const struct sb_ioengine_ops sb_ioe_libaio, sb_ioe_posixaio, sb_ioe_null, sb_ioe_ftruncate, sb_ioe_cpuio, sb_ioe_exec;
 extern const struct sb_ioengine_ops sb_ioe_io_uring; /* with liburing (SB_HAVE_IO_URING) */
+extern const struct sb_ioengine_ops sb_ioe_filecreate, sb_ioe_filestat, sb_ioe_filedelete; /* engines/fileops.c */
+extern const struct sb_ioengine_ops sb_ioe_falloc; /* engines/falloc.c */
 extern const struct sb_ioengine_ops sb_ioe_sync, sb_ioe_psync, sb_ioe_vsync, sb_ioe_pvsync, sb_ioe_pvsync2;
 
 #endif

@@ -25,7 +25,9 @@ enum sb_output_format { SB_OUT_TEXT, SB_OUT_JSON, SB_OUT_JSONPLUS };
 enum sb_ioengine { SB_IOENGINE_LIBAIO, SB_IOENGINE_PSYNC, SB_IOENGINE_SYNC, SB_IOENGINE_NULL,
 	/* the engines family (src/bench/engines/) */
 	SB_IOENGINE_VSYNC, SB_IOENGINE_PVSYNC, SB_IOENGINE_PVSYNC2, SB_IOENGINE_POSIXAIO,
-	SB_IOENGINE_FTRUNCATE, SB_IOENGINE_CPUIO, SB_IOENGINE_IO_URING, SB_IOENGINE_EXEC, SB_IOENGINE_COUNT };
+	SB_IOENGINE_FTRUNCATE, SB_IOENGINE_CPUIO, SB_IOENGINE_IO_URING, SB_IOENGINE_EXEC,
+	/* the files family (src/bench/engines/fileops.c, falloc.c) */
+	SB_IOENGINE_FILECREATE, SB_IOENGINE_FILESTAT, SB_IOENGINE_FILEDELETE, SB_IOENGINE_FALLOC, SB_IOENGINE_COUNT };
 
 struct sb_job_opts {
 	char name[64];            /* jobname; also names the files in a directory target */
@@ -139,6 +141,18 @@ struct sb_job_opts {
 	 * NAME.N.0; name= inside a section renames the job, not its files
 	 * ("" = name) */
 	char section[64];
+	/* files family (bench/fileset.c): fio's file set of a job thread */
+	struct {
+		uint32_t nrfiles;         /* fio's nrfiles (0 or 1: one file) */
+		uint32_t openfiles;       /* fio's openfiles: most open at once (0: nrfiles) */
+		bool create_on_open;      /* fio's create_on_open: made when opened, not laid out */
+		uint8_t service;          /* fio's file_service_type: SB_FSERV_* */
+		uint32_t service_nr;      /* its ':N': ios to a file before the next one (default 1) */
+		double service_val, service_center; /* zipf/pareto/normal: theta, h or deviation; center (-1: none) */
+		uint8_t stat_type;        /* filestat's stat_type: 0 stat, 1 lstat, 2 statx */
+		char format[256];         /* fio's filename_format ("": $jobname.$jobnum.$filenum) */
+		char list[512];           /* fio's filename=A:B:...: several names, as written ("": one) */
+	} files;
 };
 
 /* Defaults as documented in `stackbench help job`: fio 3.33's. */

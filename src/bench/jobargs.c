@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/fileset.h"
 #include "bench/ioengine.h"
 #include "bench/jobfio.h"
 #include "bench/jobopt.h"
@@ -38,7 +39,7 @@ static const struct jopt jopts_core[] = {
 	{ "iodepth_batch_complete_max", NULL, JT_U32, F(batch_cmax), 0, 4096, NULL,
 	  "most completions reaped at once (default: the min)", NULL },
 	{ "numjobs", "numjob", JT_U32, F(numjobs), 1, SB_JOB_MAX_THREADS, "1", "job threads", NULL },
-	{ "ioengine", NULL, JT_ENGINE, F(ioengine), 0, 0, "psync", "psync, sync, vsync, pvsync, pvsync2, libaio, posixaio, io_uring, null, ftruncate, cpuio or exec", NULL },
+	{ "ioengine", NULL, JT_ENGINE, F(ioengine), 0, 0, "psync", "psync, sync, vsync, pvsync, pvsync2, libaio, posixaio, io_uring, null, ftruncate, cpuio, exec, filecreate, filestat, filedelete or falloc", NULL },
 	{ "iomem", "mem", JT_IOMEM, F(huge_buffers), 0, 0, "malloc",
 	  "I/O buffers: malloc, mmap, shm (pages) or mmaphuge, shmhuge (transparent huge pages)", NULL },
 	{ "direct", NULL, JT_BOOL, F(direct), 0, 0, "0", "O_DIRECT", NULL },
@@ -83,6 +84,7 @@ static const struct jopt *const jopt_tables[] = {
 	sb_jopts_exec,
 	jopts_rate,
 	jopts_ctl,
+	jopts_files,
 };
 
 static const struct jopt *find_opt(const char *name, size_t n)
@@ -206,6 +208,7 @@ static int set_value(const struct jopt *o, const char *v, struct sb_job_opts *j,
 {
 	void *field = (char *)j + o->off;
 	uint64_t u;
+	int rc;
 	struct sb_err e = { 0 };
 
 	switch (o->type) {
@@ -217,6 +220,9 @@ static int set_value(const struct jopt *o, const char *v, struct sb_job_opts *j,
 		snprintf(field, o->size, "%s", v);
 		return 0;
 	case JT_FILES:
+		/* several names: the file engines' set (bench/fileset.c) */
+		if (!strcmp(o->name, "filename") && (rc = sb_fileset_list(v, j, err)) != 0)
+			return rc < 0 ? rc : 0;
 		return sb_jobfio_one_name(o->name, v, field, o->size, err);
 	case JT_RW: {
 		char mode[16];
@@ -499,11 +505,16 @@ static int finish_job(struct sb_job_opts *j, unsigned idx, struct sb_err *err)
 			memcpy(j->target, t, sizeof(t));
 		}
 	}
+	/* fio's file set (bench/fileset.c): the size over its files */
+	if ((rc = sb_fileset_finish(j, err)) < 0)
+		return rc;
 	/* fio's filesize: the job's size is that of its file (capped, as fio's) */
-	if (j->filesize && j->size && j->size < j->filesize)
+	if (j->files.nrfiles > 1 || (e->flags & SB_IOF_NOSTATS))
+		; /* set by sb_fileset_finish */
+	else if (j->filesize && j->size && j->size < j->filesize)
 		return sb_err_set(err, -EINVAL, "not supported by stackbench job: --filesize larger than "
 				  "--size (job %s)", j->name);
-	if (j->filesize)
+	else if (j->filesize)
 		j->size = j->filesize;
 	/* as fio: files NAME.N.0 in the current directory, of a size given */
 	if ((!j->target[0] || j->directory[0]) && !j->size && !(e->flags & SB_IOF_NOFILE))

@@ -19,10 +19,10 @@ static const char *const fio_only[] = {
 	"block_error_percentiles", "buffer_compress_chunk", "buffer_compress_percentage",
 	"buffer_pattern", "bwavgtime", "cgroup", "cgroup_nodelete", "cgroup_weight", "clat_percentiles",
 	"clocksource", "continue_on_error", "cpuclock-test", "cpumask", "crctest", "create_fsync",
-	"create_on_open", "create_only", "debug", "dedupe_global", "dedupe_mode", "dedupe_percentage",
+	"create_only", "debug", "dedupe_global", "dedupe_mode", "dedupe_percentage",
 	"dedupe_working_set_percentage", "disk_util", "eta", "eta-newline", "eta-interval", "error_dump",
 	"exec_postrun", "exec_prerun", "fadvise_hint", "fallocate", "fdatasync", "file_append",
-	"file_service_type", "filename_format", "fill_device", "fsync_on_close", "gid", "gtod_cpu",
+	"fill_device", "fsync_on_close", "gid", "gtod_cpu",
 	"hipri", "hugepage-size", "idle-prof", "ignore_error", "ignore_zone_limits", "inflate-log",
 	"io_size", "io_submit_mode", "iodepth_low", "iopsavgtime", "ioscheduler", "job_max_open_zones",
 	"kb_base", "lat_percentiles", "latency_percentile", "latency_run", "latency_target",
@@ -30,8 +30,8 @@ static const char *const fio_only[] = {
 	"log_compression", "log_compression_cpus", "log_entries", "log_hist_coarseness", "log_hist_msec",
 	"log_max_value", "log_offset", "log_prio", "log_store_compressed", "log_unix_epoch", "max-jobs",
 	"max_latency", "max_open_zones", "merge_blktrace_file", "merge_blktrace_iters",
-	"merge_blktrace_scalars", "minimal", "nrfiles", "numa_cpu_nodes", "numa_mem_policy",
-	"offset_align", "opendir", "openfiles", "overwrite", "parse-only", "per_job_logs",
+	"merge_blktrace_scalars", "minimal", "numa_cpu_nodes", "numa_mem_policy",
+	"offset_align", "opendir", "overwrite", "parse-only", "per_job_logs",
 	"percentile_list", "pre_read", "profile", "randseed", "read_beyond_wp", "read_iolog",
 	"read_iolog_chunked", "refill_buffers", "replay_align", "replay_no_stall", "replay_redirect",
 	"replay_scale", "replay_skip", "replay_time_scale", "scramble_buffers", "section",
@@ -54,7 +54,7 @@ static const char *const fio_engine_only[] = {
 	/* cpuio, net, e4defrag, mmap, filestat */
 	"exit_on_io_done", "hostname", "interface",
 	"listen", "mss", "netsplice", "nodelay", "pingpong", "port", "protocol", "ttl", "window_size",
-	"donorname", "inplace", "thp", "stat_type", NULL,
+	"donorname", "inplace", "thp", NULL,
 };
 
 /* fio's .alias of options stackbench takes under their other name */

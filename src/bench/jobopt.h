@@ -54,6 +54,7 @@ extern const struct jopt sb_jopts_exec[];  /* src/bench/engines/exec.c */
 /* the families' tables (jobargs.c lists them) */
 extern const struct jopt jopts_rate[];  /* bench/rateopt.c */
 extern const struct jopt jopts_ctl[];   /* bench/jobctl.c */
+extern const struct jopt jopts_files[]; /* bench/fileset.c: nrfiles, openfiles, file_service_type */
 
 /* bench/jobctl.c: groupid and wave of every job, wait_for checked */
 int sb_jobctl_finish(struct sb_job_opts *jobs, unsigned n, struct sb_err *err);

@@ -423,11 +423,13 @@ static int account(struct ps *s, struct slot *sl, long ev)
 	d->ios++;
 	s->win_bytes[sl->dir] += moved;
 	s->win_ios[sl->dir]++;
-	if (!(w->ioe_flags & SB_IOF_SYNC) && !o->disable_slat)
+	if (w->ioe_flags & SB_IOF_NOSTATS)
+		; /* fio's FIO_NOSTATS: the engine's own samples (engines/fileops.c) */
+	else if (!(w->ioe_flags & SB_IOF_SYNC) && !o->disable_slat)
 		sb_hist_add(&d->slat, slat); /* fio has no slat for synchronous engines */
-	if (!o->disable_clat)
+	if (!o->disable_clat && !(w->ioe_flags & SB_IOF_NOSTATS))
 		sb_hist_add(&d->clat, clat);
-	if (!o->disable_lat)
+	if (!o->disable_lat && !(w->ioe_flags & SB_IOF_NOSTATS))
 		sb_hist_add(&d->lat, lat);
 	if (s->logging) {
 		s->lwin_bytes[sl->dir] += moved;

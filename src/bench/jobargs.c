@@ -83,6 +83,7 @@ static const struct jopt *const jopt_tables[] = {
 	sb_jopts_exec,
 	jopts_rate,
 	jopts_ctl,
+	sb_jopts_layout,
 };
 
 static const struct jopt *find_opt(const char *name, size_t n)

@@ -63,6 +63,28 @@ static const char *const fio_aliases[][2] = {
 	{ "iodepth_batch_submit", "iodepth_batch" },
 };
 
+/* fio 3.33's .alias -> .name (options.c): fio's option dicts say the name */
+static const char *const fio_names[][2] = {
+	{ "readwrite", "rw" }, { "iodepth_batch_submit", "iodepth_batch" },
+	{ "iodepth_batch_complete", "iodepth_batch_complete_min" }, { "io_limit", "io_size" },
+	{ "fill_fs", "fill_device" }, { "fileoffset", "offset" }, { "blocksize", "bs" },
+	{ "blockalign", "ba" }, { "blocksize_range", "bsrange" }, { "blocksize_unaligned", "bs_unaligned" },
+	{ "nr_files", "nrfiles" }, { "timeout", "runtime" }, { "iomem", "mem" }, { "mem_align", "iomem_align" },
+	{ "ratemin", "rate_min" }, { "ratecycle", "rate_cycle" }, { "wait_for_previous", "stonewall" },
+	{ "disable_bw", "disable_bw_measurement" }, { "ss", "steadystate" }, { "ss_dur", "steadystate_duration" },
+	{ "ss_ramp", "steadystate_ramp_time" },
+};
+
+const char *sb_jobfio_dict_name(const char *key)
+{
+	unsigned i;
+
+	for (i = 0; i < sizeof(fio_names) / sizeof(fio_names[0]); i++)
+		if (!strcmp(key, fio_names[i][0]))
+			return fio_names[i][1];
+	return key;
+}
+
 static bool same(const char *a, const char *name, size_t n)
 {
 	return strlen(a) == n && !strncmp(a, name, n);

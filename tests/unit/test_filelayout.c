@@ -227,6 +227,23 @@ static void test_loop_invalidate(void **state)
 	assert_true(sb_fl_end_fsync(&o));
 }
 
+/* fio's option dicts name an option by its .name, not the alias written
+ * (readwrite= is "rw", blocksize= "bs", timeout= "runtime") */
+static void test_dict_names(void **state)
+{
+	struct sb_job_opts o;
+	struct sb_err err = { 0 };
+
+	(void)state;
+	assert_int_equal(parse(&o, &err, "--readwrite=write", "--blocksize=8k", "--timeout=5"), 0);
+	assert_non_null(strstr(o.given, "rw=write\n"));
+	assert_non_null(strstr(o.given, "bs=8k\n"));
+	assert_non_null(strstr(o.given, "runtime=5\n"));
+	assert_null(strstr(o.given, "readwrite"));
+	assert_null(strstr(o.given, "blocksize"));
+	assert_null(strstr(o.given, "timeout"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -236,6 +253,7 @@ int main(void)
 		cmocka_unit_test(test_room_sparse),
 		cmocka_unit_test(test_loop_invalidate),
 		cmocka_unit_test(test_engine_write_job),
+		cmocka_unit_test(test_dict_names),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -235,7 +235,10 @@ static void test_dict_names(void **state)
 	struct sb_err err = { 0 };
 
 	(void)state;
-	assert_int_equal(parse(&o, &err, "--readwrite=write", "--blocksize=8k", "--timeout=5"), 0);
+	char *argv[] = { "job", "--size=1m", "--readwrite=write", "--blocksize=8k", "--timeout=5", NULL };
+	enum sb_output_format fmt;
+
+	assert_int_equal(sb_job_parse_args(5, argv, &o, &fmt, &err), 0);
 	assert_non_null(strstr(o.given, "rw=write\n"));
 	assert_non_null(strstr(o.given, "bs=8k\n"));
 	assert_non_null(strstr(o.given, "runtime=5\n"));

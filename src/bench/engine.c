@@ -20,13 +20,12 @@
 #include "bench/data.h"
 #include "bench/engine_int.h"
 #include "bench/fileset.h"
+#include "bench/filelayout.h"
 #include "bench/steady_run.h"
 #include "sys/sysfs.h"
 #include "bench/verifyio.h"
 #include "util/log.h"
 #include "util/units.h"
-
-#define DEFAULT_FILE_SIZE (1ULL << 30)
 
 /* A job thread's per-slot arrays. */
 struct wio {
@@ -127,13 +126,12 @@ static int worker_measure(struct worker *w, struct wio *io)
 								       * (loops times), or runtime if sooner */
 	if (p.nios && o->number_ios && o->number_ios * (o->loops ? o->loops : 1) < p.nios)
 		p.nios = o->number_ios * (o->loops ? o->loops : 1); /* fio's exceeds_number_ios */
-	p.loop_invalidate = p.nios && o->loops > 1 && o->invalidate && w->fd >= 0;
+	p.loop_invalidate = w->fd >= 0 && sb_fl_loop_invalidate(o, p.nios); /* bench/filelayout.c */
 	p.check = o->verify && (o->rw == SB_RW_READ || o->rw == SB_RW_RANDREAD);
 	sb_fvw_pass_setup(w, &p);
 	rc = sb_engine_pass(w, io->slots, io->events, io->batch, &p, &measure_start);
-	/* buffered writes are not written until they are on disk (fio's end_fsync);
-	 * direct ones are flushed when the job asks for it */
-	if (rc == 0 && w->fd >= 0 && w->res.dir[SB_DIR_WRITE].ios && (!o->direct || o->fsync_every || o->end_fsync) &&
+	/* fio's end_fsync (the suites: buffered writes too, bench/filelayout.c) */
+	if (rc == 0 && w->fd >= 0 && w->res.dir[SB_DIR_WRITE].ios && sb_fl_end_fsync(o) &&
 	    fsync(w->fd) < 0 && errno != EINVAL)  /* EINVAL: a special file (/dev/null) has nothing to sync */
 		rc = sb_err_sys(&w->err, -errno, "fsync %s", w->path);
 	w->res.elapsed_ns = sb_clock_ns() - measure_start;
@@ -195,70 +193,36 @@ void sb_engine_job_file(const struct sb_job_opts *o, unsigned i, char *buf, size
 		snprintf(buf, len, "%s/%s.%u.0", o->target, o->section[0] ? o->section : o->name, i);
 }
 
-/* Write a file full of random data (fio's "laying out IO file"), buffered, then fsync. */
-static int layout_file(int fd, const char *path, uint64_t start, uint64_t len, struct rng *r,
-		       struct sb_err *err)
-{
-	size_t chunk = 1 << 20;
-	char *buf = malloc(chunk);
-	uint64_t done = 0;
-	int rc = 0;
-
-	if (!buf)
-		return sb_err_set(err, -ENOMEM, "out of memory");
-	fill_random(r, buf, chunk);
-	while (done < len) {
-		size_t n = len - done < chunk ? (size_t)(len - done) : chunk;
-		ssize_t w = pwrite(fd, buf, n, (off_t)(start + done));
-
-		if (w < 0) {
-			rc = sb_err_sys(err, -errno, "laying out %s", path);
-			goto out;
-		}
-		buf[0]++;
-		done += (uint64_t)w;
-	}
-	if (fsync(fd) < 0)
-		rc = sb_err_sys(err, -errno, "fsync %s", path);
-out:
-	free(buf);
-	return rc;
-}
-
 static bool rw_reads(enum sb_rw rw)
 {
 	return rw != SB_RW_WRITE && rw != SB_RW_RANDWRITE;
 }
 
-/* Open the target of thread i and set its region. */
-/* Write w's region of its file so reads and random writes find real blocks. */
-static int layout_path(struct worker *w, uint64_t start, struct sb_err *err)
-{
-	int lfd = open(w->path, O_WRONLY);
-	int rc;
-
-	if (lfd < 0)
-		return sb_err_sys(err, -errno, "open %s", w->path);
-	sb_info("laying out %s (%llu MiB)", w->path, (unsigned long long)(w->len >> 20));
-	rc = layout_file(lfd, w->path, start, w->len, &w->rng, err);
-	close(lfd);
-	return rc;
-}
-
-/* A directory target: each worker its own job file, created if missing. */
+/* A directory target: each worker its own job file, laid out (created)
+ * first when it is shorter than the region (bench/filelayout.c). */
 static int open_dir_worker(const struct sb_job_opts *o, struct worker *w, int flags,
 			   struct sb_err *err)
 {
-	uint64_t len = o->size ? o->size : DEFAULT_FILE_SIZE;
+	uint64_t len = o->size ? o->size : SB_FL_DEFAULT_FILE_SIZE, have = 0;
 	struct stat st;
 	int rc;
 
 	sb_engine_job_file(o, w->idx, w->path, sizeof(w->path));
-	w->fd = open(w->path, flags);
-	if (w->fd < 0 && errno == ENOENT && !(o->verify && rw_reads(o->rw))) {
-		w->fd = open(w->path, flags | O_CREAT, 0600);
-		w->created = w->fd >= 0;
+	w->start = o->offset + (uint64_t)w->idx * o->offset_increment;  /* fio's, in the thread's own file */
+	w->len = len - len % o->bs;
+	if (stat(w->path, &st) == 0)
+		have = (uint64_t)st.st_size;
+	else if (errno != ENOENT || (o->verify && rw_reads(o->rw)))
+		return sb_err_sys(err, -errno, "open %s", w->path);
+	if (have < w->start + w->len) {
+		if (o->verify && rw_reads(o->rw))
+			return sb_err_set(err, -ENOENT, "%s: %llu bytes, the verify read needs %llu "
+					  "written by an earlier verify job", w->path,
+					  (unsigned long long)have, (unsigned long long)w->len);
+		if ((rc = sb_fl_extend(o, w->path, have, w->start, w->len, &w->rng, err)) < 0)
+			return rc;
 	}
+	w->fd = open(w->path, flags | O_CREAT, 0600);  /* the suites' sequential write makes it here */
 	if (w->fd < 0 && errno == EINVAL && o->direct)
 		return sb_err_sys(err, -EINVAL, "open %s with O_DIRECT (does this filesystem "
 				  "support direct I/O? --buffered runs without it)", w->path);
@@ -267,19 +231,6 @@ static int open_dir_worker(const struct sb_job_opts *o, struct worker *w, int fl
 	if (fstat(w->fd, &st) < 0)
 		return sb_err_sys(err, -errno, "stat %s", w->path);
 	w->lbs = sb_sysfs_file_lbs(st.st_dev); /* the kernel's O_DIRECT rule, as fio leaves it to */
-	w->start = o->offset + (uint64_t)w->idx * o->offset_increment;  /* fio's, in the thread's own file */
-	w->len = len - len % o->bs;
-	if ((uint64_t)st.st_size < w->start + w->len) {
-		if (o->verify && rw_reads(o->rw))
-			return sb_err_set(err, -ENOENT, "%s: %llu bytes, the verify read needs %llu "
-					  "written by an earlier verify job", w->path,
-					  (unsigned long long)st.st_size, (unsigned long long)w->len);
-		if (rw_reads(o->rw) || o->rw == SB_RW_RANDWRITE) {
-			rc = layout_path(w, w->start, err);
-			if (rc < 0)
-				return rc;
-		}
-	}
 	return 0;
 }
 
@@ -311,18 +262,6 @@ static int open_worker(const struct sb_job_opts *o, struct worker *w, const stru
 		return rc;
 	}
 	snprintf(w->path, sizeof(w->path), "%s", o->target);
-	w->fd = open(o->target, flags);
-	if (w->fd < 0)
-		return sb_err_sys(err, -errno, "open %s", o->target);
-	if (S_ISBLK(tst->st_mode)) {
-		int ss = 512;
-
-		if (ioctl(w->fd, BLKSSZGET, &ss) < 0)
-			return sb_err_sys(err, -errno, "BLKSSZGET %s", o->target);
-		w->lbs = (uint64_t)ss;
-	} else {
-		w->lbs = sb_sysfs_file_lbs(tst->st_dev);
-	}
 	/* fio: every thread of a job works on the same region of one file or
 	 * device; stackbench's own (and verify) jobs give each its own part */
 	w->len = o->size ? o->size : o->shared_region ? dev_size : dev_size / o->numjobs;
@@ -340,11 +279,26 @@ static int open_worker(const struct sb_job_opts *o, struct worker *w, const stru
 		return sb_err_set(err, -ENOSPC, "%s: %u regions of %llu bytes do not fit in its %llu bytes",
 				  o->target, o->numjobs, (unsigned long long)w->len,
 				  (unsigned long long)dev_size);
-	/* a file shorter than the region (fio's filename= just created it): lay it out */
-	if (S_ISREG(tst->st_mode) && fstat(w->fd, &st) == 0 && (uint64_t)st.st_size < w->start + w->len &&
-	    (rw_reads(o->rw) || o->rw == SB_RW_RANDWRITE) && !(o->verify && rw_reads(o->rw)) &&
-	    (rc = layout_path(w, w->start, err)) < 0)
+	/* a file shorter than the region (fio's filename= just created it):
+	 * laid out before it is opened (fio's: once, to the end of the job's
+	 * regions; the suites': each thread's region) */
+	if (S_ISREG(tst->st_mode) && !(o->verify && rw_reads(o->rw)) && stat(o->target, &st) == 0 &&
+	    (uint64_t)st.st_size < w->start + w->len && (o->fl.suite || w->idx == 0) &&
+	    (rc = o->fl.suite ? sb_fl_extend(o, w->path, (uint64_t)st.st_size, w->start, w->len, &w->rng, err)
+			      : sb_fl_extend(o, w->path, (uint64_t)st.st_size, 0, dev_size, &w->rng, err)) < 0)
 		return rc;
+	w->fd = open(o->target, flags);
+	if (w->fd < 0)
+		return sb_err_sys(err, -errno, "open %s", o->target);
+	if (S_ISBLK(tst->st_mode)) {
+		int ss = 512;
+
+		if (ioctl(w->fd, BLKSSZGET, &ss) < 0)
+			return sb_err_sys(err, -errno, "BLKSSZGET %s", o->target);
+		w->lbs = (uint64_t)ss;
+	} else {
+		w->lbs = sb_sysfs_file_lbs(tst->st_dev);
+	}
 	invalidate(o, w, S_ISBLK(tst->st_mode));
 	return 0;
 }
@@ -376,148 +330,6 @@ static void progress(const struct sb_job_opts *o, struct worker *ws, uint64_t t0
 		    sb_rw_name(o->rw), o->target, rate, iops, pct > 100 ? 100 : pct, (unsigned long long)eta_s);
 	*last_b = b;
 	*last_t = now;
-}
-
-/* -ENOSPC unless `need` bytes fit in the free space of the filesystem
- * that holds `at` (the job's target, named `what`). */
-static int check_free(const char *at, const char *what, uint64_t need, struct sb_err *err)
-{
-	struct statvfs vfs;
-	char a[32], b[32];
-	uint64_t avail;
-
-	if (statvfs(at, &vfs) < 0)
-		return 0;
-	avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
-	sb_size_format_human(need, a, sizeof(a));
-	sb_size_format_human(avail, b, sizeof(b));
-	sb_debug("%s: %s free, job wants %s", what, b, a);
-	if (avail >= need)
-		return 0;
-	return sb_err_set(err, -ENOSPC, "%s: %s free, the job needs %s", what, b, a);
-}
-
-/* The directory a path's file is in ("." for a bare name). */
-static const char *dir_of(const char *path, char *buf, size_t len)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		return ".";
-	snprintf(buf, len, "%.*s", slash == path ? 1 : (int)(slash - path), path);
-	return buf;
-}
-
-/* Bytes the job's files in a directory target hold already, at most need. */
-static uint64_t dir_files_have(const struct sb_job_opts *o, uint64_t need)
-{
-	uint64_t have = 0, each = o->size ? o->size : DEFAULT_FILE_SIZE;
-	char path[600];
-	struct stat st;
-	unsigned i;
-
-	for (i = 0; i < o->numjobs; i++) {
-		sb_engine_job_file(o, i, path, sizeof(path));
-		if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-			have += (uint64_t)st.st_size < each ? (uint64_t)st.st_size : each;
-	}
-	return have < need ? have : need;
-}
-
-/* The bytes a regular-file target holds: size per thread, or one region
- * shared by all (UINT64_MAX when that does not fit in 64 bits). */
-static uint64_t file_want(const struct sb_job_opts *o)
-{
-	uint64_t want, incr;
-
-	/* plus the last thread's start (fio's offset, offset_increment) */
-	if (__builtin_mul_overflow(o->size, o->shared_region ? 1 : o->numjobs, &want) ||
-	    __builtin_mul_overflow((uint64_t)(o->numjobs - 1), o->offset_increment, &incr) ||
-	    __builtin_add_overflow(want, o->offset, &want) || __builtin_add_overflow(want, incr, &want))
-		return UINT64_MAX;
-	return want;
-}
-
-/* A target that is not there is bad input (exit 2), except fio's
- * filename=, which creates a regular file as fio does, when it fits. */
-static int stat_target(const struct sb_job_opts *o, struct stat *st, struct sb_err *err)
-{
-	char dir[sizeof(o->target)];
-	int fd, rc;
-
-	if (stat(o->target, st) == 0)
-		return 0;
-	if (errno != ENOENT || !o->create)
-		return sb_err_set(err, errno == ENOENT ? -EINVAL : -errno, "target %s: %s", o->target,
-				  strerror(errno));
-	if (!o->size)
-		return sb_err_set(err, -EINVAL, "%s does not exist: --size is needed to create it", o->target);
-	if ((rc = check_free(dir_of(o->target, dir, sizeof(dir)), o->target, file_want(o), err)) < 0)
-		return rc;
-	fd = open(o->target, O_RDWR | O_CREAT | O_EXCL, 0644);
-	/* another job of the same wave with the same filename made it first
-	 * (fio's jobs share such a file): as a file that was there before */
-	if (fd < 0 && errno == EEXIST && stat(o->target, st) == 0)
-		return 0;
-	if (fd < 0)
-		return sb_err_sys(err, errno == ENOENT ? -EINVAL : -errno, "create %s", o->target);
-	close(fd);
-	if (stat(o->target, st) < 0)
-		return sb_err_sys(err, -errno, "stat %s", o->target);
-	return 0;
-}
-
-/* The target's size (block device, file) or free room (directory). */
-static int target_room(const struct sb_job_opts *o, const struct stat *tst, uint64_t *dev_size,
-		       struct sb_err *err)
-{
-	int fd, rc;
-
-	if (S_ISBLK(tst->st_mode) || S_ISREG(tst->st_mode)) {
-		fd = open(o->target, O_RDONLY);
-		if (fd < 0)
-			return sb_err_sys(err, -errno, "open %s", o->target);
-		if (S_ISBLK(tst->st_mode) && ioctl(fd, BLKGETSIZE64, dev_size) < 0) {
-			rc = sb_err_sys(err, -errno, "BLKGETSIZE64 %s", o->target);
-			close(fd);
-			return rc;
-		}
-		close(fd);
-		if (S_ISREG(tst->st_mode)) {
-			uint64_t want = file_want(o);
-
-			*dev_size = (uint64_t)tst->st_size < want ? want : (uint64_t)tst->st_size;
-			/* what the file grows by must fit, as a directory's files */
-			if (want > (uint64_t)tst->st_size &&
-			    (rc = check_free(o->target, o->target, want - (uint64_t)tst->st_size, err)) < 0)
-				return rc;
-		}
-		if (*dev_size < o->bs * (o->shared_region ? 1 : o->numjobs))
-			return sb_err_set(err, -ENOSPC, "%s: %llu bytes, too small for %u x %llu-byte blocks",
-					  o->target, (unsigned long long)*dev_size, o->numjobs,
-					  (unsigned long long)o->bs);
-		return 0;
-	}
-	/* a character device (fio's examples read /dev/zero, write /dev/null):
-	 * no size of its own, the job's size is the region, as fio's */
-	if (S_ISCHR(tst->st_mode)) {
-		if (!o->size)
-			return sb_err_set(err, -EINVAL, "%s is a character device: --size is needed", o->target);
-		*dev_size = file_want(o);
-		return *dev_size == UINT64_MAX ? sb_err_set(err, -EINVAL, "%s: the job's regions do not fit in "
-							    "64 bits", o->target) : 0;
-	}
-	if (S_ISDIR(tst->st_mode)) {
-		uint64_t need;
-
-		if (__builtin_mul_overflow(o->size ? o->size : DEFAULT_FILE_SIZE, o->numjobs, &need))
-			need = UINT64_MAX;
-		/* files already laid out (an earlier phase, a kept job) count as room */
-		if (o->verify && rw_reads(o->rw))
-			return 0;
-		return check_free(o->target, o->target, need - dir_files_have(o, need), err);
-	}
-	return sb_err_set(err, -EINVAL, "target %s is not a block device, file or directory", o->target);
 }
 
 static int open_workers(const struct sb_job_opts *oc, struct worker *ws, const struct stat *tst,
@@ -627,7 +439,7 @@ int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct
 	if ((rc = sb_job_opts_check(o, err)) < 0 || (rc = sb_engine_check_memory(o, SIZE_MAX, err)) < 0)
 		return rc;
 	if (!(sb_ioengine_get(o->ioengine)->flags & SB_IOF_NOFILE) &&
-	    ((rc = stat_target(o, &tst, err)) < 0 || (rc = target_room(o, &tst, &dev_size, err)) < 0))
+	    ((rc = sb_fl_stat_target(o, &tst, err)) < 0 || (rc = sb_fl_target_room(o, &tst, &dev_size, err)) < 0))
 		return rc;
 	ws = calloc(o->numjobs, sizeof(*ws));
 	if (!ws)

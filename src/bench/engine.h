@@ -32,6 +32,10 @@ int sb_engine_check_memory(const struct sb_job_opts *o, uint64_t space, struct s
 int sb_engine_figure(const char *dev, enum sb_rw rw, uint64_t bs, unsigned qd, uint64_t size,
 		     uint64_t runtime_ns, bool iops, double *out, struct sb_err *err);
 
+/* fio's group_reporting across jobs: another job's result r added to
+ * into (sums, histograms, samples; the run times summed as threads') */
+void sb_job_result_merge(struct sb_job_result *into, const struct sb_job_result *r);
+
 /* Files the engine uses for thread i of a job on a directory target. */
 void sb_engine_job_file(const struct sb_job_opts *o, unsigned i, char *buf, size_t len);
 

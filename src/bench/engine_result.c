@@ -1,6 +1,7 @@
 /* A job's result from its threads' results: merged (sums, histograms,
  * the threads' bandwidth samples added up), fio's log files written, and
  * each thread's own result kept when the job reports them one by one. */
+#include "bench/engine.h"
 #include "bench/engine_int.h"
 
 #include <stdio.h>
@@ -66,6 +67,15 @@ void sb_engine_merge_thread(struct sb_job_result *res, const struct sb_job_resul
 	res->minf += r->minf;
 	res->verify_errors += r->verify_errors;
 	res->verified_blocks += r->verified_blocks;
+}
+
+void sb_job_result_merge(struct sb_job_result *into, const struct sb_job_result *r)
+{
+	uint64_t sum = (into->run_sum_ns ? into->run_sum_ns : into->elapsed_ns) +
+		       (r->run_sum_ns ? r->run_sum_ns : r->elapsed_ns);
+
+	sb_engine_merge_thread(into, r);
+	into->run_sum_ns = sum;
 }
 
 static int write_log(const struct sb_job_opts *o, unsigned thread, enum sb_log_kind k,

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/filelayout.h"
 #include "bench/jobargs.h"
 #include "util/units.h"
 
@@ -65,6 +66,7 @@ void sb_job_opts_init(struct sb_job_opts *o)
 	o->eng.std_redirect = true;
 	o->rate_cycle_ms = 1000;
 	o->thinktime_blocks = 1;
+	sb_fl_init(o);  /* file layout family (bench/filelayout.c) */
 }
 
 void sb_job_opts_suite(struct sb_job_opts *o)
@@ -76,6 +78,7 @@ void sb_job_opts_suite(struct sb_job_opts *o)
 	o->invalidate = false;
 	o->randommap = false;
 	o->keep_files = false;
+	o->fl.suite = true;
 }
 
 int sb_job_parse_args(int argc, char **argv, struct sb_job_opts *o,

@@ -153,6 +153,16 @@ struct sb_job_opts {
 		char format[256];         /* fio's filename_format ("": $jobname.$jobnum.$filenum) */
 		char list[512];           /* fio's filename=A:B:...: several names, as written ("": one) */
 	} files;
+	/* file layout family (bench/filelayout.c): how fio's extend_file lays
+	 * out a job's file that is shorter than its region */
+	struct {
+		uint8_t fallocate;        /* enum sb_falloc: fio's fallocate= (Linux default native) */
+		bool overwrite;           /* fio's overwrite: a write job's file is written out first */
+		bool create_fsync;        /* fio's create_fsync: fsync the laid-out file (default 1) */
+		bool suite;               /* stackbench's suites: the region written with random data
+					   * (pwrite) and synced before reads and random writes,
+					   * buffered writes synced at the end; not fio's */
+	} fl;
 };
 
 /* Defaults as documented in `stackbench help job`: fio 3.33's. */

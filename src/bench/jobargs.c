@@ -85,6 +85,7 @@ static const struct jopt *const jopt_tables[] = {
 	jopts_rate,
 	jopts_ctl,
 	jopts_files,
+	sb_jopts_layout,
 };
 
 static const struct jopt *find_opt(const char *name, size_t n)
@@ -432,7 +433,7 @@ static int apply(struct sb_job_cli *c, struct sb_job_opts **cur, const struct jo
 	snprintf(name, sizeof(name), "%.*s", (int)(klen < sizeof(name) ? klen : sizeof(name) - 1), key);
 	if (jopt_output_row(o))
 		snprintf(name, sizeof(name), "%s", o->name);
-	return remember(*cur, name, bare ? NULL : v, err);
+	return remember(*cur, sb_jobfio_dict_name(name), bare ? NULL : v, err);
 }
 
 int sb_job_cli_option(struct sb_job_cli *c, struct sb_job_opts **cur, const char *key,

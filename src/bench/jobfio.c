@@ -18,11 +18,10 @@ static const char *const fio_only[] = {
 	"allow_file_create", "allow_mounted_write", "allrandrepeat", "atomic", "bandwidth-log",
 	"block_error_percentiles", "buffer_compress_chunk", "buffer_compress_percentage",
 	"buffer_pattern", "bwavgtime", "cgroup", "cgroup_nodelete", "cgroup_weight", "clat_percentiles",
-	"clocksource", "continue_on_error", "cpuclock-test", "cpumask", "crctest", "create_fsync",
-	"create_only", "debug", "dedupe_global", "dedupe_mode", "dedupe_percentage",
-	"dedupe_working_set_percentage", "disk_util", "eta", "eta-newline", "eta-interval", "error_dump",
-	"exec_postrun", "exec_prerun", "fadvise_hint", "fallocate", "fdatasync", "file_append",
-	"fill_device", "fsync_on_close", "gid", "gtod_cpu",
+	"clocksource", "continue_on_error", "cpuclock-test", "cpumask", "crctest", "create_only", "debug",
+	"dedupe_global", "dedupe_mode", "dedupe_percentage", "dedupe_working_set_percentage", "disk_util",
+	"eta", "eta-newline", "eta-interval", "error_dump", "exec_postrun", "exec_prerun", "fadvise_hint",
+	"fdatasync", "file_append", "fill_device", "fsync_on_close", "gid", "gtod_cpu",
 	"hipri", "hugepage-size", "idle-prof", "ignore_error", "ignore_zone_limits", "inflate-log",
 	"io_size", "io_submit_mode", "iodepth_low", "iopsavgtime", "ioscheduler", "job_max_open_zones",
 	"kb_base", "lat_percentiles", "latency_percentile", "latency_run", "latency_target",
@@ -30,8 +29,8 @@ static const char *const fio_only[] = {
 	"log_compression", "log_compression_cpus", "log_entries", "log_hist_coarseness", "log_hist_msec",
 	"log_max_value", "log_offset", "log_prio", "log_store_compressed", "log_unix_epoch", "max-jobs",
 	"max_latency", "max_open_zones", "merge_blktrace_file", "merge_blktrace_iters",
-	"merge_blktrace_scalars", "minimal", "numa_cpu_nodes", "numa_mem_policy",
-	"offset_align", "opendir", "overwrite", "parse-only", "per_job_logs",
+	"merge_blktrace_scalars", "minimal", "numa_cpu_nodes", "numa_mem_policy", "offset_align",
+	"opendir", "parse-only", "per_job_logs",
 	"percentile_list", "pre_read", "profile", "randseed", "read_beyond_wp", "read_iolog",
 	"read_iolog_chunked", "refill_buffers", "replay_align", "replay_no_stall", "replay_redirect",
 	"replay_scale", "replay_skip", "replay_time_scale", "scramble_buffers", "section",
@@ -62,6 +61,28 @@ static const char *const fio_aliases[][2] = {
 	{ "timeout", "runtime" },
 	{ "iodepth_batch_submit", "iodepth_batch" },
 };
+
+/* fio 3.33's .alias -> .name (options.c): fio's option dicts say the name */
+static const char *const fio_names[][2] = {
+	{ "readwrite", "rw" }, { "iodepth_batch_submit", "iodepth_batch" },
+	{ "iodepth_batch_complete", "iodepth_batch_complete_min" }, { "io_limit", "io_size" },
+	{ "fill_fs", "fill_device" }, { "fileoffset", "offset" }, { "blocksize", "bs" },
+	{ "blockalign", "ba" }, { "blocksize_range", "bsrange" }, { "blocksize_unaligned", "bs_unaligned" },
+	{ "nr_files", "nrfiles" }, { "timeout", "runtime" }, { "iomem", "mem" }, { "mem_align", "iomem_align" },
+	{ "ratemin", "rate_min" }, { "ratecycle", "rate_cycle" }, { "wait_for_previous", "stonewall" },
+	{ "disable_bw", "disable_bw_measurement" }, { "ss", "steadystate" }, { "ss_dur", "steadystate_duration" },
+	{ "ss_ramp", "steadystate_ramp_time" },
+};
+
+const char *sb_jobfio_dict_name(const char *key)
+{
+	unsigned i;
+
+	for (i = 0; i < sizeof(fio_names) / sizeof(fio_names[0]); i++)
+		if (!strcmp(key, fio_names[i][0]))
+			return fio_names[i][1];
+	return key;
+}
 
 static bool same(const char *a, const char *name, size_t n)
 {

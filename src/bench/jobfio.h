@@ -20,6 +20,8 @@
 bool sb_jobfio_known(const char *name, size_t n);
 /* The option a fio alias names (timeout -> runtime, ...), or NULL. */
 const char *sb_jobfio_alias(const char *name, size_t n);
+/* the name fio's option dicts give an option written as key (fio's .alias -> .name), or key */
+const char *sb_jobfio_dict_name(const char *key);
 /* fio's sizes (kb_base=1024): k, kb, m, mb, g, gb, t, tb, p, pb in any
  * case are powers of 1024; stackbench's KiB..TiB and B as ever. */
 int sb_jobfio_size(const char *s, uint64_t *out, struct sb_err *err);

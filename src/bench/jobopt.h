@@ -46,6 +46,7 @@ struct jopt {
 extern const struct jopt sb_jobbs_opts[];  /* bench/jobbs.c: block size, offset, distribution */
 extern const struct jopt sb_jopts_cpuio[]; /* src/bench/engines/cpuio.c */
 extern const struct jopt sb_jopts_exec[];  /* src/bench/engines/exec.c */
+extern const struct jopt sb_jopts_layout[]; /* bench/filelayout.c: fallocate, overwrite, create_fsync */
 
 #define F(f) offsetof(struct sb_job_opts, f), sizeof(((struct sb_job_opts *)0)->f)
 #define NOF 0, 0

@@ -253,8 +253,7 @@ int sb_fvw_run(struct worker *w, uint64_t issued, uint64_t nblocks)
 		/* the loop's writes, all of them, before the next loop overwrites them */
 		v->loop_at = issued;
 		v->rlen = 0;
-		if (w->fd >= 0 && !o->direct && fsync(w->fd) < 0)
-			return sb_err_sys(&w->err, -errno, "fsync %s", w->path);
+		/* no sync: fio closed the files first (clear_io_state), its do_verify syncs open ones only */
 		if (w->fd >= 0 && !o->direct && o->invalidate)
 			(void)posix_fadvise(w->fd, (off_t)w->start, (off_t)w->len, POSIX_FADV_DONTNEED);
 		for (b = 0; b < v->nblk; b++)
@@ -325,9 +324,10 @@ int sb_fvw_phase(struct worker *w, struct slot *slots, struct io_event *events,
 	}
 	if (!p.nios)
 		return 0;
-	/* fio's do_verify: sync, then drop the cache, so the reads come from the disk */
-	if (w->fd >= 0 && !o->direct && (fsync(w->fd) < 0 ||
-	    (o->invalidate && posix_fadvise(w->fd, (off_t)w->start, (off_t)w->len, POSIX_FADV_DONTNEED) != 0)))
+	/* fio's do_verify: the files were closed (clear_io_state: no sync of
+	 * open files left to do), reopened and their cache dropped */
+	if (w->fd >= 0 && !o->direct &&
+	    (o->invalidate && posix_fadvise(w->fd, (off_t)w->start, (off_t)w->len, POSIX_FADV_DONTNEED) != 0))
 		sb_debug("verify: the page cache of %s was not dropped", w->path);
 	v->cursor = 0;
 	t0 = sb_clock_ns();

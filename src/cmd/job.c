@@ -187,24 +187,39 @@ out:
 	return rc;
 }
 
+/* the first job of the group_reporting report that job i joins */
+static unsigned group_first(const struct run *runs, unsigned i)
+{
+	while (i > 0 && runs[i].o->group_reporting && runs[i - 1].o->groupid == runs[i].o->groupid)
+		i--;
+	return i;
+}
+
 static int report(const struct sb_job_cli *c, struct run *runs, const struct sb_iostat *io,
 		  struct sb_err *err)
 {
 	const struct sb_job_opts *opts[c->njobs];
 	const struct sb_job_result *res[c->njobs];
 	FILE *f = stdout;
-	unsigned i;
+	unsigned i, n = 0;
 
 	for (i = 0; i < c->njobs; i++) {
-		opts[i] = runs[i].o;
-		res[i] = runs[i].r;
+		/* fio's group_reporting: a job of the group before it joins that
+		 * report (its name the first's, its options the last's, as fio) */
+		if (n && runs[i].o->group_reporting && opts[n - 1]->groupid == runs[i].o->groupid) {
+			sb_job_result_merge(runs[group_first(runs, i)].r, runs[i].r);
+			opts[n - 1] = runs[i].o;
+			continue;
+		}
+		opts[n] = runs[i].o;
+		res[n++] = runs[i].r;
 	}
 	if (c->output[0] && !(f = fopen(c->output, "w")))
 		return sb_err_sys(err, -errno, "--output %s", c->output);
 	if (c->fmt == SB_OUT_TEXT) {
-		sb_jobs_report_text(f, opts, res, c->njobs, io);
+		sb_jobs_report_text(f, opts, res, n, io);
 	} else {
-		struct json_object *j = sb_jobs_report_json(&c->global, opts, res, c->njobs, io, c->fmt == SB_OUT_JSONPLUS);
+		struct json_object *j = sb_jobs_report_json(&c->global, opts, res, n, io, c->fmt == SB_OUT_JSONPLUS);
 
 		fputs(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE), f);
 		fputc('\n', f);

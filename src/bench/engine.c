@@ -19,6 +19,7 @@
 
 #include "bench/data.h"
 #include "bench/engine_int.h"
+#include "bench/jobnuma.h"
 #include "bench/steady_run.h"
 #include "sys/sysfs.h"
 #include "bench/verifyio.h"
@@ -159,6 +160,9 @@ static void *worker_main(void *arg)
 	struct worker *w = arg;
 	struct wio io = { 0 };
 	int rc = sb_jobctl_thread(w->o, w->o->log_base + w->idx, &w->err); /* fio's ioprio_set and nice (bench/jobctl.c) */
+
+	if (rc == 0)
+		rc = sb_numa_thread(w->o, &w->err); /* fio's numa_* (bench/jobnuma.c) */
 
 	if (rc == 0)
 		rc = worker_setup(w, &io);
@@ -377,13 +381,15 @@ static void progress(const struct sb_job_opts *o, struct worker *ws, uint64_t t0
 
 /* -ENOSPC unless `need` bytes fit in the free space of the filesystem
  * that holds `at` (the job's target, named `what`). */
-static int check_free(const char *at, const char *what, uint64_t need, struct sb_err *err)
+static int check_free(const struct sb_job_opts *o, const char *at, const char *what, uint64_t need,
+		      struct sb_err *err)
 {
 	struct statvfs vfs;
 	char a[32], b[32];
 	uint64_t avail;
 
-	if (statvfs(at, &vfs) < 0)
+	/* fio's fill_device: the space running out ends the job (bench/joberr.c) */
+	if (o->fill_device || statvfs(at, &vfs) < 0)
 		return 0;
 	avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
 	sb_size_format_human(need, a, sizeof(a));
@@ -449,7 +455,7 @@ static int stat_target(const struct sb_job_opts *o, struct stat *st, struct sb_e
 				  strerror(errno));
 	if (!o->size)
 		return sb_err_set(err, -EINVAL, "%s does not exist: --size is needed to create it", o->target);
-	if ((rc = check_free(dir_of(o->target, dir, sizeof(dir)), o->target, file_want(o), err)) < 0)
+	if ((rc = check_free(o, dir_of(o->target, dir, sizeof(dir)), o->target, file_want(o), err)) < 0)
 		return rc;
 	fd = open(o->target, O_RDWR | O_CREAT | O_EXCL, 0644);
 	/* another job of the same wave with the same filename made it first
@@ -486,7 +492,7 @@ static int target_room(const struct sb_job_opts *o, const struct stat *tst, uint
 			*dev_size = (uint64_t)tst->st_size < want ? want : (uint64_t)tst->st_size;
 			/* what the file grows by must fit, as a directory's files */
 			if (want > (uint64_t)tst->st_size &&
-			    (rc = check_free(o->target, o->target, want - (uint64_t)tst->st_size, err)) < 0)
+			    (rc = check_free(o, o->target, o->target, want - (uint64_t)tst->st_size, err)) < 0)
 				return rc;
 		}
 		if (*dev_size < o->bs * (o->shared_region ? 1 : o->numjobs))
@@ -512,7 +518,7 @@ static int target_room(const struct sb_job_opts *o, const struct stat *tst, uint
 		/* files already laid out (an earlier phase, a kept job) count as room */
 		if (o->verify && rw_reads(o->rw))
 			return 0;
-		return check_free(o->target, o->target, need - dir_files_have(o, need), err);
+		return check_free(o, o->target, o->target, need - dir_files_have(o, need), err);
 	}
 	return sb_err_set(err, -EINVAL, "target %s is not a block device, file or directory", o->target);
 }
@@ -657,6 +663,7 @@ int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct
 	sb_ss_run_result(ws, o->numjobs, res);
 out:
 	for (i = 0; i < o->numjobs; i++) {
+		sb_cprio_free(&ws[i].res); /* what res->thread did not take */
 		if (ws[i].fd >= 0)
 			close(ws[i].fd);
 		/* fio's unlink=1 also removes a filename= file (stackbench's target= stays) */

@@ -65,6 +65,7 @@ const char *sb_ioengine_list(void);
 /* the engines (src/bench/engines/) */
 extern const struct sb_ioengine_ops sb_ioe_libaio, sb_ioe_posixaio, sb_ioe_null, sb_ioe_ftruncate, sb_ioe_cpuio, sb_ioe_exec;
 extern const struct sb_ioengine_ops sb_ioe_io_uring; /* with liburing (SB_HAVE_IO_URING) */
+extern const struct sb_ioengine_ops sb_ioe_net, sb_ioe_e4defrag;
 extern const struct sb_ioengine_ops sb_ioe_sync, sb_ioe_psync, sb_ioe_vsync, sb_ioe_pvsync, sb_ioe_pvsync2;
 
 #endif

@@ -19,6 +19,8 @@ static const struct sb_ioengine_ops *const engines[SB_IOENGINE_COUNT] = {
 	[SB_IOENGINE_FTRUNCATE] = &sb_ioe_ftruncate,
 	[SB_IOENGINE_CPUIO] = &sb_ioe_cpuio,
 	[SB_IOENGINE_EXEC] = &sb_ioe_exec,
+	[SB_IOENGINE_NET] = &sb_ioe_net,
+	[SB_IOENGINE_E4DEFRAG] = &sb_ioe_e4defrag,
 #if SB_HAVE_IO_URING
 	[SB_IOENGINE_IO_URING] = &sb_ioe_io_uring,
 #endif
@@ -69,6 +71,6 @@ void sb_ioengine_sleep_us(uint64_t us)
 
 const char *sb_ioengine_list(void)
 {
-	return SB_HAVE_IO_URING ? "psync, sync, vsync, pvsync, pvsync2, libaio, posixaio, io_uring, null, ftruncate, cpuio or exec"
-				: "psync, sync, vsync, pvsync, pvsync2, libaio, posixaio, null, ftruncate, cpuio or exec (io_uring: not in this build)";
+	return SB_HAVE_IO_URING ? "psync, sync, vsync, pvsync, pvsync2, libaio, posixaio, io_uring, null, ftruncate, cpuio, exec, net or e4defrag"
+				: "psync, sync, vsync, pvsync, pvsync2, libaio, posixaio, null, ftruncate, cpuio, exec, net or e4defrag (io_uring: not in this build)";
 }

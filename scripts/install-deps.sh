@@ -15,6 +15,8 @@ pkgs=(
 	libjson-c-dev libcairo2-dev
 	# stackbench job --ioengine=io_uring, optional in meson.build
 	liburing-dev
+	# stackbench job numa_cpu_nodes / numa_mem_policy, optional in meson.build
+	libnuma-dev
 	# stackbench ciphers: OpenSSL's EVP interface (libcrypto)
 	libssl-dev
 	# the verify checksums of fio, src/bench/fioverify.c: crc32c, crc32, crc64 from ISA-L, xxhash

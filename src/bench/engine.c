@@ -21,6 +21,7 @@
 #include "bench/engine_int.h"
 #include "bench/fileset.h"
 #include "bench/filelayout.h"
+#include "bench/jobnuma.h"
 #include "bench/steady_run.h"
 #include "sys/sysfs.h"
 #include "bench/verifyio.h"
@@ -158,6 +159,9 @@ static void *worker_main(void *arg)
 	struct worker *w = arg;
 	struct wio io = { 0 };
 	int rc = sb_jobctl_thread(w->o, w->o->log_base + w->idx, &w->err); /* fio's ioprio_set and nice (bench/jobctl.c) */
+
+	if (rc == 0)
+		rc = sb_numa_thread(w->o, &w->err); /* fio's numa_* (bench/jobnuma.c) */
 
 	if (rc == 0)
 		rc = worker_setup(w, &io);
@@ -472,6 +476,7 @@ int sb_engine_run(const struct sb_job_opts *o, struct sb_job_result *res, struct
 	sb_ss_run_result(ws, o->numjobs, res);
 out:
 	for (i = 0; i < o->numjobs; i++) {
+		sb_cprio_free(&ws[i].res); /* what res->thread did not take */
 		if (ws[i].fd >= 0)
 			close(ws[i].fd);
 		/* fio's unlink=1 also removes a filename= file (stackbench's target= stays) */

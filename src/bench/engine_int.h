@@ -23,6 +23,8 @@ struct slot {
 	uint64_t len;                 /* bytes of this io (o->bs unless the job varies them) */
 	int dir;
 	void *ioe_data;               /* the engine's per-io state (posixaio's aiocb) */
+	uint16_t ioprio;              /* its priority (fio's io_u->ioprio; bench/cmdprio.c) */
+	uint8_t prio_idx;             /* its priority's clat histogram (fio's clat_prio_index) */
 };
 
 struct worker {

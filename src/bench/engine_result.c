@@ -67,6 +67,7 @@ void sb_engine_merge_thread(struct sb_job_result *res, const struct sb_job_resul
 	res->minf += r->minf;
 	res->verify_errors += r->verify_errors;
 	res->verified_blocks += r->verified_blocks;
+	(void)sb_cprio_merge(res, r); /* out of memory: no per-priority figures */
 }
 
 void sb_job_result_merge(struct sb_job_result *into, const struct sb_job_result *r)
@@ -102,13 +103,16 @@ static int write_log(const struct sb_job_opts *o, unsigned thread, enum sb_log_k
 		return sb_err_sys(err, -errno, "log %s", path);
 	/* fio 3.33's log line: time (ms), value, direction, block size,
 	 * [offset with log_offset,] priority (0/1 or with log_prio its value;
-	 * stackbench's ios have priority 0) */
+	 * fio's ioprio_value_is_class_rt: 1 for a realtime io) */
 	for (i = 0; i < l->n; i++) {
 		fprintf(f, "%llu, %llu, %u, %u, ", (unsigned long long)l->e[i].t_ms,
 			(unsigned long long)l->e[i].value, l->e[i].dir, l->e[i].bs);
 		if (o->log_offset)
 			fprintf(f, "%llu, ", (unsigned long long)l->e[i].off);
-		fputs(o->log_prio ? "0x0000\n" : "0\n", f);
+		if (o->log_prio)
+			fprintf(f, "0x%04x\n", l->e[i].prio);
+		else
+			fprintf(f, "%u\n", (l->e[i].prio >> SB_IOPRIO_CLASS_SHIFT) == 1);
 	}
 	if (fclose(f) != 0)
 		return sb_err_sys(err, -errno, "writing %s", path);
@@ -134,6 +138,7 @@ int sb_engine_keep_threads(const struct sb_job_opts *o, struct worker *ws, struc
 	for (i = 0; i < o->numjobs; i++) {
 		if (res->thread) {
 			res->thread[i] = ws[i].res;
+			ws[i].res.cprio = NULL; /* the thread's result owns it now */
 			memset(res->thread[i].log, 0, sizeof(res->thread[i].log));
 			snprintf(res->thread[i].jobname, sizeof(res->thread[i].jobname), "%s",
 				 i > 0 && o->section[0] ? o->section : o->name);

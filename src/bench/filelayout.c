@@ -36,13 +36,15 @@ bool sb_fl_writes_out(const struct sb_job_opts *o)
 
 /* -ENOSPC unless `need` bytes fit in the free space of the filesystem
  * that holds `at` (the job's target, named `what`). */
-static int check_free(const char *at, const char *what, uint64_t need, struct sb_err *err)
+static int check_free(const struct sb_job_opts *o, const char *at, const char *what, uint64_t need,
+		      struct sb_err *err)
 {
 	struct statvfs vfs;
 	char a[32], b[32];
 	uint64_t avail;
 
-	if (statvfs(at, &vfs) < 0)
+	/* fio's fill_device: the space running out ends the job (bench/joberr.c) */
+	if (o->fill_device || statvfs(at, &vfs) < 0)
 		return 0;
 	avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
 	sb_size_format_human(need, a, sizeof(a));
@@ -123,7 +125,7 @@ int sb_fl_stat_target(const struct sb_job_opts *o, struct stat *st, struct sb_er
 				  strerror(errno));
 	if (!o->size)
 		return sb_err_set(err, -EINVAL, "%s does not exist: --size is needed to create it", o->target);
-	if ((rc = check_free(dir_of(o->target, dir, sizeof(dir)), o->target, file_need(o, 0), err)) < 0)
+	if ((rc = check_free(o, dir_of(o->target, dir, sizeof(dir)), o->target, file_need(o, 0), err)) < 0)
 		return rc;
 	fd = open(o->target, O_RDWR | O_CREAT | O_EXCL, 0644);
 	/* another job of the same wave with the same filename made it first
@@ -158,7 +160,7 @@ static int file_room(const struct sb_job_opts *o, const struct stat *tst, uint64
 
 		*dev_size = (uint64_t)tst->st_size < want ? want : (uint64_t)tst->st_size;
 		/* what the file grows by must fit, as a directory's files */
-		if (need && (rc = check_free(o->target, o->target, need, err)) < 0)
+		if (need && (rc = check_free(o, o->target, o->target, need, err)) < 0)
 			return rc;
 	}
 	if (*dev_size < o->bs * (o->shared_region ? 1 : o->numjobs))
@@ -190,7 +192,7 @@ int sb_fl_target_room(const struct sb_job_opts *o, const struct stat *tst, uint6
 		/* files already laid out (an earlier phase, a kept job) count as room */
 		if (o->verify && rw_reads(o->rw))
 			return 0;
-		return check_free(o->target, o->target, need - dir_files_have(o, need), err);
+		return check_free(o, o->target, o->target, need - dir_files_have(o, need), err);
 	}
 	return sb_err_set(err, -EINVAL, "target %s is not a block device, file or directory", o->target);
 }

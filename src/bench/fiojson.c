@@ -113,6 +113,31 @@ static struct json_object *dir_obj(const struct sb_dir_result *d, bool plus, dou
 	return o;
 }
 
+/* fio's "prios" of a direction (stat.c add_ddir_status_json): the
+ * completion latency per I/O priority that has samples, when at least two
+ * have (cmdprio family, bench/cmdprio.c) */
+static void add_prios(struct json_object *dir, const struct sb_cprio_res *c, int d, bool plus)
+{
+	struct json_object *a;
+	unsigned i;
+
+	if (sb_cprio_with_samples(c, d) < 2)
+		return;
+	a = json_object_new_array();
+	for (i = 0; i < c->n[d]; i++) {
+		struct json_object *p;
+
+		if (!c->h[d][i].n)
+			continue;
+		p = json_object_new_object();
+		json_object_object_add(p, "prioclass", ji(c->val[d][i] >> SB_IOPRIO_CLASS_SHIFT));
+		json_object_object_add(p, "prio", ji(c->val[d][i] & 7));
+		json_object_object_add(p, "clat_ns", clat_obj(&c->h[d][i], plus));
+		json_object_array_add(a, p);
+	}
+	json_object_object_add(dir, "prios", a);
+}
+
 /* An empty direction (fio's trim: stackbench does no trims) */
 static struct json_object *empty_dir(void)
 {
@@ -241,6 +266,8 @@ static struct json_object *job_obj(const struct sb_job_opts *o, const struct sb_
 		json_object_object_add(j, "job options", options_obj(o->given));
 	json_object_object_add(j, "read", dir_obj(&r->dir[SB_DIR_READ], plus, group_bw[0]));
 	json_object_object_add(j, "write", dir_obj(&r->dir[SB_DIR_WRITE], plus, group_bw[1]));
+	add_prios(json_object_object_get(j, "read"), r->cprio, SB_DIR_READ, plus);
+	add_prios(json_object_object_get(j, "write"), r->cprio, SB_DIR_WRITE, plus);
 	json_object_object_add(j, "trim", empty_dir());
 	/* sync: fsync calls are not timed one by one (fio times them with fsync=N) */
 	if (none)

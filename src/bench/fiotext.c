@@ -125,7 +125,7 @@ void sb_fio_pct_text(FILE *f, const char *pre, const double *pct, const uint64_t
 	}
 }
 
-static void pct_lines(FILE *f, const struct sb_hist *h)
+static void pct_lines_named(FILE *f, const struct sb_hist *h, const char *name)
 {
 	uint64_t v[sizeof(fio_pcts) / sizeof(fio_pcts[0])];
 	unsigned i, n = sizeof(fio_pcts) / sizeof(fio_pcts[0]);
@@ -134,7 +134,39 @@ static void pct_lines(FILE *f, const struct sb_hist *h)
 		return;
 	for (i = 0; i < n; i++)
 		v[i] = sb_hist_percentile_bucket(h, fio_pcts[i]);
-	sb_fio_pct_text(f, "clat", fio_pcts, v, n);
+	sb_fio_pct_text(f, name, fio_pcts, v, n);
+}
+
+/* fio's per-priority lines (stat.c show_ddir_status: "clat prio C/L" and
+ * its percentiles with the share of the ios), when at least two
+ * priorities have samples (cmdprio family, bench/cmdprio.c) */
+static void prio_lines(FILE *f, const struct sb_cprio_res *c, int d, uint64_t all, bool pct)
+{
+	char name[64];
+	unsigned i;
+
+	if (sb_cprio_with_samples(c, d) < 2)
+		return;
+	for (i = 0; i < c->n[d]; i++) {
+		if (!c->h[d][i].n)
+			continue;
+		if (pct)
+			snprintf(name, sizeof(name), "clat prio %u/%u (%.2f%% of IOs)",
+				 c->val[d][i] >> SB_IOPRIO_CLASS_SHIFT, c->val[d][i] & 7,
+				 100.0 * (double)c->h[d][i].n / (double)(all ? all : 1));
+		else
+			snprintf(name, sizeof(name), "clat prio %u/%u", c->val[d][i] >> SB_IOPRIO_CLASS_SHIFT,
+				 c->val[d][i] & 7);
+		if (pct)
+			pct_lines_named(f, &c->h[d][i], name);
+		else
+			lat_line(f, name, &c->h[d][i]);
+	}
+}
+
+static void pct_lines(FILE *f, const struct sb_hist *h)
+{
+	pct_lines_named(f, h, "clat");
 }
 
 /* fio's "bw (  KiB/s)" line: the samples in KiB/s (MiB/s when their mean
@@ -161,7 +193,8 @@ void sb_fio_bw_text(FILE *f, const struct sb_stat *st, double agg)
 		unit, min, max, per, mean, dev, (unsigned long long)st->n);
 }
 
-static void dir_lines(FILE *f, int d, const struct sb_dir_result *r, bool aio, double agg)
+static void dir_lines(FILE *f, int d, const struct sb_dir_result *r, bool aio, double agg,
+		      const struct sb_cprio_res *cp)
 {
 	char a[32], b[32], c[32], e[32];
 	uint64_t runt = r->runtime_ns / 1000000, bw, iops;
@@ -181,7 +214,9 @@ static void dir_lines(FILE *f, int d, const struct sb_dir_result *r, bool aio, d
 		lat_line(f, "slat", &r->slat);
 	lat_line(f, "clat", &r->clat);
 	lat_line(f, " lat", &r->lat);
+	prio_lines(f, cp, d, r->clat.n, false);
 	pct_lines(f, &r->clat);
+	prio_lines(f, cp, d, r->clat.n, true);
 	sb_fio_bw_text(f, &r->bw_kib, agg);
 	if (r->iops.n)
 		fprintf(f, "   iops        : min=%5llu, max=%5llu, avg=%5.02f, stdev=%5.02f, samples=%llu\n",
@@ -287,7 +322,7 @@ static void job_text(FILE *f, const struct sb_job_opts *o, const struct sb_job_r
 	if (o->description[0])
 		fprintf(f, "  Description  : [%s]\n", o->description);
 	for (d = 0; d < 2; d++)
-		dir_lines(f, d, &r->dir[d], sb_ioengine_has_slat(o), (double)agg[d]);
+		dir_lines(f, d, &r->dir[d], sb_ioengine_has_slat(o), (double)agg[d], r->cprio);
 	lat_buckets(f, r);
 	fprintf(f, "  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%llu, majf=%llu, minf=%llu\n",
 		el > 0 ? r->usr_sec / el * 100 : 0, el > 0 ? r->sys_sec / el * 100 : 0,

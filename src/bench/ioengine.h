@@ -68,6 +68,7 @@ extern const struct sb_ioengine_ops sb_ioe_libaio, sb_ioe_posixaio, sb_ioe_null,
 extern const struct sb_ioengine_ops sb_ioe_io_uring; /* with liburing (SB_HAVE_IO_URING) */
 extern const struct sb_ioengine_ops sb_ioe_filecreate, sb_ioe_filestat, sb_ioe_filedelete; /* engines/fileops.c */
 extern const struct sb_ioengine_ops sb_ioe_falloc; /* engines/falloc.c */
+extern const struct sb_ioengine_ops sb_ioe_net, sb_ioe_e4defrag;
 extern const struct sb_ioengine_ops sb_ioe_sync, sb_ioe_psync, sb_ioe_vsync, sb_ioe_pvsync, sb_ioe_pvsync2;
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bench/filelayout.h"
+#include "bench/joberr.h"
 #include "bench/jobargs.h"
 #include "util/units.h"
 
@@ -99,6 +100,8 @@ int sb_job_parse_args(int argc, char **argv, struct sb_job_opts *o,
 
 int sb_job_opts_check(const struct sb_job_opts *o, struct sb_err *err)
 {
+	int rc;
+
 	if (o->bs < 512 || o->bs % 512)
 		return sb_err_set(err, -EINVAL, "--bs: %llu is not a multiple of 512 bytes",
 				  (unsigned long long)o->bs);
@@ -117,7 +120,9 @@ int sb_job_opts_check(const struct sb_job_opts *o, struct sb_err *err)
 				  "or read/randread (check data written earlier)");
 	if (o->verify && o->bs < 4096 && o->bs % 512)
 		return sb_err_set(err, -EINVAL, "--verify: bs must be a multiple of 512");
-	return 0;
+	if ((rc = sb_cprio_check(o, err)) < 0)
+		return rc;
+	return sb_joberr_check(o, err);
 }
 
 void sb_stat_add(struct sb_stat *s, double v)
@@ -160,6 +165,7 @@ void sb_job_result_release(struct sb_job_result *r)
 	free(r->thread);
 	r->thread = NULL;
 	r->nthread = 0;
+	sb_cprio_free(r);
 	if (r->ss) {
 		sb_ss_free(r->ss);
 		free(r->ss);

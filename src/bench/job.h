@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bench/cmdprio.h"
 #include "bench/fioverify.h"
 #include "bench/hist.h"
 #include "bench/steady.h"
@@ -27,7 +28,9 @@ enum sb_ioengine { SB_IOENGINE_LIBAIO, SB_IOENGINE_PSYNC, SB_IOENGINE_SYNC, SB_I
 	SB_IOENGINE_VSYNC, SB_IOENGINE_PVSYNC, SB_IOENGINE_PVSYNC2, SB_IOENGINE_POSIXAIO,
 	SB_IOENGINE_FTRUNCATE, SB_IOENGINE_CPUIO, SB_IOENGINE_IO_URING, SB_IOENGINE_EXEC,
 	/* the files family (src/bench/engines/fileops.c, falloc.c) */
-	SB_IOENGINE_FILECREATE, SB_IOENGINE_FILESTAT, SB_IOENGINE_FILEDELETE, SB_IOENGINE_FALLOC, SB_IOENGINE_COUNT };
+	SB_IOENGINE_FILECREATE, SB_IOENGINE_FILESTAT, SB_IOENGINE_FILEDELETE, SB_IOENGINE_FALLOC,
+	SB_IOENGINE_NET, SB_IOENGINE_E4DEFRAG, /* engines/net.c, engines/e4defrag.c */
+	SB_IOENGINE_COUNT };
 
 struct sb_job_opts {
 	char name[64];            /* jobname; also names the files in a directory target */
@@ -163,6 +166,30 @@ struct sb_job_opts {
 					   * (pwrite) and synced before reads and random writes,
 					   * buffered writes synced at the end; not fio's */
 	} fl;
+	/* cmdprio family (bench/cmdprio.c): the libaio and io_uring engines'
+	 * cmdprio_percentage, cmdprio_class, cmdprio, cmdprio_bssplit */
+	struct sb_cprio_opts cprio;
+	/* I/O error family (bench/joberr.c): fio's fill_device */
+	bool fill_device;
+	/* the net engine's options (engines/net.c) */
+	struct {
+		char hostname[256];
+		uint32_t port;            /* + the thread's number (fio's subjob_number) */
+		uint8_t proto;            /* tcp, tcpv6, udp, udpv6 */
+		bool listen;
+	} net;
+	/* the e4defrag engine's options (engines/e4defrag.c) */
+	struct {
+		char donorname[256];
+		uint32_t inplace;
+	} e4d;
+	/* NUMA family (bench/jobnuma.c): numa_cpu_nodes, numa_mem_policy */
+	struct {
+		char cpunodes[64];        /* node list ("" = not given) */
+		char memnodes[64];        /* the policy's node list */
+		uint8_t mode;             /* default, prefer, bind, interleave, local */
+		bool mpol;                /* numa_mem_policy given */
+	} numa;
 };
 
 /* Defaults as documented in `stackbench help job`: fio 3.33's. */
@@ -205,6 +232,7 @@ struct sb_log_entry {
 	uint64_t t_ms, value, off;
 	uint32_t bs;
 	uint8_t dir;
+	uint16_t prio;            /* the io's priority (fio's ioprio value; cmdprio family) */
 };
 
 struct sb_log {
@@ -244,6 +272,7 @@ struct sb_job_result {
 	unsigned nthread;
 	struct sb_ss *ss;          /* steady state (o->ss_dur_ns): the window as judged; owned */
 	uint64_t run_sum_ns;       /* the threads' elapsed summed (fio's group job_runtime); 0: one thread's */
+	struct sb_cprio_res *cprio; /* per-priority clat (cmdprio family, bench/cmdprio.c), or NULL; owned */
 };
 
 /* Free what the engine allocated in a result (its logs and threads). */

@@ -39,7 +39,7 @@ static const struct jopt jopts_core[] = {
 	{ "iodepth_batch_complete_max", NULL, JT_U32, F(batch_cmax), 0, 4096, NULL,
 	  "most completions reaped at once (default: the min)", NULL },
 	{ "numjobs", "numjob", JT_U32, F(numjobs), 1, SB_JOB_MAX_THREADS, "1", "job threads", NULL },
-	{ "ioengine", NULL, JT_ENGINE, F(ioengine), 0, 0, "psync", "psync, sync, vsync, pvsync, pvsync2, libaio, posixaio, io_uring, null, ftruncate, cpuio, exec, filecreate, filestat, filedelete or falloc", NULL },
+	{ "ioengine", NULL, JT_ENGINE, F(ioengine), 0, 0, "psync", "psync, sync, vsync, pvsync, pvsync2, libaio, posixaio, io_uring, null, ftruncate, cpuio, exec, filecreate, filestat, filedelete, falloc, net or e4defrag", NULL },
 	{ "iomem", "mem", JT_IOMEM, F(huge_buffers), 0, 0, "malloc",
 	  "I/O buffers: malloc, mmap, shm (pages) or mmaphuge, shmhuge (transparent huge pages)", NULL },
 	{ "direct", NULL, JT_BOOL, F(direct), 0, 0, "0", "O_DIRECT", NULL },
@@ -82,10 +82,15 @@ static const struct jopt *const jopt_tables[] = {
 	sb_jobbs_opts,
 	sb_jopts_cpuio,
 	sb_jopts_exec,
+	sb_jopts_net,
+	sb_jopts_e4defrag,
 	jopts_rate,
 	jopts_ctl,
 	jopts_files,
 	sb_jopts_layout,
+	jopts_cmdprio,
+	jopts_err,
+	jopts_numa,
 };
 
 static const struct jopt *find_opt(const char *name, size_t n)

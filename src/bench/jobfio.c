@@ -21,7 +21,7 @@ static const char *const fio_only[] = {
 	"clocksource", "continue_on_error", "cpuclock-test", "cpumask", "crctest", "create_only", "debug",
 	"dedupe_global", "dedupe_mode", "dedupe_percentage", "dedupe_working_set_percentage", "disk_util",
 	"eta", "eta-newline", "eta-interval", "error_dump", "exec_postrun", "exec_prerun", "fadvise_hint",
-	"fdatasync", "file_append", "fill_device", "fsync_on_close", "gid", "gtod_cpu",
+	"fdatasync", "file_append", "fsync_on_close", "gid", "gtod_cpu",
 	"hipri", "hugepage-size", "idle-prof", "ignore_error", "ignore_zone_limits", "inflate-log",
 	"io_size", "io_submit_mode", "iodepth_low", "iopsavgtime", "ioscheduler", "job_max_open_zones",
 	"kb_base", "lat_percentiles", "latency_percentile", "latency_run", "latency_target",
@@ -29,8 +29,7 @@ static const char *const fio_only[] = {
 	"log_compression", "log_compression_cpus", "log_entries", "log_hist_coarseness", "log_hist_msec",
 	"log_max_value", "log_offset", "log_prio", "log_store_compressed", "log_unix_epoch", "max-jobs",
 	"max_latency", "max_open_zones", "merge_blktrace_file", "merge_blktrace_iters",
-	"merge_blktrace_scalars", "minimal", "numa_cpu_nodes", "numa_mem_policy", "offset_align",
-	"opendir", "parse-only", "per_job_logs",
+	"merge_blktrace_scalars", "minimal", "offset_align", "opendir", "parse-only", "per_job_logs",
 	"percentile_list", "pre_read", "profile", "randseed", "read_beyond_wp", "read_iolog",
 	"read_iolog_chunked", "refill_buffers", "replay_align", "replay_no_stall", "replay_redirect",
 	"replay_scale", "replay_skip", "replay_time_scale", "scramble_buffers", "section",
@@ -47,13 +46,12 @@ static const char *const fio_only[] = {
  * engines do not take: refused by name too (engines family) */
 static const char *const fio_engine_only[] = {
 	/* psync/pvsync2, libaio, io_uring */
-	"hipri_percentage", "uncached", "nowait", "userspace_reap", "cmdprio", "cmdprio_bssplit",
-	"cmdprio_class", "cmdprio_percentage", "cmd_type", "fixedbufs", "force_async", "nonvectored",
+	"hipri_percentage", "uncached", "nowait", "userspace_reap", "cmd_type", "fixedbufs", "force_async",
+	"nonvectored",
 	"registerfiles", "sqthread_poll", "sqthread_poll_cpu",
 	/* cpuio, net, e4defrag, mmap, filestat */
-	"exit_on_io_done", "hostname", "interface",
-	"listen", "mss", "netsplice", "nodelay", "pingpong", "port", "protocol", "ttl", "window_size",
-	"donorname", "inplace", "thp", NULL,
+	"exit_on_io_done", "interface", "mss", "netsplice", "nodelay", "pingpong", "ttl", "window_size",
+	"thp", NULL,
 };
 
 /* fio's .alias of options stackbench takes under their other name */

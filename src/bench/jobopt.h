@@ -47,6 +47,8 @@ extern const struct jopt sb_jobbs_opts[];  /* bench/jobbs.c: block size, offset,
 extern const struct jopt sb_jopts_cpuio[]; /* src/bench/engines/cpuio.c */
 extern const struct jopt sb_jopts_exec[];  /* src/bench/engines/exec.c */
 extern const struct jopt sb_jopts_layout[]; /* bench/filelayout.c: fallocate, overwrite, create_fsync */
+extern const struct jopt sb_jopts_net[];   /* src/bench/engines/net.c */
+extern const struct jopt sb_jopts_e4defrag[]; /* src/bench/engines/e4defrag.c */
 
 #define F(f) offsetof(struct sb_job_opts, f), sizeof(((struct sb_job_opts *)0)->f)
 #define NOF 0, 0
@@ -56,6 +58,9 @@ extern const struct jopt sb_jopts_layout[]; /* bench/filelayout.c: fallocate, ov
 extern const struct jopt jopts_rate[];  /* bench/rateopt.c */
 extern const struct jopt jopts_ctl[];   /* bench/jobctl.c */
 extern const struct jopt jopts_files[]; /* bench/fileset.c: nrfiles, openfiles, file_service_type */
+extern const struct jopt jopts_cmdprio[]; /* bench/cmdprio.c */
+extern const struct jopt jopts_err[];     /* bench/joberr.c */
+extern const struct jopt jopts_numa[];    /* bench/jobnuma.c */
 
 /* bench/jobctl.c: groupid and wave of every job, wait_for checked */
 int sb_jobctl_finish(struct sb_job_opts *jobs, unsigned n, struct sb_err *err);

@@ -13,7 +13,9 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "bench/cmdprio.h"
 #include "bench/dist.h"
+#include "bench/joberr.h"
 #include "bench/engine.h"
 #include "bench/verifyio.h"
 
@@ -244,6 +246,7 @@ static void ramp_over(struct ps *s)
 	}
 	for (d = 0; d < SB_LOG_NKIND; d++)
 		res->log[d].n = 0;
+	sb_cprio_reset(res);
 	memset(res->depth_level, 0, sizeof(res->depth_level));
 	memset(res->submit_batch, 0, sizeof(res->submit_batch));
 	memset(res->complete_batch, 0, sizeof(res->complete_batch));
@@ -337,6 +340,8 @@ static int prepare(struct ps *s, unsigned *np)
 			io_prep_pread(&sl->cb, w->fd, sl->buf, (size_t)len, (long long)off);
 		}
 		sl->cb.data = sl;
+		if ((rc = sb_cprio_prep(w, sl)) < 0) /* its priority (bench/cmdprio.c) */
+			return rc;
 		s->batch[n++] = &sl->cb;
 		s->issued++;
 	}
@@ -397,8 +402,14 @@ static int account(struct ps *s, struct slot *sl, long ev)
 	struct sb_dir_result *d = &w->res.dir[sl->dir];
 	uint64_t slat = sl->t_issue - sl->t_start, clat = s->now - sl->t_issue, lat = s->now - sl->t_start;
 	uint64_t moved = w->ioe_flags & SB_IOF_NOIO ? 0 : sl->len; /* fio's FIO_NOIO: no bytes */
+	size_t lmark[SB_LOG_NKIND];
 	int rc = 0;
 
+	if (ev != (long)sl->len && sb_joberr_fill_end(w, sl, ev)) {
+		s->stop = true; /* fio's fill_device: the filesystem is full, the job is done */
+		s->freel[s->nfree++] = sl;
+		return 0;
+	}
 	if (ev != (long)sl->len) {
 		if (ev < 0)
 			rc = sb_err_sys(&w->err, (int)ev, "%s of %llu bytes at offset %llu on %s",
@@ -429,6 +440,8 @@ static int account(struct ps *s, struct slot *sl, long ev)
 		sb_hist_add(&d->slat, slat); /* fio has no slat for synchronous engines */
 	if (!o->disable_clat && !(w->ioe_flags & SB_IOF_NOSTATS))
 		sb_hist_add(&d->clat, clat);
+	sb_cprio_account(w, sl, clat);
+	sb_cprio_log_mark(&w->res, lmark);
 	if (!o->disable_lat && !(w->ioe_flags & SB_IOF_NOSTATS))
 		sb_hist_add(&d->lat, lat);
 	if (s->logging) {
@@ -449,6 +462,7 @@ static int account(struct ps *s, struct slot *sl, long ev)
 		if (!o->log_avg_msec && (o->log_bw[0] || o->log_iops[0]))
 			log_io(s, sl, clat);
 	}
+	sb_cprio_log_stamp(&w->res, lmark, sl->ioprio);
 	s->freel[s->nfree++] = sl;
 	return rc;
 }

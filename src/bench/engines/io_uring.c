@@ -128,6 +128,7 @@ static int ur_commit(struct worker *w, struct iocb **cbs, unsigned n)
 			io_uring_prep_read(sqe, w->fd, cbs[i]->u.c.buf, (unsigned)cbs[i]->u.c.nbytes,
 					   cbs[i]->u.c.offset);
 		}
+		sqe->ioprio = sl->ioprio; /* fio: the job's priority, or cmdprio's (bench/cmdprio.c) */
 		io_uring_sqe_set_data(sqe, sl);
 	}
 	if (!i)

@@ -23,6 +23,8 @@ static const struct sb_ioengine_ops *const engines[SB_IOENGINE_COUNT] = {
 	[SB_IOENGINE_FILESTAT] = &sb_ioe_filestat,
 	[SB_IOENGINE_FILEDELETE] = &sb_ioe_filedelete,
 	[SB_IOENGINE_FALLOC] = &sb_ioe_falloc,
+	[SB_IOENGINE_NET] = &sb_ioe_net,
+	[SB_IOENGINE_E4DEFRAG] = &sb_ioe_e4defrag,
 #if SB_HAVE_IO_URING
 	[SB_IOENGINE_IO_URING] = &sb_ioe_io_uring,
 #endif
@@ -73,6 +75,6 @@ void sb_ioengine_sleep_us(uint64_t us)
 
 const char *sb_ioengine_list(void)
 {
-	return SB_HAVE_IO_URING ? "psync, sync, vsync, pvsync, pvsync2, libaio, posixaio, io_uring, null, ftruncate, cpuio, exec, filecreate, filestat, filedelete or falloc"
-				: "psync, sync, vsync, pvsync, pvsync2, libaio, posixaio, null, ftruncate, cpuio, exec, filecreate, filestat, filedelete or falloc (io_uring: not in this build)";
+	return SB_HAVE_IO_URING ? "psync, sync, vsync, pvsync, pvsync2, libaio, posixaio, io_uring, null, ftruncate, cpuio, exec, filecreate, filestat, filedelete, falloc, net or e4defrag"
+				: "psync, sync, vsync, pvsync, pvsync2, libaio, posixaio, null, ftruncate, cpuio, exec, filecreate, filestat, filedelete, falloc, net or e4defrag (io_uring: not in this build)";
 }

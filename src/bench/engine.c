@@ -1,4 +1,5 @@
 #include "bench/engine.h"
+#include "bench/iolog.h"
 #include "util/clock.h"
 
 #include <fcntl.h>
@@ -170,7 +171,10 @@ static void *worker_main(void *arg)
 		usleep(100);
 	if (rc == 0 && atomic_load(w->go) > 0) {
 		sb_pace_start(&w->pace, w->o, w->o->rw, (w->o->randrepeat ? 0x5eedULL : sb_clock_ns()) + w->idx);
-		rc = worker_measure(w, &io);
+		rc = sb_iolog_begin(w->o, w->idx, w->ioe_flags & SB_IOF_NOFILE ? NULL : w->path, &w->err);
+		if (rc == 0)
+			rc = worker_measure(w, &io);
+		sb_iolog_end();
 		sb_pace_end(&w->pace, rc);
 	}
 	if (w->ioe->cleanup)

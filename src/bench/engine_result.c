@@ -66,6 +66,8 @@ void sb_engine_merge_thread(struct sb_job_result *res, const struct sb_job_resul
 	res->minf += r->minf;
 	res->verify_errors += r->verify_errors;
 	res->verified_blocks += r->verified_blocks;
+	if (r->lat_depth && !res->lat_depth)
+		res->lat_depth = r->lat_depth; /* latency_target: the first thread's */
 }
 
 static int write_log(const struct sb_job_opts *o, unsigned thread, enum sb_log_kind k,

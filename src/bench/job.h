@@ -139,6 +139,24 @@ struct sb_job_opts {
 	 * NAME.N.0; name= inside a section renames the job, not its files
 	 * ("" = name) */
 	char section[64];
+	/* submission family (bench/offload.c): fio's io_submit_mode=offload
+	 * and serialize_overlap */
+	struct {
+		bool offload;             /* iodepth submitter threads issue the ios */
+		bool serialize_overlap;   /* offload: no two overlapping ios in flight */
+	} sub;
+	/* io log family (bench/iolog.c): fio's write_iolog */
+	struct {
+		char write[256];          /* append the issued ios here ("" = no log) */
+	} iolog;
+	/* latency target family (bench/lattarget.c): fio's latency_target,
+	 * latency_window, latency_percentile, latency_run */
+	struct {
+		uint64_t target_ns;       /* 0: no target */
+		uint64_t window_us;
+		double percentile;        /* default 100 */
+		bool run;
+	} lat;
 };
 
 /* Defaults as documented in `stackbench help job`: fio 3.33's. */
@@ -220,6 +238,7 @@ struct sb_job_result {
 	unsigned nthread;
 	struct sb_ss *ss;          /* steady state (o->ss_dur_ns): the window as judged; owned */
 	uint64_t run_sum_ns;       /* the threads' elapsed summed (fio's group job_runtime); 0: one thread's */
+	uint32_t lat_depth;        /* latency_target: the depth settled on (fio's latency_depth); 0: none */
 };
 
 /* Free what the engine allocated in a result (its logs and threads). */

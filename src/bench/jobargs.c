@@ -18,6 +18,9 @@
 #include "bench/ioengine.h"
 #include "bench/jobfio.h"
 #include "bench/jobopt.h"
+#include "bench/iolog.h"
+#include "bench/lattarget.h"
+#include "bench/offload.h"
 #include "bench/jobverify.h"
 #include "util/units.h"
 
@@ -83,6 +86,9 @@ static const struct jopt *const jopt_tables[] = {
 	sb_jopts_exec,
 	jopts_rate,
 	jopts_ctl,
+	jopts_submit,
+	jopts_iolog,
+	jopts_lat,
 };
 
 static const struct jopt *find_opt(const char *name, size_t n)
@@ -511,6 +517,8 @@ static int finish_job(struct sb_job_opts *j, unsigned idx, struct sb_err *err)
 				  "files NAME.N.0)", j->name[0] ? j->name : "job");
 	if (!j->target[0])
 		snprintf(j->target, sizeof(j->target), ".");
+	if ((rc = sb_offload_check(j, err)) < 0 || (rc = sb_iolog_check(j, err)) < 0)
+		return rc;
 	if (e->flags & SB_IOF_SYNC)
 		j->iodepth = 1; /* synchronous engines have one io in flight, as fio */
 	if ((rc = sb_jobbs_finish(j, err)) < 0)

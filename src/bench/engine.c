@@ -123,8 +123,8 @@ static int worker_measure(struct worker *w, struct wio *io)
 		p.ramp_end = o->ramp_ns ? t0 + o->ramp_ns : 0;
 	}
 	if (!o->runtime_ns || o->runtime_limit)
-		p.nios = w->len / o->bs * (o->loops ? o->loops : 1); /* fio without time_based: size
-								       * (loops times), or runtime if sooner */
+		/* fio without time_based: size, or io_size (loops times), or runtime if sooner */
+		p.nios = (o->sub.io_size ? o->sub.io_size : w->len) / o->bs * (o->loops ? o->loops : 1);
 	if (p.nios && o->number_ios && o->number_ios * (o->loops ? o->loops : 1) < p.nios)
 		p.nios = o->number_ios * (o->loops ? o->loops : 1); /* fio's exceeds_number_ios */
 	p.loop_invalidate = p.nios && o->loops > 1 && o->invalidate && w->fd >= 0;

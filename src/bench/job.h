@@ -144,6 +144,7 @@ struct sb_job_opts {
 	struct {
 		bool offload;             /* iodepth submitter threads issue the ios */
 		bool serialize_overlap;   /* offload: no two overlapping ios in flight */
+		uint64_t io_size;         /* fio's io_size (io_limit): bytes of I/O a loop, over the size's region (0: size) */
 	} sub;
 	/* io log family (bench/iolog.c): fio's write_iolog */
 	struct {

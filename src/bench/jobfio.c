@@ -24,7 +24,7 @@ static const char *const fio_only[] = {
 	"exec_postrun", "exec_prerun", "fadvise_hint", "fallocate", "fdatasync", "file_append",
 	"file_service_type", "filename_format", "fill_device", "fsync_on_close", "gid", "gtod_cpu",
 	"hipri", "hugepage-size", "idle-prof", "ignore_error", "ignore_zone_limits", "inflate-log",
-	"io_size", "iodepth_low", "iopsavgtime", "ioscheduler", "job_max_open_zones",
+	"iodepth_low", "iopsavgtime", "ioscheduler", "job_max_open_zones",
 	"kb_base", "lat_percentiles", "lockfile", "lockmem", "log_alternate_epoch", "log_alternate_epoch_clock_id",
 	"log_compression", "log_compression_cpus", "log_entries", "log_hist_coarseness", "log_hist_msec",
 	"log_max_value", "log_offset", "log_prio", "log_store_compressed", "log_unix_epoch", "max-jobs",

@@ -315,5 +315,7 @@ const struct jopt jopts_submit[] = {
 	  "inline, or offload (iodepth submitter threads issue the ios prepared on time)", cb_mode },
 	{ "serialize_overlap", NULL, JT_BOOL, F(sub.serialize_overlap), 0, 0, "0",
 	  "offload: hold an io back while one in flight overlaps it", NULL },
+	{ "io_size", "io_limit", JT_SIZE, F(sub.io_size), 1, 0, NULL,
+	  "bytes of I/O (times loops) within the region of size (default: size)", NULL },
 	{ NULL },
 };

@@ -600,7 +600,8 @@ int sb_engine_pass(struct worker *w, struct slot *slots, struct io_event *events
 	if (o->bsd.active && !p->check) {
 		/* size-based: the region's bytes (loops times), as fio's io_size */
 		rc = sb_bsgen_init(&s.gen, &o->bsd, w->len, w->start != 0, o->randommap,
-				   p->nios ? w->len * (o->loops ? o->loops : 1) : 0, &w->rng, &w->err);
+				   p->nios ? (o->sub.io_size ? o->sub.io_size : w->len) * (o->loops ? o->loops : 1) : 0,
+				   &w->rng, &w->err);
 		if (rc < 0) {
 			free(s.freel);
 			return rc;

@@ -3,7 +3,8 @@
  * submitters issue ios at once (a test engine whose io takes 100 ms counts
  * how many are in flight together); serialize_overlap holds overlapping
  * ios back, across two jobs too (fio compares offsets only); and real
- * offloaded jobs (null, libaio on a temp file) do every io of the job. */
+ * offloaded jobs (null, libaio on a temp file) do every io of the job;
+ * io_size sets the bytes of I/O apart from the region (size). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -181,6 +182,21 @@ static void test_jobs(void **state)
 	assert_int_equal(res.dir[1].ios, 256);
 	assert_int_equal(res.dir[1].io_bytes, 1 << 20);
 	assert_int_equal(res.dir[1].slat.n, 256);
+	sb_job_result_release(&res);
+
+	/* io_size: three passes over a 64 KiB region, or a quarter of one */
+	assert_int_equal(parse(&o, &err, "--name=is", "--size=64k", "--io_size=192k", "--bs=4k",
+			       "--rw=write", "--filename", target, NULL), 0);
+	memset(&res, 0, sizeof(res));
+	assert_int_equal(sb_engine_run(&o, &res, &err), 0);
+	assert_int_equal(res.dir[1].ios, 48);
+	assert_int_equal(res.dir[1].io_bytes, 192 << 10);
+	sb_job_result_release(&res);
+	assert_int_equal(parse(&o, &err, "--name=is", "--size=64k", "--io_limit=16k", "--bs=4k",
+			       "--rw=randread", "--filename", target, NULL), 0);
+	memset(&res, 0, sizeof(res));
+	assert_int_equal(sb_engine_run(&o, &res, &err), 0);
+	assert_int_equal(res.dir[0].ios, 4);
 	sb_job_result_release(&res);
 	unlink(target);
 	rmdir(dir);

@@ -125,6 +125,8 @@ static int worker_measure(struct worker *w, struct wio *io)
 	if (!o->runtime_ns || o->runtime_limit)
 		/* fio without time_based: size, or io_size (loops times), or runtime if sooner */
 		p.nios = (o->sub.io_size ? o->sub.io_size : w->len) / o->bs * (o->loops ? o->loops : 1);
+	if (sb_iolog_replay_ios())
+		p.nios = sb_iolog_replay_ios(); /* read_iolog: the log's ios (fio's size: their bytes) */
 	if (p.nios && o->number_ios && o->number_ios * (o->loops ? o->loops : 1) < p.nios)
 		p.nios = o->number_ios * (o->loops ? o->loops : 1); /* fio's exceeds_number_ios */
 	p.loop_invalidate = p.nios && o->loops > 1 && o->invalidate && w->fd >= 0;

@@ -8,6 +8,7 @@
 #ifndef SB_BENCH_IOLOG_H
 #define SB_BENCH_IOLOG_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "bench/job.h"
@@ -16,13 +17,25 @@ struct jopt;
 extern const struct jopt jopts_iolog[];
 
 /* The job as parsed: what stackbench cannot log as fio does is refused. */
-int sb_iolog_check(const struct sb_job_opts *o, struct sb_err *err);
+int sb_iolog_check(struct sb_job_opts *o, struct sb_err *err);
 /* Job thread idx's start: open o's log (nothing without write_iolog), the
  * header, add and open of its file (path; NULL: an engine without files,
  * whose file fio names all the same, NAME.idx.0). */
 int sb_iolog_begin(const struct sb_job_opts *o, unsigned idx, const char *path, struct sb_err *err);
 /* One io as it is issued (dir 0 read, 1 write). */
 void sb_iolog_io(int dir, uint64_t off, uint64_t len);
+
+/* read_iolog (fio's read_iolog, read_iolog_get, iolog_delay): the log is
+ * read at the thread's start (sb_iolog_begin): "fio version 2 iolog"
+ * (FILE ACTION [OFFSET LENGTH], "wait" MS since the start) or version 3
+ * (USEC FILE ACTION [OFFSET LENGTH]: the gaps between the times are kept
+ * unless replay_no_stall); its reads and writes, in order, are the job's
+ * ios. The log's file must be the thread's own (stackbench replays one
+ * file); syncs and trims are refused by name. */
+/* ios of the thread's log (0: no replay) */
+uint64_t sb_iolog_replay_ios(void);
+/* The next io of the log (after its wait); false at its end. */
+bool sb_iolog_next(int *dir, uint64_t *off, uint64_t *len);
 /* The thread's end: the close line; the log closed. */
 void sb_iolog_end(void);
 

@@ -149,6 +149,8 @@ struct sb_job_opts {
 	/* io log family (bench/iolog.c): fio's write_iolog */
 	struct {
 		char write[256];          /* append the issued ios here ("" = no log) */
+		char read[256];           /* replay this log's ios instead ("" = none) */
+		bool no_stall;            /* replay_no_stall: as fast as possible, no v3 timing */
 	} iolog;
 	/* latency target family (bench/lattarget.c): fio's latency_target,
 	 * latency_window, latency_percentile, latency_run */

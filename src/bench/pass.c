@@ -302,7 +302,12 @@ static int prepare(struct ps *s, unsigned *np)
 		}
 		if (w->pace.on)
 			dir = sb_pace_dir(&w->pace, dir, s->now);
-		if (p->fv_pass) {
+		if (sb_iolog_replay_ios()) {
+			if (!sb_iolog_next(&dir, &off, &len)) { /* read_iolog: the log's io */
+				s->stop = true;
+				break;
+			}
+		} else if (p->fv_pass) {
 			if (!sb_fvw_next(w, &blk)) {
 				s->stop = true;
 				break;
@@ -322,7 +327,7 @@ static int prepare(struct ps *s, unsigned *np)
 			blk = rng_below(&w->rng, s->nblocks);
 		else
 			blk = s->seq++ % s->nblocks;
-		if (p->fv_pass || !s->gen_on)
+		if ((p->fv_pass || !s->gen_on) && !sb_iolog_replay_ios())
 			off = w->start + blk * o->bs;
 		sl = s->freel[--s->nfree];
 		sl->off = off;

@@ -81,14 +81,15 @@ static int parse_line(const struct sb_job_opts *o, struct iolog_r *r, int ver, c
 	int k = ver == 3 ? sscanf(line, "%llu %599s %31s %llu %llu", &t, f, act, &off, &len) - 1
 			 : sscanf(line, "%599s %31s %llu %llu", f, act, &off, &len);
 
-	if (k == 2) { /* add, open, close */
-		if (strcmp(f, file) && !(strncmp(f, "./", 2) == 0 && !strcmp(f + 2, file)))
-			return sb_err_set(err, -EINVAL, "not supported by stackbench job: read_iolog of file %s "
-					  "(the job's is %s: stackbench replays the job's own file)", f, file);
-		return 0;
-	}
-	if (k != 4)
+	if (k == 2 && strcmp(act, "add") && strcmp(act, "open") && strcmp(act, "close"))
+		return 0; /* fio: "bad iolog file action", skipped */
+	if (k != 2 && k != 4)
 		return 0; /* fio: "bad iolog" line, skipped */
+	if (strcmp(f, file) && !(strncmp(f, "./", 2) == 0 && !strcmp(f + 2, file)))
+		return sb_err_set(err, -EINVAL, "not supported by stackbench job: read_iolog of file %s "
+				  "(the job's is %s: stackbench replays the job's own file)", f, file);
+	if (k == 2)
+		return 0; /* add, open, close of the job's file */
 	if (!strcmp(act, "wait")) {
 		if (ver == 3)
 			return 0; /* fio ignores waits in version 3 */

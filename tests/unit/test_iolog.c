@@ -138,7 +138,6 @@ static void test_read_iolog(void **state)
 	char dir[] = "/tmp/sb-iolog-XXXXXX", target[64], log[64], text[1024];
 	struct sb_job_result res;
 	struct sb_err err;
-	uint64_t t0;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
@@ -150,7 +149,6 @@ static void test_read_iolog(void **state)
 		 "100010 %s read 0 8192\n200010 %s write 4096 512\n200020 %s close\n",
 		 target, target, target, target, target, target);
 	put(log, text);
-	t0 = (uint64_t)time(NULL);
 	assert_int_equal(replay(target, log, false, &res, &err), 0);
 	assert_int_equal(res.dir[0].ios, 2);
 	assert_int_equal(res.dir[0].io_bytes, 4096 + 8192);
@@ -162,7 +160,6 @@ static void test_read_iolog(void **state)
 	assert_int_equal(res.dir[0].ios + res.dir[1].ios, 3);
 	assert_true(res.elapsed_ns < 150000000ULL);
 	sb_job_result_release(&res);
-	(void)t0;
 	/* version 2, with a wait, file named as fio names it */
 	snprintf(text, sizeof(text), "fio version 2 iolog\n%s add\n%s open\n%s read 0 4096\n%s wait 0 0\n"
 		 "%s write 8192 8192\nbad line\n%s close\n", target, target, target, target, target, target);

@@ -478,7 +478,6 @@ static int reaped(struct ps *s, int r, const uint64_t *t);
  * those in flight (at least one), at most iodepth_batch_complete_max (which
  * fio raises to the min: one by default); once nothing more is issued, all
  * that are in flight at once (fio's last io_u_queued_complete) */
-
 static int reap(struct ps *s)
 {
 	long cmin = s->o->batch_cmin ? s->o->batch_cmin : 1, cmax = s->o->batch_cmax;

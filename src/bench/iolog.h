@@ -14,7 +14,6 @@
 #include "bench/job.h"
 
 struct jopt;
-extern const struct jopt jopts_iolog[];
 
 /* The job as parsed: what stackbench cannot log as fio does is refused. */
 int sb_iolog_check(struct sb_job_opts *o, struct sb_err *err);

@@ -54,6 +54,9 @@ extern const struct jopt sb_jopts_exec[];  /* src/bench/engines/exec.c */
 /* the families' tables (jobargs.c lists them) */
 extern const struct jopt jopts_rate[];  /* bench/rateopt.c */
 extern const struct jopt jopts_ctl[];   /* bench/jobctl.c */
+extern const struct jopt jopts_submit[]; /* bench/offload.c: io_submit_mode, serialize_overlap, io_size */
+extern const struct jopt jopts_iolog[];  /* bench/iolog.c: write_iolog, read_iolog */
+extern const struct jopt jopts_lat[];    /* bench/lattarget.c: latency_target family */
 
 /* bench/jobctl.c: groupid and wave of every job, wait_for checked */
 int sb_jobctl_finish(struct sb_job_opts *jobs, unsigned n, struct sb_err *err);

@@ -18,7 +18,6 @@
 #include "bench/job.h"
 
 struct jopt;
-extern const struct jopt jopts_lat[];
 
 struct sb_lat {
 	bool on;

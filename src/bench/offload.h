@@ -19,7 +19,6 @@ struct slot;
 struct io_event;
 struct sb_offload;
 
-extern const struct jopt jopts_submit[];
 
 /* The job as parsed (before a synchronous engine's iodepth becomes 1):
  * what stackbench cannot run as fio does is refused by name. */

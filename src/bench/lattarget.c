@@ -99,19 +99,20 @@ int sb_lat_after(struct sb_lat *l, int inflight, uint64_t now, uint64_t ios)
 
 	if (!l->on)
 		return SB_LAT_GO;
-	if (l->drain) {
-		if (inflight > 0)
-			return SB_LAT_GO;
-		r = l->drain == 2 ? SB_LAT_RESET : SB_LAT_GO;
-		l->drain = 0;
-		if (r == SB_LAT_GO)
-			sb_lat_cycle(l, now, ios);
-		return r;
+	if (!l->drain) {
+		r = sb_lat_check(l, now, ios);
+		if (r == SB_LAT_DONE)
+			return SB_LAT_DONE;
+		l->drain = r == SB_LAT_RESET ? 2 : r == SB_LAT_DRAIN ? 1 : 0;
 	}
-	r = sb_lat_check(l, now, ios);
-	if (r == SB_LAT_DRAIN || r == SB_LAT_RESET)
-		l->drain = r == SB_LAT_RESET ? 2 : 1;
-	return r == SB_LAT_DONE ? SB_LAT_DONE : SB_LAT_GO;
+	if (!l->drain || inflight > 0)
+		return SB_LAT_GO;
+	/* drained (maybe at once: nothing was in flight) */
+	r = l->drain == 2 ? SB_LAT_RESET : SB_LAT_GO;
+	l->drain = 0;
+	if (r == SB_LAT_GO)
+		sb_lat_cycle(l, now, ios);
+	return r;
 }
 
 /* fio's is_time options: a bare number is microseconds */

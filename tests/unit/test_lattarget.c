@@ -144,6 +144,7 @@ static void test_percentile_100(void **state)
  * ends the job long before its runtime; the JSON's latency_depth */
 static void test_job(void **state)
 {
+	char dir[] = "/tmp/sb-lat-XXXXXX", target[64];
 	struct sb_job_opts o;
 	struct sb_job_result res;
 	struct sb_err err;
@@ -157,13 +158,18 @@ static void test_job(void **state)
 	assert_int_equal(res.lat_depth, 8);
 	assert_true(res.dir[0].ios > 0);
 	sb_job_result_release(&res);
-	/* ...and an impossible one (1 ns, percentile 100) fails at depth 1 */
-	assert_int_equal(parse(&o, &err, "--name=lt", "--ioengine=psync", "--filename=/dev/null",
-			       "--size=1m", "--latency_target=1ns", NULL), 0);
+	/* ...and an impossible one (1 us for a direct read from disk,
+	 * percentile 100) fails at depth 1 */
+	assert_non_null(mkdtemp(dir));
+	snprintf(target, sizeof(target), "%s/f", dir);
+	assert_int_equal(parse(&o, &err, "--name=lt", "--filename", target, "--direct=1",
+			       "--size=1m", "--latency_target=1", NULL), 0);
 	memset(&res, 0, sizeof(res));
 	assert_int_not_equal(sb_engine_run(&o, &res, &err), 0);
 	assert_non_null(strstr(err.msg, "max latency exceeded"));
 	sb_job_result_release(&res);
+	unlink(target);
+	rmdir(dir);
 }
 
 int main(void)

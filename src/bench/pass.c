@@ -507,7 +507,10 @@ static int reaped(struct ps *s, int r, const uint64_t *t)
 	if (s->ramping && s->now >= s->p->ramp_end)
 		ramp_over(s);
 	s->inflight -= r;
-	s->w->res.complete_batch[bucket_batch((unsigned)r)]++;
+	if (!t)
+		s->w->res.complete_batch[bucket_batch((unsigned)r)]++;
+	else if (!s->w->ioe->queue)
+		s->w->res.complete_batch[bucket_batch(1)] += (unsigned)r; /* offload: a worker reaps its one */
 	s->rbytes = 0;
 	for (i = 0; i < r; i++) {
 		uint64_t now = s->now;
@@ -566,8 +569,11 @@ static int pass_offload(struct ps *s)
 			break;
 		for (i = 0; i < n; i++) {
 			((struct slot *)s->batch[i]->data)->t_start = sb_clock_ns(); /* fio's get_io_u */
-			s->w->res.depth_level[bucket_depth((unsigned)s->inflight + 1)]++;
-			s->w->res.submit_batch[bucket_batch(1)]++;
+			/* as fio reports it: each worker issues one io at depth 1
+			 * (a synchronous engine's submissions are not counted) */
+			s->w->res.depth_level[bucket_depth(1)]++;
+			if (!s->w->ioe->queue)
+				s->w->res.submit_batch[bucket_batch(1)]++;
 			sb_offload_queue(q, s->batch[i]->data);
 			s->inflight++;
 		}

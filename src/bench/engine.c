@@ -1,4 +1,5 @@
 #include "bench/engine.h"
+#include "bench/iolog.h"
 #include "util/clock.h"
 
 #include <fcntl.h>
@@ -123,8 +124,10 @@ static int worker_measure(struct worker *w, struct wio *io)
 		p.ramp_end = o->ramp_ns ? t0 + o->ramp_ns : 0;
 	}
 	if (!o->runtime_ns || o->runtime_limit)
-		p.nios = w->len / o->bs * (o->loops ? o->loops : 1); /* fio without time_based: size
-								       * (loops times), or runtime if sooner */
+		/* fio without time_based: size, or io_size (loops times), or runtime if sooner */
+		p.nios = (o->sub.io_size ? o->sub.io_size : w->len) / o->bs * (o->loops ? o->loops : 1);
+	if (sb_iolog_replay_ios())
+		p.nios = sb_iolog_replay_ios(); /* read_iolog: the log's ios (fio's size: their bytes) */
 	if (p.nios && o->number_ios && o->number_ios * (o->loops ? o->loops : 1) < p.nios)
 		p.nios = o->number_ios * (o->loops ? o->loops : 1); /* fio's exceeds_number_ios */
 	p.loop_invalidate = w->fd >= 0 && sb_fl_loop_invalidate(o, p.nios); /* bench/filelayout.c */
@@ -173,7 +176,10 @@ static void *worker_main(void *arg)
 		usleep(100);
 	if (rc == 0 && atomic_load(w->go) > 0) {
 		sb_pace_start(&w->pace, w->o, w->o->rw, (w->o->randrepeat ? 0x5eedULL : sb_clock_ns()) + w->idx);
-		rc = worker_measure(w, &io);
+		rc = sb_iolog_begin(w->o, w->idx, w->ioe_flags & SB_IOF_NOFILE ? NULL : w->path, &w->err);
+		if (rc == 0)
+			rc = worker_measure(w, &io);
+		sb_iolog_end();
 		sb_pace_end(&w->pace, rc);
 	}
 	if (w->ioe->cleanup)

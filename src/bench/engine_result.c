@@ -68,6 +68,8 @@ void sb_engine_merge_thread(struct sb_job_result *res, const struct sb_job_resul
 	res->verify_errors += r->verify_errors;
 	res->verified_blocks += r->verified_blocks;
 	(void)sb_cprio_merge(res, r); /* out of memory: no per-priority figures */
+	if (r->lat_depth && !res->lat_depth)
+		res->lat_depth = r->lat_depth; /* latency_target: the first thread's */
 }
 
 void sb_job_result_merge(struct sb_job_result *into, const struct sb_job_result *r)

@@ -279,10 +279,10 @@ static struct json_object *job_obj(const struct sb_job_opts *o, const struct sb_
 	json_object_object_add(j, "job_runtime", ji(sb_fio_job_runtime_ns(r) / 1000000));
 	add_cpu(j, r);
 	latency_buckets(j, r);
-	json_object_object_add(j, "latency_depth", ji(o->iodepth));
-	json_object_object_add(j, "latency_target", ji(0));
-	json_object_object_add(j, "latency_percentile", jd(100.0));
-	json_object_object_add(j, "latency_window", ji(0));
+	json_object_object_add(j, "latency_depth", ji(r->lat_depth ? r->lat_depth : o->iodepth));
+	json_object_object_add(j, "latency_target", ji(o->lat.target_ns));
+	json_object_object_add(j, "latency_percentile", jd(o->lat.percentile));
+	json_object_object_add(j, "latency_window", ji(o->lat.window_us));
 	if (o->description[0]) /* fio's description=, after the latency keys as fio's */
 		json_object_object_add(j, "desc", json_object_new_string(o->description));
 	if (o->verify) {

@@ -332,7 +332,9 @@ static void job_text(FILE *f, const struct sb_job_opts *o, const struct sb_job_r
 	dist_line(f, "     complete  ", r->complete_batch, bk);
 	fprintf(f, "     issued rwts: total=%llu,%llu,0,0 short=0,0,0,0 dropped=0,0,0,0\n",
 		(unsigned long long)r->dir[0].ios, (unsigned long long)r->dir[1].ios);
-	fprintf(f, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n", o->iodepth);
+	fprintf(f, "     latency   : target=%llu, window=%llu, percentile=%.2f%%, depth=%u\n",
+		(unsigned long long)o->lat.target_ns, (unsigned long long)o->lat.window_us, o->lat.percentile,
+		r->lat_depth ? r->lat_depth : o->iodepth);
 	if (o->ss_dur_ns && r->ss)
 		ss_line(f, r->ss);
 	if (o->verify)

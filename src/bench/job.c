@@ -47,6 +47,7 @@ void sb_job_opts_init(struct sb_job_opts *o)
 	o->iodepth = 1;
 	o->numjobs = 1;
 	o->loops = 1;
+	o->lat.percentile = 100.0; /* fio's latency_percentile */
 	/* fio 3.33's defaults (options.c): buffered psync, one io per submit,
 	 * the cache invalidated on open, a random map, files kept */
 	o->ioengine = SB_IOENGINE_PSYNC;

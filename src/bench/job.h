@@ -190,6 +190,27 @@ struct sb_job_opts {
 		uint8_t mode;             /* default, prefer, bind, interleave, local */
 		bool mpol;                /* numa_mem_policy given */
 	} numa;
+	/* submission family (bench/offload.c): fio's io_submit_mode=offload
+	 * and serialize_overlap */
+	struct {
+		bool offload;             /* iodepth submitter threads issue the ios */
+		bool serialize_overlap;   /* offload: no two overlapping ios in flight */
+		uint64_t io_size;         /* fio's io_size (io_limit): bytes of I/O a loop, over the size's region (0: size) */
+	} sub;
+	/* io log family (bench/iolog.c): fio's write_iolog */
+	struct {
+		char write[256];          /* append the issued ios here ("" = no log) */
+		char read[256];           /* replay this log's ios instead ("" = none) */
+		bool no_stall;            /* replay_no_stall: as fast as possible, no v3 timing */
+	} iolog;
+	/* latency target family (bench/lattarget.c): fio's latency_target,
+	 * latency_window, latency_percentile, latency_run */
+	struct {
+		uint64_t target_ns;       /* 0: no target */
+		uint64_t window_us;
+		double percentile;        /* default 100 */
+		bool run;
+	} lat;
 };
 
 /* Defaults as documented in `stackbench help job`: fio 3.33's. */
@@ -273,6 +294,7 @@ struct sb_job_result {
 	struct sb_ss *ss;          /* steady state (o->ss_dur_ns): the window as judged; owned */
 	uint64_t run_sum_ns;       /* the threads' elapsed summed (fio's group job_runtime); 0: one thread's */
 	struct sb_cprio_res *cprio; /* per-priority clat (cmdprio family, bench/cmdprio.c), or NULL; owned */
+	uint32_t lat_depth;        /* latency_target: the depth settled on (fio's latency_depth); 0: none */
 };
 
 /* Free what the engine allocated in a result (its logs and threads). */

@@ -19,6 +19,9 @@
 #include "bench/ioengine.h"
 #include "bench/jobfio.h"
 #include "bench/jobopt.h"
+#include "bench/iolog.h"
+#include "bench/lattarget.h"
+#include "bench/offload.h"
 #include "bench/jobverify.h"
 #include "util/units.h"
 
@@ -91,6 +94,9 @@ static const struct jopt *const jopt_tables[] = {
 	jopts_cmdprio,
 	jopts_err,
 	jopts_numa,
+	jopts_submit,
+	jopts_iolog,
+	jopts_lat,
 };
 
 static const struct jopt *find_opt(const char *name, size_t n)
@@ -528,6 +534,8 @@ static int finish_job(struct sb_job_opts *j, unsigned idx, struct sb_err *err)
 				  "files NAME.N.0)", j->name[0] ? j->name : "job");
 	if (!j->target[0])
 		snprintf(j->target, sizeof(j->target), ".");
+	if ((rc = sb_offload_check(j, err)) < 0 || (rc = sb_iolog_check(j, err)) < 0)
+		return rc;
 	if (e->flags & SB_IOF_SYNC)
 		j->iodepth = 1; /* synchronous engines have one io in flight, as fio */
 	if ((rc = sb_jobbs_finish(j, err)) < 0)

@@ -61,6 +61,9 @@ extern const struct jopt jopts_files[]; /* bench/fileset.c: nrfiles, openfiles, 
 extern const struct jopt jopts_cmdprio[]; /* bench/cmdprio.c */
 extern const struct jopt jopts_err[];     /* bench/joberr.c */
 extern const struct jopt jopts_numa[];    /* bench/jobnuma.c */
+extern const struct jopt jopts_submit[]; /* bench/offload.c: io_submit_mode, serialize_overlap, io_size */
+extern const struct jopt jopts_iolog[];  /* bench/iolog.c: write_iolog, read_iolog */
+extern const struct jopt jopts_lat[];    /* bench/lattarget.c: latency_target family */
 
 /* bench/jobctl.c: groupid and wave of every job, wait_for checked */
 int sb_jobctl_finish(struct sb_job_opts *jobs, unsigned n, struct sb_err *err);

@@ -17,6 +17,9 @@
 #include "bench/dist.h"
 #include "bench/joberr.h"
 #include "bench/engine.h"
+#include "bench/iolog.h"
+#include "bench/lattarget.h"
+#include "bench/offload.h"
 #include "bench/verifyio.h"
 
 #define SAMPLE_NS 500000000ULL /* fio's bwavgtime / iopsavgtime */
@@ -124,6 +127,7 @@ struct ps {
 	struct sb_bsgen gen;
 	bool gen_on;
 	uint64_t rbytes;                /* bytes reaped in this batch */
+	struct sb_lat lat;              /* latency_target (bench/lattarget.c) */
 };
 
 static unsigned bucket_depth(unsigned d)
@@ -264,7 +268,7 @@ static int prepare(struct ps *s, unsigned *np)
 	unsigned n = 0;
 	int rc;
 
-	while (!s->stop && s->nfree > 0 && n < w->batch) {
+	while (!s->stop && s->nfree > 0 && n < w->batch && sb_lat_room(&s->lat, (unsigned)s->inflight + n)) {
 		struct slot *sl;
 		uint64_t off = 0, blk = 0, len = o->bs;
 		int dir;
@@ -274,7 +278,7 @@ static int prepare(struct ps *s, unsigned *np)
 			s->stop = true;
 			break;
 		}
-		if (w->pace.on && (rc = sb_pace_gate(&w->pace, s->inflight + (int)n, &s->now, p->end_ns))) {
+		if (w->pace.on && (rc = sb_pace_gate(&w->pace, o->sub.offload ? 0 : s->inflight + (int)n, &s->now, p->end_ns))) {
 			s->stop = rc == SB_PACE_STOP;
 			break; /* drain first, or not yet */
 		}
@@ -301,7 +305,12 @@ static int prepare(struct ps *s, unsigned *np)
 		}
 		if (w->pace.on)
 			dir = sb_pace_dir(&w->pace, dir, s->now);
-		if (p->fv_pass) {
+		if (sb_iolog_replay_ios()) {
+			if (!sb_iolog_next(&dir, &off, &len)) { /* read_iolog: the log's io */
+				s->stop = true;
+				break;
+			}
+		} else if (p->fv_pass) {
 			if (!sb_fvw_next(w, &blk)) {
 				s->stop = true;
 				break;
@@ -321,7 +330,7 @@ static int prepare(struct ps *s, unsigned *np)
 			blk = rng_below(&w->rng, s->nblocks);
 		else
 			blk = s->seq++ % s->nblocks;
-		if (p->fv_pass || !s->gen_on)
+		if ((p->fv_pass || !s->gen_on) && !sb_iolog_replay_ios())
 			off = w->start + blk * o->bs;
 		sl = s->freel[--s->nfree];
 		sl->off = off;
@@ -342,6 +351,7 @@ static int prepare(struct ps *s, unsigned *np)
 		sl->cb.data = sl;
 		if ((rc = sb_cprio_prep(w, sl)) < 0) /* its priority (bench/cmdprio.c) */
 			return rc;
+		sb_iolog_io(dir, off, len); /* fio's log_io_u */
 		s->batch[n++] = &sl->cb;
 		s->issued++;
 	}
@@ -394,6 +404,11 @@ static int submit(struct ps *s, unsigned n)
 	return 0;
 }
 
+static uint64_t done_ios(const struct ps *s)
+{
+	return s->w->res.dir[0].ios + s->w->res.dir[1].ios;
+}
+
 /* One reaped io: its error or verify result, then its times. */
 static int account(struct ps *s, struct slot *sl, long ev)
 {
@@ -444,6 +459,12 @@ static int account(struct ps *s, struct slot *sl, long ev)
 	sb_cprio_log_mark(&w->res, lmark);
 	if (!o->disable_lat && !(w->ioe_flags & SB_IOF_NOSTATS))
 		sb_hist_add(&d->lat, lat);
+	if (s->lat.on && !s->ramping && sb_lat_io(&s->lat, lat, s->now, done_ios(s)) == SB_LAT_FATAL && !rc) {
+		s->stop = true; /* fio's lat_fatal */
+		rc = sb_err_set(&w->err, -ETIMEDOUT, "max latency exceeded: latency of %llu nsec exceeds "
+				"specified max (%llu nsec) at offset %llu of %s", (unsigned long long)lat,
+				(unsigned long long)o->lat.target_ns, (unsigned long long)sl->off, w->path);
+	}
 	if (s->logging) {
 		s->lwin_bytes[sl->dir] += moved;
 		s->lwin_ios[sl->dir]++;
@@ -467,6 +488,8 @@ static int account(struct ps *s, struct slot *sl, long ev)
 	return rc;
 }
 
+static int reaped(struct ps *s, int r, const uint64_t *t);
+
 /* fio's wait_for_completions: at least iodepth_batch_complete_min of
  * those in flight (at least one), at most iodepth_batch_complete_max (which
  * fio raises to the min: one by default); once nothing more is issued, all
@@ -474,7 +497,7 @@ static int account(struct ps *s, struct slot *sl, long ev)
 static int reap(struct ps *s)
 {
 	long cmin = s->o->batch_cmin ? s->o->batch_cmin : 1, cmax = s->o->batch_cmax;
-	int r, i, rc = 0, rc1;
+	int r;
 
 	if (cmin > s->inflight || s->stop)
 		cmin = s->inflight;
@@ -487,16 +510,43 @@ static int reap(struct ps *s)
 	s->nsync = 0;
 	if (r < 0)
 		return r;
+	return reaped(s, r, NULL);
+}
+
+/* r events in s->events: account them (t: when each was reaped, offload's;
+ * NULL: now), sample, check the rate's minimum */
+static int reaped(struct ps *s, int r, const uint64_t *t)
+{
+	int i, rc = 0, rc1;
+
 	s->now = sb_clock_ns();
 	if (s->ramping && s->now >= s->p->ramp_end)
 		ramp_over(s);
 	s->inflight -= r;
-	s->w->res.complete_batch[bucket_batch((unsigned)r)]++;
+	if (!t)
+		s->w->res.complete_batch[bucket_batch((unsigned)r)]++;
+	else if (!s->w->ioe->queue)
+		s->w->res.complete_batch[bucket_batch(1)] += (unsigned)r; /* offload: a worker reaps its one */
 	s->rbytes = 0;
-	for (i = 0; i < r; i++)
+	for (i = 0; i < r; i++) {
+		uint64_t now = s->now;
+
+		if (t)
+			s->now = t[i];
 		if ((rc1 = account(s, s->events[i].data, (long)s->events[i].res)) < 0 && rc == 0)
 			rc = rc1;
+		s->now = now;
+	}
 	sample(s);
+	if (s->lat.on && !s->ramping && !s->stop) {
+		int lr = sb_lat_after(&s->lat, s->inflight, s->now, done_ios(s));
+
+		if (lr == SB_LAT_RESET) {
+			ramp_over(s); /* fio's final window: reset_all_stats, reset_io_stats */
+			sb_lat_cycle(&s->lat, s->now, 0);
+		}
+		s->stop = s->stop || lr == SB_LAT_DONE;
+	}
 	if (s->w->ioe->reaped) {
 		s->w->ioe->reaped(s->w);
 		s->now = sb_clock_ns();
@@ -509,6 +559,50 @@ static int reap(struct ps *s)
 			      s->rbytes, memory_order_relaxed);
 	atomic_store_explicit(&s->w->prog_ios, atomic_load_explicit(&s->w->prog_ios, memory_order_relaxed) +
 			      (uint64_t)r, memory_order_relaxed);
+	return rc;
+}
+
+/* fio's io_submit_mode=offload (bench/offload.h): this thread prepares
+ * each io when it is due, without waiting for those in flight, and hands
+ * it over; iodepth submitters issue and reap; what they reaped is
+ * accounted here at the times they reaped it */
+static int pass_offload(struct ps *s)
+{
+	struct sb_offload *q;
+	uint64_t *t = calloc(s->depth, sizeof(*t));
+	unsigned n, i;
+	int r, rc;
+
+	if (!t)
+		return sb_err_set(&s->w->err, -ENOMEM, "out of memory");
+	if ((rc = sb_offload_start(&q, s->w, s->depth)) < 0) {
+		free(t);
+		return rc;
+	}
+	while (!s->stop || s->inflight > 0) {
+		n = 0;
+		if (!s->stop && s->nfree > 0 && (rc = prepare(s, &n)) < 0)
+			break;
+		for (i = 0; i < n; i++) {
+			((struct slot *)s->batch[i]->data)->t_start = sb_clock_ns(); /* fio's get_io_u */
+			/* as fio reports it: each worker issues one io at depth 1
+			 * (a synchronous engine's submissions are not counted) */
+			s->w->res.depth_level[bucket_depth(1)]++;
+			if (!s->w->ioe->queue)
+				s->w->res.submit_batch[bucket_batch(1)]++;
+			sb_offload_queue(q, s->batch[i]->data);
+			s->inflight++;
+		}
+		if (s->inflight == 0)
+			continue;
+		/* wait for one when nothing more can be prepared now */
+		r = sb_offload_reap(q, s->events, t, s->depth, n == 0 || s->nfree == 0 || s->stop);
+		if (r > 0 && (rc = reaped(s, r, t)) < 0)
+			break;
+	}
+	sb_offload_stop(q);
+	free(t);
+	s->inflight = 0; /* the submitters are gone: nothing is in flight */
 	return rc;
 }
 
@@ -532,7 +626,8 @@ int sb_engine_pass(struct worker *w, struct slot *slots, struct io_event *events
 	if (o->bsd.active && !p->check) {
 		/* size-based: the region's bytes (loops times), as fio's io_size */
 		rc = sb_bsgen_init(&s.gen, &o->bsd, w->len, w->start != 0, o->randommap,
-				   p->nios ? w->len * (o->loops ? o->loops : 1) : 0, &w->rng, &w->err);
+				   p->nios ? (o->sub.io_size ? o->sub.io_size : w->len) * (o->loops ? o->loops : 1) : 0,
+				   &w->rng, &w->err);
 		if (rc < 0) {
 			free(s.freel);
 			return rc;
@@ -542,7 +637,10 @@ int sb_engine_pass(struct worker *w, struct slot *slots, struct io_event *events
 	s.now = s.win_start = s.log_start = sb_clock_ns();
 	if (!w->t0)
 		w->t0 = s.now;
-	while (!s.stop || s.inflight > 0) {
+	sb_lat_init(&s.lat, o, s.now, 0);
+	if (o->sub.offload)
+		rc = pass_offload(&s);
+	while (!o->sub.offload && (!s.stop || s.inflight > 0)) {
 		if ((rc = prepare(&s, &n)) < 0)
 			break;
 		if (n > 0 && (rc = submit(&s, n)) < 0)
@@ -566,6 +664,8 @@ int sb_engine_pass(struct worker *w, struct slot *slots, struct io_event *events
 			s.inflight -= r;
 		}
 	}
+	if (s.lat.on)
+		w->res.lat_depth = s.lat.qd;
 	sb_bsgen_free(&s.gen);
 	free(s.freel);
 	return rc;

@@ -115,7 +115,7 @@ expect2() { # want-message args...
 	[ $rc = 2 ] || fail "job $*: exit $rc, expected 2 ($out)"
 	echo "$out" | grep -qF -- "$want" || fail "job $*: '$out' lacks '$want'"
 }
-expect2 "not supported by stackbench job: --io_submit_mode" --filename="$LOOP" --io_submit_mode=offload
+expect2 "not supported by stackbench job: --cgroup" --filename="$LOOP" --cgroup=sb
 expect2 "--iodepth needs a value" --filename="$LOOP" --iodepth
 expect2 "--bs: '0' is not a block size" --filename="$LOOP" --bs 0
 expect2 "target /nonexistent" --target /nonexistent

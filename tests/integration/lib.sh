@@ -192,7 +192,7 @@ sb_nothing_left() {
 }
 
 # The preambles before sb_test, for the tests not converted to it yet
-# (sb_host_test, sb_uml_test, sb_uml_scratch_test, sb_uml_tmp): new tests
+# (sb_host_test, sb_uml_test, sb_uml_scratch_test): new tests
 # use sb_test.
 #
 # sb_host_test NAME: the preamble of a host test that works on one scratch
@@ -323,13 +323,6 @@ sb_uml_scratch_test() {
 	trap sb_uml_cleanup EXIT
 }
 
-# sb_uml_tmp: for the UML tests that count in FAILED (as the host tests
-# do): TMP, the harness's per-test dir when it gives one, and FAILED=0.
-sb_uml_tmp() {
-	TMP=${SB_TEST_DIR:-$(mktemp -d)}
-	mkdir -p "$TMP"
-	FAILED=0
-}
 sb_uml_cleanup() {
 	"$SB" -q teardown --all >/dev/null 2>&1
 	declare -F sb_cleanup_hook >/dev/null && sb_cleanup_hook

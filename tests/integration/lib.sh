@@ -1,5 +1,8 @@
-# Shared by the integration tests (sourced, not run): loop devices found and
-# detached through sysfs, and a leak check that cannot race.
+# The integration tests' library (sourced, not run): a test's one preamble,
+# failure counter and exit (sb_test, below: every new test starts with
+# it), loop devices found and detached through sysfs, and a leak check
+# that cannot race. Results files are read through tests/tools/sbresults.py
+# (sb_test puts it on PYTHONPATH; sb_results runs its command line).
 #
 # Why sysfs and a bounded wait: LOOP_CLR_FD on a device that someone still
 # has open (udev's probe after a job, blkid, a lazy close) only marks it for

@@ -336,8 +336,8 @@ sb_uml_fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 # sb_probe_verdict DESC WANT WORD RC OUT MSGFILE: judge one run of the
 # safety probe (tests/tools: prints "OK" or "REFUSED <errno name>"): WANT is
 # OK or the errno name the refusal must carry, WORD text its message
-# (MSGFILE) must contain. Prints "ok N - DESC" or "not ok ..." with the
-# message; counts in n and fails (sb_pass/sb_fail under sb_test).
+# (MSGFILE) must contain. One check of sb_test's counter: sb_pass DESC, or
+# sb_fail with what was wanted and got, then the message.
 sb_probe_verdict() {
 	local desc=$1 want=$2 word=$3 rc=$4 out=$5 msg ok=1
 	msg=$(cat "$6")
@@ -347,20 +347,9 @@ sb_probe_verdict() {
 		[ "$rc" -eq 1 ] && [ "${out%%$'\n'*}" = "REFUSED $want" ] || ok=0
 		grep -qiF -- "$word" <<<"$msg" || ok=0
 	fi
-	if [ -n "${sb_name:-}" ]; then   # under sb_test: its counter
-		if [ $ok = 1 ]; then sb_pass "$desc"; return; fi
-		sb_fail "$desc (want $want${word:+ /$word/}; got rc=$rc: $out)"
-		sed 's/^/    # /' <<<"$msg"
-		return
-	fi
-	n=$((n + 1))
-	if [ $ok = 1 ]; then
-		echo "ok $n - $desc"
-	else
-		echo "not ok $n - $desc (want $want${word:+ /$word/}; got rc=$rc: $out)"
-		sed 's/^/    # /' <<<"$msg"
-		fails=$((fails + 1))
-	fi
+	if [ $ok = 1 ]; then sb_pass "$desc"; return; fi
+	sb_fail "$desc (want $want${word:+ /$word/}; got rc=$rc: $out)"
+	sed 's/^/    # /' <<<"$msg"
 }
 
 # sb_results_py DIR < CHECKS: run the Python CHECKS with r, the one results
@@ -371,18 +360,6 @@ sb_results_py() {
 r = sbresults.one(sys.argv[1])
 layers = sbresults.layers(r)
 '"$(cat)" "$1"
-}
-
-# sb_tap_end: the TAP plan for the n checks run, then PASS, or FAIL with
-# how many of them failed (fails); exits 0 or 1.
-sb_tap_end() {
-	echo "1..$n"
-	if [ "$fails" -ne 0 ]; then
-		echo "FAIL: $fails of $n checks failed"
-		exit 1
-	fi
-	echo "PASS: $n checks"
-	exit 0
 }
 
 # A shipped stack for the generic provisioning test (prov_stacks),

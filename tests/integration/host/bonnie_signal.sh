@@ -5,7 +5,7 @@
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 sb_test bonnie-signal --root --scratch
-# on disk, not in TMP's tmpfs: the block writes must outlast the wait below
+# on disk, never a tmpfs: the block writes must outlast the wait below
 D=$(mktemp -d /var/tmp/sb-bonnie-signal.XXXXXX)
 sb_cleanup_hook() { rm -rf "$D"; }
 

@@ -159,7 +159,7 @@ sb_test_exit() {
 	trap - EXIT INT TERM
 	declare -F sb_cleanup_hook >/dev/null && sb_cleanup_hook
 	if [ -n "$sb_scratch" ]; then
-		compgen -G "$STACKBENCH_STATE_DIR/*.state" >/dev/null && "$SB" -q teardown --all >/dev/null 2>&1
+		[ -d "$STACKBENCH_STATE_DIR" ] && "$SB" -q teardown --all >/dev/null 2>&1
 		for m in $(findmnt -rn -o TARGET | grep -F "$sb_scratch/" | sort -r); do
 			umount "$m" 2>/dev/null || umount -l "$m"
 		done

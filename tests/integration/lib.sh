@@ -157,6 +157,7 @@ sb_results() { python3 "$SB_ROOT/tests/tools/sbresults.py" "$@"; }
 sb_test_exit() {
 	local rc=$? m leak
 	trap - EXIT INT TERM
+	set +e   # a test that stopped inside its own `set -e` part still gets all of this
 	declare -F sb_cleanup_hook >/dev/null && sb_cleanup_hook
 	if [ -n "$sb_scratch" ]; then
 		[ -d "$STACKBENCH_STATE_DIR" ] && "$SB" -q teardown --all >/dev/null 2>&1

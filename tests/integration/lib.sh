@@ -69,7 +69,7 @@ sb_loop_leaks() {
 # ---------------------------------------------------------------------
 # The one preamble, failure counter and exit of a test.
 #
-# sb_test NAME [--root] [--uml] [--scratch] [--tap] [-- ARGS...]: the first line
+# sb_test NAME [--root] [--uml] [--scratch|--shm] [--tap] [-- ARGS...]: the first line
 # of a test after sourcing this file. Sets SB and sb (the binary, checked
 # built), src (the source tree), PYTHONPATH (tests/tools: `import sbresults`
 # in a test's Python), the counter below and an EXIT trap that ends it.
@@ -80,6 +80,9 @@ sb_loop_leaks() {
 #   --scratch  a private scratch dir TMP (also named tmp) under SB_TEST_DIR
 #              (the harness's per-test dir; /tmp without one),
 #              with a private STACKBENCH_STATE_DIR, $TMP/state, in it.
+#   --shm      --scratch, the dir in /dev/shm (a tmpfs) instead: for the
+#              host tests whose files (loop images, bonnie's) would cost
+#              disk time on a loaded machine; the same cleanup and leak check.
 #   --tap      the checks as numbered TAP lines ("ok 3 - MSG", "not ok 4 -
 #              MSG") and the plan ("1..N") at the end.
 # At exit, in this order: the test's own sb_cleanup_hook (if it defines
@@ -94,7 +97,7 @@ sb_loop_leaks() {
 # (N > 0); else 0 once the script reached its last line, sb_end. An exit 0
 # before sb_end fails: a script that stops half-way does not pass.
 sb_test() {
-	local uml= root= scratch=
+	local uml= root= scratch= base=${SB_TEST_DIR:-/tmp}
 	sb_tap=
 	sb_name=$1
 	shift
@@ -103,6 +106,7 @@ sb_test() {
 		--root) root=1 ;;
 		--uml) uml=1 ;;
 		--scratch) scratch=1 ;;
+		--shm) scratch=1 base=/dev/shm ;;
 		--tap) sb_tap=1 ;;
 		--) shift; break ;;
 		*) echo "FAIL: sb_test: unknown flag $1"; exit 1 ;;
@@ -126,7 +130,7 @@ sb_test() {
 	trap sb_test_exit EXIT
 	trap 'exit 130' INT TERM
 	if [ -n "$scratch" ]; then
-		sb_scratch=$(mktemp -d "${SB_TEST_DIR:-/tmp}/sb-$sb_name.XXXXXX") ||
+		sb_scratch=$(mktemp -d "$base/sb-$sb_name.XXXXXX") ||
 			{ echo "FAIL: no scratch dir"; exit 1; }
 		TMP=$sb_scratch
 		tmp=$sb_scratch

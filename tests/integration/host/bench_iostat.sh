@@ -5,7 +5,7 @@
 # iostat -x fields in "stackbench_iostat". Needs root; no md/dm.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
-sb_test bench-iostat --root --scratch
+sb_test bench-iostat --root --shm
 sb_host_loop 128M || { fail "losetup"; exit; }
 name=$(basename "$LOOP")
 

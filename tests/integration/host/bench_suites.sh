@@ -5,7 +5,7 @@
 # steady state on one cell (below). Needs root; no md/dm.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
-sb_test bench-suites --root --scratch
+sb_test bench-suites --root --shm
 sb_host_loop 256M || { fail "losetup"; exit; }
 mkfs.ext4 -q -E lazy_itable_init=0,lazy_journal_init=0 "$LOOP" || fail mkfs
 mkdir "$TMP/mnt" && mount "$LOOP" "$TMP/mnt" || { fail mount; exit; }

@@ -7,7 +7,7 @@
 # block device name it with --destroy-data (the safety check of issue 12).
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
-sb_test bench-verify --root --scratch
+sb_test bench-verify --root --shm
 
 truncate -s 64M "$TMP/img"
 LOOP=$(losetup -f --show "$TMP/img") || { fail "losetup"; exit; }

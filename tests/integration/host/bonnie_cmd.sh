@@ -5,7 +5,7 @@
 # the size. Refusals exit 2. Needs root (the -u rule) and bon_csv2txt.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
-sb_test bonnie-cmd --root --scratch
+sb_test bonnie-cmd --root --shm
 command -v bon_csv2txt >/dev/null || { fail "needs Debian's bonnie++ (bon_csv2txt)"; exit 1; }
 mkdir "$TMP/d"
 

@@ -4,8 +4,8 @@
 # README's exit-code table says. Needs root (bonnie's -u rule).
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
-sb_test bonnie-signal --root --scratch
-# on disk, never a tmpfs: the block writes must outlast the wait below
+sb_test bonnie-signal --root --shm
+# on disk, not in TMP's tmpfs: the block writes must outlast the wait below
 D=$(mktemp -d /var/tmp/sb-bonnie-signal.XXXXXX)
 sb_cleanup_hook() { rm -rf "$D"; }
 

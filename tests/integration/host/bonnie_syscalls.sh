@@ -9,7 +9,7 @@
 # bonnie++'s (the seeks' updates are a random tenth: within 15 %).
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
-sb_test bonnie-syscalls --root --scratch
+sb_test bonnie-syscalls --root --shm
 command -v strace >/dev/null || { fail "needs strace"; exit; }
 command -v bonnie++ >/dev/null || { fail "needs Debian's bonnie++"; exit; }
 mkdir "$TMP/d"

@@ -8,7 +8,7 @@
 # sentence. No root-only objects; runs as any user.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
-sb_test ciphers --scratch
+sb_test ciphers --shm
 
 "$SB" ciphers --json -t 0.05 >"$TMP/a.json" || fail "ciphers --json failed"
 "$SB" ciphers -t 0.05 >"$TMP/a.txt" || fail "ciphers (table) failed"

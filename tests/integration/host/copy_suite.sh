@@ -8,7 +8,7 @@
 # dir in /var/tmp) is used and named in the results. Needs root; no md/dm.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
-sb_test copy-suite --root --scratch
+sb_test copy-suite --root --shm
 sb_cleanup_hook() {
 	mountpoint -q "$TMP/mnt" 2>/dev/null && umount "$TMP/mnt"
 	mountpoint -q "$TMP/other" 2>/dev/null && umount "$TMP/other"

@@ -9,7 +9,7 @@
 # root, no kernel objects: it writes JSON files only.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
-sb_test export-check --scratch
+sb_test export-check --shm
 check=$src/tests/integration/uml/export_luks_check.py
 
 # make DIR [FAULT]: the results of one run, FAULT changing one figure

@@ -8,7 +8,7 @@
 # scripts/install-deps.sh installed samba) plan says nothing is missing.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
-sb_test export-programs --root --scratch
+sb_test export-programs --root --shm
 stack=$src/stacks/export-luks.yml
 
 # every program of the machine's PATH, linked, but smbd

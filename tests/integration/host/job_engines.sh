@@ -12,7 +12,7 @@
 # refused by name. Runtime: about 25 s on a loaded machine. Needs root, strace and Debian's fio.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
-sb_test job-engines --root --scratch
+sb_test job-engines --root --shm
 command -v fio >/dev/null && command -v strace >/dev/null ||
 	{ fail "needs fio and strace"; exit 1; }
 SB=$(readlink -f "$SB")

@@ -3,7 +3,7 @@
 # scripts written here run under sb_test and end as the contract says - a
 # failed check exits 1 however the script ends, a script that stops before
 # sb_end fails, sb_skip exits 77, --tap numbers the checks and prints the
-# plan; --scratch's dir is private (its own state dir) and at exit a mount
+# plan; --scratch's dir is private (its own state dir; --shm's in /dev/shm) and at exit a mount
 # and a loop device left in it are undone and the dir removed; the
 # test's own sb_cleanup_hook runs first. sbresults.py get/len/figure name
 # a missing key and exit 1. Needs root (a loop device); about 3 s.
@@ -68,6 +68,10 @@ state=$(sed -n 's/^dir [^ ]* state \(.*\)/\1/p' "$TMP/scratch.out")
 [ -n "$dir" ] && [ ! -e "$dir" ] && ok "scratch: removed at exit" || bad "scratch: $dir left"
 [ -z "$(findmnt -rn -o TARGET | grep -F "$TMP/dirs/")" ] && ok "scratch: the mount undone" || bad "scratch: mount left"
 [ -z "$(sb_loop_leaks "$TMP/dirs/")" ] && ok "scratch: the loop device detached" || bad "scratch: loop device left"
+run shm 'sb_test shm --shm; echo "dir $TMP"; ok "made"; sb_end'
+want shm 0 "dir /dev/shm/sb-shm."
+dir=$(sed -n 's/^dir //p' "$TMP/shm.out")
+[ -n "$dir" ] && [ ! -e "$dir" ] && ok "shm: removed at exit" || bad "shm: $dir left"
 
 # sbresults.py: values by path, a missing key named
 printf '{"suites": [{"suite": "dd", "figures": {"write": {"value": 12.5}}}], "jobs": [{"job options": {"rw": "read"}}]}' \

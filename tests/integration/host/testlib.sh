@@ -6,7 +6,7 @@
 # plan; --scratch's dir is private (its own state dir; --shm's in /dev/shm) and at exit a mount
 # and a loop device left in it are undone and the dir removed; the
 # test's own sb_cleanup_hook runs first. sbresults.py get/len/figure name
-# a missing key and exit 1. Needs root (a loop device); about 3 s.
+# a missing key and exit 1. Needs root (a loop device); 25-37 s at a load of 28.
 set -u
 . "$(dirname "$0")/../lib.sh"
 sb_test testlib --root --scratch

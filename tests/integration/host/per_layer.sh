@@ -6,13 +6,13 @@
 # device and figures, the luks layer being the largest drop in sequential
 # read; the waterfall chart is written. bench.per_layer: false turns it off.
 set -uo pipefail
-. "$(dirname "$0")/../lib.sh"
-sb_test per-layer --scratch
-root=$src
-bin=$sb
-dir=$TMP
+root=${SB_ROOT:?run me through tests/integration/run.sh}
+bin=${STACKBENCH_BIN:?}
+dir=${SB_TEST_DIR:?}
 export TMPDIR=$dir/tmp STACKBENCH_UML_MEM=512M STACKBENCH_SANDBOX_RECORDS=$dir/records
 mkdir -p "$TMPDIR"
+errors=0
+fail() { echo "FAIL: $*"; errors=$((errors + 1)); }
 sets=(--set devices.loop.size=192MiB --set "devices.loop.dir=$dir/loops" --set bench.size=16MiB
       --set 'bench.suites=[dd]')
 "$bin" build-and-test --results "$dir/res" "${sets[@]}" "$root/stacks/luks4096.yml" \
@@ -20,8 +20,8 @@ sets=(--set devices.loop.size=192MiB --set "devices.loop.dir=$dir/loops" --set b
 res=$(ls "$dir"/res/luks4096-*.json 2>/dev/null | head -1)
 [ -n "$res" ] || { fail "no results file"; exit 1; }
 python3 - "$res" <<'PY' || fail "per_layer in the results (above)"
-import sys, sbresults
-rows = sbresults.load(sys.argv[1]).get("per_layer")
+import json, sys
+rows = json.load(open(sys.argv[1])).get("per_layer")
 bad = []
 if not rows: bad.append("no per_layer rows")
 else:
@@ -75,4 +75,4 @@ grep -q "^luks4096 luks (/dev/mapper/sb-luks4096-crypt): " "$dir/pl.txt" || fail
 	> /dev/null 2> "$dir/bt2.err" || fail "build-and-test per_layer=false: $(tail -3 "$dir/bt2.err")"
 grep -q '"per_layer": \[' "$dir"/res2/*.json && fail "bench.per_layer: false still measured the layers"
 grep -q "per-layer:" "$dir/bt2.err" && fail "bench.per_layer: false still logged per-layer jobs"
-sb_end
+exit $((errors > 0))

@@ -1,5 +1,8 @@
-# Shared by the integration tests (sourced, not run): loop devices found and
-# detached through sysfs, and a leak check that cannot race.
+# The integration tests' library (sourced, not run): a test's one preamble,
+# failure counter and exit (sb_test, below: every new test starts with
+# it), loop devices found and detached through sysfs, and a leak check
+# that cannot race. Results files are read through tests/tools/sbresults.py
+# (sb_test puts it on PYTHONPATH; sb_results runs its command line).
 #
 # Why sysfs and a bounded wait: LOOP_CLR_FD on a device that someone still
 # has open (udev's probe after a job, blkid, a lazy close) only marks it for
@@ -63,7 +66,129 @@ sb_loop_leaks() {
 	printf '%s\n' "$left"
 }
 
-# sb_nothing_left WHAT DIR: after a sb_root_test run, one ok/bad line each
+# ---------------------------------------------------------------------
+# The one preamble, failure counter and exit of a test.
+#
+# sb_test NAME [--root] [--uml] [--scratch|--shm] [--tap] [-- ARGS...]: the first line
+# of a test after sourcing this file. Sets SB and sb (the binary, checked
+# built), src (the source tree), PYTHONPATH (tests/tools: `import sbresults`
+# in a test's Python), the counter below and an EXIT trap that ends it.
+#   --root     needs root: SKIP (exit 77) for anyone else.
+#   --uml      needs md and device-mapper (and root): on a kernel without
+#              them it runs the script again, with ARGS, inside the
+#              throwaway kernel (scripts/uml-run.sh) and never returns.
+#   --scratch  a private scratch dir TMP (also named tmp) under SB_TEST_DIR
+#              (the harness's per-test dir; /tmp without one),
+#              with a private STACKBENCH_STATE_DIR, $TMP/state, in it.
+#   --shm      --scratch, the dir in /dev/shm (a tmpfs) instead: for the
+#              host tests whose files (loop images, bonnie's) would cost
+#              disk time on a loaded machine; the same cleanup and leak check.
+#   --tap      the checks as numbered TAP lines ("ok 3 - MSG", "not ok 4 -
+#              MSG") and the plan ("1..N") at the end.
+# At exit, in this order: the test's own sb_cleanup_hook (if it defines
+# one); with --scratch, a teardown of what the private state still records,
+# an unmount of everything mounted under TMP (innermost first), a detach of
+# every loop device on a file under TMP, the leak check (a mount, or a loop
+# device still there after a bounded wait, FAILS the test) and TMP removed.
+#
+# The counter: sb_fail MSG (also fail and bad) prints "FAIL: MSG" and
+# counts; sb_pass MSG (also ok) prints "ok: MSG". The exit status: 1 if
+# any check failed; 77 after sb_skip MSG; the status of an early `exit N`
+# (N > 0); else 0 once the script reached its last line, sb_end. An exit 0
+# before sb_end fails: a script that stops half-way does not pass.
+sb_test() {
+	local uml= root= scratch= base=${SB_TEST_DIR:-/tmp}
+	sb_tap=
+	sb_name=$1
+	shift
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		--root) root=1 ;;
+		--uml) uml=1 ;;
+		--scratch) scratch=1 ;;
+		--shm) scratch=1 base=/dev/shm ;;
+		--tap) sb_tap=1 ;;
+		--) shift; break ;;
+		*) echo "FAIL: sb_test: unknown flag $1"; exit 1 ;;
+		esac
+		shift
+	done
+	sb_fails=0 sb_passes=0 sb_finished= sb_scratch=
+	fail() { sb_fail "$@"; }
+	bad() { sb_fail "$@"; }
+	ok() { sb_pass "$@"; }
+	if [ -n "$uml" ] && ! sb_has_md_dm; then
+		[ "$(id -u)" = 0 ] || { echo "SKIP: $sb_name needs root (and the throwaway kernel)"; exit 77; }
+		exec "$SB_ROOT/scripts/uml-run.sh" -- "$0" "$@"
+	fi
+	{ [ -n "$root" ] || [ -n "$uml" ]; } && [ "$(id -u)" != 0 ] &&
+		{ echo "SKIP: $sb_name needs root"; exit 77; }
+	[ -x "$SB" ] || { echo "FAIL: $SB not built"; exit 1; }
+	sb=$SB
+	src=$SB_ROOT
+	export PYTHONPATH=$SB_ROOT/tests/tools${PYTHONPATH:+:$PYTHONPATH}
+	trap sb_test_exit EXIT
+	trap 'exit 130' INT TERM
+	if [ -n "$scratch" ]; then
+		sb_scratch=$(mktemp -d "$base/sb-$sb_name.XXXXXX") ||
+			{ echo "FAIL: no scratch dir"; exit 1; }
+		TMP=$sb_scratch
+		tmp=$sb_scratch
+		export STACKBENCH_STATE_DIR=$sb_scratch/state
+	fi
+}
+# sb_has_md_dm: true in the throwaway kernel, or on a kernel with md and
+# device-mapper.
+sb_has_md_dm() {
+	grep -q "^vendor_id.*User Mode Linux" /proc/cpuinfo 2>/dev/null ||
+		{ [ -e /proc/mdstat ] && [ -e /dev/mapper/control ]; }
+}
+sb_fail() {
+	sb_fails=$((sb_fails + 1))
+	if [ -n "$sb_tap" ]; then echo "not ok $((sb_fails + sb_passes)) - $*"; else echo "FAIL: $*"; fi
+}
+sb_pass() {
+	sb_passes=$((sb_passes + 1))
+	if [ -n "$sb_tap" ]; then echo "ok $((sb_fails + sb_passes)) - $*"; else echo "ok: $*"; fi
+}
+sb_skip() { echo "SKIP: $*"; exit 77; }
+sb_end() { sb_finished=1; exit 0; }
+# sb_results ARGS...: tests/tools/sbresults.py (get FILE PATH, len FILE
+# PATH, figure FILE SUITE KEY, check FILE...): a value of a results file.
+sb_results() { python3 "$SB_ROOT/tests/tools/sbresults.py" "$@"; }
+
+# The EXIT trap of sb_test.
+sb_test_exit() {
+	local rc=$? m leak
+	trap - EXIT INT TERM
+	set +e   # a test that stopped inside its own `set -e` part still gets all of this
+	declare -F sb_cleanup_hook >/dev/null && sb_cleanup_hook
+	if [ -n "$sb_scratch" ]; then
+		[ -d "$STACKBENCH_STATE_DIR" ] && "$SB" -q teardown --all >/dev/null 2>&1
+		for m in $(findmnt -rn -o TARGET | grep -F "$sb_scratch/" | sort -r); do
+			umount "$m" 2>/dev/null || umount -l "$m"
+		done
+		leak=$(findmnt -rn -o TARGET | grep -F "$sb_scratch/")
+		[ -z "$leak" ] || sb_fail "leaked mount: $leak"
+		# shellcheck disable=SC2046
+		sb_loop_detach $(sb_loops_backed_by "$sb_scratch/" | cut -d' ' -f1) 2>/dev/null
+		leak=$(sb_loop_leaks "$sb_scratch/")
+		[ -z "$leak" ] || sb_fail "leaked loop device: $leak"
+		rm -rf "$sb_scratch"
+	fi
+	if [ "$rc" = 77 ] && [ "$sb_fails" = 0 ]; then exit 77; fi
+	[ "$rc" = 0 ] && [ -z "$sb_finished" ] && sb_fail "$sb_name stopped before its end (sb_end)"
+	[ -n "$sb_tap" ] && echo "1..$((sb_fails + sb_passes))"
+	if [ "$sb_fails" != 0 ]; then
+		echo "FAIL: $sb_name: $sb_fails failed, $sb_passes passed"
+		exit 1
+	fi
+	[ "$rc" = 0 ] || { echo "FAIL: $sb_name: exit $rc"; exit "$rc"; }
+	echo "PASS: $sb_name ($sb_passes checks passed)"
+	exit 0
+}
+
+# sb_nothing_left WHAT DIR: after a run of a sb_test --scratch test, one ok/bad line each
 # for "no loop device on files under DIR" and "no state file" (WHAT names
 # the step in them).
 sb_nothing_left() {
@@ -74,6 +199,10 @@ sb_nothing_left() {
 		ok "$1: no state file left"
 }
 
+# The preambles before sb_test, for the tests not converted to it yet
+# (sb_host_test, sb_uml_test, sb_uml_scratch_test): new tests
+# use sb_test.
+#
 # sb_host_test NAME: the preamble of a host test that works on one scratch
 # directory in /dev/shm: sets TMP, FAILED and fail(), and an EXIT trap that
 # runs the test's own sb_cleanup_hook (if defined), detaches every loop
@@ -111,31 +240,6 @@ sb_host_cleanup() {
 	exit $FAILED
 }
 
-# sb_plain_test NAME: the preamble of a test that builds nothing on the
-# host's block layer itself: sb and src, the binary checked, a scratch dir
-# tmp (SB_TEST_DIR when the harness gives one) and a private state dir.
-sb_plain_test() {
-	sb=$SB
-	src=$SB_ROOT
-	[ -x "$sb" ] || { echo "FAIL: $sb not built"; exit 1; }
-	tmp=${SB_TEST_DIR:-$(mktemp -d "/tmp/sb-$1.XXXXXX")}
-	mkdir -p "$tmp"
-	export STACKBENCH_STATE_DIR=$tmp/$1-state
-}
-
-# sb_root_test NAME: the preamble of a host test that builds stacks on loop
-# devices of this kernel: root checked, sb and src, a private scratch dir
-# tmp with the state dir in it, and an EXIT trap that tears down what that
-# state records and removes tmp.
-sb_root_test() {
-	sb=$SB
-	src=$SB_ROOT
-	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
-	tmp=$(mktemp -d "${TMPDIR:-/tmp}/sb-$1.XXXXXX")
-	export STACKBENCH_STATE_DIR=$tmp/state
-	trap '"$sb" -q teardown --all >/dev/null 2>&1; rm -rf "$tmp"' EXIT
-}
-
 # sb_uml_test "$0" "$@": the preamble of a test that needs md and
 # device-mapper. On a kernel without them it re-runs the script as root
 # inside the throwaway kernel (scripts/uml-run.sh) and never returns; there
@@ -143,8 +247,7 @@ sb_root_test() {
 sb_uml_test() {
 	local self=$1
 	shift
-	if ! grep -q "^vendor_id.*User Mode Linux" /proc/cpuinfo 2>/dev/null &&
-	   { [ ! -e /proc/mdstat ] || [ ! -e /dev/mapper/control ]; }; then
+	if ! sb_has_md_dm; then
 		[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
 		exec "$SB_ROOT/scripts/uml-run.sh" -- "$self" "$@"
 	fi
@@ -212,35 +315,22 @@ sb_signal_wait() {
 	wait "$pid"
 }
 
-# sb_uml_scratch NAME: after sb_uml_test, the rest of its preamble: a
-# scratch directory tmp (under SB_TEST_DIR, default /tmp) with a private
-# state dir in it, fails=0 and fail() counting into it, and an EXIT trap
-# that tears down what the private state records, runs the test's own
-# sb_cleanup_hook (if defined) and removes tmp.
-sb_uml_scratch() {
-	tmp=$(mktemp -d "${SB_TEST_DIR:-/tmp}/sb-$1.XXXXXX")
+# sb_uml_scratch_test NAME "$0" "$@": sb_uml_test, then a scratch
+# directory tmp (under SB_TEST_DIR, default /tmp) with a private state dir
+# in it, fails=0 and fail() counting into it, and an EXIT trap that tears
+# down what the private state records, runs the test's own sb_cleanup_hook
+# (if defined) and removes tmp.
+sb_uml_scratch_test() {
+	local name=$1
+	shift
+	sb_uml_test "$@"
+	tmp=$(mktemp -d "${SB_TEST_DIR:-/tmp}/sb-$name.XXXXXX")
 	export STACKBENCH_STATE_DIR=$tmp/state
 	fails=0
 	fail() { sb_uml_fail "$@"; }
 	trap sb_uml_cleanup EXIT
 }
 
-# sb_uml_scratch_test NAME "$0" "$@": sb_uml_test, then sb_uml_scratch
-# NAME: the preamble of a UML test that keeps its files in a scratch dir.
-sb_uml_scratch_test() {
-	local name=$1
-	shift
-	sb_uml_test "$@"
-	sb_uml_scratch "$name"
-}
-
-# sb_uml_tmp: for the UML tests that count in FAILED (as the host tests
-# do): TMP, the harness's per-test dir when it gives one, and FAILED=0.
-sb_uml_tmp() {
-	TMP=${SB_TEST_DIR:-$(mktemp -d)}
-	mkdir -p "$TMP"
-	FAILED=0
-}
 sb_uml_cleanup() {
 	"$SB" -q teardown --all >/dev/null 2>&1
 	declare -F sb_cleanup_hook >/dev/null && sb_cleanup_hook
@@ -251,50 +341,30 @@ sb_uml_fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 # sb_probe_verdict DESC WANT WORD RC OUT MSGFILE: judge one run of the
 # safety probe (tests/tools: prints "OK" or "REFUSED <errno name>"): WANT is
 # OK or the errno name the refusal must carry, WORD text its message
-# (MSGFILE) must contain. Prints "ok N - DESC" or "not ok ..." with the
-# message; counts in n and fails.
+# (MSGFILE) must contain. One check of sb_test's counter: sb_pass DESC, or
+# sb_fail with what was wanted and got, then the message.
 sb_probe_verdict() {
 	local desc=$1 want=$2 word=$3 rc=$4 out=$5 msg ok=1
 	msg=$(cat "$6")
-	n=$((n + 1))
 	if [ "$want" = OK ]; then
 		[ "$rc" -eq 0 ] && [ "${out%%$'\n'*}" = OK ] || ok=0
 	else
 		[ "$rc" -eq 1 ] && [ "${out%%$'\n'*}" = "REFUSED $want" ] || ok=0
 		grep -qiF -- "$word" <<<"$msg" || ok=0
 	fi
-	if [ $ok = 1 ]; then
-		echo "ok $n - $desc"
-	else
-		echo "not ok $n - $desc (want $want${word:+ /$word/}; got rc=$rc: $out)"
-		sed 's/^/    # /' <<<"$msg"
-		fails=$((fails + 1))
-	fi
+	if [ $ok = 1 ]; then sb_pass "$desc"; return; fi
+	sb_fail "$desc (want $want${word:+ /$word/}; got rc=$rc: $out)"
+	sed 's/^/    # /' <<<"$msg"
 }
 
 # sb_results_py DIR < CHECKS: run the Python CHECKS with r, the one results
-# file in DIR (parsed), and layers, its built layers by name; the checks
-# assert; the status is Python's.
+# file in DIR (parsed), layers, its built layers by name, and sbresults
+# (tests/tools/sbresults.py); the checks assert; the status is Python's.
 sb_results_py() {
-	python3 -c 'import json, os, sys
-d = sys.argv[1]
-files = os.listdir(d)
-assert len(files) == 1, files
-r = json.load(open(os.path.join(d, files[0])))
-layers = {l["layer"]: l for l in r["stack"]["built"]}
+	PYTHONPATH=$SB_ROOT/tests/tools${PYTHONPATH:+:$PYTHONPATH} python3 -c 'import sys, sbresults
+r = sbresults.one(sys.argv[1])
+layers = sbresults.layers(r)
 '"$(cat)" "$1"
-}
-
-# sb_tap_end: the TAP plan for the n checks run, then PASS, or FAIL with
-# how many of them failed (fails); exits 0 or 1.
-sb_tap_end() {
-	echo "1..$n"
-	if [ "$fails" -ne 0 ]; then
-		echo "FAIL: $fails of $n checks failed"
-		exit 1
-	fi
-	echo "PASS: $n checks"
-	exit 0
 }
 
 # A shipped stack for the generic provisioning test (prov_stacks),

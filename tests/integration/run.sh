@@ -7,7 +7,9 @@
 # left. Each test gets a private STACKBENCH_STATE_DIR and SB_TEST_DIR (put
 # every file it creates there), a timeout, and a leak check afterwards:
 # loop devices, md arrays, dm devices, mounts and state files it left make it
-# FAIL, and are cleaned up.
+# FAIL, and are cleaned up. A test's own side of this (lib.sh's sb_test:
+# one preamble, one failure counter, a scratch dir under SB_TEST_DIR and
+# its leak check at exit) is described in tests/integration/lib.sh.
 #   tests/integration/run.sh [--native|--sandbox] [NAME-FILTER...]
 #   tests/integration/run.sh --host-only [NAME-FILTER...]
 # The throwaway-kernel part in pieces, so another long job can share the
@@ -37,7 +39,7 @@ while [ $# -gt 0 ]; do
 	--host-only) part=host ;;
 	--queue|--worker|--collect|--inside)  # --inside: internal, the boot's PID-1 job
 		part=${1#--}; queue=${2:?$1 needs a directory}; shift ;;
-	-h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,24p' "$0"; exit 0 ;;
 	*) filters+=("$1") ;;
 	esac
 	shift

@@ -5,14 +5,14 @@
 # iostat -x fields in "stackbench_iostat". Needs root; no md/dm.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
-sb_host_test bench-iostat
+sb_test bench-iostat --root --shm
 sb_host_loop 128M || { fail "losetup"; exit; }
 name=$(basename "$LOOP")
 
 check() { # json-file what rw
 	python3 - "$1" "$name" "$2" "$3" <<'PY' || fail "$2: disk_util check failed"
-import json, sys
-j = json.load(open(sys.argv[1])); name, what, rw = sys.argv[2:5]
+import sys, sbresults
+j = sbresults.load(sys.argv[1]); name, what, rw = sys.argv[2:5]
 du = {d["name"]: d for d in j["disk_util"]}
 assert name in du, f"{what}: {name} not in disk_util {list(du)}"
 d = du[name]
@@ -48,8 +48,8 @@ mkdir "$TMP/mnt" && mount "$LOOP" "$TMP/mnt" || { fail mount; exit; }
 "$SB" -q job --direct=1 --ioengine=libaio --unlink=1 --target "$TMP/mnt" --rw write --bs 1m --iodepth 4 --size 32M --watch "$LOOP" \
 	--output-format json >"$TMP/b.json" || fail "directory job failed"
 check "$TMP/b.json" "ext4 directory" write
-[ "$(python3 -c "import json;print(len(json.load(open('$TMP/b.json'))['disk_util']))")" = 1 ] ||
+[ "$(sb_results len "$TMP/b.json" disk_util)" = 1 ] ||
 	fail "device listed twice"
 [ -z "$(ls -A "$TMP/mnt" | grep -v lost+found)" ] || fail "job left files: $(ls "$TMP/mnt")"
 
-[ $FAILED = 0 ] && echo "PASS: bench_iostat"
+sb_end

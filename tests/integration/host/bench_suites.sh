@@ -5,7 +5,7 @@
 # steady state on one cell (below). Needs root; no md/dm.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
-sb_host_test bench-suites
+sb_test bench-suites --root --shm
 sb_host_loop 256M || { fail "losetup"; exit; }
 mkfs.ext4 -q -E lazy_itable_init=0,lazy_journal_init=0 "$LOOP" || fail mkfs
 mkdir "$TMP/mnt" && mount "$LOOP" "$TMP/mnt" || { fail mount; exit; }
@@ -13,8 +13,8 @@ mkdir "$TMP/mnt" && mount "$LOOP" "$TMP/mnt" || { fail mount; exit; }
 "$SB" -q bench --suite bonnie,quick --target "$TMP/mnt" --set bench.size=32MiB \
 	--set bench.runtime=1s --output-format json >"$TMP/r.json" || fail "bench failed"
 python3 - "$TMP/r.json" "$(basename "$LOOP")" <<'PY' || fail "figures check failed"
-import json, sys
-j = json.load(open(sys.argv[1])); loop = sys.argv[2]
+import sys, sbresults
+j = sbresults.load(sys.argv[1]); loop = sys.argv[2]
 want = {
     "bonnie": ["block_output", "rewrite", "block_input", "seeks", "seq_create", "seq_stat",
                "seq_delete", "ran_create", "ran_stat", "ran_delete"],
@@ -61,8 +61,8 @@ STACKBENCH_NO_DROP_CACHES=1 "$SB" -q bench --suite fio-matrix --target "$TMP/mnt
 "$SB" -q report -o "$TMP/pts.html" "$TMP"/pts/*.json 2>&1 || fail "report of the pts run"
 "$SB" compare --format fio-matrix "$TMP"/pts/*.json >"$TMP/ptsm.txt" 2>&1 || fail "compare --format fio-matrix"
 python3 - "$TMP"/pts/*.json "$TMP/pts.txt" "$TMP/pts.html" "$TMP/ptsm.txt" <<'PY' || fail "fio-matrix steady state check failed"
-import html, json, sys
-r = json.load(open(sys.argv[1])); s = r["suites"][0]
+import html, sys, sbresults
+s = sbresults.suite(sbresults.load(sys.argv[1]), "fio-matrix")
 st = s["steady"]; figs = st["figures"]
 assert "SNIA PTS" in st["rule"], st["rule"]
 assert sorted(figs) == ["read_qd32_j1", "write_qd32_j1"] == sorted(s["figures"]), (sorted(figs), sorted(s["figures"]))
@@ -113,4 +113,4 @@ PY
 "$SB" -q bench --suite dd --target "$TMP/mnt" --set bench.size=100GiB >/dev/null 2>"$TMP/err"
 [ $? = 1 ] && grep -q "only .* free" "$TMP/err" || fail "no-room check: $(cat "$TMP/err")"
 
-[ $FAILED = 0 ] && echo "PASS: bench_suites"
+sb_end

@@ -5,8 +5,8 @@
 # the size. Refusals exit 2. Needs root (the -u rule) and bon_csv2txt.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
-sb_host_test bonnie-cmd
-command -v bon_csv2txt >/dev/null || { echo "FAIL: needs Debian's bonnie++ (bon_csv2txt)" >&2; FAILED=1; exit; }
+sb_test bonnie-cmd --root --shm
+command -v bon_csv2txt >/dev/null || { fail "needs Debian's bonnie++ (bon_csv2txt)"; exit 1; }
 mkdir "$TMP/d"
 
 "$SB" bonnie -d "$TMP/d" -s 48 -r 24 -n 1 -c 1 -f -b -u root -q >"$TMP/csv" 2>"$TMP/tables" ||
@@ -90,4 +90,4 @@ expect2 "not supported by stackbench bonnie: -D" -d "$TMP/d" -s 16 -D -u root
 expect2 "not supported by stackbench bonnie: -f SIZE" -d "$TMP/d" -s 16 -f3 -u root
 expect2 "no test left" -d "$TMP/d" -s 0 -n 0 -u root
 
-[ $FAILED = 0 ] && echo "PASS: bonnie_cmd"
+sb_end

@@ -4,7 +4,7 @@
 # README's exit-code table says. Needs root (bonnie's -u rule).
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
-sb_host_test bonnie-signal
+sb_test bonnie-signal --root --shm
 # on disk, not in TMP's tmpfs: the block writes must outlast the wait below
 D=$(mktemp -d /var/tmp/sb-bonnie-signal.XXXXXX)
 sb_cleanup_hook() { rm -rf "$D"; }
@@ -14,8 +14,7 @@ sb_cleanup_hook() { rm -rf "$D"; }
 # (A background job of a script starts with SIGINT ignored; stackbench's
 # handler replaces that, as the run pipeline's does.)
 interrupt() {
-	local sig=$1 what=$2 pid rc before=$FAILED
-	FAILED=0
+	local sig=$1 what=$2 pid rc before=$sb_fails
 	shift 2
 	"$SB" bonnie -d "$D" -u root -q "$@" >"$TMP/out" 2>"$TMP/err" &
 	pid=$!
@@ -28,10 +27,10 @@ interrupt() {
 	[ "$rc" = 130 ] || fail "$what: exit $rc after SIG$sig, want 130: $(tail -2 "$TMP/err")"
 	[ -z "$(ls -A "$D")" ] || fail "$what: left behind: $(ls -A "$D")"
 	[ -s "$TMP/out" ] && fail "$what: printed a result after SIG$sig: $(cat "$TMP/out")"
-	[ "$FAILED" = 0 ] && echo "ok: SIG$sig in $what: exit 130, nothing left"
-	[ "$before" = 0 ] || FAILED=$before
+	[ "$sb_fails" = "$before" ] && ok "SIG$sig in $what: exit 130, nothing left"
 }
 
 # 4 GiB of block writes take far longer than the wait above
 interrupt INT "block writes" -s 4096 -r 24 -n 0
 interrupt TERM "file tests" -s 0 -n 64
+sb_end

@@ -9,7 +9,7 @@
 # bonnie++'s (the seeks' updates are a random tenth: within 15 %).
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
-sb_host_test bonnie-syscalls
+sb_test bonnie-syscalls --root --shm
 command -v strace >/dev/null || { fail "needs strace"; exit; }
 command -v bonnie++ >/dev/null || { fail "needs Debian's bonnie++"; exit; }
 mkdir "$TMP/d"
@@ -159,4 +159,4 @@ if bad:
     sys.exit(1)
 PY
 [ -z "$(ls -A "$TMP/d")" ] || fail "files left: $(ls "$TMP/d")"
-[ $FAILED = 0 ] && echo "PASS: bonnie_syscalls"
+sb_end

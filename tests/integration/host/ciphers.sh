@@ -7,11 +7,8 @@
 # else a row saying the kernel has no AF_ALG. Bad input exits 2 with a
 # sentence. No root-only objects; runs as any user.
 set -uo pipefail
-SB=${STACKBENCH_BIN:-build/stackbench}
-TMP=$(mktemp -d /dev/shm/sb-ciphers.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-FAILED=0
-fail() { echo "FAIL: $*" >&2; FAILED=1; }
+. "$(dirname "$0")/../lib.sh"
+sb_test ciphers --shm
 
 "$SB" ciphers --json -t 0.05 >"$TMP/a.json" || fail "ciphers --json failed"
 "$SB" ciphers -t 0.05 >"$TMP/a.txt" || fail "ciphers (table) failed"
@@ -21,9 +18,9 @@ OPENSSL_ia32cap="~0x200000200000000" "$SB" ciphers --json -t 0.2 --dm-crypt none
 aesni=0
 grep -qw aes /proc/cpuinfo && aesni=1
 python3 - "$TMP" "$aesni" <<'PY' || fail "figures check failed"
-import json, sys
+import sys, sbresults
 d, aesni = sys.argv[1], sys.argv[2] == "1"
-a = json.load(open(d + "/a.json"))
+a = sbresults.load(d + "/a.json")
 assert a["unit"] == "MB/s (10^6 bytes/s)", a["unit"]
 names = [s["cipher"] for s in a["ssh"]]
 assert names == ["chacha20-poly1305@openssh.com", "aes128-ctr", "aes256-ctr",
@@ -44,8 +41,8 @@ for r in a["dm_crypt"]:
     for sec in ("512", "4096"):
         f = r["sectors"][sec]
         assert f["encrypt_mbs"] > 0 and f["decrypt_mbs"] > 0, r
-ni = json.load(open(d + "/ni.json"))["ssh"][0]
-no = json.load(open(d + "/noni.json"))["ssh"][0]
+ni = sbresults.get(sbresults.load(d + "/ni.json"), "ssh[0]")
+no = sbresults.get(sbresults.load(d + "/noni.json"), "ssh[0]")
 assert "no AES-NI" in no["implementation"], no
 if aesni:
     # AES-NI vs vpaes is several times apart; 1.3x leaves room for a loaded machine
@@ -63,4 +60,4 @@ for bad in "--ssh rc4" "--dm-crypt aes" "--seconds -1" "--nope" "extra"; do
 	[ $rc = 2 ] || fail "ciphers $bad: exit $rc, want 2"
 	grep -q "stackbench: ciphers: " "$TMP/err" || fail "ciphers $bad: no sentence: $(cat "$TMP/err")"
 done
-exit $FAILED
+sb_end

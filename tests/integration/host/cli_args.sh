@@ -8,8 +8,7 @@
 # Touches nothing (no root needed): only validate/plan/compare run fully.
 set -u
 . "$(dirname "$0")/../lib.sh"
-sb_plain_test args
-fails=0
+sb_test args --scratch
 
 # expect CODE REGEX CMD...: exit status CODE and stderr matching REGEX
 expect() {
@@ -69,4 +68,4 @@ grep -q json_tokener "$tmp/err" && bad "json-c's internals in the message"
 # --- the exit table, once, in --help --------------------------------------
 "$sb" --help | grep -q '^  2    bad usage, a bad stack description or a missing/unreadable/invalid input file$' &&
 	ok "--help has the exit table" || bad "--help lacks the exit table: $("$sb" --help | tail -12)"
-exit $((fails > 0))
+sb_end

@@ -9,13 +9,9 @@
 # where Debian expects them; --version carries the git description.
 set -u
 . "$(dirname "$0")/../lib.sh"
-sb=$SB
-src=$SB_ROOT
+sb_test pkg --scratch
 build=$(dirname "$sb")
 comp=$src/completion/stackbench
-[ -x "$sb" ] || { echo "FAIL: $sb not built"; exit 1; }
-tmp=${SB_TEST_DIR:-$(mktemp -d /tmp/sb-pkg.XXXXXX)}
-fails=0
 
 # --- completion ------------------------------------------------------------
 out=$(bash -c "source '$comp'; complete -p stackbench" 2>&1)
@@ -80,4 +76,4 @@ for f in bin/stackbench share/man/man1/stackbench.1 share/bash-completion/comple
 	 share/doc/stackbench/results-schema.md libexec/stackbench/uml-init.sh; do
 	[ -e "$r/$f" ] && ok "installed $f" || bad "meson install lacks $prefix/$f"
 done
-exit $((fails > 0))
+sb_end

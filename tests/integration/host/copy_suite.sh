@@ -8,7 +8,7 @@
 # dir in /var/tmp) is used and named in the results. Needs root; no md/dm.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
-sb_host_test copy-suite
+sb_test copy-suite --root --shm
 sb_cleanup_hook() {
 	mountpoint -q "$TMP/mnt" 2>/dev/null && umount "$TMP/mnt"
 	mountpoint -q "$TMP/other" 2>/dev/null && umount "$TMP/other"
@@ -34,9 +34,9 @@ mkdir -p "$TMP/other/stackbench-copy-$tag-$dead-aB3dE9/src" "$TMP/other/stackben
 	fail "the other dir of a live process was removed"
 rmdir "$TMP/other/stackbench-copy-$tag-$$-xY7zQ1"
 python3 - "$TMP/r.json" "$TMP/other" <<'PY' || fail "figures check failed"
-import json, sys
-j = json.load(open(sys.argv[1])); other = sys.argv[2]
-s = [x for x in j["suites"] if x["suite"] == "copy"][0]
+import sys, sbresults
+j = sbresults.load(sys.argv[1]); other = sys.argv[2]
+s = sbresults.suite(j, "copy")
 figs = s["figures"]
 for tool in ("cp", "rsync", "curl"):
     for d in ("in", "out"):
@@ -60,15 +60,15 @@ PY
 left=$(find "$TMP/mnt" "$TMP/other" -mindepth 1 -not -name lost+found | head -5)
 [ -z "$left" ] || fail "left behind: $left"
 
-"$SB_ROOT/tests/tools/check_results.py" "$TMP/res"; [ $? = 1 ] && fail "results file does not match docs/results-schema.json"
+sb_results check "$TMP/res"; [ $? = 1 ] && fail "results file does not match docs/results-schema.json"
 
 # compare: the figures as columns, and the backup time for a named size
 "$SB" compare --columns stack,copy.rsync_tree_in,copy.cp_tree_out_files --backup-size 2TiB "$TMP/res" >"$TMP/cmp.txt" ||
 	fail "compare --backup-size failed"
 cat "$TMP/cmp.txt"
 python3 - "$TMP/r.json" "$TMP/cmp.txt" <<'PY' || fail "backup estimate check failed"
-import json, re, sys
-figs = [x for x in json.load(open(sys.argv[1]))["suites"] if x["suite"] == "copy"][0]["figures"]
+import re, sys, sbresults
+figs = sbresults.suite(sbresults.load(sys.argv[1]), "copy")["figures"]
 txt = open(sys.argv[2]).read()
 assert "A backup of 2.0 TiB (2.199 TB, 2199023255552 bytes)" in txt, txt
 for tool in ("cp", "rsync", "curl"):
@@ -117,8 +117,8 @@ before=$(ls -d /var/tmp/stackbench-copy-* 2>/dev/null | sort)
 "$SB" -q bench --suite copy --target "$TMP/mnt" --set bench.size=16MiB --output-format json >"$TMP/d.json" ||
 	fail "bench --suite copy (default other dir) failed"
 python3 -c '
-import json, sys
-s = json.load(open(sys.argv[1]))["suites"][0]
+import sys, sbresults
+s = sbresults.suite(sbresults.load(sys.argv[1]), "copy")
 assert s["other_dir"].startswith("/var/tmp/stackbench-copy-") and s["other_dir_given"] is False, s
 ' "$TMP/d.json" || fail "default other_dir not recorded"
 after=$(ls -d /var/tmp/stackbench-copy-* 2>/dev/null | sort)
@@ -165,4 +165,4 @@ else
 		{ fail "teardown --all left $mine"; rm -rf "$mine"; }
 	grep -qF "removed $mine" "$TMP/td.log" || fail "teardown did not say it removed $mine: $(cat "$TMP/td.log")"
 fi
-exit $FAILED
+sb_end

@@ -10,13 +10,10 @@
 # meson test runs it anyway). Takes 1-3 minutes.
 set -u
 . "$(dirname "$0")/../lib.sh"
-src=$SB_ROOT
+sb_test deb --scratch
 for t in dpkg-buildpackage dh dpkg-deb; do
-	command -v "$t" >/dev/null || { echo "SKIP: $t not installed (scripts/install-deps.sh)"; exit 77; }
+	command -v "$t" >/dev/null || sb_skip "$t not installed (scripts/install-deps.sh)"
 done
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/sb-deb.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-fails=0
 
 # --- a copy of the tree: tracked and new files, no build directories ---------
 tree=$tmp/stackbench-0.1.0
@@ -60,4 +57,4 @@ MANWIDTH=80 man -l "$root/usr/share/man/man1/stackbench.1.gz" > "$tmp/man.txt" 2
 [ "$("$sb" --version)" = "stackbench 0.1.0" ] && ok "--version: $("$sb" --version)" || bad "--version: $("$sb" --version)"
 bash -c "source '$root/usr/share/bash-completion/completions/stackbench'; complete -p stackbench" >/dev/null &&
 	ok "packaged completion loads" || bad "packaged completion does not load"
-exit $((fails > 0))
+sb_end

@@ -8,13 +8,9 @@
 # the server's dm-crypt mapping (a client that measured a page cache). No
 # root, no kernel objects: it writes JSON files only.
 set -uo pipefail
-root=$(cd "$(dirname "$0")/../../.." && pwd)
-check=$root/tests/integration/uml/export_luks_check.py
-TMP=$(mktemp -d /dev/shm/sb-export-check.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-FAILED=0
-fail() { echo "FAIL: $*" >&2; FAILED=1; }
-ok() { echo "ok: $*"; }
+. "$(dirname "$0")/../lib.sh"
+sb_test export-check --shm
+check=$src/tests/integration/uml/export_luks_check.py
 
 # make DIR [FAULT]: the results of one run, FAULT changing one figure
 make() {
@@ -77,4 +73,4 @@ for fault in above-local:"exceeds the local one" above-link:"exceeds the measure
 	if [ $rc = 1 ] && grep -qF "${fault#*:}" <<<"$out"; then ok "${fault%%:*}: the check fails, saying '${fault#*:}'"
 	else fail "${fault%%:*}: exit $rc, want 1 saying '${fault#*:}':"; echo "$out" | sed 's/^/    /'; fi
 done
-exit $FAILED
+sb_end

@@ -7,11 +7,9 @@
 # leaves nothing; plan says the same; with the machine's own PATH (where
 # scripts/install-deps.sh installed samba) plan says nothing is missing.
 set -uo pipefail
-root=$(cd "$(dirname "$0")/../../.." && pwd)
-. "$root/tests/integration/lib.sh"
-sb_host_test export-programs
-sb=${STACKBENCH_BIN:-$root/build/stackbench}
-stack=$root/stacks/export-luks.yml
+. "$(dirname "$0")/../lib.sh"
+sb_test export-programs --root --shm
+stack=$src/stacks/export-luks.yml
 
 # every program of the machine's PATH, linked, but smbd
 mkdir "$TMP/bin"
@@ -40,3 +38,4 @@ grep -qF "missing: $want" "$TMP/plan" && ok "plan says it" || fail "plan does no
 "$sb" plan "$stack" > "$TMP/plan2" 2>&1 || fail "plan failed: $(tail -3 "$TMP/plan2")"
 grep -q "^missing:" "$TMP/plan2" && fail "with this machine's PATH: $(grep '^missing:' "$TMP/plan2") (scripts/install-deps.sh installs them)" ||
 	ok "with this machine's PATH nothing is missing"
+sb_end

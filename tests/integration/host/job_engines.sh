@@ -12,9 +12,9 @@
 # refused by name. Runtime: about 25 s on a loaded machine. Needs root, strace and Debian's fio.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
-sb_host_test job-engines
+sb_test job-engines --root --shm
 command -v fio >/dev/null && command -v strace >/dev/null ||
-	{ echo "FAIL: needs fio and strace" >&2; FAILED=1; exit; }
+	{ fail "needs fio and strace"; exit 1; }
 SB=$(readlink -f "$SB")
 ENGINES="sync psync vsync pvsync pvsync2 libaio posixaio io_uring null ftruncate"
 TRACE=read,write,lseek,pread64,pwrite64,readv,writev,preadv,pwritev,preadv2,pwritev2,ftruncate,io_setup,io_submit,io_getevents,io_uring_setup,io_uring_register,io_uring_enter
@@ -140,4 +140,4 @@ PY
 "$SB" -q job --name=x --size=1m --ioengine=rdma >/dev/null 2>"$TMP/e"
 [ $? = 2 ] && grep -q "ioengine=rdma" "$TMP/e" || fail "ioengine=rdma not refused by name: $(cat "$TMP/e")"
 
-[ $FAILED = 0 ] && echo "PASS: job_engines"
+sb_end

@@ -8,8 +8,7 @@
 # Needs root (builds tests/stacks/plain.yml on a loop device).
 set -u
 . "$(dirname "$0")/../lib.sh"
-sb_root_test progress
-fails=0
+sb_test progress --root --scratch
 sets=(--set bench.suites=[quick] --set bench.size=16MiB --set bench.runtime=1s --set "devices.loop.dir=$tmp/loops"
       --results "$tmp/res")
 
@@ -48,4 +47,4 @@ truncate -s 32M "$tmp/job.img"
 [ "$(tail -c 4 "$tmp/err" | od -An -c | tr -d ' ')" = '\r033[K' ] && ok "job: the last frame is cleared" ||
 	bad "job: stderr ends with $(tail -c 40 "$tmp/err" | od -An -c | tr -s ' ')"
 grep -q 'IOPS' "$tmp/out" && ok "job: its report on stdout" || bad "job output: $(cat "$tmp/out")"
-exit $((fails > 0))
+sb_end

@@ -9,22 +9,15 @@
 # other tests never see it. Needs root.
 #   tests/integration/host/prov_plain.sh        (SB_BUILD_DIR=build by default)
 set -u
-src=$(cd "$(dirname "$0")/../../.." && pwd)
-build=${SB_BUILD_DIR:-$src/build}
-sb=$build/stackbench
+. "$(dirname "$0")/../lib.sh"
+sb_test prov --root --scratch
 stack=$src/tests/stacks/plain.yml
-. "$src/tests/integration/lib.sh"
-if [ "$(id -u)" != 0 ]; then echo "SKIP: needs root"; exit 77; fi
-[ -x "$sb" ] || { echo "FAIL: $sb not built (meson setup build && ninja -C build)"; exit 1; }
 for t in dumpe2fs blockdev sha256sum findmnt; do
-	command -v "$t" >/dev/null || { echo "SKIP: $t not installed"; exit 77; }
+	command -v "$t" >/dev/null || sb_skip "$t not installed"
 done
 
-tmp=$(mktemp -d /tmp/sb-prov.XXXXXX)
-export STACKBENCH_STATE_DIR=$tmp/state
 work=$tmp/work
 sets=(--set "devices.loop.dir=$work")
-fails=0
 bgpid=
 
 # What this script's stacks could have left: loop devices backed by files
@@ -40,24 +33,15 @@ leaks() {
 	find "$STACKBENCH_STATE_DIR" -name '*.state' 2>/dev/null | sed 's/^/leaked state: /'
 }
 
-cleanup() {
-	local rc=$? left m f
-	trap - EXIT INT TERM
+# at exit, before sb_test's own teardown, unmount and detach: what a
+# teardown --all leaves is a failure here
+sb_cleanup_hook() {
+	local left
 	[ -n "$bgpid" ] && kill -9 "$bgpid" 2>/dev/null
 	"$sb" -q teardown --all >/dev/null 2>&1
 	left=$(leaks)
-	if [ -n "$left" ]; then
-		echo "FAIL: leaked after the tests:"; echo "$left"
-		for m in $(findmnt -rn -o TARGET | grep -F "$tmp" | sort -r); do umount -l "$m"; done
-		for f in /sys/block/loop*/loop/backing_file; do
-			grep -q -F "$tmp" "$f" 2>/dev/null && losetup -d "/dev/$(echo "$f" | cut -d/ -f4)"
-		done
-		rc=1
-	fi
-	rm -rf "$tmp"
-	exit $rc
+	[ -z "$left" ] || { sb_fail "leaked after the tests:"; echo "$left"; }
 }
-trap cleanup EXIT INT TERM
 
 expect_clean() {
 	local left
@@ -169,5 +153,4 @@ else
 	echo "skip: non-root check (binary not reachable as nobody)"
 fi
 
-[ $fails -eq 0 ] && echo "PASS: prov_plain" || echo "FAIL: prov_plain ($fails failed)"
-[ $fails -eq 0 ]
+sb_end

@@ -12,8 +12,7 @@
 # Needs root (the real run builds a loop device and ext4 on this kernel).
 set -u
 . "$(dirname "$0")/../lib.sh"
-sb_plain_test fit
-fails=0
+sb_test fit --scratch
 
 # --- plan: disk, filesystem, sizes, time ---------------------------------
 out=$(STACKBENCH_UML_MEM=1G "$sb" plan "$src/stacks/luks4096-cesa.yml" 2>&1); rc=$?
@@ -46,7 +45,7 @@ echo "$out" | grep -q '^  bonnie: 100\.0 MiB of files (bench.size)$' && ok "plan
 [ ! -s "$tmp/err" ] && ok "validate: no warning when it fits" || bad "validate bench.size=1GiB: $(cat "$tmp/err")"
 
 # --- a real run: twice RAM capped to a 64 MiB loop's filesystem ----------
-if [ "$(id -u)" != 0 ]; then echo "SKIP (rest): needs root"; exit $((fails > 0)); fi
+if [ "$(id -u)" != 0 ]; then echo "SKIP (rest): needs root"; sb_end; fi
 "$sb" build-and-test --set devices.loop.dir="$tmp/work" --set bench.suites=[bonnie] --set bench.files=0 \
 	--results "$tmp/res" "$src/tests/stacks/plain.yml" >"$tmp/out" 2>"$tmp/err"; rc=$?
 if [ $rc -ne 0 ]; then
@@ -57,15 +56,13 @@ else
 	build=$(grep -n "plain: building" "$tmp/err" | head -1 | cut -d: -f1)
 	[ -n "$first" ] && [ -n "$build" ] && [ "$first" -lt "$build" ] && ok "cost line before the build" ||
 		bad "cost line: $(cat "$tmp/err")"
-	res=$(ls "$tmp"/res/plain-*.json)
-	python3 - "$res" <<'PY' && ok "results: bonnie capped to what fits, with a note" || bad "results: see above"
-import json, sys
-r = json.load(open(sys.argv[1]))
-s = r["suites"][0]
+	python3 - "$tmp/res" <<'PY' && ok "results: bonnie capped to what fits, with a note" || bad "results: see above"
+import sys, sbresults
+s = sbresults.suite(sbresults.one(sys.argv[1]), "bonnie")
 notes = " | ".join(s["notes"])
 assert "bench.size automatic: twice RAM (" in notes and "capped to" in notes, notes
 assert s["figures"]["block_output"]["value"] > 0, s["figures"]
 print("notes:", notes)
 PY
 fi
-exit $((fails > 0))
+sb_end

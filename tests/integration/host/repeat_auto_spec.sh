@@ -9,8 +9,7 @@
 #     stopped and seconds_to_stop (the time to the decision); nothing left.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
-sb_root_test repeat_auto_spec
-fails=0
+sb_test repeat_auto_spec --root --scratch
 mk() {   # name, extra bench keys
 	cat > "$tmp/$1.yml" <<EOF
 name: sb-ra-$1
@@ -40,18 +39,17 @@ grep -q -- "--repeat auto: 2 to 2 rounds" "$tmp/log" && ok "run: the estimate is
 	bad "run: no auto estimate: $(grep expect "$tmp/log")"
 [ "$(grep -c '(round [12] of 2)' "$tmp/log")" -ge 2 ] && ok "run: 2 rounds" || bad "run: rounds"
 python3 - "$tmp"/res/sb-ra-a-*.json <<'PY' && ok "run: run_order" || bad "run: run_order (above)"
-import json, sys
-r = json.load(open(sys.argv[1]))
+import sys, sbresults
+r = sbresults.load(sys.argv[1])
 o = r.get("run_order") or {}
 bad = []
 if o.get("repeat") != "auto" or o.get("rounds") != 2 or o.get("min_repeat") != 2: bad.append("run_order %r" % o)
 if o.get("stopped") not in ("precision", "max_repeat"): bad.append("stopped %r" % o.get("stopped"))
 if not (isinstance(o.get("seconds_to_stop"), (int, float)) and 0 < o["seconds_to_stop"] < 3600):
     bad.append("seconds_to_stop %r" % o.get("seconds_to_stop"))
-if r["stack"]["requested"]["bench"].get("repeat") != "auto": bad.append("requested bench.repeat")
+if sbresults.get(r, "stack.requested.bench").get("repeat") != "auto": bad.append("requested bench.repeat")
 for b in bad: print("FAIL: " + b)
 sys.exit(1 if bad else 0)
 PY
 sb_nothing_left run "$tmp/loops"
-[ $fails -eq 0 ] && echo "PASS: repeat_auto_spec" || echo "FAIL: repeat_auto_spec ($fails)"
-[ $fails -eq 0 ]
+sb_end

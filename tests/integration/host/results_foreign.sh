@@ -7,8 +7,7 @@
 # Each hostile file is made here from a golden one. About 20 s (loaded).
 set -u
 . "$(dirname "$0")/../lib.sh"
-sb_plain_test results-foreign
-fails=0
+sb_test results-foreign --scratch
 good=$src/tests/golden/results/ext4.json
 mk() { # NAME PYTHON-EXPR-ON-r: a copy of the golden file, changed
 	python3 - "$good" "$tmp/$1.json" "$2" <<'PY'
@@ -155,4 +154,4 @@ run "$sb" compare --per-layer --chart "$tmp/p.png" "$tmp/pl.json"
 [ "$(cat "$tmp/target")" = keep ] && [ ! -L "$tmp/c.png" ] && [ ! -L "$tmp/p.png" ] &&
 	ok "--chart replaces a link, the link's target is untouched" || bad "chart through a link: $(ls -l "$tmp")"
 [ -z "${SB_TEST_DIR:-}" ] && rm -rf "$tmp"
-exit $((fails > 0))
+sb_end

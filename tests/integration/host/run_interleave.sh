@@ -12,8 +12,7 @@
 #     anything is built.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
-sb_root_test run_interleave
-fails=0
+sb_test run_interleave --root --scratch
 for n in a b; do
 	cat > "$tmp/$n.yml" <<EOF
 name: sb-il-$n
@@ -38,12 +37,12 @@ want='[1/2] sb-il-a (round 1 of 2);[2/2] sb-il-b (round 1 of 2);[1/2] sb-il-a (r
 	bad "run: builds: $(grep -c 'building' "$tmp/log")"
 [ "$(grep -c 'tearing down' "$tmp/log")" = 4 ] && ok "run: 4 teardowns" || bad "run: teardowns"
 python3 - "$tmp"/res/sb-il-*.json <<'PY' && ok "run: results hold both rounds" || bad "run: results (above)"
-import json, sys
+import sys, sbresults
 bad = []
 if len(sys.argv) != 3: bad.append("%d results files" % (len(sys.argv) - 1))
 for p in sys.argv[1:]:
-    r = json.load(open(p))
-    reps = sorted(s.get("repetition") for s in r.get("suites", []) if s.get("suite") == "dd")
+    r = sbresults.load(p)
+    reps = sorted(s.get("repetition") for s in sbresults.suites(r, "dd"))
     if reps != [1, 2]: bad.append("%s: dd repetitions %r" % (p, reps))
     o = r.get("run_order") or {}
     if o.get("interleaved") is not True or o.get("rounds") != 2: bad.append("%s: run_order %r" % (p, o))
@@ -64,8 +63,8 @@ if sb_wait_until "$sb_bg_pid" 300 grep -q "sb-il-b: suite dd (repetition 1 of 2)
 	[ $rc -eq 130 ] && ok "interrupt: exit 130" || bad "interrupt: exit $rc: $(tail -3 "$tmp/int.log")"
 	grep -q "sb-il-a (round 2 of 2)" "$tmp/int.log" && bad "interrupt: round 2 started after the stop"
 	python3 - "$tmp"/res2/sb-il-a-*.json "$tmp"/res2/sb-il-b-*.json <<'PY' &&
-import json, sys
-a, b = (json.load(open(p)) for p in sys.argv[1:3])
+import sys, sbresults
+a, b = (sbresults.load(p) for p in sys.argv[1:3])
 ra = [s.get("repetition") for s in a.get("suites", [])]
 ok = ra == [1] and any("between rounds" in e for e in a.get("errors", [])) and \
      any("interrupted" in e for e in b.get("errors", []))
@@ -88,5 +87,4 @@ grep -q -- "--interleave: stack sb-il-x has export" "$tmp/x.err" && ok "export: 
 grep -q "building" "$tmp/x.err" && bad "export: something was built"
 sb_nothing_left export "$tmp/loops"
 
-[ $fails -eq 0 ] && echo "PASS: run_interleave" || echo "FAIL: run_interleave ($fails)"
-[ $fails -eq 0 ]
+sb_end

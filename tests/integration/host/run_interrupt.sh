@@ -9,8 +9,7 @@
 # STACK` on a stack `build` left up.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
-sb_root_test run_interrupt
-fails=0
+sb_test run_interrupt --root --scratch
 cat > "$tmp/plain.yml" <<'EOF'
 name: sb-run-interrupt
 devices:
@@ -30,7 +29,7 @@ if sb_start_suite dd "$tmp/suite.log" "${run[@]}"; then
 		bad "suite: no 'interrupted during suite dd': $(tail -3 "$tmp/suite.log")"
 	grep -q "tearing down" "$tmp/suite.log" && ok "suite: tore the stack down" || bad "suite: no teardown"
 	res=$(ls "$tmp"/res/sb-run-interrupt-*.json 2>/dev/null | head -1)
-	if [ -n "$res" ] && python3 -c 'import json,sys; e=json.load(open(sys.argv[1])).get("errors") or []; sys.exit(not any("interrupted" in m for m in e))' "$res"; then
+	if [ -n "$res" ] && python3 -c 'import sys, sbresults; e=sbresults.load(sys.argv[1]).get("errors") or []; sys.exit(not any("interrupted" in m for m in e))' "$res"; then
 		ok "suite: the results file records the interruption"
 	else
 		bad "suite: no results file recording the interruption (${res:-none})"
@@ -69,5 +68,4 @@ fi
 "$sb" -q teardown sb-run-interrupt > /dev/null 2>&1 || bad "teardown after bench failed"
 sb_nothing_left bench "$tmp/loops"
 
-[ $fails -eq 0 ] && echo "PASS: run_interrupt" || echo "FAIL: run_interrupt ($fails)"
-[ $fails -eq 0 ]
+sb_end

@@ -9,65 +9,30 @@
 #   tests/integration/host/safety_disks.sh        (SB_BUILD_DIR=build by default)
 set -u
 . "$(dirname "$0")/../lib.sh"
-# shellcheck disable=SC2317  # leaks and cleanup run from the EXIT trap
-src=$(cd "$(dirname "$0")/../../.." && pwd)
+sb_test safety-host --root --scratch --tap
 build=${SB_BUILD_DIR:-$src/build}
 probe=$build/tests/tools/safety_probe
 hold=$build/tests/tools/hold_excl
-if [ "$(id -u)" != 0 ]; then echo "SKIP: needs root"; exit 77; fi
 for t in "$probe" "$hold"; do
 	[ -x "$t" ] || { echo "FAIL: $t not built (meson setup build && ninja -C build)"; exit 1; }
 done
 for t in losetup mkfs.ext4 mount umount findmnt; do
-	command -v "$t" >/dev/null || { echo "SKIP: $t not installed"; exit 77; }
+	command -v "$t" >/dev/null || sb_skip "$t not installed"
 done
-
-tmp=$(mktemp -d /tmp/sb-safety-host.XXXXXX)
-fails=0   # failed checks
-n=0       # checks run
 holder_pid=
 
-# Other test runs attach and detach loop devices in parallel, so the leak
-# check looks for what THIS script made (loops on files under $tmp, mounts
-# under $tmp, the holder process), not at the whole `losetup -a`.
-leaks() {
-	local f
-	for f in "$tmp"/*.img; do
-		[ -e "$f" ] || continue
-		sb_loops_backed_by "$f" | sed 's/^/leaked loop: /'
-	done
-	findmnt -rn -o TARGET | grep -F "$tmp" | sed 's/^/leaked mount: /'
-	if [ -n "$holder_pid" ] && kill -0 "$holder_pid" 2>/dev/null; then
-		echo "leaked process: hold_excl $holder_pid"
-	fi
-}
-
-cleanup() {
-	local rc=$? f m l left
-	trap - EXIT INT TERM
+# at exit, before sb_test unmounts, detaches and checks for leaks under
+# $tmp (other test runs attach and detach loop devices in parallel: only
+# what THIS script made counts): the holder process
+# shellcheck disable=SC2317  # runs from the EXIT trap
+sb_cleanup_hook() {
 	if [ -n "$holder_pid" ]; then
 		kill "$holder_pid" 2>/dev/null
 		wait "$holder_pid" 2>/dev/null
+		kill -0 "$holder_pid" 2>/dev/null && sb_fail "leaked process: hold_excl $holder_pid"
 	fi
-	for m in $(findmnt -rn -o TARGET | grep -F "$tmp" | sort -r); do
-		umount "$m" || umount -l "$m"
-	done
-	for f in "$tmp"/*.img; do
-		[ -e "$f" ] || continue
-		sb_loop_detach $(sb_loops_backed_by "$f" | cut -d' ' -f1)
-	done
-	left=$(leaks)
-	if [ -n "$left" ]; then
-		echo "FAIL: cleanup left objects behind:"
-		echo "$left"
-		rc=1
-	fi
-	rm -rf "$tmp"
 	[ -n "${byid:-}" ] && rm -rf "$byid"
-	exit "$rc"
 }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
 
 # check DESCRIPTION WANT WORD [--stdin TEXT] -- PROBE-ARGS...
 #   WANT: OK, or the errno name the refusal must carry (EBUSY, EEXIST, ...);
@@ -195,16 +160,16 @@ check "a partition is not a whole disk" EREFUSED "partition of $C" -- --wipe --d
 # --wipe erases (libblkid's wiper) and then the probe must be clean
 check "ext4 signature accepted with --wipe" OK "" -- --wipe --destroy-data="$W" "$W"
 if [ -z "$(blkid -p -o value -s TYPE "$W")" ] && [ -z "$(wipefs -n "$W" 2>/dev/null)" ]; then
-	echo "ok $((n += 1)) - --wipe left no signature on $W"
+	ok "--wipe left no signature on $W"
 else
-	echo "not ok $((n += 1)) - --wipe left a signature on $W: $(wipefs -n "$W")"; fails=$((fails + 1))
+	bad "--wipe left a signature on $W: $(wipefs -n "$W")"
 fi
 check "--wipe without consent erases nothing" EREFUSED "--destroy-data=" -- --wipe "$B"
 check "partition table accepted with --wipe" OK "" -- --wipe --destroy-data="$C" "$C"
 if [ -z "$(wipefs -n "$C" 2>/dev/null)" ]; then
-	echo "ok $((n += 1)) - --wipe erased the partition table of $C"
+	ok "--wipe erased the partition table of $C"
 else
-	echo "not ok $((n += 1)) - --wipe left $(wipefs -n "$C")"; fails=$((fails + 1))
+	bad "--wipe left $(wipefs -n "$C")"
 fi
 
 check "mounted loop refused as mounted" EREFUSED "mounted at $tmp/mnt-d" -- --wipe --destroy-data="$D" "$D"
@@ -244,7 +209,7 @@ fi
 if [ -n "$rootdisk" ]; then
 	check "the disk holding / ($rootdisk) is refused" EREFUSED "holds the system's / filesystem" -- --wipe --destroy-data="$rootdisk" "$rootdisk"
 else
-	echo "ok $((n += 1)) - # SKIP root disk: / is not on a block device here ($rootmm)"
+	ok "# SKIP root disk: / is not on a block device here ($rootmm)"
 fi
 
 if command -v setpriv >/dev/null; then
@@ -266,9 +231,9 @@ check "one bad disk among good ones stops the run, naming it" EREFUSED "disk $B"
 
 # The checks only read: the signatures they refused on are still there.
 if blkid -p -o value -s TYPE "$B" | grep -qx ext4; then
-	echo "ok $((n += 1)) - ext4 signature on $B untouched by the checks"
+	ok "ext4 signature on $B untouched by the checks"
 else
-	echo "not ok $((n += 1)) - ext4 signature on $B is gone"; fails=$((fails + 1))
+	bad "ext4 signature on $B is gone"
 fi
 
-sb_tap_end
+sb_end

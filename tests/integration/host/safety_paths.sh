@@ -16,41 +16,19 @@
 # Needs root.   tests/integration/host/safety_paths.sh
 set -u
 . "$(dirname "$0")/../lib.sh"
-src=$(cd "$(dirname "$0")/../../.." && pwd)
-build=${SB_BUILD_DIR:-$src/build}
-sb=$build/stackbench
-if [ "$(id -u)" != 0 ]; then echo "SKIP: needs root"; exit 77; fi
-[ -x "$sb" ] || { echo "FAIL: $sb not built"; exit 1; }
+sb_test safety-paths --root --scratch --tap
 for t in losetup mkfs.ext4 mount umount findmnt blkid; do
-	command -v "$t" >/dev/null || { echo "SKIP: $t not installed"; exit 77; }
+	command -v "$t" >/dev/null || sb_skip "$t not installed"
 done
 
-tmp=$(mktemp -d /tmp/sb-safety-paths.XXXXXX)
 byid=$(mktemp -d /dev/sb-safety-paths.XXXXXX)
-export STACKBENCH_STATE_DIR=$tmp/state
 work=$tmp/work
-fails=0
-n=0
 bgpid=
-
-cleanup() {
-	local rc=$? m f
-	trap - EXIT INT TERM
+# at exit, before sb_test's teardown, unmount and detach
+sb_cleanup_hook() {
 	[ -n "$bgpid" ] && kill -9 "$bgpid" 2>/dev/null
-	"$sb" -q teardown --all >/dev/null 2>&1
-	for m in $(findmnt -rn -o TARGET | grep -F "$tmp" | sort -r); do umount "$m" || umount -l "$m"; done
-	for f in "$tmp"/*.img; do
-		[ -e "$f" ] || continue
-		sb_loop_detach $(sb_loops_backed_by "$f" | cut -d' ' -f1)
-	done
-	rm -rf "$tmp" "$byid"
-	exit "$rc"
+	rm -rf "$byid"
 }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-bad() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $*"; }
 # expect WANT-RC WORD DESC -- CMD...: exit code and a word of the message
 expect() {
 	local want=$1 word=$2 desc=$3 rc
@@ -189,4 +167,4 @@ fi
 [ -z "$(blkid -p -o value -s TYPE "$A")" ] && ok "nothing was written to the checked disk" || bad "$A was written"
 "$sb" teardown --all >/dev/null 2>&1
 
-sb_tap_end
+sb_end

@@ -10,7 +10,7 @@
 set -u
 src=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$src/tests/integration/lib.sh"
-sb_uml_scratch_test btrfs "$0" "$@"
+sb_test btrfs --uml --scratch -- "$@"
 
 stack=$src/stacks/btrfs-raid1.yml
 sets=(--set "devices.loop.dir=$tmp/work" --set devices.loop.size=160MiB --set fs.compress=zstd)
@@ -38,7 +38,7 @@ print("ok: results: btrfs raid1/raid1, 2 members, 16 KiB nodes, crc32c; mounted 
 PY
 # and the file matches docs/results-schema.json (btrfs's block included)
 if python3 -c 'import jsonschema' 2>/dev/null; then
-	out=$("$src/tests/tools/check_results.py" "$tmp/res" 2>&1) && ok "results schema: $out" ||
+	out=$(sb_results check "$tmp/res" 2>&1) && ok "results schema: $out" ||
 		fail "results schema: $out"
 fi
 
@@ -47,6 +47,4 @@ grep -q " $mnt " /proc/mounts && fail "still mounted: $mnt"
 for f in /sys/block/loop*/loop/backing_file; do
 	[ -r "$f" ] && grep -q -F "$tmp" "$f" && fail "loop device left: $f"
 done
-[ "$fails" = 0 ] && { echo "PASS: btrfs_members"; exit 0; }
-echo "FAIL: btrfs_members ($fails)"
-exit 1
+sb_end

@@ -8,14 +8,12 @@
 # cipher for a sanity ratio (printed, not asserted: UML timing is noisy).
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
-sb_uml_test "$0" "$@"
-sb_uml_tmp
+sb_test ciphers-kernel --uml --scratch -- "$@"
 
 "$sb" ciphers --json -t 0.3 --ssh none >"$TMP/c.json" || fail "ciphers failed"
 python3 - "$TMP/c.json" <<'PY' || fail "dm-crypt rows check failed"
-import json, sys
-a = json.load(open(sys.argv[1]))
-rows = a["dm_crypt"]
+import sys, sbresults
+rows = sbresults.get(sbresults.load(sys.argv[1]), "dm_crypt")
 assert [(r["cipher"], r["key_bits"]) for r in rows] == [
     ("aes-xts-plain64", 256), ("aes-xts-plain64", 512), ("aes-cbc-essiv:sha256", 256),
     ("xchacha12,aes-adiantum-plain64", 256)], rows
@@ -39,4 +37,4 @@ PY
 if command -v cryptsetup >/dev/null; then
 	cryptsetup benchmark -c aes-xts-plain64 -s 512 2>/dev/null | tail -1 | sed 's/^/cryptsetup benchmark (1 MiB requests, MiB\/s): /'
 fi
-exit $FAILED
+sb_end

@@ -9,7 +9,7 @@
 set -u
 src=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$src/tests/integration/lib.sh"
-sb_uml_scratch_test cli "$0" "$@"
+sb_test cli --uml --scratch -- "$@"
 
 stack=$src/stacks/luks4096-cesa.yml
 sets=(--set "devices.loop.dir=$tmp/work" --set devices.loop.size=96MiB)
@@ -40,8 +40,7 @@ sb_results_py "$tmp/res" <<'EOF' || fail "bench STACK's results file does not re
 assert layers["luks"]["cipher"] == "aes-cbc-essiv:sha256", layers["luks"]
 assert layers["luks"]["sector_size"] == 4096, layers["luks"]
 assert layers["md"]["level"] == "raid1", layers["md"]
-q = [s for s in r["suites"] if s["suite"] == "quick"]
-assert q and q[0]["figures"]["seq_write"]["value"] > 0, q
+assert sbresults.figure(r, "quick", "seq_write") > 0, r["suites"]
 EOF
 
 # The stack is still up after bench; teardown by name removes it.
@@ -53,5 +52,4 @@ ls /sys/block | grep -q "^dm-" && fail "dm device left"
 grep -q "$tmp" /proc/self/mountinfo && fail "mount left"
 [ -z "$(ls -A "$tmp/work" 2>/dev/null)" ] || fail "backing files left: $(ls -A "$tmp/work")"
 
-[ $fails -eq 0 ] && echo "PASS: cli_lifecycle" || echo "FAIL: cli_lifecycle ($fails problems)"
-exit $((fails > 0))
+sb_end

@@ -7,8 +7,7 @@
 # and nothing is left (the harness checks loops, dm, mounts, state).
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
-sb_uml_test "$0" "$@"
-sb_uml_tmp
+sb_test copy-luks --uml --scratch -- "$@"
 cat >"$TMP/copyluks.yml" <<YML
 description: copy suite on LUKS
 devices:
@@ -21,8 +20,8 @@ mkdir -p "$TMP/other"
 "$sb" -q build-and-test --results "$TMP/res" --set bench.copy_dir="$TMP/other" "$TMP/copyluks.yml" \
 	>"$TMP/out" 2>&1 || { cat "$TMP/out"; fail "build-and-test failed"; }
 python3 - "$TMP/res" <<'PY' || fail "results check failed"
-import glob, json, sys
-r = json.load(open(glob.glob(sys.argv[1] + "/*.json")[0]))
+import sys, sbresults
+r = sbresults.one(sys.argv[1])
 c = r["ciphers"]
 assert c["unit"] == "MB/s (10^6 bytes/s)" and c["ssh"] == [], c
 dm = c["dm_crypt"]
@@ -30,19 +29,18 @@ assert len(dm) == 1 and dm[0]["cipher"] == "aes-xts-plain64" and dm[0]["key_bits
 assert "error" not in dm[0] and dm[0]["driver"], dm
 for sec in ("512", "4096"):
     assert dm[0]["sectors"][sec]["encrypt_mbs"] > 0 and dm[0]["sectors"][sec]["decrypt_mbs"] > 0, dm
-s = [x for x in r["suites"] if x["suite"] == "copy"][0]
+s = sbresults.suite(r, "copy")
 assert len(s["figures"]) == 18, sorted(s["figures"])
 assert all(x["intact"] for x in s["copies"]) and len(s["copies"]) == 12, s["copies"]
 print("ciphers:", dm[0]["driver"], dm[0]["sectors"]["4096"], "copy rsync_tree_in", s["figures"]["rsync_tree_in"])
 PY
-"$SB_ROOT/tests/tools/check_results.py" "$TMP/res"; [ $? = 1 ] && fail "results file does not match docs/results-schema.json"
+sb_results check "$TMP/res"; [ $? = 1 ] && fail "results file does not match docs/results-schema.json"
 "$sb" compare --columns stack,cipher,luks_sector,cipher_ceiling,copy.rsync_tree_in --backup-size 1TiB "$TMP/res" \
 	>"$TMP/cmp" || fail "compare failed"
 cat "$TMP/cmp"
 python3 - "$TMP/res" "$TMP/cmp" <<'PY' || fail "compare: cipher_ceiling is not the slower direction at the 4096 sector"
-import glob, json, sys
-r = json.load(open(glob.glob(sys.argv[1] + "/*.json")[0]))
-s = r["ciphers"]["dm_crypt"][0]["sectors"]["4096"]
+import sys, sbresults
+s = sbresults.get(sbresults.one(sys.argv[1]), "ciphers.dm_crypt[0].sectors.4096")
 want = min(s["encrypt_mbs"], s["decrypt_mbs"])
 row = [l.split() for l in open(sys.argv[2]) if l.startswith("copyluks ")][0]
 assert row[1:3] == ["aes-xts-plain64", "4096"], row
@@ -53,4 +51,4 @@ grep -q "^A backup of 1.0 TiB" "$TMP/cmp" || fail "compare: no backup estimate"
 grep -qE "^copyluks +rsync +[0-9]+ (h|min|d) " "$TMP/cmp" || fail "compare: no rsync backup row"
 left=$(find "$TMP/other" -mindepth 1 | head -3)
 [ -z "$left" ] || fail "left in the other directory: $left"
-exit $FAILED
+sb_end

@@ -10,7 +10,7 @@
 set -u
 src=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$src/tests/integration/lib.sh"
-sb_uml_scratch_test e2e "$0" "$@"
+sb_test e2e --uml --scratch -- "$@"
 
 stacks=(omv-ext4-lvm ext4 luks512 luks4096 luks4096-cesa)
 files=()
@@ -44,18 +44,18 @@ grep -q "aes-cbc-essiv:sha256" "$tmp/table.txt" || fail "no CESA-cipher row"
 n=$(find "$tmp/res" -name '*.json' | wc -l)
 [ "$n" -eq 5 ] || fail "expected 5 results files, got $n"
 python3 - "$tmp/res" <<'EOF' || fail "results files do not record what was built"
-import json, os, sys
+import os, sys, sbresults
 d = sys.argv[1]
 want = {"luks512": 512, "luks4096": 4096, "luks4096-cesa": 4096}
 seen = set()
 for f in sorted(os.listdir(d)):
-    r = json.load(open(os.path.join(d, f)))
+    r = sbresults.load(os.path.join(d, f))
     assert r["schema"] == "stackbench-results/1", f
     h = r["host"]
     assert h["kernel"] and "sandbox" in h, f
     name = r["stack"]["name"]
     seen.add(name)
-    layers = {l["layer"]: l for l in r["stack"]["built"]}
+    layers = sbresults.layers(r)
     assert layers["md"]["level"] == "raid1", (f, layers["md"])
     assert layers["ext4"]["block_size"] == 4096, f
     if name in want:
@@ -65,7 +65,7 @@ for f in sorted(os.listdir(d)):
         assert "luks" not in layers, f
     if name == "omv-ext4-lvm":
         assert "lvm" in layers, f
-    b = [s for s in r["suites"] if s["suite"] == "bonnie"]
+    b = sbresults.suites(r, "bonnie")
     assert b and all(b[0]["figures"][k]["value"] > 0 for k in ("block_output", "rewrite", "block_input")), f
 assert seen == {"omv-ext4-lvm", "ext4", "luks512", "luks4096", "luks4096-cesa"}, seen
 EOF
@@ -86,5 +86,4 @@ ls /sys/block | grep -q "^dm-" && fail "dm device left"
 left=$(sb_loop_leaks "$tmp"); [ -n "$left" ] && fail "loop device left: $left"
 grep -q "$tmp" /proc/self/mountinfo && fail "mount left"
 
-[ $fails -eq 0 ] && echo "PASS: e2e_helios" || echo "FAIL: e2e_helios ($fails problems)"
-exit $((fails > 0))
+sb_end

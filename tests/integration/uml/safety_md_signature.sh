@@ -12,20 +12,18 @@ set -u
 src=$(cd "$(dirname "$0")/../../.." && pwd)
 export SB_BUILD_DIR=${SB_BUILD_DIR:-$src/build}
 . "$src/tests/integration/lib.sh"
-sb_uml_test "$0" "$@"   # outside the throwaway kernel: boots one, runs there
+sb_test safety-md --uml --tap -- "$@"   # outside the throwaway kernel: boots one, runs there
 probe=$SB_BUILD_DIR/tests/tools/safety_probe
 [ -x "$probe" ] || { echo "FAIL: $probe not built (meson setup build && ninja -C build)"; exit 1; }
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
 [ -e /proc/mdstat ] || modprobe raid1 2>/dev/null
 [ -e /proc/mdstat ] || { echo "FAIL: no md support in this kernel"; exit 1; }
 for t in mdadm cryptsetup losetup mkswap swapon; do
-	command -v "$t" >/dev/null || { echo "SKIP: $t not installed"; exit 77; }
+	command -v "$t" >/dev/null || sb_skip "$t not installed"
 done
 
-# tmpfs, not the shared host filesystem: backing files stay in this kernel.
+# tmpfs, not the shared host filesystem: backing files stay in this kernel
+# (so not sb_test's --scratch, and a leak check of its own).
 tmp=$(mktemp -d /run/sb-safety-uml.XXXXXX)
-fails=0   # failed checks
-n=0       # checks run
 # Numbered nodes: named ones (/dev/md/NAME) make mdadm wait for udev links.
 md_sig=/dev/md100
 md_run=/dev/md101
@@ -59,9 +57,9 @@ leaks() {
 	done
 }
 
-cleanup() {
-	local rc=$? a l left
-	trap - EXIT INT TERM
+# run by sb_test's EXIT trap
+sb_cleanup_hook() {
+	local a l left
 	for l in $(our_loops); do swapoff "$l" 2>/dev/null; done
 	[ -e "/dev/mapper/$crypt" ] && cryptsetup close "$crypt"
 	for _ in 1 2 3; do
@@ -75,16 +73,9 @@ cleanup() {
 		[ -z "$left" ] && break
 		sleep 0.3
 	done
-	if [ -n "$left" ]; then
-		echo "FAIL: cleanup left objects behind:"
-		echo "$left"
-		rc=1
-	fi
+	[ -z "$left" ] || { sb_fail "cleanup left objects behind:"; echo "$left"; }
 	rm -rf "$tmp"
-	exit "$rc"
 }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
 check() {
 	local desc=$1 want=$2 word=$3 out rc
 	shift 3
@@ -134,9 +125,9 @@ check "md superblock (stopped array) refused" EREFUSED "linux_raid_member" --des
 check "md superblock accepted with --wipe" OK "" --wipe --destroy-data="$M1" "$M1"
 # --wipe really erased it (issue 12, finding 7): no md superblock is left
 if mdadm --examine "$M1" >/dev/null 2>&1 || [ -n "$(wipefs -n "$M1" 2>/dev/null)" ]; then
-	echo "not ok $((n += 1)) - --wipe left a signature on $M1: $(wipefs -n "$M1")"; fails=$((fails + 1))
+	bad "--wipe left a signature on $M1: $(wipefs -n "$M1")"
 else
-	echo "ok $((n += 1)) - --wipe erased the md superblock of $M1"
+	ok "--wipe erased the md superblock of $M1"
 fi
 check "both stopped members, the first wiped: the second one is named" EREFUSED "disk $M2" --destroy-data="$M1,$M2" "$M1" "$M2"
 
@@ -162,10 +153,10 @@ if [ $luks_ok = 1 ]; then
 		check "a dm device is not a whole disk" EREFUSED "device-mapper device ($crypt)" --wipe --destroy-data="/dev/mapper/$crypt" "/dev/mapper/$crypt"
 		cryptsetup close "$crypt"
 	else
-		echo "not ok $((n += 1)) - cryptsetup open failed"; fails=$((fails + 1))
+		bad "cryptsetup open failed"
 	fi
 else
-	echo "not ok $((n += 1)) - cryptsetup luksFormat failed"; fails=$((fails + 1))
+	bad "cryptsetup luksFormat failed"
 fi
 
 mkswap -q "$S" >/dev/null
@@ -174,7 +165,7 @@ if swapon "$S"; then
 	check "active swap device refused as busy" EREFUSED "in use as swap" --wipe --destroy-data="$S" "$S"
 	swapoff "$S"
 else
-	echo "not ok $((n += 1)) - swapon $S failed"; fails=$((fails + 1))
+	bad "swapon $S failed"
 fi
 
 if command -v pvcreate >/dev/null; then
@@ -182,8 +173,8 @@ if command -v pvcreate >/dev/null; then
 	if pvcreate -q --config 'devices { use_devicesfile = 0 }' "$V" >/dev/null 2>&1; then
 		check "LVM PV label refused" EREFUSED "LVM2_member" --destroy-data="$V" "$V"
 	else
-		echo "not ok $((n += 1)) - pvcreate $V failed"; fails=$((fails + 1))
+		bad "pvcreate $V failed"
 	fi
 fi
 
-sb_tap_end
+sb_end

@@ -6,8 +6,7 @@
 # verdicts docs/helios4.md quotes come from --rounds 1-3. About 1 s.
 set -u
 . "$(dirname "$0")/../lib.sh"
-sb_plain_test compare-rounds
-fails=0
+sb_test compare-rounds --scratch
 h4=$src/docs/helios4-results/2026-12-03
 [ "$(ls "$h4"/*.json | wc -l)" -eq 5 ] || bad "expected five results files in $h4"
 
@@ -39,5 +38,4 @@ done
 out=$("$sb" compare --rounds 9 "$h4" 2>&1)
 [ $? -eq 2 ] && grep -q "has no round in --rounds 9 (its rounds: 1-5)" <<<"$out" &&
 	ok "--rounds 9: no such round, named" || bad "--rounds 9: $out"
-rm -rf "$tmp"
-[ $fails -eq 0 ]
+sb_end

@@ -103,6 +103,17 @@ grep -q "STACKBENCH_UML_INIT: refusing to run $dir/linux.uml as root: it is owne
 	fail "STACKBENCH_UML_INIT owned by nobody: $(cat "$dir/k.err")"
 rm -f "$dir/linux.uml"
 echo "kernel/init: a replaceable one is refused (exit 5)"
+# A kernel that cannot be executed: exec's own error, at once, nothing left.
+printf 'not a kernel\n' > "$dir/linux.uml"
+chmod 0755 "$dir/linux.uml"
+STACKBENCH_UML_KERNEL=$dir/linux.uml "$bin" --sandbox validate "$root/stacks/ext4.yml" > /dev/null 2> "$dir/k.err"
+rc=$?
+[ $rc -eq 1 ] || fail "unexecutable STACKBENCH_UML_KERNEL: exit $rc, expected 1"
+grep -q "sandbox: cannot run $dir/linux.uml: Exec format error" "$dir/k.err" ||
+	fail "unexecutable STACKBENCH_UML_KERNEL: $(cat "$dir/k.err")"
+rm -f "$dir/linux.uml"
+leftovers
+echo "kernel: an exec failure is reported as such (exit 1)"
 
 # 5. Members stay preallocated: a discard of a whole member (as mkfs does) must not punch holes in its host file, or every build makes the
 # preallocated files sparse again and the first benchmark after it pays the

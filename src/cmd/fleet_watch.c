@@ -17,6 +17,7 @@
 #include <json-c/json.h>
 
 #include "sys/child.h"
+#include "util/json.h"
 
 /* argv with stdin /dev/null and stdout (with merge, stderr too) on a
  * pipe: our end of it, or -errno (-ENOENT: the program is not there). */
@@ -158,16 +159,6 @@ static struct fleet_cell *line_cell(struct fleet *f, unsigned host, const char *
 	return NULL;
 }
 
-/* A string member of the reply, or NULL (absent, null, a number...). */
-static const char *reply_str(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
-}
-
 /* Why, from the result JSON after " => ": the last line of stderr
  * (stackbench's own error sentence), else ansible's msg. A reply that is
  * not an object or has neither as a string (a host's odd answer) gives a
@@ -182,9 +173,9 @@ static void result_why(const char *line, char *why, size_t len)
 	if (!p || !(o = json_tokener_parse(p + 4)))
 		return;
 	if (json_object_is_type(o, json_type_object)) {
-		s = reply_str(o, "stderr");
+		s = sb_json_str(o, "stderr", NULL);
 		if (!s || !*s)
-			s = reply_str(o, "msg");
+			s = sb_json_str(o, "msg", NULL);
 	}
 	if (s && *s) {
 		const char *end = s + strlen(s), *b;

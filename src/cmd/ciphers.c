@@ -9,6 +9,7 @@
 #include "bench/ciphers.h"
 #include "cmd/args.h"
 #include "cmd/cmd.h"
+#include "util/json.h"
 
 enum { O_SECONDS = 1, O_JSON, O_DM, O_SSH };
 
@@ -116,13 +117,6 @@ static double get_num(struct json_object *o, const char *k1, const char *k2)
 	return json_object_get_double(v);
 }
 
-static const char *get_str(struct json_object *o, const char *k)
-{
-	struct json_object *v;
-
-	return json_object_object_get_ex(o, k, &v) ? json_object_get_string(v) : NULL;
-}
-
 static void print_dm(struct json_object *arr, FILE *f)
 {
 	size_t n = json_object_array_length(arr);
@@ -131,7 +125,8 @@ static void print_dm(struct json_object *arr, FILE *f)
 	fprintf(f, "%-36s %4s %6s %9s %9s  %s\n", "cipher", "key", "sector", "encrypt", "decrypt", "driver");
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *o = json_object_array_get_idx(arr, i), *secs = NULL;
-		const char *e = get_str(o, "error"), *drv = get_str(o, "driver"), *mod = get_str(o, "module");
+		const char *e = sb_json_str(o, "error", NULL), *drv = sb_json_str(o, "driver", NULL);
+		const char *mod = sb_json_str(o, "module", NULL);
 		int bits = (int)get_num(o, "key_bits", NULL), row = 0;
 
 		json_object_object_get_ex(o, "sectors", &secs);
@@ -142,12 +137,12 @@ static void print_dm(struct json_object *arr, FILE *f)
 			if (!row && drv)
 				snprintf(who, sizeof(who), "  %s%s%s%s", drv, mod && *mod ? " (" : "",
 					 mod && *mod ? mod : "", mod && *mod ? ")" : "");
-			fprintf(f, "%-36s %4d %6s %9.1f %9.1f%s\n", row ? "" : get_str(o, "cipher"), bits, sec,
+			fprintf(f, "%-36s %4d %6s %9.1f %9.1f%s\n", row ? "" : sb_json_str(o, "cipher", NULL), bits, sec,
 				get_num(s, "encrypt_mbs", NULL), get_num(s, "decrypt_mbs", NULL), who);
 			row++;
 		}
 		if (e)
-			fprintf(f, "%-36s %4d %6s  not measured: %s\n", row ? "" : get_str(o, "cipher"), bits, "-", e);
+			fprintf(f, "%-36s %4d %6s  not measured: %s\n", row ? "" : sb_json_str(o, "cipher", NULL), bits, "-", e);
 		else if (get_num(o, "request_1MiB", "encrypt_mbs") >= 0)
 			fprintf(f, "%-36s %4d %6s %9.1f %9.1f  (libcryptsetup benchmark: 1 MiB requests)\n", "", bits,
 				"1MiB", get_num(o, "request_1MiB", "encrypt_mbs"), get_num(o, "request_1MiB", "decrypt_mbs"));
@@ -165,9 +160,9 @@ static void print_ssh(struct json_object *arr, FILE *f)
 	fprintf(f, "  implementation\n");
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *o = json_object_array_get_idx(arr, i);
-		const char *e = get_str(o, "error");
+		const char *e = sb_json_str(o, "error", NULL);
 
-		fprintf(f, "%-30s", get_str(o, "cipher"));
+		fprintf(f, "%-30s", sb_json_str(o, "cipher", NULL));
 		for (unsigned b = 0; b < sb_ciphers_nssh_blocks; b++) {
 			char k[16];
 			double v;
@@ -179,7 +174,7 @@ static void print_ssh(struct json_object *arr, FILE *f)
 			else
 				fprintf(f, " %11s", "-");
 		}
-		fprintf(f, "  %s\n", e ? e : get_str(o, "implementation"));
+		fprintf(f, "  %s\n", e ? e : sb_json_str(o, "implementation", NULL));
 	}
 }
 

@@ -16,62 +16,58 @@
 
 #include <json-c/json.h>
 
-static int spawn_pipe(char *const *argv, int merge, pid_t *pid, struct sb_err *err)
+#include "sys/child.h"
+#include "util/json.h"
+
+/* argv with stdin /dev/null and stdout (with merge, stderr too) on a
+ * pipe: our end of it, or -errno (-ENOENT: the program is not there). */
+static int spawn_pipe(char *const *argv, int merge, struct sb_child *c, struct sb_err *err)
 {
-	int p[2];
+	struct sb_err ce = { 0 };
+	int p[2], rc;
 
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return sb_err_sys(err, -errno, "fleet: pipe");
-	*pid = fork();
-	if (*pid < 0) {
-		close(p[0]);
-		close(p[1]);
-		return sb_err_sys(err, -errno, "fleet: fork");
-	}
-	if (*pid == 0) {
-		int devnull = open("/dev/null", O_RDONLY);
-
-		if (devnull >= 0)
-			dup2(devnull, 0);
-		dup2(p[1], 1);
-		if (merge)
-			dup2(p[1], 2);
-		execvp(argv[0], argv);
-		fprintf(stderr, "stackbench fleet: cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
+	*c = (struct sb_child){ .argv = (const char *const *)argv, .in = SB_CHILD_NULL, .out = p[1],
+				.err = merge ? p[1] : SB_CHILD_KEEP };
+	rc = sb_child_start(c, &ce);
 	close(p[1]);
+	if (rc < 0) {
+		close(p[0]);
+		return sb_err_set(err, rc, "fleet: %s%s", ce.msg,
+				  rc == -ENOENT ? "; is Ansible installed? (apt-get install ansible)" : "");
+	}
 	return p[0];
 }
 
-static int reap(pid_t pid, const char *what, struct sb_err *err)
+static int reap(struct sb_child *c, struct sb_err *err)
 {
-	int st;
+	char how[64];
+	int st = 0, rc = sb_child_wait(c, 0, &st, err);
 
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return sb_err_sys(err, -errno, "fleet: waiting for %s", what);
+	if (rc < 0)
+		return rc;
 	if (WIFEXITED(st))
 		return WEXITSTATUS(st);
-	return sb_err_set(err, -EIO, "fleet: %s was killed by signal %d", what, WTERMSIG(st));
+	return sb_err_set(err, -EIO, "fleet: %s %s", c->argv[0], sb_child_status_text(st, how, sizeof(how)));
 }
 
 int sb_fleet_spawn(char *const *argv, FILE *log, void (*fn)(struct fleet *, char *), struct fleet *f,
 		   struct sb_err *err)
 {
+	struct sb_child c;
 	char *line = NULL;
 	size_t cap = 0;
-	pid_t pid;
 	FILE *in;
-	int fd = spawn_pipe(argv, 1, &pid, err);
+	int fd = spawn_pipe(argv, 1, &c, err);
 
 	if (fd < 0)
 		return fd;
 	in = fdopen(fd, "r");
 	if (!in) {
 		close(fd);
-		kill(pid, SIGTERM);
-		reap(pid, argv[0], err);
+		kill(c.pid, SIGTERM);
+		reap(&c, err);
 		return sb_err_sys(err, -ENOMEM, "fleet: fdopen");
 	}
 	while (getline(&line, &cap, in) >= 0) {
@@ -84,16 +80,16 @@ int sb_fleet_spawn(char *const *argv, FILE *log, void (*fn)(struct fleet *, char
 	}
 	free(line);
 	fclose(in);
-	return reap(pid, argv[0], err);
+	return reap(&c, err);
 }
 
 int sb_fleet_capture(char *const *argv, char **out, struct sb_err *err)
 {
+	struct sb_child c;
 	size_t len = 0, cap = 0;
 	char *buf = NULL;
-	pid_t pid;
 	ssize_t n;
-	int fd = spawn_pipe(argv, 0, &pid, err);
+	int fd = spawn_pipe(argv, 0, &c, err);
 
 	if (fd < 0)
 		return fd;
@@ -117,7 +113,7 @@ int sb_fleet_capture(char *const *argv, char **out, struct sb_err *err)
 	if (buf)
 		buf[len] = '\0';
 	*out = buf;
-	return reap(pid, argv[0], err);
+	return reap(&c, err);
 }
 
 static int host_index(struct fleet *f, const char *name, size_t len)
@@ -163,16 +159,6 @@ static struct fleet_cell *line_cell(struct fleet *f, unsigned host, const char *
 	return NULL;
 }
 
-/* A string member of the reply, or NULL (absent, null, a number...). */
-static const char *reply_str(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
-}
-
 /* Why, from the result JSON after " => ": the last line of stderr
  * (stackbench's own error sentence), else ansible's msg. A reply that is
  * not an object or has neither as a string (a host's odd answer) gives a
@@ -187,9 +173,9 @@ static void result_why(const char *line, char *why, size_t len)
 	if (!p || !(o = json_tokener_parse(p + 4)))
 		return;
 	if (json_object_is_type(o, json_type_object)) {
-		s = reply_str(o, "stderr");
+		s = sb_json_str(o, "stderr", NULL);
 		if (!s || !*s)
-			s = reply_str(o, "msg");
+			s = sb_json_str(o, "msg", NULL);
 	}
 	if (s && *s) {
 		const char *end = s + strlen(s), *b;

@@ -22,6 +22,7 @@
 #include <linux/dm-ioctl.h>
 
 #include "core/stack_int.h"
+#include "sys/child.h"
 #include "sys/sysfs.h"
 #include "sys/udev.h"
 #include "util/log.h"
@@ -127,34 +128,35 @@ static void record_left(struct sb_state *st, const struct sb_state_obj *obj, pid
  * message through one pipe; its stderr goes through another that we relay,
  * so that a child left behind does not keep our caller's stdout/stderr
  * open (a `$(stackbench teardown ...)` would wait for it forever). */
-/* In the child: run the teardown with stdout on /dev/null and stderr on
- * errfd, send back the struct sb_err whole through resfd, exit. */
-static void __attribute__((noreturn)) teardown_child(const struct sb_layer_ops *ops,
-						     const struct sb_state_obj *obj, int resfd, int errfd)
+/* In the child (stdout on /dev/null, stderr on the relayed pipe): run the
+ * teardown, send back the struct sb_err whole through resfd. */
+struct teardown_job {
+	const struct sb_layer_ops *ops;
+	const struct sb_state_obj *obj;
+	int resfd;
+};
+
+static int teardown_child(void *arg)
 {
+	const struct teardown_job *j = arg;
 	struct sb_err ce = { 0 };
 	size_t off = 0;
 	ssize_t n;
-	int devnull;
 
 	/* the parent handles SIGINT/SIGTERM; the child just finishes,
 	 * even after the parent stopped listening (EPIPE, not SIGPIPE) */
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);
 	signal(SIGPIPE, SIG_IGN);
-	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-	if (devnull >= 0)
-		dup2(devnull, 1);
-	dup2(errfd, 2);
-	ce.code = sb_layer_teardown(ops, obj, &ce);
+	ce.code = sb_layer_teardown(j->ops, j->obj, &ce);
 	while (off < sizeof(ce)) {
-		n = write(resfd, (char *)&ce + off, sizeof(ce) - off);
+		n = write(j->resfd, (char *)&ce + off, sizeof(ce) - off);
 		if (n <= 0 && errno != EINTR)
 			break;
 		if (n > 0)
 			off += (size_t)n;
 	}
-	_exit(0);
+	return 0;
 }
 
 /* Relay one read of the child's stderr; close it (*errfd = -1) at its end. */
@@ -219,6 +221,8 @@ static int teardown_bounded(struct sb_state *st, const struct sb_layer_ops *ops,
 			    const struct sb_state_obj *obj, struct sb_err *e)
 {
 	unsigned limit = step_timeout_s();
+	struct teardown_job job = { .ops = ops, .obj = obj };
+	struct sb_child c = { .fn = teardown_child, .arg = &job, .out = SB_CHILD_NULL };
 	struct sb_err ce = { 0 };
 	size_t got = 0;
 	int fds[2], errp[2], status = 0;
@@ -231,17 +235,16 @@ static int teardown_bounded(struct sb_state *st, const struct sb_layer_ops *ops,
 		close(fds[1]);
 		return sb_layer_teardown(ops, obj, e);
 	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
+	job.resfd = fds[1];
+	c.err = errp[1];
+	if (sb_child_start(&c, NULL) < 0) {
 		close(fds[0]);
 		close(fds[1]);
 		close(errp[0]);
 		close(errp[1]);
 		return sb_layer_teardown(ops, obj, e);
 	}
-	if (pid == 0)
-		teardown_child(ops, obj, fds[1], errp[1]);
+	pid = c.pid;
 	close(fds[1]);
 	close(errp[1]);
 	if (wait_child(fds[0], &errp[0], limit, &ce, &got) == -ETIMEDOUT) {
@@ -265,8 +268,7 @@ static int teardown_bounded(struct sb_state *st, const struct sb_layer_ops *ops,
 				break;
 		close(errp[0]);
 	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	(void)sb_child_wait(&c, 0, &status, NULL);
 	if (got != sizeof(ce))
 		return sb_err_set(e, -EIO, "removing %s %s %s: the helper process died (status 0x%x)",
 				  obj->layer, obj->kind, obj->id, status);

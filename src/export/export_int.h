@@ -24,10 +24,12 @@ void sb_export_net_names(const char *stack, struct sb_export_net *n);
 
 /* Run argv (argv[0] looked up in PATH) in network namespace ns (NULL: this
  * one), stdin /dev/null, stdout into out (NULL: discarded), bounded by
- * timeout_ms (killed after). Non-zero exit: -EIO with its stderr tail. */
+ * timeout_ms (killed after). Non-zero exit: -EIO with its stderr tail;
+ * not run at all (not installed, no such namespace): -errno, saying why. */
 int sb_export_cmd(const char *ns, const char *const *argv, char *out, size_t outlen,
 		  unsigned timeout_ms, struct sb_err *err);
-/* Start a long-running argv in ns, in its own session, output to log. */
+/* Start a long-running argv in ns, in its own session, output to log
+ * (-errno, saying why, when it cannot be run at all). */
 int sb_export_spawn(const char *ns, const char *const *argv, const char *log, pid_t *pid,
 		    struct sb_err *err);
 /* "PID STARTTIME" of a process (the daemon objects' extra field). */

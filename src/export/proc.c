@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "core/state.h"
+#include "sys/child.h"
 #include "sys/sysfs.h"
 #include "util/clock.h"
 
@@ -39,22 +40,21 @@ void sb_export_net_names(const char *stack, struct sb_export_net *n)
 	snprintf(n->cli_addr, sizeof(n->cli_addr), "10.213.%u.%u", (h >> 8) & 0xff, (h & 0x3f) << 2 | 2);
 }
 
-/* In the child: join ns's network namespace (the mount namespace stays
- * ours, so a client mount made here is the one the benchmark sees). */
-static void child_enter(const char *ns)
+/* In the child (its setup): join ns's network namespace (the mount
+ * namespace stays ours, so a client mount made here is the one the
+ * benchmark sees). */
+static int child_enter(void *arg, struct sb_err *err)
 {
+	const char *ns = arg;
 	char path[128];
 	int fd;
 
-	if (!ns)
-		return;
 	snprintf(path, sizeof(path), "/run/netns/%s", ns);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || setns(fd, CLONE_NEWNET)) {
-		dprintf(2, "cannot enter network namespace %s: %m\n", ns);
-		_exit(126);
-	}
+	if (fd < 0 || setns(fd, CLONE_NEWNET))
+		return sb_err_sys(err, -errno, "cannot enter network namespace %s", ns);
 	close(fd);
+	return 0;
 }
 
 /* Read both pipes until EOF or the deadline; keep the tail of stderr. */
@@ -110,79 +110,69 @@ static void collect(int ofd, int efd, char *out, size_t outlen, char *errb, size
 int sb_export_cmd(const char *ns, const char *const *argv, char *out, size_t outlen,
 		  unsigned timeout_ms, struct sb_err *err)
 {
-	int op[2], ep[2], status = 0;
-	char errb[512], *nl;
-	uint64_t t0;
-	pid_t pid;
+	struct sb_child c = { .argv = argv, .in = SB_CHILD_NULL, .setup = ns ? child_enter : NULL,
+			      .setup_arg = (void *)ns };
+	struct sb_err ce = { 0 };
+	int op[2], ep[2], status = 0, rc;
+	char errb[512], how[64], *nl;
+	uint64_t t0, spent;
 
-	if (pipe2(op, O_CLOEXEC) || pipe2(ep, O_CLOEXEC))
+	if (pipe2(op, O_CLOEXEC))
 		return sb_err_sys(err, -errno, "pipe");
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return sb_err_sys(err, -errno, "fork");
-	if (pid == 0) {
-		int dn = open("/dev/null", O_RDONLY);
-
-		dup2(dn, 0);
-		dup2(op[1], 1);
-		dup2(ep[1], 2);
-		child_enter(ns);
-		execvp(argv[0], (char *const *)argv);
-		dprintf(2, "cannot run %s: %m\n", argv[0]);
-		_exit(127);
+	if (pipe2(ep, O_CLOEXEC)) {
+		rc = sb_err_sys(err, -errno, "pipe");
+		close(op[0]);
+		close(op[1]);
+		return rc;
 	}
+	c.out = op[1];
+	c.err = ep[1];
+	rc = sb_child_start(&c, &ce);
 	close(op[1]);
 	close(ep[1]);
+	if (rc < 0) {
+		close(op[0]);
+		close(ep[0]);
+		return sb_err_set(err, rc, "%s", ce.msg);
+	}
 	t0 = sb_clock_ms();
 	collect(op[0], ep[0], out, outlen, errb, sizeof(errb), t0, timeout_ms);
-	while (waitpid(pid, &status, WNOHANG) == 0) {
-		if (sb_clock_ms() - t0 > timeout_ms) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &status, 0);
-			return sb_err_set(err, -ETIMEDOUT, "%s did not finish within %u s", argv[0],
-					  timeout_ms / 1000);
-		}
-		usleep(20000);
-	}
+	spent = sb_clock_ms() - t0;
+	rc = sb_child_wait(&c, spent < timeout_ms ? (unsigned)(timeout_ms - spent) : 1, &status, &ce);
+	if (rc == -ETIMEDOUT)
+		return sb_err_set(err, -ETIMEDOUT, "%s did not finish within %u s", argv[0], timeout_ms / 1000);
+	if (rc < 0)
+		return sb_err_set(err, rc, "%s", ce.msg);
 	while ((nl = strrchr(errb, '\n')) && !nl[1])
 		*nl = '\0';
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return 0;
-	return sb_err_set(err, -EIO, "%s %s failed (%s %d)%s%s", argv[0], argv[1] ? argv[1] : "",
-			  WIFEXITED(status) ? "exit" : "signal",
-			  WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
-			  errb[0] ? ": " : "", errb);
+	return sb_err_set(err, -EIO, "%s %s failed (%s)%s%s", argv[0], argv[1] ? argv[1] : "",
+			  sb_child_status_text(status, how, sizeof(how)), errb[0] ? ": " : "", errb);
 }
 
 int sb_export_spawn(const char *ns, const char *const *argv, const char *log, pid_t *pid,
 		    struct sb_err *err)
 {
-	fflush(NULL);
-	*pid = fork();
-	if (*pid < 0)
-		return sb_err_sys(err, -errno, "fork");
-	if (*pid == 0) {
-		int dn = open("/dev/null", O_RDONLY), lf = open(log, O_WRONLY | O_CREAT | O_APPEND, 0600);
+	/* A daemon outlives the build by design: it must not carry the
+	 * build's mark, or a teardown would wait for it to end (the state
+	 * records it, and teardown stops it by pid). Its own session: a
+	 * terminal's SIGINT goes to stackbench, which stops the daemons
+	 * itself, in order. */
+	const char *env[] = { SB_BUILDER_ENV, NULL };
+	struct sb_child c = { .argv = argv, .in = SB_CHILD_NULL, .new_session = true, .default_signals = true,
+			      .env = env, .setup = ns ? child_enter : NULL, .setup_arg = (void *)ns };
+	int lf = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600), rc;
 
-		/* its own session: a terminal's SIGINT goes to stackbench, which
-		 * stops the daemons itself, in order */
-		setsid();
-		/* a daemon outlives the build by design: it must not carry the
-		 * build's mark, or a teardown would wait for it to end (the
-		 * state records it, and teardown stops it by pid) */
-		unsetenv(SB_BUILDER_ENV);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		dup2(dn, 0);
-		dup2(lf, 1);
-		dup2(lf, 2);
-		child_enter(ns);
-		execvp(argv[0], (char *const *)argv);
-		dprintf(2, "cannot run %s: %m\n", argv[0]);
-		_exit(127);
-	}
-	return 0;
+	*pid = -1;
+	if (lf < 0)
+		return sb_err_sys(err, -errno, "cannot open %s", log);
+	c.out = c.err = lf;
+	rc = sb_child_start(&c, err);
+	close(lf);
+	if (rc == 0)
+		*pid = c.pid;
+	return rc;
 }
 
 int sb_export_proc_id(pid_t pid, char *buf, size_t len)

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sys/child.h"
 #include "util/fs.h"
 #include "util/log.h"
 
@@ -63,9 +64,10 @@ static int password(const struct sb_export_priv *p, struct sb_err *err)
 {
 	char pw[33], cred[128], conf_path[SB_PATH_MAX + 32], path[SB_PATH_MAX + 32];
 	unsigned char raw[16];
-	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC), in[2], status = 0, dn;
+	const char *argv[] = { "smbpasswd", "-c", conf_path, "-s", "-a", "root", NULL };
+	struct sb_child c = { .argv = argv, .out = SB_CHILD_NULL, .err = SB_CHILD_NULL };
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC), in[2], status = 0, rc;
 	unsigned i;
-	pid_t pid;
 
 	if (fd < 0 || read(fd, raw, sizeof(raw)) != sizeof(raw)) {
 		if (fd >= 0)
@@ -82,23 +84,20 @@ static int password(const struct sb_export_priv *p, struct sb_err *err)
 	snprintf(conf_path, sizeof(conf_path), "%s/smb.conf", p->rundir);
 	if (pipe2(in, O_CLOEXEC))
 		return sb_err_sys(err, -errno, "pipe");
-	pid = fork();
-	if (pid == 0) {
-		dn = open("/dev/null", O_WRONLY);
-		dup2(in[0], 0);
-		dup2(dn, 1);
-		dup2(dn, 2);
-		execlp("smbpasswd", "smbpasswd", "-c", conf_path, "-s", "-a", "root", (char *)NULL);
-		_exit(127);
-	}
+	c.in = in[0];
+	rc = sb_child_start(&c, err);
 	close(in[0]);
 	snprintf(cred, sizeof(cred), "%s\n%s\n", pw, pw);
-	if (pid > 0 && write(in[1], cred, strlen(cred)) < 0)
+	if (rc == 0 && write(in[1], cred, strlen(cred)) < 0)
 		sb_warn("smbpasswd: cannot write its stdin");
 	close(in[1]);
 	memset(cred, 0, sizeof(cred));
 	memset(pw, 0, sizeof(pw));
-	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+	if (rc == 0)
+		rc = sb_child_wait(&c, 0, &status, err);
+	if (rc < 0)
+		return rc;
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		return sb_err_set(err, -EIO, "smbpasswd could not add the throwaway user to the private passdb");
 	return 0;
 }

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/json.h"
+
 const char *const sb_pl_keys[SB_PL_NKEYS] = { "seq_write_mbs", "seq_read_mbs", "randread_4k_iops" };
 static const char *const key_words[SB_PL_NKEYS] = { "seq write", "seq read", "4k randread" };
 static const char *const key_units[SB_PL_NKEYS] = { "MB/s", "MB/s", "IOPS" };
@@ -36,26 +38,19 @@ static struct json_object *figs_json(const struct sb_pl_figs *f, bool round)
 	return o;
 }
 
-static const char *row_layer(struct json_object *row)
-{
-	struct json_object *v;
-
-	return json_object_object_get_ex(row, "layer", &v) ? json_object_get_string(v) : "";
-}
-
 /* The rows of the block layer measured just before row i's layer. */
 static unsigned below_rows(struct json_object *rows, size_t i, size_t *first)
 {
-	const char *me = row_layer(json_object_array_get_idx(rows, i));
+	const char *me = sb_json_text(json_object_array_get_idx(rows, i), "layer");
 	const char *prev = NULL;
 	size_t j = i, n = 0;
 
-	while (j > 0 && !strcmp(row_layer(json_object_array_get_idx(rows, j - 1)), me))
+	while (j > 0 && !strcmp(sb_json_text(json_object_array_get_idx(rows, j - 1), "layer"), me))
 		j--;
 	if (j == 0)
 		return 0;
-	prev = row_layer(json_object_array_get_idx(rows, j - 1));
-	while (j > 0 && !strcmp(row_layer(json_object_array_get_idx(rows, j - 1)), prev)) {
+	prev = sb_json_text(json_object_array_get_idx(rows, j - 1), "layer");
+	while (j > 0 && !strcmp(sb_json_text(json_object_array_get_idx(rows, j - 1), "layer"), prev)) {
 		j--;
 		n++;
 	}
@@ -91,7 +86,7 @@ static void members_stat(struct json_object *rows, size_t first, unsigned n, uns
 void sb_pl_below_of(struct json_object *rows, size_t i, struct sb_pl_below *b)
 {
 	struct json_object *row = json_object_array_get_idx(rows, i);
-	const char *layer = row_layer(row);
+	const char *layer = sb_json_text(row, "layer");
 	size_t first = 0, j;
 	unsigned k;
 
@@ -99,7 +94,7 @@ void sb_pl_below_of(struct json_object *rows, size_t i, struct sb_pl_below *b)
 	b->n = below_rows(rows, i, &first);
 	/* row i's index within its own layer: a per-member layer (fault,
 	 * integrity) sits on the member of the same index */
-	for (j = i; j > 0 && !strcmp(row_layer(json_object_array_get_idx(rows, j - 1)), layer); j--)
+	for (j = i; j > 0 && !strcmp(sb_json_text(json_object_array_get_idx(rows, j - 1), "layer"), layer); j--)
 		b->mine++;
 	sb_pl_get(row, "figures", &b->own);
 	for (k = 0; k < SB_PL_NKEYS; k++)
@@ -185,6 +180,6 @@ void sb_pl_record(struct json_object *row, const struct sb_pl_below *b, const st
 	json_object_object_add(row, "model", why);
 	if (m->note[0])
 		json_object_object_add(row, "model_note", json_object_new_string(m->note));
-	limit_line(row_layer(row), &b->own, m, line, sizeof(line));
+	limit_line(sb_json_text(row, "layer"), &b->own, m, line, sizeof(line));
 	json_object_object_add(row, "limit", json_object_new_string(line));
 }

@@ -14,14 +14,7 @@
 #include "report/table.h"
 #include "report/results.h"
 #include "util/fs.h"
-
-static const char *str_of(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	return o && json_object_object_get_ex(o, key, &v) && v ? json_object_get_string(v) : "";
-}
-
+#include "util/json.h"
 
 /* How many per-layer rows a results file has. */
 static size_t nrows(struct json_object *res)
@@ -89,9 +82,9 @@ static void cells(struct json_object *res, bool hosts, struct json_object *row, 
 	for (k = 0; k < SB_PL_NKEYS; k++)
 		pe.v[k] = m.v[k] >= 0 && e.v[k] > 0 ? 100 * m.v[k] / e.v[k] : -1;
 	stack_of(res, hosts, c[0], 160);
-	snprintf(c[1], 160, "%s", str_of(row, "order"));
-	snprintf(c[2], 160, "%s", str_of(row, "layer"));
-	snprintf(c[3], 160, "%s", str_of(row, "device"));
+	snprintf(c[1], 160, "%s", sb_json_text(row, "order"));
+	snprintf(c[2], 160, "%s", sb_json_text(row, "layer"));
+	snprintf(c[3], 160, "%s", sb_json_text(row, "device"));
 	for (k = 0; k < SB_PL_NKEYS; k++)
 		fig(m.v[k], c[4 + k], 160);
 	triple(&b, true, c[7], 160);
@@ -209,11 +202,11 @@ static void render_limits(struct json_object *const *res, unsigned n, int format
 
 			stack_of(res[i], hosts, name, sizeof(name));
 			fprintf(out, "%s%s %s (%s): %s\n", format == SB_FMT_MARKDOWN ? "- " : "",
-				name, str_of(row, "layer"), str_of(row, "device"),
-				strchr(str_of(row, "limit"), ':') ? strchr(str_of(row, "limit"), ':') + 2 : "");
+				name, sb_json_text(row, "layer"), sb_json_text(row, "device"),
+				strchr(sb_json_text(row, "limit"), ':') ? strchr(sb_json_text(row, "limit"), ':') + 2 : "");
 			/* the layer model's note, as the run recorded it (md's stripes) */
-			if (str_of(row, "model_note")[0])
-				fprintf(out, "%s  %s\n", format == SB_FMT_MARKDOWN ? "  " : "", str_of(row, "model_note"));
+			if (sb_json_text(row, "model_note")[0])
+				fprintf(out, "%s  %s\n", format == SB_FMT_MARKDOWN ? "  " : "", sb_json_text(row, "model_note"));
 		}
 }
 
@@ -318,9 +311,9 @@ static int chart_file(struct json_object *const *res, unsigned n, const char *pa
 			cairo_set_source_rgb(cr, 0, 0, 0);
 			fig(f.v[1], v, sizeof(v));
 			wf_text(cr, x + bw / 2, base - h - 4, v, 0.5);
-			wf_text(cr, x + bw / 2, base + 13, str_of(row, "layer"), 0.5);
-			wf_text(cr, x + bw / 2, base + 26, strrchr(str_of(row, "device"), '/') ?
-				strrchr(str_of(row, "device"), '/') + 1 : str_of(row, "device"), 0.5);
+			wf_text(cr, x + bw / 2, base + 13, sb_json_text(row, "layer"), 0.5);
+			wf_text(cr, x + bw / 2, base + 26, strrchr(sb_json_text(row, "device"), '/') ?
+				strrchr(sb_json_text(row, "device"), '/') + 1 : sb_json_text(row, "device"), 0.5);
 			if (f.v[1] >= 0)
 				prev = f.v[1];
 		}

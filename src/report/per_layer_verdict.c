@@ -12,30 +12,24 @@
 #include "report/results.h"
 #include "report/table.h"
 #include "report/verdict.h"
+#include "util/json.h"
 
 #define PLV_MAX_RUNS SB_CELL_SAMPLES
 
 static const char *const words[SB_PL_NKEYS] = { "seq write", "seq read", "4k randread" };
 
-static const char *str_of(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	return o && json_object_object_get_ex(o, key, &v) && v ? json_object_get_string(v) : "";
-}
-
 /* Row j of the runs (results files of one stack) is the same layer in
  * every run when its layer name matches at that position. */
 static bool same_layer(struct json_object *const *runs, unsigned n, size_t j)
 {
-	const char *l0 = str_of(json_object_array_get_idx(sb_results_per_layer(runs[0]), j), "layer");
+	const char *l0 = sb_json_text(json_object_array_get_idx(sb_results_per_layer(runs[0]), j), "layer");
 	unsigned i;
 
 	for (i = 1; i < n; i++) {
 		struct json_object *rows = sb_results_per_layer(runs[i]);
 
 		if (!rows || j >= json_object_array_length(rows) ||
-		    strcmp(str_of(json_object_array_get_idx(rows, j), "layer"), l0))
+		    strcmp(sb_json_text(json_object_array_get_idx(rows, j), "layer"), l0))
 			return false;
 	}
 	return true;
@@ -108,8 +102,8 @@ static void stack_lines(struct json_object *const *runs, unsigned m, bool md, FI
 			o += snprintf(line + o, sizeof(line) - o, "%s%s %s", o ? "; " : "", words[k], buf);
 		}
 		if (o)
-			fprintf(out, "%s%s (%s): %s\n", md ? "  - " : "  ", str_of(row, "layer"),
-				str_of(row, "device"), line);
+			fprintf(out, "%s%s (%s): %s\n", md ? "  - " : "  ", sb_json_text(row, "layer"),
+				sb_json_text(row, "device"), line);
 	}
 }
 

@@ -11,10 +11,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "config.h"
+#include "sys/child.h"
 #include "util/fs.h"
 #include "util/log.h"
 #include "util/units.h"
@@ -90,25 +90,10 @@ int sb_sandbox_check_exec(const char *what, const char *path, struct sb_err *err
 
 static bool run_quiet(char *const argv[])
 {
-	int status, fd;
-	pid_t pid = fork();
+	struct sb_child c = { .argv = (const char *const *)argv, .in = SB_CHILD_NULL, .out = SB_CHILD_NULL,
+			      .err = SB_CHILD_NULL };
 
-	if (pid < 0)
-		return false;
-	if (pid == 0) {
-		fd = open("/dev/null", O_RDWR);
-		if (fd >= 0) {
-			dup2(fd, 0);
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return false;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	return sb_child_run(&c, 0, NULL) == 0;
 }
 
 /* The kernel facts themselves live in sys/kernel.c (one place). */

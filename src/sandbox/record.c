@@ -12,6 +12,7 @@
  *    too: a record whose owner is gone (pid and start time) is cleaned the
  *    same way, and what was removed is said. */
 #include "sandbox/sandbox_int.h"
+#include "sys/child.h"
 #include "sys/sysfs.h"
 
 #include <dirent.h>
@@ -384,7 +385,6 @@ static void guard_main(int fd, const struct sb_sbx_record *r)
 	struct sb_sbx_record now;
 	ssize_t n;
 
-	setsid();
 	signal(SIGINT, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);
@@ -405,33 +405,33 @@ static void guard_main(int fd, const struct sb_sbx_record *r)
 	_exit(0);
 }
 
-/* Fork the guardian; r->guard_fd: our end of its pipe. */
+static int guard_fn(void *arg)
+{
+	guard_main(3, arg);
+	return 0;
+}
+
+/* Fork the guardian; r->guard_fd: our end of its pipe. Its own session; of
+ * the run's files only the pipe (fd 3): its pipes to the kernel must reach
+ * EOF when the kernel is gone. */
 static int guard_start(struct sb_sbx_record *r, struct sb_err *err)
 {
-	int p[2];
-	pid_t pid;
+	struct sb_child c = { .fn = guard_fn, .arg = r, .in = SB_CHILD_NULL, .out = SB_CHILD_NULL,
+			      .close_others = true, .new_session = true };
+	struct sb_err ce = { 0 };
+	int p[2], rc;
 
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return sb_err_sys(err, -errno, "sandbox: pipe");
-	pid = fork();
-	if (pid < 0) {
-		close(p[0]);
-		close(p[1]);
-		return sb_err_sys(err, -errno, "sandbox: fork");
-	}
-	if (pid == 0) {
-		int fd = open("/dev/null", O_RDWR);
-
-		/* Nothing of the run's but the pipe: its pipes to the kernel
-		 * must reach EOF when the kernel is gone. */
-		if (fd < 0 || dup2(fd, 0) < 0 || dup2(fd, 1) < 0 || dup2(p[0], 3) < 0)
-			_exit(1);
-		closefrom(4);
-		guard_main(3, r);
-	}
+	c.fd3 = p[0];
+	rc = sb_child_start(&c, &ce);
 	close(p[0]);
+	if (rc < 0) {
+		close(p[1]);
+		return sb_err_set(err, rc, "sandbox: guardian: %s", ce.msg);
+	}
 	r->guard_fd = p[1];
-	r->guard = pid;
+	r->guard = c.pid;
 	return sb_sbx_record_write(r, err);
 }
 

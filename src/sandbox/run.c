@@ -25,13 +25,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "sys/child.h"
 #include "util/log.h"
 #include "util/units.h"
 
@@ -93,27 +93,18 @@ static int run_config(struct uml_run *r, struct sb_err *err)
 	return 0;
 }
 
-static void child_exec(const struct uml_run *r, int out, int errw, int diag, bool out_tty, bool err_tty)
-{
+/* linux.uml's command line. */
+struct uml_argv {
 	char a[20 + SB_SANDBOX_MAX_UBD][PATH_MAX + 32];
 	char *argv[21 + SB_SANDBOX_MAX_UBD];
-	int n = 0, fd;
-	unsigned i;
-	sigset_t none;
+};
 
-	setpgid(0, 0);
-	/* Die with the run; and if it died before this line, do not start. */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != r->rec.owner)
-		_exit(127);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	fd = open("/dev/null", O_RDONLY);
-	/* fd 0 null, 1 console, 2 kernel's own diagnostics, 3 tty1 */
-	if (fd < 0 || dup2(fd, 0) < 0 || dup2(out, 1) < 0 || dup2(diag, 2) < 0 || dup2(errw, 3) < 0)
-		_exit(127);
-	closefrom(4);
-#define ARG(...) (snprintf(a[n], sizeof(a[n]), __VA_ARGS__), argv[n] = a[n], n++)
+static void build_argv(const struct uml_run *r, bool out_tty, bool err_tty, struct uml_argv *u)
+{
+	int n = 0;
+	unsigned i;
+
+#define ARG(...) (snprintf(u->a[n], sizeof(u->a[n]), __VA_ARGS__), u->argv[n] = u->a[n], n++)
 	ARG("%s", r->kernel);
 	ARG("mem=%lluM", (unsigned long long)r->mem_mib);
 	ARG("root=/dev/root");
@@ -142,13 +133,7 @@ static void child_exec(const struct uml_run *r, int out, int errw, int diag, boo
 	ARG("SB_PIPE_OUT=%d", !out_tty);
 	ARG("SB_PIPE_ERR=%d", !err_tty);
 #undef ARG
-	argv[n] = NULL;
-	/* linux.uml's own environment (not its init's, which comes from the
-	 * command line above): the xstate shim. */
-	if (r->shim[0])
-		setenv("LD_PRELOAD", r->shim, 1);
-	execv(argv[0], argv);
-	_exit(127);
+	u->argv[n] = NULL;
 }
 
 /* Stop the whole process group: UML forks helper processes of its own. */
@@ -257,22 +242,34 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
-/* Fork linux.uml, record its process group, keep only our ends of the pipes. */
+/* Start linux.uml in its own process group, dying with the run (and not
+ * starting if the run is already gone), with no signal blocked: fd 0
+ * null, 1 the console, 2 the kernel's own diagnostics, 3 tty1, nothing
+ * else of ours. Its own environment (not its init's, which comes from the
+ * command line): the xstate shim. Then record its group, keep only our
+ * ends of the pipes. */
 static int run_boot(struct uml_run *r, struct sb_err *err)
 {
+	static struct uml_argv u;
+	char preload[PATH_MAX + 16];
+	const char *env[] = { preload, NULL };
+	sigset_t none;
+	struct sb_child c = { .argv = (const char *const *)u.argv, .in = SB_CHILD_NULL, .out = r->pout[1],
+			      .err = r->pdiag[1], .fd3 = r->perr[1], .close_others = true, .pdeathsig = SIGKILL,
+			      .new_pgrp = true, .sigmask = &none, .env = r->shim[0] ? env : NULL };
+	struct sb_err ce = { 0 };
 	int rc;
 
-	fflush(stdout);
-	fflush(stderr);
+	sigemptyset(&none);
+	snprintf(preload, sizeof(preload), "LD_PRELOAD=%s", r->shim);
+	build_argv(r, isatty(STDOUT_FILENO), isatty(STDERR_FILENO), &u);
 	sb_verbose("booting the throwaway kernel (%s, init %s, mem=%lluM)", r->kernel, r->init,
 		   (unsigned long long)r->mem_mib);
 	r->start = sb_clock_ms();
-	r->pid = fork();
-	if (r->pid < 0)
-		return sb_err_sys(err, -errno, "sandbox: fork");
-	if (r->pid == 0)
-		child_exec(r, r->pout[1], r->perr[1], r->pdiag[1], isatty(STDOUT_FILENO), isatty(STDERR_FILENO));
-	setpgid(r->pid, r->pid); /* also in the child: whichever runs first */
+	rc = sb_child_start(&c, &ce);
+	if (rc < 0)
+		return sb_err_set(err, rc, "sandbox: %s", ce.msg);
+	r->pid = c.pid;
 	r->rec.uml_pgid = r->pid;
 	rc = sb_sbx_record_write(&r->rec, err);   /* for the guardian */
 	if (rc < 0) {

@@ -27,6 +27,13 @@ struct json_object *sb_json_get(struct json_object *o, const char *key)
 	return NULL;
 }
 
+const char *sb_json_text(struct json_object *o, const char *key)
+{
+	struct json_object *v = sb_json_get(o, key);
+
+	return v ? json_object_get_string(v) : "";
+}
+
 const char *sb_json_str(struct json_object *o, const char *key, const char *dflt)
 {
 	struct json_object *v = sb_json_get(o, key);

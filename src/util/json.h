@@ -12,6 +12,8 @@ struct json_object *sb_json_strings(const char *key, ...) __attribute__((sentine
  * optional members may be missing or null): o's member key, or NULL when
  * o is NULL, not an object, or has no such member. */
 struct json_object *sb_json_get(struct json_object *o, const char *key);
+/* o's member key as text (a number as its digits), "" when absent or null. */
+const char *sb_json_text(struct json_object *o, const char *key);
 /* o's member key when it is a string, else dflt. */
 const char *sb_json_str(struct json_object *o, const char *key, const char *dflt);
 /* o's member key when it is a finite number: 1 and *v set, else 0. */

@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
@@ -29,6 +28,7 @@
 #include "bench/suite.h"
 #include "util/clock.h"
 #include "bench/suites/suites.h"
+#include "sys/child.h"
 #include "util/log.h"
 
 #define MiB (1ULL << 20)
@@ -165,56 +165,29 @@ static void rm_tree(const char *path)
 		sb_warn("copy: could not remove all of %s: %s", path, strerror(errno));
 }
 
-/* The child of run_tool: dies with the thread that waits for it (a
- * stackbench killed with -9 must not leave a cp or rsync writing into the
- * directories its teardown removes, or holding the target's mount), and
- * does not start if that thread is already gone. An exec failure's errno
- * goes down errp. */
-static void tool_child(char *const *argv, pid_t parent, int efd, int errp)
-{
-	int dn = open("/dev/null", O_RDWR), e;
-
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(127);
-	if (dn < 0 || dup2(dn, 0) < 0 || dup2(dn, 1) < 0 || dup2(efd, 2) < 0)
-		_exit(127);
-	execvp(argv[0], argv);
-	e = errno;
-	if (write(errp, &e, sizeof(e)) < 0)
-		_exit(127);
-	_exit(127);
-}
-
 /* Run argv to completion, its output discarded; the last line of its
- * stderr goes into the error. -ENOENT when the tool is not installed. */
+ * stderr goes into the error. -ENOENT when the tool is not installed. The
+ * tool dies with the thread that waits for it (a stackbench killed with -9
+ * must not leave a cp or rsync writing into the directories its teardown
+ * removes, or holding the target's mount). */
 static int run_tool(char *const *argv, struct sb_err *err)
 {
-	int efd = memfd_create("sb-copy-stderr", MFD_CLOEXEC), st = 0, ep[2], e = 0;
-	pid_t pid, self = getpid();
+	int efd = memfd_create("sb-copy-stderr", MFD_CLOEXEC), st = 0, rc;
+	struct sb_child c = { .argv = (const char *const *)argv, .in = SB_CHILD_NULL, .out = SB_CHILD_NULL,
+			      .pdeathsig = SIGKILL };
+	struct sb_err ce = { 0 };
+	char how[64];
 
 	if (efd < 0)
 		return sb_err_sys(err, -errno, "copy: memfd_create");
-	if (pipe2(ep, O_CLOEXEC) < 0) {
+	c.err = efd;
+	rc = sb_child_start(&c, &ce);
+	if (rc == 0)
+		rc = sb_child_wait(&c, 0, &st, &ce);
+	if (rc < 0) {
 		close(efd);
-		return sb_err_sys(err, -errno, "copy: pipe");
+		return sb_err_set(err, rc, "copy: %s", ce.msg);
 	}
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0)
-		tool_child(argv, self, efd, ep[1]);
-	close(ep[1]);
-	if (pid < 0 || read(ep[0], &e, sizeof(e)) == (ssize_t)sizeof(e)) {
-		e = pid < 0 ? errno : e;
-		if (pid > 0)
-			waitpid(pid, NULL, 0);
-		close(ep[0]);
-		close(efd);
-		return sb_err_set(err, -e, "copy: cannot run %s: %s", argv[0], strerror(e));
-	}
-	close(ep[0]);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
 	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
 		char msg[256] = "";
 		ssize_t n = pread(efd, msg, sizeof(msg) - 1, 0);
@@ -222,9 +195,8 @@ static int run_tool(char *const *argv, struct sb_err *err)
 		msg[n > 0 ? n : 0] = '\0';
 		msg[strcspn(msg, "\n")] = '\0';
 		close(efd);
-		return sb_err_set(err, -EIO, "copy: %s %s %d%s%s", argv[0],
-				  WIFEXITED(st) ? "exited with" : "killed by signal",
-				  WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st), msg[0] ? ": " : "", msg);
+		return sb_err_set(err, -EIO, "copy: %s %s%s%s", argv[0], sb_child_status_text(st, how, sizeof(how)),
+				  msg[0] ? ": " : "", msg);
 	}
 	close(efd);
 	return 0;

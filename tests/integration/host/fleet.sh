@@ -170,6 +170,13 @@ matrix:
 EOF
 cd "$TMP" || exit
 
+# 0. No Ansible on PATH: said at once (exec's own error), with what to install.
+PATH=$TMP/no-such-dir "$SB" fleet -i inventory.yml --results res0 stacks/plain.yml > none.out 2> none.err
+rc=$?
+[ $rc -eq 1 ] && grep -q "fleet: cannot run ansible-inventory: No such file or directory; is Ansible installed?" none.err &&
+	ok "no ansible-inventory on PATH: exit 1, said so" ||
+	fail "no ansible-inventory on PATH: exit $rc: $(cat none.err)"
+
 # Nothing of stackbench left on any host: no loop device on its files, no
 # mount under its scratch directory, no scratch directory (state files).
 check_clean() {

@@ -87,22 +87,30 @@ grep -q "not passing the environment variable 'SB_X;touch" "$dir/env.err" ||
 	fail "hostile env name: no warning: $(cat "$dir/env.err")"
 leftovers
 echo "env: a hostile name is dropped with a warning"
+# uml_refused VAR WHAT RC MESSAGE: --sandbox with VAR=$dir/linux.uml exits
+# RC saying MESSAGE.
+uml_refused() {
+	env "$1=$dir/linux.uml" "$bin" --sandbox validate "$root/stacks/ext4.yml" > /dev/null 2> "$dir/k.err"
+	rc=$?
+	[ $rc -eq "$3" ] || fail "$2 $1: exit $rc, expected $3"
+	grep -q "$4" "$dir/k.err" || fail "$2 $1: $(cat "$dir/k.err")"
+}
 cp "$(command -v linux.uml)" "$dir/linux.uml"
 chmod 0777 "$dir/linux.uml"
-STACKBENCH_UML_KERNEL=$dir/linux.uml "$bin" --sandbox validate "$root/stacks/ext4.yml" > /dev/null 2> "$dir/k.err"
-rc=$?
-[ $rc -eq 5 ] || fail "world-writable STACKBENCH_UML_KERNEL: exit $rc, expected 5"
-grep -q "refusing to run $dir/linux.uml as root: it is writable by everyone" "$dir/k.err" ||
-	fail "world-writable STACKBENCH_UML_KERNEL: $(cat "$dir/k.err")"
+uml_refused STACKBENCH_UML_KERNEL world-writable 5 "refusing to run $dir/linux.uml as root: it is writable by everyone"
 chmod 0755 "$dir/linux.uml"
 chown nobody "$dir/linux.uml"
-STACKBENCH_UML_INIT=$dir/linux.uml "$bin" --sandbox validate "$root/stacks/ext4.yml" > /dev/null 2> "$dir/k.err"
-rc=$?
-[ $rc -eq 5 ] || fail "STACKBENCH_UML_INIT owned by nobody: exit $rc, expected 5"
-grep -q "STACKBENCH_UML_INIT: refusing to run $dir/linux.uml as root: it is owned by uid" "$dir/k.err" ||
-	fail "STACKBENCH_UML_INIT owned by nobody: $(cat "$dir/k.err")"
+uml_refused STACKBENCH_UML_INIT "owned by nobody" 5 \
+	"STACKBENCH_UML_INIT: refusing to run $dir/linux.uml as root: it is owned by uid"
 rm -f "$dir/linux.uml"
 echo "kernel/init: a replaceable one is refused (exit 5)"
+# A kernel that cannot be executed: exec's own error, at once, nothing left.
+printf 'not a kernel\n' > "$dir/linux.uml"
+chmod 0755 "$dir/linux.uml"
+uml_refused STACKBENCH_UML_KERNEL unexecutable 1 "sandbox: cannot run $dir/linux.uml: Exec format error"
+rm -f "$dir/linux.uml"
+leftovers
+echo "kernel: an exec failure is reported as such (exit 1)"
 
 # 5. Members stay preallocated: a discard of a whole member (as mkfs does) must not punch holes in its host file, or every build makes the
 # preallocated files sparse again and the first benchmark after it pays the

@@ -23,7 +23,11 @@
 #   tests/bench/model_bands.sh   (root; boots UML itself)
 #   SB_BANDS_PARTS="probe cpu dev" (default: all three)
 # Exit 0: every asserted band held; 1: one did not (or the run failed).
-# Runtime: about 11 min at a host load of 8-12 (probe 0.5, cpu 5.5, dev 4).
+# Runtime (2026-12-03, loaded host): the dev part 390 s at a load of 19
+# (15 of 15 bands held) and 458 s at 28 (14 of 15: RAID6 4k random read
+# 0.78, the UML CPU 76 % busy: at such a load the array's CPU share is
+# the limit again; lower SB_BANDS_IOPS/SB_BANDS_MBS there); the probe and
+# cpu parts about 6 min more.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)

@@ -51,7 +51,7 @@ static void raid10(const struct sb_stack_spec *spec, struct json_object *row, co
 	if (far)
 		sb_pl_why(m, 1, "RAID10 far: a stream reads from every member");
 	else if (nr > 0)
-		sb_pl_why(m, 1, "RAID10 near/offset on non-rotational members: each chunk is read from the least busy "
+		sb_pl_why(m, 1, "RAID10 near/offset: on non-rotational members each chunk is read from the least busy "
 			  "copy: every member");
 	else
 		sb_pl_why(m, 1, "RAID10 near/offset: members / copies x one member (%s)", nr == 0 ?
@@ -90,7 +90,7 @@ static void raid56(const struct sb_stack_spec *spec, struct json_object *row, co
 	sb_pl_why(m, 0, "RAID%u: full stripes write (members - %u) = %u x the slowest member, the rest is parity",
 		  spec->raid.level, p, d);
 	if (flat)
-		sb_pl_why(m, 1, "RAID%u on non-rotational members: a stream reads every member = %u x a member "
+		sb_pl_why(m, 1, "RAID%u: on non-rotational members a stream reads every member = %u x a member "
 			  "(skipping the parity chunks costs nothing)", spec->raid.level, b->n);
 	else
 		sb_pl_why(m, 1, "RAID%u: a stream reads (members - %u) = %u x a member (up to %u x on non-rotational "

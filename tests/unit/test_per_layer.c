@@ -216,7 +216,7 @@ static void test_nonrot_streams(void **state)
 	sb_per_layer_expect(r10, &s10);
 	assert_true(get(r10, 4, "expected", 1) == 32);         /* 4 x 8 */
 	assert_true(get(r10, 4, "expected", 0) == 16);         /* writes: 2 x the slowest still */
-	assert_non_null(strstr(model(r10, 4, 1), "RAID10 near/offset on non-rotational members"));
+	assert_non_null(strstr(model(r10, 4, 1), "RAID10 near/offset: on non-rotational members each chunk"));
 	sb_per_layer_expect(r5, &l5.items[0]);
 	assert_true(get(r5, 3, "expected", 1) == 16);          /* 2 x 8 */
 	json_object_object_add(json_object_array_get_idx(r5, 3), "nonrot_members", json_object_new_int(2));
@@ -226,7 +226,7 @@ static void test_nonrot_streams(void **state)
 	sb_per_layer_expect(r5, &l5.items[0]);
 	assert_true(get(r5, 3, "expected", 1) == 24);          /* 3 x 8 */
 	assert_true(get(r5, 3, "expected", 0) == 16);
-	assert_non_null(strstr(model(r5, 3, 1), "RAID5 on non-rotational members: a stream reads every member = 3 x"));
+	assert_non_null(strstr(model(r5, 3, 1), "RAID5: on non-rotational members a stream reads every member = 3 x"));
 	json_object_object_add(json_object_array_get_idx(r1, 2), "nonrot_members", json_object_new_int(2));
 	sb_per_layer_expect(r1, &l1.items[0]);
 	assert_true(get(r1, 2, "expected", 1) == 8);

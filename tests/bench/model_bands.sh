@@ -14,7 +14,7 @@
 #  dev    the same stacks on 48 MiB members, each loop device behind the
 #         block throttle (cgroup v1 blkio.throttle.*, root group: md's and
 #         dm's own threads are throttled too) at $SB_BANDS_MBS MB/s read
-#         and write (8) and $SB_BANDS_IOPS read IOPS (400): every member is
+#         and write (6) and $SB_BANDS_IOPS read IOPS (250): every member is
 #         device-bound, the CPU mostly idle, as a NAS disk is; ASSERTED:
 #         each member within 0.8-1.1 of its limits (the throttle took) and
 #         measured / expected of each array row within its band.
@@ -26,8 +26,9 @@
 # Runtime (2026-12-03, loaded host): the dev part 390 s at a load of 19
 # (15 of 15 bands held) and 458 s at 28 (14 of 15: RAID6 4k random read
 # 0.78, the UML CPU 76 % busy: at such a load the array's CPU share is
-# the limit again; lower SB_BANDS_IOPS/SB_BANDS_MBS there); the probe and
-# cpu parts about 6 min more.
+# the limit again); at 6 MB/s and 250 IOPS (now the default) 454 s at a
+# load of 29: 15 of 15 held, ratios 0.95-1.03. The probe and cpu parts
+# about 6 min more.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -42,8 +43,8 @@ if ! grep -q "^vendor_id.*User Mode Linux" /proc/cpuinfo 2>/dev/null && [ -z "${
 	exit $rc
 fi
 PARTS=${SB_BANDS_PARTS:-probe cpu dev}
-MBS=${SB_BANDS_MBS:-8}
-IOPS=${SB_BANDS_IOPS:-400}
+MBS=${SB_BANDS_MBS:-6}
+IOPS=${SB_BANDS_IOPS:-250}
 work=$(mktemp -d /var/tmp/sb-bands.XXXXXX)
 export STACKBENCH_STATE_DIR=$work/state
 mkdir -p "$STACKBENCH_STATE_DIR"

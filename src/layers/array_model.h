@@ -6,8 +6,9 @@
  *      writes = d x the slowest member;
  *   r: members a stream reads from at once: reads = r x a member (mean);
  *   q: members random reads spread over: IOPS = q x a member (mean).
- * md RAID1: d 1, r 1, q n; RAID10: n/copies, n/copies (far: n), n;
- * RAID5/6: n - parity, n - parity, n; btrfs raid1: 1, 1, 1 and raid10:
+ * md RAID1: d 1, r 1, q n; RAID10: n/copies, n/copies (far, or any
+ * member non-rotational: n), n; RAID5/6: n - parity, n - parity (every
+ * member non-rotational: n), n; btrfs raid1: 1, 1, 1 and raid10:
  * n/2, n/2, n/2 (one process reads one copy: its pid picks the mirror).
  * docs/layers.md gives the sources. A figure unknown below leaves its
  * expectation unknown; the sentences are the caller's. */

@@ -498,6 +498,7 @@ const struct sb_layer_ops sb_layer_md = {
 	.release = md_release,
 	.per_layer = true,
 	.pl_model = sb_md_pl_model,
+	.pl_observe = sb_md_pl_observe,
 	.capture = sb_md_capture,
 	.fault_target = true,
 	.report = &sb_md_report,

@@ -36,5 +36,8 @@ void sb_md_capture(const struct sb_layer *l, struct json_object *out);
 /* Its bench.per_layer model (md_model.c). */
 void sb_md_pl_model(const struct sb_stack_spec *spec, struct json_object *row,
 		    const struct sb_pl_below *b, struct sb_pl_model *m);
+/* Records in the array's row how many of the devices below say they are
+ * non-rotational ("nonrot_members"), which the model's stream reads use. */
+void sb_md_pl_observe(const struct sb_layer *l, unsigned i, bool after, struct json_object *row);
 
 #endif

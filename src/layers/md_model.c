@@ -4,14 +4,20 @@
  * handling). RAID1: writes ~ the slowest member, a stream reads one
  * member; RAID10 with c copies: writes n/c x the slowest, streams n/c
  * (near, offset) or n (far) x a member; RAID5/6 with p parity members:
- * full-stripe writes (n-p) x the slowest, streams (n-p)..n x a member;
- * random reads spread over every member at every level. The arithmetic
- * is sb_pl_array's (array_model.c), which btrfs's profiles share. */
+ * full-stripe writes (n-p) x the slowest, streams (n-p) x a member;
+ * random reads spread over every member at every level. Where the
+ * members are non-rotational (the row's "nonrot_members", pl_observe) a
+ * stream reads every member: RAID10 near/offset sends each chunk to the
+ * least busy copy (raid10.c read_balance), RAID5/6 skip the parity
+ * chunks at no cost; on rotational members the skipped chunks pass under
+ * the head all the same. The arithmetic is sb_pl_array's
+ * (array_model.c), which btrfs's profiles share. */
 #include <stdio.h>
 #include <string.h>
 
 #include "layers/array_model.h"
 #include "layers/md_int.h"
+#include "sys/sysfs.h"
 #include "util/units.h"
 
 #define PL_WRITE_BS (1ULL << 20)    /* run/per_layer.c's sequential jobs */
@@ -23,15 +29,34 @@ static void raid1(const struct sb_pl_below *b, struct sb_pl_model *m)
 	sb_pl_why(m, 1, "RAID1: one stream reads one member");
 }
 
-static void raid10(const struct sb_stack_spec *spec, const struct sb_pl_below *b, struct sb_pl_model *m)
+/* The members below the array that say they are non-rotational, as
+ * pl_observe recorded; -1: not recorded. */
+static int nonrot_members(struct json_object *row)
+{
+	struct json_object *v;
+
+	return row && json_object_object_get_ex(row, "nonrot_members", &v) && v ? json_object_get_int(v) : -1;
+}
+
+static void raid10(const struct sb_stack_spec *spec, struct json_object *row, const struct sb_pl_below *b,
+		   struct sb_pl_model *m)
 {
 	double c = spec->raid.copies ? spec->raid.copies : 2, d = b->n / c;
 	bool far = spec->raid.md_layout[0] == 'f';
+	int nr = nonrot_members(row);
 
-	sb_pl_array(b, d, far ? b->n : d, b->n, m);
+	/* raid10.c read_balance: any non-rotational copy -> the least busy */
+	sb_pl_array(b, d, far || nr > 0 ? b->n : d, b->n, m);
 	sb_pl_why(m, 0, "RAID10: every write goes to each copy: members / copies x the slowest");
-	sb_pl_why(m, 1, far ? "RAID10 far: a stream reads from every member"
-		  : "RAID10 near/offset: members / copies x one member");
+	if (far)
+		sb_pl_why(m, 1, "RAID10 far: a stream reads from every member");
+	else if (nr > 0)
+		sb_pl_why(m, 1, "RAID10 near/offset: on non-rotational members each chunk is read from the least busy "
+			  "copy: every member");
+	else
+		sb_pl_why(m, 1, "RAID10 near/offset: members / copies x one member (%s)", nr == 0 ?
+			  "rotational members: a head passes over the chunks its partner reads" :
+			  "every member when they are non-rotational");
 }
 
 /* The job's 1 MiB writes against a full stripe: the note says when they
@@ -55,26 +80,49 @@ static void stripe_note(const struct sb_stack_spec *spec, unsigned d, unsigned p
 		 spec->raid.level, d, ch, st, p == 2 ? "both parities" : "parity", 2 + 2 * p, 2 + 2 * p);
 }
 
-static void raid56(const struct sb_stack_spec *spec, const struct sb_pl_below *b, struct sb_pl_model *m)
+static void raid56(const struct sb_stack_spec *spec, struct json_object *row, const struct sb_pl_below *b,
+		   struct sb_pl_model *m)
 {
 	unsigned p = spec->raid.level == 6 ? 2 : 1, d = b->n > p ? b->n - p : 1;
+	bool flat = nonrot_members(row) == (int)b->n;
 
-	sb_pl_array(b, d, d, b->n, m);
+	sb_pl_array(b, d, flat ? b->n : d, b->n, m);
 	sb_pl_why(m, 0, "RAID%u: full stripes write (members - %u) = %u x the slowest member, the rest is parity",
 		  spec->raid.level, p, d);
-	sb_pl_why(m, 1, "RAID%u: a stream reads (members - %u) = %u x a member (up to %u x when the parity "
-		  "chunks it skips are read ahead too)", spec->raid.level, p, d, b->n);
+	if (flat)
+		sb_pl_why(m, 1, "RAID%u: on non-rotational members a stream reads every member = %u x a member "
+			  "(skipping the parity chunks costs nothing)", spec->raid.level, b->n);
+	else
+		sb_pl_why(m, 1, "RAID%u: a stream reads (members - %u) = %u x a member (up to %u x on non-rotational "
+			  "members, which skip the parity chunks at no cost)", spec->raid.level, p, d, b->n);
 	stripe_note(spec, d, p, m);
+}
+
+void sb_md_pl_observe(const struct sb_layer *l, unsigned i, bool after, struct json_object *row)
+{
+	const struct sb_layer *b = l->below;
+	unsigned j, n = 0, known = 0;
+	uint64_t v;
+
+	(void)i;
+	if (after || !b)
+		return;
+	for (j = 0; j < b->ndev; j++)
+		if (!sb_sysfs_dev_attr_u64(b->dev[j], "queue/rotational", &v, NULL)) {
+			known++;
+			n += v == 0;
+		}
+	if (known == b->ndev && known)
+		json_object_object_add(row, "nonrot_members", json_object_new_int((int)n));
 }
 
 void sb_md_pl_model(const struct sb_stack_spec *spec, struct json_object *row,
 		    const struct sb_pl_below *b, struct sb_pl_model *m)
 {
-	(void)row;
 	if (spec->raid.level == 10)
-		raid10(spec, b, m);
+		raid10(spec, row, b, m);
 	else if (spec->raid.level == 5 || spec->raid.level == 6)
-		raid56(spec, b, m);
+		raid56(spec, row, b, m);
 	else
 		raid1(b, m);
 	sb_pl_why(m, 2, "RAID%u: random reads spread over every member", spec->raid.level);

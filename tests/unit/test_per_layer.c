@@ -166,13 +166,75 @@ static void test_raid5(void **state)
 	assert_true(get(rows, 4, "expected", 1) == 600);   /* 3 x 200 */
 	assert_true(get(rows, 4, "expected", 2) == 4000);
 	assert_non_null(strstr(model(rows, 4, 0), "RAID5: full stripes write (members - 1) = 3 x the slowest"));
-	assert_non_null(strstr(model(rows, 4, 1), "RAID5: a stream reads (members - 1) = 3 x a member (up to 4 x"));
+	assert_non_null(strstr(model(rows, 4, 1), "RAID5: a stream reads (members - 1) = 3 x a member (up to 4 x on non-rotational"));
 	assert_null(strstr(limit(rows, 4), "RAID1"));
 	assert_non_null(strstr(note(rows, 4), "partial stripes (a stripe is 3 x 512 KiB = 1536 KiB)"));
 	assert_non_null(strstr(note(rows, 4), "up to 4 I/Os per small write"));
 	assert_true(get(rows, 4, "pct_of_below", 1) == 275);   /* of the mean member */
 	json_object_put(rows);
 	sb_spec_list_free(&l);
+}
+
+/* Non-rotational members (md's pl_observe recorded "nonrot_members"): a
+ * stream reads every member: RAID10 near sends each chunk to the least
+ * busy copy (raid10.c read_balance: any non-rotational copy), RAID5/6 skip
+ * the parity chunks at no cost (every member non-rotational). Rotational
+ * or not recorded: n / copies and n - parity, as before; RAID1 one member
+ * either way (its sequential reads stay on one mirror). The model
+ * measured against device-bound members: tests/bench/model_bands.sh. */
+static void test_nonrot_streams(void **state)
+{
+	struct sb_spec_list l5 = load("devices: {loop: {count: 3, size: 1GiB}}\nraid: {level: 5, devices: 3}\n");
+	struct sb_spec_list l1 = load("devices: {loop: {count: 2, size: 1GiB}}\nraid: {level: 1, devices: 2}\n");
+	struct sb_stack_spec s10;
+	struct json_object *r10 = json_object_new_array(), *r5 = json_object_new_array(), *r1 = json_object_new_array();
+	unsigned i;
+
+	(void)state;
+	memset(&s10, 0, sizeof(s10));
+	s10.raid.enabled = true;
+	s10.raid.level = 10;
+	s10.raid.copies = 2;
+	strcpy(s10.raid.md_layout, "n2");
+	for (i = 0; i < 4; i++)
+		json_object_array_add(r10, row("loop", 8, 8, 400));
+	json_object_array_add(r10, row("md", 16, 32, 1600));
+	for (i = 0; i < 3; i++)
+		json_object_array_add(r5, row("loop", 8, 8, 400));
+	json_object_array_add(r5, row("md", 16, 24, 1200));
+	for (i = 0; i < 2; i++)
+		json_object_array_add(r1, row("loop", 8, 8, 400));
+	json_object_array_add(r1, row("md", 8, 8, 800));
+	sb_per_layer_expect(r10, &s10);                        /* not recorded */
+	assert_true(get(r10, 4, "expected", 1) == 16);
+	assert_non_null(strstr(model(r10, 4, 1), "every member when they are non-rotational"));
+	json_object_object_add(json_object_array_get_idx(r10, 4), "nonrot_members", json_object_new_int(0));
+	sb_per_layer_expect(r10, &s10);
+	assert_true(get(r10, 4, "expected", 1) == 16);
+	assert_non_null(strstr(model(r10, 4, 1), "rotational members"));
+	json_object_object_add(json_object_array_get_idx(r10, 4), "nonrot_members", json_object_new_int(1));
+	sb_per_layer_expect(r10, &s10);
+	assert_true(get(r10, 4, "expected", 1) == 32);         /* 4 x 8 */
+	assert_true(get(r10, 4, "expected", 0) == 16);         /* writes: 2 x the slowest still */
+	assert_non_null(strstr(model(r10, 4, 1), "RAID10 near/offset: on non-rotational members each chunk"));
+	sb_per_layer_expect(r5, &l5.items[0]);
+	assert_true(get(r5, 3, "expected", 1) == 16);          /* 2 x 8 */
+	json_object_object_add(json_object_array_get_idx(r5, 3), "nonrot_members", json_object_new_int(2));
+	sb_per_layer_expect(r5, &l5.items[0]);
+	assert_true(get(r5, 3, "expected", 1) == 16);          /* one rotational member: n - 1 */
+	json_object_object_add(json_object_array_get_idx(r5, 3), "nonrot_members", json_object_new_int(3));
+	sb_per_layer_expect(r5, &l5.items[0]);
+	assert_true(get(r5, 3, "expected", 1) == 24);          /* 3 x 8 */
+	assert_true(get(r5, 3, "expected", 0) == 16);
+	assert_non_null(strstr(model(r5, 3, 1), "RAID5: on non-rotational members a stream reads every member = 3 x"));
+	json_object_object_add(json_object_array_get_idx(r1, 2), "nonrot_members", json_object_new_int(2));
+	sb_per_layer_expect(r1, &l1.items[0]);
+	assert_true(get(r1, 2, "expected", 1) == 8);
+	json_object_put(r10);
+	json_object_put(r5);
+	json_object_put(r1);
+	sb_spec_list_free(&l5);
+	sb_spec_list_free(&l1);
 }
 
 /* btrfs over its members: raid1 is md's RAID1 arithmetic for writes
@@ -316,6 +378,7 @@ int main(void)
 		cmocka_unit_test(test_cipher_no_ceiling),
 		cmocka_unit_test(test_raid10_far),
 		cmocka_unit_test(test_raid5),
+		cmocka_unit_test(test_nonrot_streams),
 		cmocka_unit_test(test_raid6),
 		cmocka_unit_test(test_integrity),
 		cmocka_unit_test(test_cache),

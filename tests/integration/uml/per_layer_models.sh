@@ -17,11 +17,12 @@
 #    integrity, cache: one shared key) read back as asked;
 #  - the environment: dm tables with the keys hidden, md tunables, each
 #    member's queue, SMART "not available: ..." on loop devices.
-# Speed bands (measured / expected) are printed with the band a quiet
-# machine holds, not asserted: members and arrays are measured one after
-# the other on one UML CPU, and a loaded host moves the ratio (loaded:
-# RAID5 stream read 0.18, RAID1 over integrity write 0.35); they are
-# asserted on a quiet machine by tests/bench/model_bands.sh.
+# Measured / expected is printed, not asserted: these members are loop
+# devices on files in UML's page cache, so every figure is UML's one CPU
+# copying pages (CPU-bound: an array cannot gain from parallel members,
+# the ratio says how the CPU is shared, not whether the model holds). The
+# bands are asserted with device-bound members (each behind the block
+# throttle) by tests/bench/model_bands.sh (docs/layers.md "Speed bands").
 # Then the shipped matrix stacks/raid5-stripe-cache.yml end to end: its
 # four cells (stripe_cache_size 256, 1024, 4096, 8192) built and tested by
 # one build-and-test --baseline raid5-stripe-cache-256 at the smallest sizes
@@ -91,12 +92,11 @@ def close(name, x, k, want):
     got = x["expected"].get(k)
     if want is None or got is None or abs(got - want) > 0.051 + 1e-9 * abs(want):
         bad.append("%s %s %s: expected %r recorded, the model's formula gives %r" % (name, x["layer"], k, got, want))
-def band(name, x, k, lo, hi):
+def band(name, x, k):
     m, e = fig(x, k), x["expected"].get(k)
     ratio = m / e if m is not None and e else None
-    held = "held" if ratio is not None and lo <= ratio <= hi else "NOT held"
-    print("    %-5s %-9s %-16s expected %8.1f measured %8.1f ratio %s (quiet band %.2f..%.2f: %s)" % (
-          name, x["layer"], k, e or -1, m or -1, "%.2f" % ratio if ratio else "-", lo, hi, held))
+    print("    %-5s %-9s %-16s expected %8.1f measured %8.1f ratio %s (CPU-bound members: printed only)" % (
+          name, x["layer"], k, e or -1, m or -1, "%.2f" % ratio if ratio else "-"))
 # 1. a row per layer in build order, figures and expectations present
 for name, layers in (("r5", ["loop"] * 3 + ["md"]), ("r6", ["loop"] * 4 + ["md"]),
                      ("integ", ["loop", "loop", "integrity", "integrity", "md"]), ("cache", ["loop", "loop", "md", "cache"]),
@@ -117,8 +117,12 @@ def md_check(name, x, below, level):
     if None in [fig(b, k) for b in below for k in K]: return
     w = [fig(b, "seq_write_mbs") for b in below]; r = [fig(b, "seq_read_mbs") for b in below]
     d = n - p if p else 1
+    # md's pl_observe: the members' queue/rotational; RAID5/6 on all
+    # non-rotational members read a stream from every member
+    nr = x.get("nonrot_members")
+    if not isinstance(nr, int) or not 0 <= nr <= n: bad.append("%s: nonrot_members %r of %d" % (name, nr, n))
     close(name, x, "seq_write_mbs", d * min(w))
-    close(name, x, "seq_read_mbs", d * sum(r) / n)
+    close(name, x, "seq_read_mbs", (n if p and nr == n else d) * sum(r) / n)
     close(name, x, "randread_4k_iops", sum(fig(b, "randread_4k_iops") for b in below))
 for name, level, want in (("r5", 5, "RAID5: full stripes write (members - 1) = 2 x"),
                           ("r6", 6, "RAID6: full stripes write (members - 2) = 2 x"),
@@ -168,18 +172,16 @@ if R["btr"]:
     if "its pid picks" not in x["model"]["randread_4k_iops"]: bad.append("btr randread model %r" % x["model"])
     if not x["device"].endswith("/.sb-per-layer"): bad.append("btr: measured on %r, not a file of the filesystem" % x["device"])
 # 3. speed bands: printed with the band a quiet machine holds
-print("    bands (measured / expected; a quiet machine holds them, a loaded one need not):")
-if R["r5"]: band("r5", rows(R["r5"])[-1], "seq_read_mbs", 0.5, 1.6)
+print("    measured / expected (CPU-bound members; the bands: tests/bench/model_bands.sh):")
+if R["r5"]: band("r5", rows(R["r5"])[-1], "seq_read_mbs")
 if R["integ"]:
-    for x in rows(R["integ"])[2:4]: band("integ", x, "seq_write_mbs", 0.5, 1.5)
-    band("integ", rows(R["integ"])[-1], "seq_write_mbs", 0.5, 1.5)
-if R["cache"]: band("cache", rows(R["cache"])[-1], "seq_write_mbs", 0.5, 1.5)
+    for x in rows(R["integ"])[2:4]: band("integ", x, "seq_write_mbs")
+    band("integ", rows(R["integ"])[-1], "seq_write_mbs")
+if R["cache"]: band("cache", rows(R["cache"])[-1], "seq_write_mbs")
 if R["btr"]:
-    for k in K: band("btr", rows(R["btr"])[-1], k, 0.3, 1.5)
-# printed only, no band in UML: one CPU computes the parity (RAID5/6
-# writes, RAID6 reads) and the tags (integrity reads)
+    for k in K: band("btr", rows(R["btr"])[-1], k)
 for name, x, k in (("r5", -1, "seq_write_mbs"), ("r6", -1, "seq_write_mbs"), ("r6", -1, "seq_read_mbs")):
-    if R[name]: band(name, rows(R[name])[x], k, 0, 99)
+    if R[name]: band(name, rows(R[name])[x], k)
 # 4. keys read back, environment
 def built(name, layer):
     return [b for b in R[name]["stack"]["built"] if b["layer"] == layer][0]

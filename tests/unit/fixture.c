@@ -13,6 +13,7 @@
 
 #include <json-c/json.h>
 
+#include "bench/job.h"
 #include "core/layer.h"
 #include "core/stack.h"
 
@@ -155,4 +156,22 @@ void sb_t_section_has(const char *yaml, const char *name, const char *const *kv,
 	if (!strstr(sum, summary))
 		fail_msg("summary '%s' lacks '%s'", sum, summary);
 	sb_spec_list_free(&l);
+}
+
+int sb_t_job_parse(struct sb_job_opts *o, struct sb_err *err, ...)
+{
+	char *argv[32];
+	enum sb_output_format fmt;
+	int argc = 0;
+	const char *a;
+	va_list ap;
+
+	argv[argc++] = "job";
+	va_start(ap, err);
+	while ((a = va_arg(ap, const char *)) && argc < 31)
+		argv[argc++] = (char *)a;
+	va_end(ap);
+	argv[argc] = NULL;
+	sb_err_clear(err);
+	return sb_job_parse_args(argc, argv, o, &fmt, err);
 }

@@ -39,4 +39,9 @@ void sb_t_section_off(const char *name, const char *word);
  * ..., NULL) and the summary contains summary. */
 void sb_t_section_has(const char *yaml, const char *name, const char *const *kv, const char *summary);
 
+struct sb_job_opts;
+/* `stackbench job` with the arguments after err (NULL-terminated, at most
+ * 30) parsed into o, err cleared first: sb_job_parse_args' result. */
+int sb_t_job_parse(struct sb_job_opts *o, struct sb_err *err, ...);
+
 #endif

@@ -19,24 +19,7 @@
 #include "bench/engine.h"
 #include "bench/ioengine.h"
 #include "bench/job.h"
-
-static int parse(struct sb_job_opts *o, struct sb_err *err, ...)
-{
-	char *argv[32];
-	enum sb_output_format fmt;
-	int argc = 0;
-	const char *a;
-	va_list ap;
-
-	argv[argc++] = "job";
-	va_start(ap, err);
-	while ((a = va_arg(ap, const char *)) && argc < 31)
-		argv[argc++] = (char *)a;
-	va_end(ap);
-	argv[argc] = NULL;
-	sb_err_clear(err);
-	return sb_job_parse_args(argc, argv, o, &fmt, err);
-}
+#include "fixture.h"
 
 static void test_parse(void **state)
 {
@@ -45,22 +28,22 @@ static void test_parse(void **state)
 
 	(void)state;
 	assert_non_null(o);
-	assert_int_equal(parse(o, &err, "--filename=x", "--size=64k", "--ioengine=libaio", "--cmdprio_percentage=20", "--cmdprio_class=3",
+	assert_int_equal(sb_t_job_parse(o, &err, "--filename=x", "--size=64k", "--ioengine=libaio", "--cmdprio_percentage=20", "--cmdprio_class=3",
 			       "--cmdprio=5", NULL), 0);
 	assert_int_equal(o->cprio.perc[0], 20);
 	assert_int_equal(o->cprio.perc[1], 20);
 	assert_int_equal(o->cprio.cls[0], 3);
 	assert_int_equal(o->cprio.level[1], 5);
 	/* fio's off1/off2: READ,WRITE */
-	assert_int_equal(parse(o, &err, "--filename=x", "--size=64k", "--ioengine=io_uring", "--cmdprio_percentage=20,30", NULL), 0);
+	assert_int_equal(sb_t_job_parse(o, &err, "--filename=x", "--size=64k", "--ioengine=io_uring", "--cmdprio_percentage=20,30", NULL), 0);
 	assert_int_equal(o->cprio.perc[0], 20);
 	assert_int_equal(o->cprio.perc[1], 30);
-	assert_int_equal(parse(o, &err, "--filename=x", "--size=64k", "--ioengine=libaio", "--cmdprio_percentage=,30", NULL), 0);
+	assert_int_equal(sb_t_job_parse(o, &err, "--filename=x", "--size=64k", "--ioengine=libaio", "--cmdprio_percentage=,30", NULL), 0);
 	assert_int_equal(o->cprio.perc[0], 0);
 	assert_int_equal(o->cprio.perc[1], 30);
 	/* fio's cmdprio-bssplit.fio: sorted by bs, zero percentages dropped,
 	 * bs/perc/class/level is that priority, bs/perc the implicit one */
-	assert_int_equal(parse(o, &err, "--filename=x", "--size=64k", "--ioengine=libaio", "--cmdprio_bssplit=1024k/10:64k/25/1/1:64k/75/3/2:8k/0,"
+	assert_int_equal(sb_t_job_parse(o, &err, "--filename=x", "--size=64k", "--ioengine=libaio", "--cmdprio_bssplit=1024k/10:64k/25/1/1:64k/75/3/2:8k/0,"
 			       "1024k/0", NULL), 0);
 	assert_true(o->cprio.bssplit);
 	assert_int_equal(o->cprio.nbss[0], 3);
@@ -72,7 +55,7 @@ static void test_parse(void **state)
 	assert_int_equal(o->cprio.bss[0][2].bs, 1 << 20);
 	assert_int_equal(o->cprio.bss[0][2].prio, -1);
 	/* one list: every direction's */
-	assert_int_equal(parse(o, &err, "--filename=x", "--size=64k", "--ioengine=libaio", "--cmdprio_bssplit=4k/50", NULL), 0);
+	assert_int_equal(sb_t_job_parse(o, &err, "--filename=x", "--size=64k", "--ioengine=libaio", "--cmdprio_bssplit=4k/50", NULL), 0);
 	assert_int_equal(o->cprio.nbss[1], 1);
 	assert_int_equal(o->cprio.bss[1][0].bs, 4096);
 	free(o);
@@ -141,7 +124,7 @@ static void run_one(const char *dir, const char *engine)
 	uint64_t hi;
 
 	snprintf(logp, sizeof(logp), "%s/p", dir);
-	if (parse(&o, &err, "--name=t", "--directory", dir, "--size=1m", "--ioengine", engine, "--rw=randread",
+	if (sb_t_job_parse(&o, &err, "--name=t", "--directory", dir, "--size=1m", "--ioengine", engine, "--rw=randread",
 		  "--iodepth=4", "--prioclass=2", "--prio=5", "--cmdprio_percentage=25", "--cmdprio_class=1",
 		  "--cmdprio=3", "--write_lat_log", logp, "--log_prio=1", NULL) < 0)
 		fail_msg("%s: %s", engine, err.msg);

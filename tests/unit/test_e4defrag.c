@@ -21,24 +21,7 @@
 
 #include "bench/engine.h"
 #include "bench/job.h"
-
-static int parse(struct sb_job_opts *o, struct sb_err *err, ...)
-{
-	char *argv[32];
-	enum sb_output_format fmt;
-	int argc = 0;
-	const char *a;
-	va_list ap;
-
-	argv[argc++] = "job";
-	va_start(ap, err);
-	while ((a = va_arg(ap, const char *)) && argc < 31)
-		argv[argc++] = (char *)a;
-	va_end(ap);
-	argv[argc] = NULL;
-	sb_err_clear(err);
-	return sb_job_parse_args(argc, argv, o, &fmt, err);
-}
+#include "fixture.h"
 
 static char dir[] = "/tmp/sb-test-e4d.XXXXXX";
 static char img[64];
@@ -75,7 +58,7 @@ static int run(const char *rw, const char *inplace, struct sb_err *err, uint64_t
 	struct sb_job_result res;
 	int rc;
 
-	if (parse(&o, err, "--name=f", "--directory", dir, "--size=1m", "--bs=32k", "--ioengine=e4defrag",
+	if (sb_t_job_parse(&o, err, "--name=f", "--directory", dir, "--size=1m", "--bs=32k", "--ioengine=e4defrag",
 		  "--donorname=file.def", inplace, "--rw", rw, NULL) < 0)
 		fail_msg("%s", err->msg);
 	o.no_progress = true;
@@ -144,9 +127,9 @@ static void test_refused(void **state)
 
 	(void)state;
 	assert_non_null(o);
-	assert_int_equal(parse(o, &err, "--filename=x", "--size=1m", "--ioengine=e4defrag", NULL), -EINVAL);
+	assert_int_equal(sb_t_job_parse(o, &err, "--filename=x", "--size=1m", "--ioengine=e4defrag", NULL), -EINVAL);
 	assert_non_null(strstr(err.msg, "'donorname' options required"));
-	assert_int_equal(parse(o, &err, "--filename=x", "--size=1m", "--ioengine=e4defrag", "--donorname=d",
+	assert_int_equal(sb_t_job_parse(o, &err, "--filename=x", "--size=1m", "--ioengine=e4defrag", "--donorname=d",
 			       "--inplace=2", NULL), -EINVAL);
 	free(o);
 }

@@ -19,24 +19,7 @@
 #include "bench/engine.h"
 #include "bench/fileset.h"
 #include "bench/job.h"
-
-static int parse(struct sb_job_opts *o, struct sb_err *err, ...)
-{
-	char *argv[32];
-	enum sb_output_format fmt;
-	int argc = 0;
-	const char *a;
-	va_list ap;
-
-	argv[argc++] = "job";
-	va_start(ap, err);
-	while ((a = va_arg(ap, const char *)) && argc < 31)
-		argv[argc++] = (char *)a;
-	va_end(ap);
-	argv[argc] = NULL;
-	sb_err_clear(err);
-	return sb_job_parse_args(argc, argv, o, &fmt, err);
-}
+#include "fixture.h"
 
 static void test_sizes(void **state)
 {
@@ -54,20 +37,20 @@ static void test_sizes(void **state)
 	assert_int_equal(sb_fileset_io_size(&o, 2), 2);
 	assert_int_equal(sb_fileset_io_size(&o, 3), 2);
 	/* filesize: each file that long; the job's size then at most their sum */
-	assert_int_equal(parse(&o, &err, "--ioengine=filestat", "--nrfiles=200", "--filesize=4k", NULL), 0);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--ioengine=filestat", "--nrfiles=200", "--filesize=4k", NULL), 0);
 	assert_int_equal(sb_fileset_io_size(&o, 7), 4096);
 	assert_int_equal(o.size, 200 * 4096);
 	assert_int_equal(o.files.openfiles, 200);
-	assert_int_equal(parse(&o, &err, "--ioengine=filestat", "--nrfiles=200", "--filesize=4k", "--size=40k",
+	assert_int_equal(sb_t_job_parse(&o, &err, "--ioengine=filestat", "--nrfiles=200", "--filesize=4k", "--size=40k",
 			       "--openfiles=300", NULL), 0);
 	assert_int_equal(o.size, 40960);
 	assert_int_equal(o.files.openfiles, 200);
 	/* filecreate without a size: a block per file (fio's get_file_size) */
-	assert_int_equal(parse(&o, &err, "--ioengine=filecreate", "--nrfiles=5", "--openfiles=1", NULL), 0);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--ioengine=filecreate", "--nrfiles=5", "--openfiles=1", NULL), 0);
 	assert_int_equal(o.size, 5 * 4096);
 	assert_int_equal(o.files.openfiles, 1);
 	/* the others need one, as fio */
-	assert_int_equal(parse(&o, &err, "--ioengine=filedelete", "--nrfiles=5", NULL), -EINVAL);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--ioengine=filedelete", "--nrfiles=5", NULL), -EINVAL);
 	assert_non_null(strstr(err.msg, "you need to specify size="));
 }
 
@@ -78,42 +61,42 @@ static void test_options(void **state)
 
 	(void)state;
 	/* several files a thread: only the file engines; refused by name otherwise */
-	assert_int_equal(parse(&o, &err, "--size=1m", "--nrfiles=2", NULL), -EINVAL);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--size=1m", "--nrfiles=2", NULL), -EINVAL);
 	assert_non_null(strstr(err.msg, "not supported by stackbench job: nrfiles"));
-	assert_int_equal(parse(&o, &err, "--size=1m", "--nrfiles=1", "--nr_files=1", NULL), 0);
-	assert_int_equal(parse(&o, &err, "--size=1m", "--create_on_open=1", NULL), -EINVAL);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--size=1m", "--nrfiles=1", "--nr_files=1", NULL), 0);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--size=1m", "--create_on_open=1", NULL), -EINVAL);
 	assert_non_null(strstr(err.msg, "not supported by stackbench job: create_on_open"));
-	assert_int_equal(parse(&o, &err, "--size=1m", "--ioengine=filecreate", "--file_service_type=sequential:3",
+	assert_int_equal(sb_t_job_parse(&o, &err, "--size=1m", "--ioengine=filecreate", "--file_service_type=sequential:3",
 			       "--nrfiles=3", NULL), 0);
 	assert_int_equal(o.files.service, SB_FSERV_SEQ);
 	assert_int_equal(o.files.service_nr, 3);
 	/* fio's non-uniform kinds: parameter and center, fio's defaults and ranges */
-	assert_int_equal(parse(&o, &err, "--size=1m", "--file_service_type=zipf:1.2", NULL), 0);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--size=1m", "--file_service_type=zipf:1.2", NULL), 0);
 	assert_int_equal(o.files.service, SB_FSERV_ZIPF);
 	assert_true(o.files.service_val == 1.2 && o.files.service_center == -1);
-	assert_int_equal(parse(&o, &err, "--size=1m", "--file_service_type=pareto", NULL), 0);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--size=1m", "--file_service_type=pareto", NULL), 0);
 	assert_true(o.files.service_val == 0.2);
-	assert_int_equal(parse(&o, &err, "--size=1m", "--file_service_type=gauss:5:0.25", NULL), 0);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--size=1m", "--file_service_type=gauss:5:0.25", NULL), 0);
 	assert_int_equal(o.files.service, SB_FSERV_GAUSS);
 	assert_true(o.files.service_val == 5 && o.files.service_center == 0.25);
-	assert_int_equal(parse(&o, &err, "--size=1m", "--file_service_type=zipf:1", NULL), -EINVAL);
-	assert_int_equal(parse(&o, &err, "--size=1m", "--file_service_type=pareto:1.5", NULL), -EINVAL);
-	assert_int_equal(parse(&o, &err, "--size=1m", "--file_service_type=normal:1:2", NULL), -EINVAL);
-	assert_int_equal(parse(&o, &err, "--size=1m", "--file_service_type=bogus", NULL), -EINVAL);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--size=1m", "--file_service_type=zipf:1", NULL), -EINVAL);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--size=1m", "--file_service_type=pareto:1.5", NULL), -EINVAL);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--size=1m", "--file_service_type=normal:1:2", NULL), -EINVAL);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--size=1m", "--file_service_type=bogus", NULL), -EINVAL);
 	assert_null(strstr(err.msg, "not supported"));
-	assert_int_equal(parse(&o, &err, "--size=1m", "--file_service_type=random:x", NULL), -EINVAL);
-	assert_int_equal(parse(&o, &err, "--size=1m", "--ioengine=filestat", "--stat_type=statx", NULL), 0);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--size=1m", "--file_service_type=random:x", NULL), -EINVAL);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--size=1m", "--ioengine=filestat", "--stat_type=statx", NULL), 0);
 	assert_int_equal(o.files.stat_type, 2);
-	assert_int_equal(parse(&o, &err, "--size=1m", "--stat_type=fstat", NULL), -EINVAL);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--size=1m", "--stat_type=fstat", NULL), -EINVAL);
 	/* filename= names the one file: nrfiles is its count, as fio */
-	assert_int_equal(parse(&o, &err, "--size=1m", "--ioengine=filestat", "--filename=x", "--nrfiles=4", NULL), 0);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--size=1m", "--ioengine=filestat", "--filename=x", "--nrfiles=4", NULL), 0);
 	assert_int_equal(o.files.nrfiles, 1);
 	/* fio's filename=A:B ('\\:' a ':' in a name): the file engines' set; refused by name for the others */
-	assert_int_equal(parse(&o, &err, "--size=1m", "--filename=a:b\\:c:d", NULL), -EINVAL);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--size=1m", "--filename=a:b\\:c:d", NULL), -EINVAL);
 	assert_non_null(strstr(err.msg, "not supported by stackbench job: filename"));
-	assert_int_equal(parse(&o, &err, "--size=1m", "--filename=a\\:c", NULL), 0);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--size=1m", "--filename=a\\:c", NULL), 0);
 	assert_string_equal(o.target, "a:c");
-	assert_int_equal(parse(&o, &err, "--filesize=4k", "--ioengine=filestat", "--directory=dd",
+	assert_int_equal(sb_t_job_parse(&o, &err, "--filesize=4k", "--ioengine=filestat", "--directory=dd",
 			       "--filename=a:b\\:c::/d", NULL), 0);
 	assert_int_equal(o.files.nrfiles, 3);
 	assert_int_equal(o.size, 3 * 4096);
@@ -274,7 +257,7 @@ static int job(const char *dir, const char *e, const char *extra, unsigned n, st
 	int rc;
 
 	snprintf(nr, sizeof(nr), "--nrfiles=%u", n);
-	if (parse(&o, &err, "--name=t", "--directory", dir, "--filesize=8k", "--bs=4k", "--ioengine", e, nr,
+	if (sb_t_job_parse(&o, &err, "--name=t", "--directory", dir, "--filesize=8k", "--bs=4k", "--ioengine", e, nr,
 		  extra, NULL) < 0)
 		fail_msg("%s: %s", e, err.msg);
 	o.no_progress = true;
@@ -332,7 +315,7 @@ static void test_engines(void **state)
 	struct sb_err err = { 0 };
 
 	snprintf(path, sizeof(path), "%s/fa", dir);
-	assert_int_equal(parse(&o, &err, "--filename", path, "--size=64k", "--rw=write", "--ioengine=falloc",
+	assert_int_equal(sb_t_job_parse(&o, &err, "--filename", path, "--size=64k", "--rw=write", "--ioengine=falloc",
 			       "--direct=1", NULL), 0);
 	assert_false(o.direct); /* fio's falloc opens without O_DIRECT */
 	o.no_progress = true;

@@ -18,24 +18,7 @@
 #include "bench/engine.h"
 #include "bench/ioengine.h"
 #include "bench/job.h"
-
-static int parse(struct sb_job_opts *o, struct sb_err *err, ...)
-{
-	char *argv[32];
-	enum sb_output_format fmt;
-	int argc = 0;
-	const char *a;
-	va_list ap;
-
-	argv[argc++] = "job";
-	va_start(ap, err);
-	while ((a = va_arg(ap, const char *)) && argc < 31)
-		argv[argc++] = (char *)a;
-	va_end(ap);
-	argv[argc] = NULL;
-	sb_err_clear(err);
-	return sb_job_parse_args(argc, argv, o, &fmt, err);
-}
+#include "fixture.h"
 
 static void test_table(void **state)
 {
@@ -90,30 +73,30 @@ static void test_options(void **state)
 
 	(void)state;
 	/* fio's cpuio: cpuload is needed, above 100 is 100, no size needed */
-	assert_int_equal(parse(&o, &err, "--name=c", "--ioengine=cpuio", "--runtime=1", NULL), -EINVAL);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--name=c", "--ioengine=cpuio", "--runtime=1", NULL), -EINVAL);
 	assert_non_null(strstr(err.msg, "cpuload"));
-	assert_int_equal(parse(&o, &err, "--name=c", "--ioengine=cpuio", "--cpuload=150", "--runtime=1", NULL), 0);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--name=c", "--ioengine=cpuio", "--cpuload=150", "--runtime=1", NULL), 0);
 	assert_int_equal(o.eng.cpuload, 100);
 	assert_int_equal(o.eng.cpuchunks, 50000);
-	assert_int_equal(parse(&o, &err, "--ioengine=cpuio", "--cpuload=5", "--cpumode=bogus", NULL), -EINVAL);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--ioengine=cpuio", "--cpuload=5", "--cpumode=bogus", NULL), -EINVAL);
 	assert_non_null(strstr(err.msg, "cpumode"));
 	/* synchronous engines have one io in flight; the asynchronous keep theirs */
-	assert_int_equal(parse(&o, &err, "--size=1m", "--ioengine=vsync", "--iodepth=8", NULL), 0);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--size=1m", "--ioengine=vsync", "--iodepth=8", NULL), 0);
 	assert_int_equal(o.iodepth, 1);
-	assert_int_equal(parse(&o, &err, "--size=1m", "--ioengine=posixaio", "--iodepth=8", NULL), 0);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--size=1m", "--ioengine=posixaio", "--iodepth=8", NULL), 0);
 	assert_int_equal(o.iodepth, 8);
 	assert_int_equal(o.ioengine, SB_IOENGINE_POSIXAIO);
 	/* fio's exec: a program is mandatory; grace_time 1 and std_redirect 1 by default */
-	assert_int_equal(parse(&o, &err, "--ioengine=exec", "--runtime=1", NULL), -EINVAL);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--ioengine=exec", "--runtime=1", NULL), -EINVAL);
 	assert_non_null(strstr(err.msg, "no program is defined"));
-	assert_int_equal(parse(&o, &err, "--ioengine=exec", "--program=/bin/true", "--arguments=-x %r", NULL), 0);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--ioengine=exec", "--program=/bin/true", "--arguments=-x %r", NULL), 0);
 	assert_string_equal(o.eng.arguments, "-x %r");
 	assert_int_equal(o.eng.grace_time, 1);
 	assert_true(o.eng.std_redirect);
 	/* the options of fio's engines that stackbench's do not take: refused by name */
-	assert_int_equal(parse(&o, &err, "--size=1m", "--ioengine=io_uring", "--fixedbufs", NULL), -EINVAL);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--size=1m", "--ioengine=io_uring", "--fixedbufs", NULL), -EINVAL);
 	assert_non_null(strstr(err.msg, "not supported by stackbench job: --fixedbufs"));
-	assert_int_equal(parse(&o, &err, "--ioengine=cpuio", "--cpuload=5", "--exit_on_io_done=1", NULL), -EINVAL);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--ioengine=cpuio", "--cpuload=5", "--exit_on_io_done=1", NULL), -EINVAL);
 	assert_non_null(strstr(err.msg, "not supported by stackbench job: --exit_on_io_done"));
 }
 
@@ -125,7 +108,7 @@ static uint64_t run(const char *dir, const char *e, const char *rw, uint64_t *io
 	struct sb_err err = { 0 };
 	uint64_t b;
 
-	if (parse(&o, &err, "--name=t", "--directory", dir, "--size=64k", "--ioengine", e, "--rw", rw,
+	if (sb_t_job_parse(&o, &err, "--name=t", "--directory", dir, "--size=64k", "--ioengine", e, "--rw", rw,
 		  "--iodepth=4", NULL) < 0)
 		fail_msg("%s %s: %s", e, rw, err.msg);
 	o.no_progress = true;

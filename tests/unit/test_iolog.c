@@ -19,24 +19,7 @@
 
 #include "bench/engine.h"
 #include "bench/job.h"
-
-static int parse(struct sb_job_opts *o, struct sb_err *err, ...)
-{
-	char *argv[32];
-	enum sb_output_format fmt;
-	int argc = 0;
-	const char *a;
-	va_list ap;
-
-	argv[argc++] = "job";
-	va_start(ap, err);
-	while ((a = va_arg(ap, const char *)) && argc < 31)
-		argv[argc++] = (char *)a;
-	va_end(ap);
-	argv[argc] = NULL;
-	sb_err_clear(err);
-	return sb_job_parse_args(argc, argv, o, &fmt, err);
-}
+#include "fixture.h"
 
 static void run(const char *target, const char *log)
 {
@@ -44,7 +27,7 @@ static void run(const char *target, const char *log)
 	struct sb_job_result res;
 	struct sb_err err;
 
-	assert_int_equal(parse(&o, &err, "--name=foo", "--size=64k", "--bs=4k", "--rw=read:8k",
+	assert_int_equal(sb_t_job_parse(&o, &err, "--name=foo", "--size=64k", "--bs=4k", "--rw=read:8k",
 			       "--filename", target, "--write_iolog", log, NULL), 0);
 	memset(&res, 0, sizeof(res));
 	assert_int_equal(sb_engine_run(&o, &res, &err), 0);
@@ -105,7 +88,7 @@ static void test_write_iolog(void **state)
 		n += !strcmp(line, "fio version 3 iolog\n");
 	fclose(fp);
 	assert_int_equal(n, 2);
-	assert_int_not_equal(parse(&o, &err, "--name=foo", "--size=64k", "--rw=write", "--fsync=4",
+	assert_int_not_equal(sb_t_job_parse(&o, &err, "--name=foo", "--size=64k", "--rw=write", "--fsync=4",
 				   "--filename", target, "--write_iolog", log, NULL), 0);
 	assert_non_null(strstr(err.msg, "write_iolog"));
 	unlink(log);
@@ -118,7 +101,7 @@ static int replay(const char *target, const char *log, bool no_stall, struct sb_
 {
 	struct sb_job_opts o;
 
-	assert_int_equal(parse(&o, err, "--name=foo", "--size=64k", "--bs=8k", "--filename", target,
+	assert_int_equal(sb_t_job_parse(&o, err, "--name=foo", "--size=64k", "--bs=8k", "--filename", target,
 			       "--read_iolog", log, no_stall ? "--replay_no_stall=1" : "--replay_no_stall=0", NULL), 0);
 	memset(res, 0, sizeof(*res));
 	return sb_engine_run(&o, res, err);

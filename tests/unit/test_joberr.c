@@ -17,24 +17,7 @@
 
 #include "bench/engine.h"
 #include "bench/job.h"
-
-static int parse(struct sb_job_opts *o, struct sb_err *err, ...)
-{
-	char *argv[32];
-	enum sb_output_format fmt;
-	int argc = 0;
-	const char *a;
-	va_list ap;
-
-	argv[argc++] = "job";
-	va_start(ap, err);
-	while ((a = va_arg(ap, const char *)) && argc < 31)
-		argv[argc++] = (char *)a;
-	va_end(ap);
-	argv[argc] = NULL;
-	sb_err_clear(err);
-	return sb_job_parse_args(argc, argv, o, &fmt, err);
-}
+#include "fixture.h"
 
 static void test_refused(void **state)
 {
@@ -43,11 +26,11 @@ static void test_refused(void **state)
 
 	(void)state;
 	assert_non_null(o);
-	assert_int_equal(parse(o, &err, "--filename=/tmp/sb-test-fill-nosize", "--rw=write", "--fill_device=1", NULL),
+	assert_int_equal(sb_t_job_parse(o, &err, "--filename=/tmp/sb-test-fill-nosize", "--rw=write", "--fill_device=1", NULL),
 			 -EINVAL);
 	assert_non_null(strstr(err.msg, "not supported by stackbench job: fill_device"));
 	/* fio's alias, and with a size it is taken */
-	assert_int_equal(parse(o, &err, "--filename=/tmp/sb-test-fill-nosize", "--rw=write", "--fill_fs=1",
+	assert_int_equal(sb_t_job_parse(o, &err, "--filename=/tmp/sb-test-fill-nosize", "--rw=write", "--fill_fs=1",
 			       "--size=64k", NULL), 0);
 	assert_true(o->fill_device);
 	free(o);
@@ -59,7 +42,7 @@ static int run(const char *dir, const char *engine, bool fill, uint64_t *bytes, 
 	struct sb_job_result res;
 	int rc;
 
-	if (parse(&o, err, "--name=f", "--directory", dir, "--size=1m", "--rw=write", "--ioengine", engine,
+	if (sb_t_job_parse(&o, err, "--name=f", "--directory", dir, "--size=1m", "--rw=write", "--ioengine", engine,
 		  "--iodepth=4", fill ? "--fill_device=1" : "--fill_device=0", NULL) < 0)
 		fail_msg("%s", err->msg);
 	o.no_progress = true;

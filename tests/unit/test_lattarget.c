@@ -18,24 +18,7 @@
 #include "bench/engine.h"
 #include "bench/job.h"
 #include "bench/lattarget.h"
-
-static int parse(struct sb_job_opts *o, struct sb_err *err, ...)
-{
-	char *argv[32];
-	enum sb_output_format fmt;
-	int argc = 0;
-	const char *a;
-	va_list ap;
-
-	argv[argc++] = "job";
-	va_start(ap, err);
-	while ((a = va_arg(ap, const char *)) && argc < 31)
-		argv[argc++] = (char *)a;
-	va_end(ap);
-	argv[argc] = NULL;
-	sb_err_clear(err);
-	return sb_job_parse_args(argc, argv, o, &fmt, err);
-}
+#include "fixture.h"
 
 #define W 1000000ULL /* a 1 ms window, in ns */
 
@@ -45,17 +28,17 @@ static void test_options(void **state)
 	struct sb_err err;
 
 	(void)state;
-	assert_int_equal(parse(&o, &err, "--name=t", "--ioengine=null", "--size=1m", NULL), 0);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--name=t", "--ioengine=null", "--size=1m", NULL), 0);
 	assert_true(o.lat.percentile == 100.0);
 	assert_int_equal(o.lat.target_ns, 0);
-	assert_int_equal(parse(&o, &err, "--name=t", "--ioengine=null", "--size=1m", "--latency_target=500000",
+	assert_int_equal(sb_t_job_parse(&o, &err, "--name=t", "--ioengine=null", "--size=1m", "--latency_target=500000",
 			       "--latency_window=5s", "--latency_percentile=99.9", NULL), 0);
 	assert_int_equal(o.lat.target_ns, 500000000ULL);
 	assert_int_equal(o.lat.window_us, 5000000ULL);
 	assert_true(o.lat.percentile == 99.9);
-	assert_int_equal(parse(&o, &err, "--name=t", "--ioengine=null", "--size=1m", "--latency_target=2ms", NULL), 0);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--name=t", "--ioengine=null", "--size=1m", "--latency_target=2ms", NULL), 0);
 	assert_int_equal(o.lat.target_ns, 2000000ULL);
-	assert_int_not_equal(parse(&o, &err, "--name=t", "--ioengine=null", "--size=1m",
+	assert_int_not_equal(sb_t_job_parse(&o, &err, "--name=t", "--ioengine=null", "--size=1m",
 				   "--latency_percentile=101", NULL), 0);
 }
 
@@ -150,7 +133,7 @@ static void test_job(void **state)
 	struct sb_err err;
 
 	(void)state;
-	assert_int_equal(parse(&o, &err, "--name=lt", "--ioengine=null",
+	assert_int_equal(sb_t_job_parse(&o, &err, "--name=lt", "--ioengine=null",
 			       "--size=64m", "--iodepth=8", "--latency_target=10s", "--latency_window=1ms",
 			       "--runtime=2", "--time_based", NULL), 0);
 	memset(&res, 0, sizeof(res));
@@ -162,7 +145,7 @@ static void test_job(void **state)
 	 * percentile 100) fails at depth 1 */
 	assert_non_null(mkdtemp(dir));
 	snprintf(target, sizeof(target), "%s/f", dir);
-	assert_int_equal(parse(&o, &err, "--name=lt", "--filename", target, "--direct=1",
+	assert_int_equal(sb_t_job_parse(&o, &err, "--name=lt", "--filename", target, "--direct=1",
 			       "--size=1m", "--latency_target=1", NULL), 0);
 	memset(&res, 0, sizeof(res));
 	assert_int_not_equal(sb_engine_run(&o, &res, &err), 0);

@@ -17,24 +17,7 @@
 
 #include "bench/engine.h"
 #include "bench/job.h"
-
-static int parse(struct sb_job_opts *o, struct sb_err *err, ...)
-{
-	char *argv[32];
-	enum sb_output_format fmt;
-	int argc = 0;
-	const char *a;
-	va_list ap;
-
-	argv[argc++] = "job";
-	va_start(ap, err);
-	while ((a = va_arg(ap, const char *)) && argc < 31)
-		argv[argc++] = (char *)a;
-	va_end(ap);
-	argv[argc] = NULL;
-	sb_err_clear(err);
-	return sb_job_parse_args(argc, argv, o, &fmt, err);
-}
+#include "fixture.h"
 
 struct side {
 	struct sb_job_opts o;
@@ -59,10 +42,10 @@ static void pair(const char *proto, uint64_t *got, uint64_t *sent)
 
 	snprintf(port, sizeof(port), "--port=%d", 20000 + (int)(getpid() % 20000));
 	snprintf(pr, sizeof(pr), "--protocol=%s", proto);
-	if (parse(&rx.o, &rx.err, "--name=rx", "--ioengine=net", port, pr, "--rw=read", "--bs=4k", "--size=256k",
+	if (sb_t_job_parse(&rx.o, &rx.err, "--name=rx", "--ioengine=net", port, pr, "--rw=read", "--bs=4k", "--size=256k",
 		  strcmp(proto, "tcp") ? "--listen=0" : "--listen", NULL) < 0)
 		fail_msg("rx: %s", rx.err.msg);
-	if (parse(&tx.o, &tx.err, "--name=tx", "--ioengine=net", port, pr, "--rw=write", "--bs=4k", "--size=256k",
+	if (sb_t_job_parse(&tx.o, &tx.err, "--name=tx", "--ioengine=net", port, pr, "--rw=write", "--bs=4k", "--size=256k",
 		  "--hostname=127.0.0.1", NULL) < 0)
 		fail_msg("tx: %s", tx.err.msg);
 	rx.o.no_progress = tx.o.no_progress = true;
@@ -105,16 +88,16 @@ static void test_refused(void **state)
 
 	(void)state;
 	assert_non_null(o);
-	assert_int_equal(parse(o, &err, "--ioengine=net", "--port=9", "--rw=randread", "--size=4k", "--listen", NULL),
+	assert_int_equal(sb_t_job_parse(o, &err, "--ioengine=net", "--port=9", "--rw=randread", "--size=4k", "--listen", NULL),
 			 -EINVAL);
 	assert_non_null(strstr(err.msg, "can't be random"));
-	assert_int_equal(parse(o, &err, "--ioengine=net", "--port=9", "--protocol=udp", "--rw=read", "--size=4k",
+	assert_int_equal(sb_t_job_parse(o, &err, "--ioengine=net", "--port=9", "--protocol=udp", "--rw=read", "--size=4k",
 			       "--listen", NULL), -EINVAL);
 	assert_non_null(strstr(err.msg, "listen only valid for TCP"));
-	assert_int_equal(parse(o, &err, "--ioengine=net", "--rw=write", "--size=4k", "--hostname=localhost", NULL),
+	assert_int_equal(sb_t_job_parse(o, &err, "--ioengine=net", "--rw=write", "--size=4k", "--hostname=localhost", NULL),
 			 -EINVAL);
 	assert_non_null(strstr(err.msg, "requires port"));
-	assert_int_equal(parse(o, &err, "--ioengine=net", "--protocol=unix", NULL), -EINVAL);
+	assert_int_equal(sb_t_job_parse(o, &err, "--ioengine=net", "--protocol=unix", NULL), -EINVAL);
 	assert_non_null(strstr(err.msg, "not supported by stackbench job: protocol=unix"));
 	free(o);
 }

@@ -17,24 +17,7 @@
 #include "config.h"
 #include "bench/engine.h"
 #include "bench/job.h"
-
-static int parse(struct sb_job_opts *o, struct sb_err *err, ...)
-{
-	char *argv[32];
-	enum sb_output_format fmt;
-	int argc = 0;
-	const char *a;
-	va_list ap;
-
-	argv[argc++] = "job";
-	va_start(ap, err);
-	while ((a = va_arg(ap, const char *)) && argc < 31)
-		argv[argc++] = (char *)a;
-	va_end(ap);
-	argv[argc] = NULL;
-	sb_err_clear(err);
-	return sb_job_parse_args(argc, argv, o, &fmt, err);
-}
+#include "fixture.h"
 
 static void bad(const char *opt, const char *want)
 {
@@ -42,7 +25,7 @@ static void bad(const char *opt, const char *want)
 	struct sb_err err = { 0 };
 
 	assert_non_null(o);
-	assert_int_equal(parse(o, &err, "--filename=x", "--size=64k", opt, NULL), -EINVAL);
+	assert_int_equal(sb_t_job_parse(o, &err, "--filename=x", "--size=64k", opt, NULL), -EINVAL);
 	if (!strstr(err.msg, want))
 		fail_msg("%s: '%s' not in '%s'", opt, want, err.msg);
 	free(o);
@@ -61,13 +44,13 @@ static void test_parse(void **state)
 		free(o);
 		return;
 	}
-	assert_int_equal(parse(o, &err, "--filename=x", "--size=64k", "--numa_cpu_nodes=0",
+	assert_int_equal(sb_t_job_parse(o, &err, "--filename=x", "--size=64k", "--numa_cpu_nodes=0",
 			       "--numa_mem_policy=bind:0", NULL), 0);
 	assert_string_equal(o->numa.cpunodes, "0");
 	assert_string_equal(o->numa.memnodes, "0");
-	assert_int_equal(parse(o, &err, "--filename=x", "--size=64k", "--numa_mem_policy=interleave", NULL), 0);
+	assert_int_equal(sb_t_job_parse(o, &err, "--filename=x", "--size=64k", "--numa_mem_policy=interleave", NULL), 0);
 	assert_string_equal(o->numa.memnodes, "all");
-	assert_int_equal(parse(o, &err, "--filename=x", "--size=64k", "--numa_mem_policy=prefer:0", NULL), 0);
+	assert_int_equal(sb_t_job_parse(o, &err, "--filename=x", "--size=64k", "--numa_mem_policy=prefer:0", NULL), 0);
 	free(o);
 	bad("--numa_mem_policy=prefer:0-1", "one node only");
 	bad("--numa_mem_policy=prefer", "one node only");
@@ -89,7 +72,7 @@ static void test_run(void **state)
 	if (!SB_HAVE_NUMA)
 		skip();
 	assert_non_null(mkdtemp(dir));
-	if (parse(&o, &err, "--name=n", "--directory", dir, "--size=256k", "--rw=write", "--numa_cpu_nodes=0",
+	if (sb_t_job_parse(&o, &err, "--name=n", "--directory", dir, "--size=256k", "--rw=write", "--numa_cpu_nodes=0",
 		  "--numa_mem_policy=bind:0", NULL) < 0)
 		fail_msg("%s", err.msg);
 	o.no_progress = true;

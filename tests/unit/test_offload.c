@@ -21,24 +21,7 @@
 #include "bench/job.h"
 #include "bench/offload.h"
 #include "util/clock.h"
-
-static int parse(struct sb_job_opts *o, struct sb_err *err, ...)
-{
-	char *argv[32];
-	enum sb_output_format fmt;
-	int argc = 0;
-	const char *a;
-	va_list ap;
-
-	argv[argc++] = "job";
-	va_start(ap, err);
-	while ((a = va_arg(ap, const char *)) && argc < 31)
-		argv[argc++] = (char *)a;
-	va_end(ap);
-	argv[argc] = NULL;
-	sb_err_clear(err);
-	return sb_job_parse_args(argc, argv, o, &fmt, err);
-}
+#include "fixture.h"
 
 static void test_options(void **state)
 {
@@ -46,31 +29,31 @@ static void test_options(void **state)
 	struct sb_err err;
 
 	(void)state;
-	assert_int_equal(parse(&o, &err, "--name=t", "--ioengine=null", "--size=1m", "--iodepth=16",
+	assert_int_equal(sb_t_job_parse(&o, &err, "--name=t", "--ioengine=null", "--size=1m", "--iodepth=16",
 			       "--io_submit_mode=offload", NULL), 0);
 	assert_true(o.sub.offload);
 	assert_int_equal(o.iodepth, 16);
-	assert_int_equal(parse(&o, &err, "--name=t", "--ioengine=null", "--size=1m",
+	assert_int_equal(sb_t_job_parse(&o, &err, "--name=t", "--ioengine=null", "--size=1m",
 			       "--io_submit_mode=inline", NULL), 0);
 	assert_false(o.sub.offload);
-	assert_int_not_equal(parse(&o, &err, "--name=t", "--ioengine=null", "--size=1m",
+	assert_int_not_equal(sb_t_job_parse(&o, &err, "--name=t", "--ioengine=null", "--size=1m",
 				   "--io_submit_mode=later", NULL), 0);
 	/* fio: io_uring refuses offload (FIO_NO_OFFLOAD) */
-	assert_int_not_equal(parse(&o, &err, "--name=t", "--ioengine=io_uring", "--size=1m",
+	assert_int_not_equal(sb_t_job_parse(&o, &err, "--name=t", "--ioengine=io_uring", "--size=1m",
 				   "--io_submit_mode=offload", NULL), 0);
 	/* fio runs iodepth psync workers; stackbench does not: refused by name */
-	assert_int_not_equal(parse(&o, &err, "--name=t", "--ioengine=psync", "--size=1m", "--iodepth=4",
+	assert_int_not_equal(sb_t_job_parse(&o, &err, "--name=t", "--ioengine=psync", "--size=1m", "--iodepth=4",
 				   "--io_submit_mode=offload", NULL), 0);
 	assert_non_null(strstr(err.msg, "io_submit_mode=offload"));
-	assert_int_equal(parse(&o, &err, "--name=t", "--ioengine=null", "--size=4k", "--bs=4k",
+	assert_int_equal(sb_t_job_parse(&o, &err, "--name=t", "--ioengine=null", "--size=4k", "--bs=4k",
 			       "--io_submit_mode=offload", "--serialize_overlap=1", NULL), 0);
 	assert_true(o.sub.serialize_overlap);
 	/* inline, fio holds an overlapping write back: refused by name */
-	assert_int_not_equal(parse(&o, &err, "--name=t", "--ioengine=libaio", "--size=1m", "--rw=randwrite",
+	assert_int_not_equal(sb_t_job_parse(&o, &err, "--name=t", "--ioengine=libaio", "--size=1m", "--rw=randwrite",
 				   "--iodepth=8", "--serialize_overlap=1", NULL), 0);
 	assert_non_null(strstr(err.msg, "serialize_overlap"));
 	/* inline reads, or iodepth 1: fio drops it (no effect) */
-	assert_int_equal(parse(&o, &err, "--name=t", "--ioengine=libaio", "--size=1m", "--rw=randread",
+	assert_int_equal(sb_t_job_parse(&o, &err, "--name=t", "--ioengine=libaio", "--size=1m", "--rw=randread",
 			       "--iodepth=8", "--serialize_overlap=1", NULL), 0);
 	assert_true(sb_offload_overlap(0, 4096, 4095, 1));
 	assert_false(sb_offload_overlap(0, 4096, 4096, 4096));
@@ -164,7 +147,7 @@ static void test_jobs(void **state)
 	struct sb_err err;
 
 	(void)state;
-	assert_int_equal(parse(&o, &err, "--name=t0010", "--ioengine=null", "--size=16m", "--bs=4k",
+	assert_int_equal(sb_t_job_parse(&o, &err, "--name=t0010", "--ioengine=null", "--size=16m", "--bs=4k",
 			       "--iodepth=16", "--io_submit_mode=offload", NULL), 0);
 	memset(&res, 0, sizeof(res));
 	assert_int_equal(sb_engine_run(&o, &res, &err), 0);
@@ -174,7 +157,7 @@ static void test_jobs(void **state)
 
 	assert_non_null(mkdtemp(dir));
 	snprintf(target, sizeof(target), "%s/f", dir);
-	assert_int_equal(parse(&o, &err, "--name=fr", "--ioengine=libaio", "--size=1m", "--bs=4k",
+	assert_int_equal(sb_t_job_parse(&o, &err, "--name=fr", "--ioengine=libaio", "--size=1m", "--bs=4k",
 			       "--rw=randwrite", "--iodepth=8", "--io_submit_mode=offload",
 			       "--serialize_overlap=1", "--filename", target, NULL), 0);
 	memset(&res, 0, sizeof(res));
@@ -186,14 +169,14 @@ static void test_jobs(void **state)
 	sb_job_result_release(&res);
 
 	/* io_size: three passes over a 64 KiB region, or a quarter of one */
-	assert_int_equal(parse(&o, &err, "--name=is", "--size=64k", "--io_size=192k", "--bs=4k",
+	assert_int_equal(sb_t_job_parse(&o, &err, "--name=is", "--size=64k", "--io_size=192k", "--bs=4k",
 			       "--rw=write", "--filename", target, NULL), 0);
 	memset(&res, 0, sizeof(res));
 	assert_int_equal(sb_engine_run(&o, &res, &err), 0);
 	assert_int_equal(res.dir[1].ios, 48);
 	assert_int_equal(res.dir[1].io_bytes, 192 << 10);
 	sb_job_result_release(&res);
-	assert_int_equal(parse(&o, &err, "--name=is", "--size=64k", "--io_limit=16k", "--bs=4k",
+	assert_int_equal(sb_t_job_parse(&o, &err, "--name=is", "--size=64k", "--io_limit=16k", "--bs=4k",
 			       "--rw=randread", "--filename", target, NULL), 0);
 	memset(&res, 0, sizeof(res));
 	assert_int_equal(sb_engine_run(&o, &res, &err), 0);

@@ -19,24 +19,7 @@
 #include "bench/jobargs.h"
 #include "bench/rate.h"
 #include "util/clock.h"
-
-static int parse(struct sb_job_opts *o, struct sb_err *err, ...)
-{
-	char *argv[32];
-	enum sb_output_format fmt;
-	int argc = 0;
-	const char *a;
-	va_list ap;
-
-	argv[argc++] = "job";
-	va_start(ap, err);
-	while ((a = va_arg(ap, const char *)) && argc < 31)
-		argv[argc++] = (char *)a;
-	va_end(ap);
-	argv[argc] = NULL;
-	sb_err_clear(err);
-	return sb_job_parse_args(argc, argv, o, &fmt, err);
-}
+#include "fixture.h"
 
 static void test_linear(void **state)
 {
@@ -235,7 +218,7 @@ static void test_options(void **state)
 	struct sb_err err = { 0 };
 
 	(void)state;
-	assert_int_equal(parse(&o, &err, "--target=x", "--rate=1m,512k", "--rate_iops=300,300,300",
+	assert_int_equal(sb_t_job_parse(&o, &err, "--target=x", "--rate=1m,512k", "--rate_iops=300,300,300",
 			       "--ratemin=1k", "--thinktime=2000", "--thinktime_spin=1ms",
 			       "--rate_process=poisson", "--startdelay=2", "--flow=8", "--flow_id=1",
 			       "--thinktime_blocks_type=issue", NULL), 0);
@@ -253,20 +236,20 @@ static void test_options(void **state)
 	assert_int_equal(o.rate_cycle_ms, 1000);
 	assert_int_equal(o.thinktime_blocks, 1);
 	/* an empty value leaves its direction as it was */
-	assert_int_equal(parse(&o, &err, "--target=x", "--rate=,1m", NULL), 0);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--target=x", "--rate=,1m", NULL), 0);
 	assert_int_equal(o.rate[0], 0);
 	assert_int_equal(o.rate[1], 1048576);
-	assert_int_equal(parse(&o, &err, "--target=x", "--rate_process=bursty", NULL), -EINVAL);
-	assert_int_equal(parse(&o, &err, "--target=x", "--startdelay=1-4", NULL), -EINVAL);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--target=x", "--rate_process=bursty", NULL), -EINVAL);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--target=x", "--startdelay=1-4", NULL), -EINVAL);
 	assert_non_null(strstr(err.msg, "not supported by stackbench job"));
-	assert_int_equal(parse(&o, &err, "--target=x", "--flow=1001", NULL), -EINVAL);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--target=x", "--flow=1001", NULL), -EINVAL);
 	/* fio's gtod_reduce callback: all four off; a later option turns one back on */
-	assert_int_equal(parse(&o, &err, "--target=x", "--gtod_reduce=1", "--disable_lat=0", NULL), 0);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--target=x", "--gtod_reduce=1", "--disable_lat=0", NULL), 0);
 	assert_true(o.disable_clat && o.disable_slat && o.disable_bw && !o.disable_lat);
 	assert_true(sb_measure_off(&o, SB_LOG_CLAT) && !sb_measure_off(&o, SB_LOG_LAT));
-	assert_int_equal(parse(&o, &err, "--target=x", "--disable_clat", "--gtod_reduce=0", NULL), 0);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--target=x", "--disable_clat", "--gtod_reduce=0", NULL), 0);
 	assert_true(o.disable_clat && !o.disable_slat);
-	assert_int_equal(parse(&o, &err, "--target=x", "--rate=1m,1m,1m,1m", NULL), -EINVAL);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--target=x", "--rate=1m,1m,1m,1m", NULL), -EINVAL);
 }
 
 static int cli(struct sb_job_cli *c, struct sb_err *err, ...)
@@ -349,7 +332,7 @@ static void probe(struct prio_probe *x, const char *a, const char *b)
 	struct sb_err err = { 0 };
 	pthread_t t;
 
-	assert_int_equal(parse(&x->o, &err, "--target=x", a, b, NULL), 0);
+	assert_int_equal(sb_t_job_parse(&x->o, &err, "--target=x", a, b, NULL), 0);
 	assert_int_equal(pthread_create(&t, NULL, prio_thread, x), 0);
 	pthread_join(t, NULL);
 }
@@ -376,9 +359,9 @@ static void test_prio(void **state)
 	struct sb_job_opts o;
 	struct sb_err err = { 0 };
 
-	assert_int_equal(parse(&o, &err, "--target=x", "--prio=8", NULL), -EINVAL);
-	assert_int_equal(parse(&o, &err, "--target=x", "--nice=-21", NULL), -EINVAL);
-	assert_int_equal(parse(&o, &err, "--target=x", "--nice=-3", NULL), 0);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--target=x", "--prio=8", NULL), -EINVAL);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--target=x", "--nice=-21", NULL), -EINVAL);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--target=x", "--nice=-3", NULL), 0);
 	assert_int_equal(o.nice, -3);
 	assert_false(o.ioprio);
 
@@ -398,10 +381,10 @@ static void test_prio(void **state)
 		assert_true(CPU_ISSET(1, &x.cpus));
 	}
 	snprintf(big, sizeof(big), "--cpus_allowed=0-%ld", n);
-	assert_int_equal(parse(&o, &err, "--target=x", big, NULL), -EINVAL);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--target=x", big, NULL), -EINVAL);
 	assert_non_null(strstr(err.msg, "too large"));
-	assert_int_equal(parse(&o, &err, "--target=x", "--cpus_allowed=1-0", NULL), -EINVAL);
-	assert_int_equal(parse(&o, &err, "--target=x", "--cpus_allowed_policy=x", NULL), -EINVAL);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--target=x", "--cpus_allowed=1-0", NULL), -EINVAL);
+	assert_int_equal(sb_t_job_parse(&o, &err, "--target=x", "--cpus_allowed_policy=x", NULL), -EINVAL);
 }
 
 int main(void)

@@ -58,6 +58,13 @@ NOT_PROGRAMS = {
 OPAQUE_SITES = {
     ("src/sandbox/run.c", "run_boot"): "argv[0] is the user-mode-linux kernel (r->kernel), found by "
     "name in src/sandbox/probe.c: find_exe(\"linux.uml\"), which the X_OK rule counts",
+    ("src/sys/child.c", "execv"): "sb_child runs its caller's argv: every struct sb_child initializer's "
+    ".argv is scanned as an exec site at the caller (child_execs below)",
+    ("src/sys/child.c", "execvp"): "the same: the caller's .argv, looked up in PATH",
+    ("src/sys/child.c", "execve"): "the same, with the caller's environment",
+    ("src/sys/child.c", "execvpe"): "the same, with the caller's environment, looked up in PATH",
+    ("src/sandbox/run.c", "execv"): "argv[0] is the user-mode-linux kernel (u.argv from r->kernel), found by "
+    "name in src/sandbox/probe.c: find_exe(\"linux.uml\"), which the X_OK rule counts",
     ("src/bench/engines/exec.c", "posix_spawnp"): "argv[0] is the job file's own program= (fio's "
     "exec engine runs what the job names): no program stackbench itself depends on",
 }
@@ -285,11 +292,25 @@ def word_of(expr, func, file_text):
     return []
 
 
+CHILD_INIT = re.compile(r"(?:\(struct sb_child\)|struct sb_child\s+\w+\s*=)\s*\{([^;{}]*)\}\s*;")
+
+
+def child_execs(text):
+    """src/sys/child.c runs the argv its caller puts in a struct sb_child:
+    an initializer `struct sb_child c = { .argv = X, ... };` is an exec
+    site of X, so it is read as if `execv(NULL, X);` followed it (line
+    numbers kept: the call goes on the same line)."""
+    def add(m):
+        a = re.search(r"\.argv\s*=\s*([^,}]+)", m.group(1))
+        return m.group(0) + (" execv(NULL, %s);" % a.group(1).strip() if a else "")
+    return CHILD_INIT.sub(add, text)
+
+
 def scan_c(root, found):
     files = []
     for d, _, fs in os.walk(os.path.join(root, "src")):
         files += [os.path.join(d, f) for f in sorted(fs) if f.endswith(".c")]
-    texts = {f: strip_c_comments(open(f, encoding="utf-8").read()) for f in sorted(files)}
+    texts = {f: child_execs(strip_c_comments(open(f, encoding="utf-8").read())) for f in sorted(files)}
     funcs = [fn for f, t in texts.items() for fn in c_functions(f, t)]
     helpers = exec_helpers(funcs)
     for path, text in texts.items():

@@ -260,6 +260,51 @@ static void ramp_over(struct ps *s)
 }
 
 /* Fill the free slots (at most one submit batch); n receives the count. */
+/* The next io's direction, offset and length: the pacing picks the direction,
+ * then read_iolog's log, verify's block order, the block-size generator, the
+ * random map, a random block or the next block gives offset and length.
+ * false: the source has no more ios (the pass stops). */
+static bool next_io(struct ps *s, int *dir, uint64_t *off, uint64_t *len)
+{
+	const struct sb_job_opts *o = s->o;
+	const struct pass *p = s->p;
+	struct worker *w = s->w;
+	uint64_t blk = 0;
+
+	switch (p->rw) {
+	case SB_RW_READ: case SB_RW_RANDREAD: *dir = SB_DIR_READ; break;
+	case SB_RW_WRITE: case SB_RW_RANDWRITE: *dir = SB_DIR_WRITE; break;
+	default: *dir = rng_below(&w->rng, 100) < o->rwmixread ? SB_DIR_READ : SB_DIR_WRITE;
+	}
+	if (w->pace.on)
+		*dir = sb_pace_dir(&w->pace, *dir, s->now);
+	if (sb_iolog_replay_ios()) {
+		if (!sb_iolog_next(dir, off, len)) { /* read_iolog: the log's io */
+			return false;
+		}
+	} else if (p->fv_pass) {
+		if (!sb_fvw_next(w, &blk)) {
+			return false;
+		}
+	} else if (s->gen_on) {
+		if (!sb_bsgen_next(&s->gen, *dir, s->random, off, len)) {
+			return false;
+		}
+		*off += w->start;
+	} else if (s->random && w->use_perm) {
+		/* a new random order each pass over the blocks, as fio's map is reset */
+		if (s->issued && s->issued % s->nblocks == 0)
+			perm_init(&w->perm, s->nblocks, &w->rng);
+		blk = perm_at(&w->perm, s->issued % s->nblocks);
+	} else if (s->random)
+		blk = rng_below(&w->rng, s->nblocks);
+	else
+		blk = s->seq++ % s->nblocks;
+	if ((p->fv_pass || !s->gen_on) && !sb_iolog_replay_ios())
+		*off = w->start + blk * o->bs;
+	return true;
+}
+
 static int prepare(struct ps *s, unsigned *np)
 {
 	const struct sb_job_opts *o = s->o;
@@ -270,7 +315,7 @@ static int prepare(struct ps *s, unsigned *np)
 
 	while (!s->stop && s->nfree > 0 && n < w->batch && sb_lat_room(&s->lat, (unsigned)s->inflight + n)) {
 		struct slot *sl;
-		uint64_t off = 0, blk = 0, len = o->bs;
+		uint64_t off = 0, len = o->bs;
 		int dir;
 
 		if ((p->nios && !s->gen_on && s->issued >= p->nios) || (p->end_ns && s->now >= p->end_ns) ||
@@ -298,40 +343,10 @@ static int prepare(struct ps *s, unsigned *np)
 		/* as the first open's, a failed invalidate is not fatal (fio's too) */
 		if (p->loop_invalidate && s->issued && s->issued % s->nblocks == 0)
 			(void)posix_fadvise(w->fd, (off_t)w->start, (off_t)w->len, POSIX_FADV_DONTNEED);
-		switch (p->rw) {
-		case SB_RW_READ: case SB_RW_RANDREAD: dir = SB_DIR_READ; break;
-		case SB_RW_WRITE: case SB_RW_RANDWRITE: dir = SB_DIR_WRITE; break;
-		default: dir = rng_below(&w->rng, 100) < o->rwmixread ? SB_DIR_READ : SB_DIR_WRITE;
+		if (!next_io(s, &dir, &off, &len)) {
+			s->stop = true;
+			break;
 		}
-		if (w->pace.on)
-			dir = sb_pace_dir(&w->pace, dir, s->now);
-		if (sb_iolog_replay_ios()) {
-			if (!sb_iolog_next(&dir, &off, &len)) { /* read_iolog: the log's io */
-				s->stop = true;
-				break;
-			}
-		} else if (p->fv_pass) {
-			if (!sb_fvw_next(w, &blk)) {
-				s->stop = true;
-				break;
-			}
-		} else if (s->gen_on) {
-			if (!sb_bsgen_next(&s->gen, dir, s->random, &off, &len)) {
-				s->stop = true;
-				break;
-			}
-			off += w->start;
-		} else if (s->random && w->use_perm) {
-			/* a new random order each pass over the blocks, as fio's map is reset */
-			if (s->issued && s->issued % s->nblocks == 0)
-				perm_init(&w->perm, s->nblocks, &w->rng);
-			blk = perm_at(&w->perm, s->issued % s->nblocks);
-		} else if (s->random)
-			blk = rng_below(&w->rng, s->nblocks);
-		else
-			blk = s->seq++ % s->nblocks;
-		if ((p->fv_pass || !s->gen_on) && !sb_iolog_replay_ios())
-			off = w->start + blk * o->bs;
 		sl = s->freel[--s->nfree];
 		sl->off = off;
 		sl->len = len;

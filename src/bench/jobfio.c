@@ -171,6 +171,26 @@ int sb_jobfio_duration(const char *s, uint64_t *ns, struct sb_err *err)
 	return 0;
 }
 
+int sb_jobfio_usec(const char *name, const char *v, uint64_t max_us, uint64_t *us, struct sb_err *err)
+{
+	struct sb_err e = { 0 };
+	char buf[96];
+	uint64_t ns;
+
+	if (strlen(v) > 64)
+		return sb_err_set(err, -EINVAL, "--%s: '%s' is too long", name, v);
+	snprintf(buf, sizeof(buf), "%s%s", v, v[strspn(v, "0123456789")] ? "" : "us");
+	if (sb_jobfio_duration(buf, &ns, &e) < 0 || ns / 1000 > max_us) {
+		if (max_us == UINT64_MAX)
+			return sb_err_set(err, -EINVAL, "--%s: '%s' is not a time (bare number: microseconds)",
+					  name, v);
+		return sb_err_set(err, -EINVAL, "--%s: '%s' is not a time (bare number: microseconds) "
+				  "up to %llu us", name, v, (unsigned long long)max_us);
+	}
+	*us = ns / 1000;
+	return 0;
+}
+
 int sb_jobfio_one_name(const char *opt, const char *v, char *out, size_t len, struct sb_err *err)
 {
 	size_t o = 0, names = 0;

@@ -28,6 +28,10 @@ int sb_jobfio_size(const char *s, uint64_t *out, struct sb_err *err);
 /* fio's times, any case: us/usec, ms/msec, s, m, h, d; a bare number is
  * seconds. At most SB_JOB_MAX_DUR_NS. */
 int sb_jobfio_duration(const char *s, uint64_t *ns, struct sb_err *err);
+/* fio's is_time options: v as a time, a bare number being microseconds,
+ * into *us; at most max_us (UINT64_MAX: no bound of its own), else
+ * -EINVAL naming --name. */
+int sb_jobfio_usec(const char *name, const char *v, uint64_t max_us, uint64_t *us, struct sb_err *err);
 /* fio's filename/directory list "a:b" (a ':' escaped as "\:" belongs to the
  * name; empty names are skipped): the one name into out, or -EINVAL naming
  * the option when the list has several (stackbench runs one file a job). */

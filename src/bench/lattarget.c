@@ -115,27 +115,10 @@ int sb_lat_after(struct sb_lat *l, int inflight, uint64_t now, uint64_t ios)
 	return r;
 }
 
-/* fio's is_time options: a bare number is microseconds */
-static int usec_of(const struct jopt *o, const char *v, uint64_t *us, struct sb_err *err)
-{
-	struct sb_err e = { 0 };
-	char buf[96];
-	uint64_t ns;
-
-	if (strlen(v) > 64)
-		return sb_err_set(err, -EINVAL, "--%s: '%s' is too long", o->name, v);
-	snprintf(buf, sizeof(buf), "%s%s", v, v[strspn(v, "0123456789")] ? "" : "us");
-	if (sb_jobfio_duration(buf, &ns, &e) < 0)
-		return sb_err_set(err, -EINVAL, "--%s: '%s' is not a time (bare number: microseconds)",
-				  o->name, v);
-	*us = ns / 1000;
-	return 0;
-}
-
 static int cb_target(const struct jopt *o, const char *v, struct sb_job_opts *j, struct sb_err *err)
 {
 	uint64_t us;
-	int rc = usec_of(o, v, &us, err);
+	int rc = sb_jobfio_usec(o->name, v, UINT64_MAX, &us, err);
 
 	if (rc == 0)
 		j->lat.target_ns = us * 1000ULL; /* fio's init.c: nanoseconds inside */
@@ -144,7 +127,7 @@ static int cb_target(const struct jopt *o, const char *v, struct sb_job_opts *j,
 
 static int cb_window(const struct jopt *o, const char *v, struct sb_job_opts *j, struct sb_err *err)
 {
-	return usec_of(o, v, &j->lat.window_us, err);
+	return sb_jobfio_usec(o->name, v, UINT64_MAX, &j->lat.window_us, err);
 }
 
 /* fio's FIO_OPT_FLOAT_LIST of one value, 0..100 */

@@ -89,18 +89,7 @@ static int cb_process(const struct jopt *o, const char *v, struct sb_job_opts *j
 /* fio's is_time ints: a bare number is microseconds */
 static int cb_usec(const struct jopt *o, const char *v, struct sb_job_opts *j, struct sb_err *err)
 {
-	struct sb_err e = { 0 };
-	char buf[96];
-	uint64_t ns;
-
-	if (strlen(v) > 64)
-		return sb_err_set(err, -EINVAL, "--%s: '%s' is too long", o->name, v);
-	snprintf(buf, sizeof(buf), "%s%s", v, v[strspn(v, "0123456789")] ? "" : "us");
-	if (sb_jobfio_duration(buf, &ns, &e) < 0 || ns / 1000 > UINT32_MAX)
-		return sb_err_set(err, -EINVAL, "--%s: '%s' is not a time (bare number: microseconds) "
-				  "up to %u us", o->name, v, UINT32_MAX);
-	*(uint64_t *)((char *)j + o->off) = ns / 1000;
-	return 0;
+	return sb_jobfio_usec(o->name, v, UINT32_MAX, (uint64_t *)((char *)j + o->off), err);
 }
 
 static int cb_ttype(const struct jopt *o, const char *v, struct sb_job_opts *j, struct sb_err *err)

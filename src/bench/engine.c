@@ -292,7 +292,11 @@ static int open_worker(const struct sb_job_opts *o, struct worker *w, const stru
 	/* a file shorter than the region (fio's filename= just created it):
 	 * laid out before it is opened (fio's: once, to the end of the job's
 	 * regions; the suites': each thread's region) */
-	if (S_ISREG(tst->st_mode) && !(o->verify && rw_reads(o->rw)) && stat(o->target, &st) == 0 &&
+	/* a stat that finds no file is another job's layout between its unlink
+	 * and its create: sb_fl_extend looks again under the layout lock */
+	if (stat(o->target, &st) < 0)
+		st.st_size = 0;
+	if (S_ISREG(tst->st_mode) && !(o->verify && rw_reads(o->rw)) &&
 	    (uint64_t)st.st_size < w->start + w->len && (o->fl.suite || w->idx == 0) &&
 	    (rc = o->fl.suite ? sb_fl_extend(o, w->path, (uint64_t)st.st_size, w->start, w->len, &w->rng, err)
 			      : sb_fl_extend(o, w->path, (uint64_t)st.st_size, 0, dev_size, &w->rng, err)) < 0)
